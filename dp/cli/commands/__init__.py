@@ -1,0 +1,1 @@
+"""One module per ``dp`` command; each defines ``register(app: typer.Typer)``."""

@@ -1,0 +1,136 @@
+"""``dp alias``: create, update or delete one rule."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import List, Optional, Tuple
+
+import typer
+
+from dp.cli.common import JSON_OPTION, db_path, print_json
+
+HELP = """Create, update (same key) or delete one alias rule.
+
+\b
+Modes:
+  dp alias read_file Read                         tool name: block read_file, suggest Read
+  dp alias --cmd scp --flag r R                   flag: scp -r ... -> scp -R ...
+  dp alias --cmd grep --replace rg                command: grep ... -> rg ...
+  dp alias --cmd scp "user@old:" "user@new:"      literal text inside scp commands
+  dp alias --tool Edit --param file_path /old /new     a tool parameter (add --regex)
+  dp alias --recipe "gt await-signal" 'gt mol status --wait'   replace a command prefix
+  dp alias --recipe "gt convoy wait" --file wait.sh    recipe script from a file (- = stdin)
+\b
+Delete with the same identifying options:
+  dp alias --delete read_file
+  dp alias --delete --cmd scp --flag r R
+  dp alias --delete --recipe "gt await-signal"
+"""
+
+
+def alias(
+    ctx: typer.Context,
+    args: Optional[List[str]] = typer.Argument(None, metavar="[FROM [TO]]", show_default=False, help="What to match and what it becomes (see the modes above)."),
+    cmd: Optional[str] = typer.Option(None, "--cmd", metavar="CMD", help="Scope the rule to Bash commands running CMD."),
+    flag: Optional[Tuple[str, str]] = typer.Option(
+        None, "--flag", metavar="OLD NEW", help="Flag correction (r R, -r -R or --recursive -R); needs --cmd."
+    ),
+    replace: Optional[str] = typer.Option(None, "--replace", metavar="NEW", help="Replace the command CMD with NEW."),
+    tool: Optional[str] = typer.Option(None, "--tool", metavar="TOOL", help="Target TOOL's parameter (with --param)."),
+    param: Optional[str] = typer.Option(None, "--param", metavar="PARAM", help="The parameter of --tool to rewrite."),
+    regex: bool = typer.Option(False, "--regex", help="FROM is a Python regex; TO may use \\1 or $1."),
+    recipe: bool = typer.Option(False, "--recipe", help="Replace a command prefix with a Jinja2 script."),
+    file: Optional[str] = typer.Option(None, "--file", metavar="FILE", help="Read the recipe script from FILE (- for stdin)."),
+    message: str = typer.Option("", "--message", "-m", metavar="TEXT", help="Why; shown to the agent with the correction."),
+    delete: bool = typer.Option(False, "--delete", help="Delete the rule these options identify."),
+    json_output: bool = JSON_OPTION,
+) -> None:
+    from dp.rules.build import build_rule
+    from dp.store import Store
+
+    rule = build_rule(
+        list(args or []),
+        cmd=cmd,
+        flag=flag,
+        replace=replace,
+        tool=tool,
+        param=param,
+        regex=regex,
+        recipe=recipe,
+        script=_read_script(file) if file is not None else None,
+        message=message,
+        delete=delete,
+    )
+    with Store.open(db_path(ctx)) as store:
+        if delete:
+            deleted = store.delete_rule(rule)
+            if deleted is None:
+                from dp.errors import DpError
+
+                raise DpError(f"not found: no {_noun(rule).lower()} {describe_key(rule)} (list them with: dp aliases)")
+            action, rule = "deleted", deleted
+        else:
+            action = store.set_rule(rule)
+            rule = store.get_rule(rule)
+    if json_output:
+        print_json({"action": action, **rule.to_dict()})
+    elif action == "deleted":
+        typer.echo(f"{_noun(rule)} deleted: {describe_key(rule)}")
+    else:
+        typer.echo(f"{_noun(rule)} {action}: {describe(rule)}")
+
+
+def _noun(rule) -> str:
+    return "Alias" if rule.match_kind == "" else "Rule"
+
+
+def describe_key(rule) -> str:
+    """The rule's identity, as a person would name it."""
+    from dp.rules.model import COMMAND, FLAG, RECIPE, TOOL_ALIAS, dashed
+
+    if rule.match_kind == TOOL_ALIAS:
+        return rule.from_name
+    if rule.match_kind == FLAG:
+        return f"{rule.command}: flag {dashed(rule.from_name)}"
+    if rule.match_kind == COMMAND:
+        return f"command {rule.command}"
+    if rule.match_kind == RECIPE:
+        return f"recipe {rule.from_name!r}"
+    scope = rule.command or f"{rule.tool}.{rule.param}"
+    return f"{scope}: {rule.match_kind} {rule.from_name!r}"
+
+
+def describe(rule) -> str:
+    """The rule's identity and what it turns things into."""
+    from dp.rules.model import FLAG, RECIPE, dashed
+
+    if rule.match_kind == FLAG:
+        target = dashed(rule.to_name)
+    elif rule.match_kind == RECIPE:
+        target = _preview(rule.to_name)
+    elif rule.match_kind in ("literal", "regex"):
+        target = repr(rule.to_name)
+    else:
+        target = rule.to_name
+    return f"{describe_key(rule)} -> {target}"
+
+
+def _preview(script: str, width: int = 40) -> str:
+    folded = " ".join(script.split())
+    return folded if len(folded) <= width else folded[: width - 3] + "..."
+
+
+def _read_script(file: str) -> str:
+    from dp.errors import DpError
+
+    try:
+        if file == "-":
+            return sys.stdin.read()
+        return Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DpError(f"cannot read the recipe script {file}: {exc}") from None
+
+
+def register(app: typer.Typer) -> None:
+    app.command(name="alias", help=HELP, short_help="Create, update or delete an alias rule.")(alias)

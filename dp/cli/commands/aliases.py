@@ -1,0 +1,191 @@
+"""``dp aliases``: list rules, and export / import shareable collections."""
+
+from __future__ import annotations
+
+import sys
+from datetime import datetime, timezone
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from dp.cli.common import JSON_OPTION, db_path, note, print_json
+from dp.errors import DpError
+
+LIST_HELP = """List every rule (table, or --json for the full rows).
+
+\b
+Examples:
+  dp aliases
+  dp aliases --cmd scp
+  dp aliases --kind recipe --json
+  dp aliases export -o team.toml
+  dp aliases import team.toml --dry-run
+"""
+
+TO_WIDTH = 40
+
+
+class Kind(str, Enum):
+    alias = "alias"
+    flag = "flag"
+    command = "command"
+    literal = "literal"
+    regex = "regex"
+    recipe = "recipe"
+
+
+class Format(str, Enum):
+    toml = "toml"
+    json = "json"
+
+
+class Conflict(str, Enum):
+    skip = "skip"
+    overwrite = "overwrite"
+
+
+def list_aliases(
+    ctx: typer.Context,
+    tool: Optional[str] = typer.Option(None, "--tool", metavar="TOOL", help="Only rules for TOOL (Bash, Edit, …)."),
+    cmd: Optional[str] = typer.Option(None, "--cmd", metavar="CMD", help="Only rules scoped to command CMD."),
+    kind: Optional[Kind] = typer.Option(None, "--kind", help="Only rules of this kind."),
+    json_output: bool = JSON_OPTION,
+) -> None:
+    if ctx.invoked_subcommand is not None:
+        return
+    from dp.store import Store
+
+    with Store.open(db_path(ctx)) as store:
+        rules = store.list_rules(tool=tool, command=cmd, kind=kind.value if kind else None)
+    if json_output:
+        print_json([rule.to_dict() for rule in rules])
+        return
+    if not rules:
+        filtered = tool is not None or cmd is not None or kind is not None
+        note("No aliases match those filters." if filtered else "No aliases configured.")
+        return
+    typer.echo(render_table(rules))
+
+
+def render_table(rules) -> str:
+    from tabulate import tabulate
+
+    with_target = any(rule.tool and not rule.command for rule in rules)
+    headers = ["FROM", "TO", "TYPE", "COMMAND"] + (["TOOL/PARAM"] if with_target else []) + ["MESSAGE", "CREATED"]
+    rows = []
+    for rule in rules:
+        row = [rule.from_name, _fold(rule.to_name), rule.kind_label, rule.command]
+        if with_target:
+            row.append(f"{rule.tool}/{rule.param}" if rule.tool and not rule.command else "")
+        row += [rule.message, rule.created_at.replace("T", " ").rstrip("Z")]
+        rows.append(row)
+    return tabulate(rows, headers=headers, tablefmt="plain", disable_numparse=True)
+
+
+def _fold(text: str) -> str:
+    folded = " ".join(text.split())
+    return folded if len(folded) <= TO_WIDTH else folded[: TO_WIDTH - 3] + "..."
+
+
+def export(
+    ctx: typer.Context,
+    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write to FILE (default stdout)."),
+    fmt: Format = typer.Option(Format.toml, "--format", help="File format."),
+    name: str = typer.Option("", "--name", help="Collection name for [meta]."),
+    description: str = typer.Option("", "--description", help="Collection description for [meta]."),
+    author: str = typer.Option("", "--author", help="Collection author for [meta]."),
+) -> None:
+    """Export every rule as a shareable collection (TOML or JSON).
+
+    \b
+    Examples:
+      dp aliases export > aliases.toml
+      dp aliases export --format json -o team.json --name team --author me
+    """
+    from dp.rules import collection
+    from dp.store import Store
+
+    with Store.open(db_path(ctx)) as store:
+        rules = store.list_rules()
+    data = collection.build_collection(
+        rules, datetime.now(timezone.utc), name=name, description=description, author=author
+    )
+    text = collection.dumps(data, fmt.value)
+    if output is None:
+        sys.stdout.write(text)
+        return
+    _write_atomically(output, text)
+    note(f"Exported {len(rules)} rules to {output}")
+
+
+def import_(
+    ctx: typer.Context,
+    file: str = typer.Argument(..., metavar="FILE", help="A .toml or .json collection (- for stdin)."),
+    conflict: Conflict = typer.Option(Conflict.skip, "--conflict", help="What to do when a rule already exists."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
+    json_output: bool = JSON_OPTION,
+) -> None:
+    """Import a collection: every entry is validated first, then all land in one transaction.
+
+    \b
+    Examples:
+      dp aliases import team.toml
+      dp aliases import team.json --conflict overwrite
+      dp aliases import team.toml --dry-run
+    """
+    from dp.rules import collection
+    from dp.store import Store
+
+    text = _read_text(file)
+    suffix = Path(file).suffix.lower().lstrip(".")
+    rules = collection.parse(text, suffix if suffix in collection.FORMATS else None)
+    with Store.open(db_path(ctx)) as store:
+        report = store.import_rules(rules, conflict=conflict.value, dry_run=dry_run)
+    summary = report.to_dict()
+    if json_output:
+        print_json({**summary, "dry_run": dry_run})
+        return
+    if dry_run:
+        for action, rule in report.actions:
+            note(f"  would {_VERB[action]}: {rule.kind_label} {rule.from_name} -> {_fold(rule.to_name)}")
+    prefix = "Dry run: would import" if dry_run else "Imported"
+    note(
+        f"{prefix} {summary['imported']}, skipped {summary['skipped']}, "
+        f"overwritten {summary['overwritten']} (total: {summary['total']})"
+    )
+
+
+_VERB = {"imported": "import", "skipped": "skip (exists)", "overwritten": "overwrite"}
+
+
+def _read_text(file: str) -> str:
+    try:
+        if file == "-":
+            return sys.stdin.read()
+        return Path(file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DpError(f"cannot read {file}: {exc}") from None
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    import os
+    import tempfile
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise DpError(f"cannot write {path}: {exc}") from None
+
+
+def register(app: typer.Typer) -> None:
+    aliases = typer.Typer(help=LIST_HELP, short_help="List rules; export or import collections.")
+    aliases.callback(invoke_without_command=True)(list_aliases)
+    aliases.command(name="export")(export)
+    aliases.command(name="import")(import_)
+    app.add_typer(aliases, name="aliases")

@@ -1,0 +1,55 @@
+"""Entry point of the ``dp`` console script.
+
+Runs the typer app without click's standalone mode so that every failure,
+ours or click's, ends as one line on stderr and a non-zero exit code, never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Optional, Sequence
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    import click
+
+    from dp.cli.app import build_app
+    from dp.errors import DpError
+
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        result = build_app()(args=args, prog_name="dp", standalone_mode=False)
+    except DpError as exc:
+        _error(exc.message)
+        return exc.exit_code
+    except click.UsageError as exc:
+        hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
+        _error(f"{exc.format_message()}{hint}")
+        return 2
+    except click.ClickException as exc:
+        _error(exc.format_message())
+        return exc.exit_code
+    except click.Abort:
+        _error("aborted")
+        return 130
+    except KeyboardInterrupt:
+        _error("interrupted")
+        return 130
+    except BrokenPipeError:
+        return 141
+    except Exception as exc:  # a bug in dp: still one line, unless asked for the traceback
+        if os.environ.get("DP_DEBUG"):
+            raise
+        _error(f"internal error: {type(exc).__name__}: {exc} (rerun with DP_DEBUG=1 for the traceback)")
+        return 1
+    return result if isinstance(result, int) else 0
+
+
+def _error(message: str) -> None:
+    print(f"dp: error: {message}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""The rule record shared by the store, the hook and the CLI.
+
+A rule is one row of ``aliases_v3``. Its identity is the primary key
+``(from_name, tool, param, command, match_kind)``; ``to_name`` and ``message``
+are its payload. Kept as a plain slotted class (no dataclasses) because the
+hook imports this on every tool call.
+"""
+
+from __future__ import annotations
+
+# match_kind values. The empty string is a tool-name alias (block + suggest).
+TOOL_ALIAS = ""
+FLAG = "flag"
+COMMAND = "command"
+LITERAL = "literal"
+REGEX = "regex"
+RECIPE = "recipe"
+
+MATCH_KINDS = (TOOL_ALIAS, FLAG, COMMAND, LITERAL, REGEX, RECIPE)
+
+# The order the hook applies Bash rules in, independent of their names.
+APPLY_ORDER = (RECIPE, COMMAND, FLAG, LITERAL, REGEX)
+
+# The tool and parameter every command-scoped rule targets.
+BASH_TOOL = "Bash"
+BASH_PARAM = "command"
+
+FIELDS = ("from_name", "to_name", "tool", "param", "command", "match_kind", "message", "created_at")
+KEY_FIELDS = ("from_name", "tool", "param", "command", "match_kind")
+
+
+def dashed(flag: str) -> str:
+    """A stored flag as typed: ``r`` → ``-r``, ``recursive`` → ``--recursive``."""
+    return ("-" if len(flag) == 1 else "--") + flag
+
+
+def kind_label(match_kind: str) -> str:
+    """How a kind is named to people: ``alias`` for tool-name aliases."""
+    return match_kind or "alias"
+
+
+class Rule:
+    """One alias rule (one ``aliases_v3`` row)."""
+
+    __slots__ = FIELDS
+
+    def __init__(
+        self,
+        from_name: str,
+        to_name: str,
+        tool: str = "",
+        param: str = "",
+        command: str = "",
+        match_kind: str = "",
+        message: str = "",
+        created_at: str = "",
+    ):
+        self.from_name = from_name
+        self.to_name = to_name
+        self.tool = tool
+        self.param = param
+        self.command = command
+        self.match_kind = match_kind
+        self.message = message
+        self.created_at = created_at
+
+    @classmethod
+    def from_row(cls, row) -> "Rule":
+        """Build from a mapping or a sequence in ``FIELDS`` order."""
+        if isinstance(row, dict):
+            return cls(**{name: row.get(name) or "" for name in FIELDS})
+        return cls(*row)
+
+    @property
+    def key(self) -> tuple:
+        return tuple(getattr(self, name) for name in KEY_FIELDS)
+
+    @property
+    def kind_label(self) -> str:
+        return kind_label(self.match_kind)
+
+    def to_dict(self) -> dict:
+        return {name: getattr(self, name) for name in FIELDS}
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Rule) and self.to_dict() == other.to_dict()
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in FIELDS if getattr(self, name))
+        return f"Rule({fields})"

@@ -1,0 +1,47 @@
+"""The alias store: one SQLite file holding the ``aliases_v3`` rules.
+
+Two ways in:
+
+* ``open_readonly(path)`` and the query helpers in ``dp.store.read`` are the
+  hook's path: stdlib ``sqlite3`` only, never create the file, never migrate.
+* ``Store.open(path)`` (``dp.store.write``) is the CLI's path: creates the file,
+  applies ``migrations/`` and writes rules in immediate transactions.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from dp.store.read import open_readonly, rules_for_tool, schema_version, tool_alias
+
+DEFAULT_DB = Path("~/.dp/dp.db")
+
+
+def resolve_db_path(explicit=None) -> Path:
+    """``explicit`` (the --db option) wins, then ``$DP_DB``, then ``~/.dp/dp.db``."""
+    chosen = explicit or os.environ.get("DP_DB") or DEFAULT_DB
+    return Path(chosen).expanduser()
+
+
+def __getattr__(name):
+    # The write path pulls in sqlite-utils; load it only when asked for, so
+    # that importing this package stays cheap for the hook.
+    if name in ("Store", "ImportReport", "SCHEMA_VERSION"):
+        from dp.store import write
+
+        return getattr(write, name)
+    raise AttributeError(name)
+
+
+__all__ = [
+    "DEFAULT_DB",
+    "ImportReport",
+    "SCHEMA_VERSION",
+    "Store",
+    "open_readonly",
+    "resolve_db_path",
+    "rules_for_tool",
+    "schema_version",
+    "tool_alias",
+]

@@ -1,0 +1,81 @@
+"""Numbered SQL migrations, applied in order, recorded in ``PRAGMA user_version``.
+
+Files are named ``NNNN_description.sql``; file NNNN brings the schema to
+version NNNN. They ship inside the wheel as ``dp/migrations/`` and live at
+the top of a source checkout as ``migrations/``.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+
+_NAME = re.compile(r"^(\d{4})_[A-Za-z0-9_]+\.sql$")
+
+
+def migrations_dir() -> Path:
+    """The installed ``dp/migrations`` or, in a source checkout, ``migrations/``."""
+    package_root = Path(__file__).resolve().parent.parent
+    for candidate in (package_root / "migrations", package_root.parent / "migrations"):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError(f"dp's migrations are missing (looked in {package_root}); reinstall dp")
+
+
+def load_migrations(directory: Path | None = None) -> list[tuple[int, str, str]]:
+    """``(version, filename, sql)`` for every migration file, by version."""
+    found = []
+    for path in (directory or migrations_dir()).iterdir():
+        match = _NAME.match(path.name)
+        if match:
+            found.append((int(match.group(1)), path.name, path.read_text(encoding="utf-8")))
+    found.sort()
+    versions = [version for version, _, _ in found]
+    if versions != list(range(1, len(found) + 1)):
+        raise ValueError(f"migration numbers must run 1..N without gaps, found {versions}")
+    return found
+
+
+def split_statements(sql: str) -> list[str]:
+    """Split a script into statements (``executescript`` would commit our transaction)."""
+    statements, current = [], ""
+    for line in sql.splitlines(keepends=True):
+        current += line
+        if sqlite3.complete_statement(current):
+            statements.append(current.strip())
+            current = ""
+    if current.strip() and not _only_comments(current):
+        raise ValueError(f"incomplete SQL statement at the end of a migration: {current.strip()[:60]!r}")
+    return statements
+
+
+def _only_comments(text: str) -> bool:
+    return all(not line.strip() or line.strip().startswith("--") for line in text.splitlines())
+
+
+def migrate(conn: sqlite3.Connection, migrations=None) -> int:
+    """Bring the database to the latest version; returns the version reached.
+
+    Runs inside ``BEGIN IMMEDIATE`` so that concurrent first opens serialise:
+    the second process waits on the write lock (busy timeout), then finds the
+    version already current and does nothing.
+    """
+    migrations = load_migrations() if migrations is None else migrations
+    latest = len(migrations)
+    if conn.execute("PRAGMA user_version").fetchone()[0] >= latest:
+        return conn.execute("PRAGMA user_version").fetchone()[0]
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        current = conn.execute("PRAGMA user_version").fetchone()[0]
+        for version, _, sql in migrations:
+            if version > current:
+                for statement in split_statements(sql):
+                    conn.execute(statement)
+        if latest > current:
+            conn.execute(f"PRAGMA user_version = {latest}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return max(current, latest)

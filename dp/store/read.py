@@ -1,0 +1,66 @@
+"""The hook's read path: stdlib only, no file creation, no migrations.
+
+Every connection sets its busy timeout explicitly; the database is in WAL
+mode (set by the writer), so readers see only committed rules and never
+block the writer.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from dp.rules.model import FIELDS, Rule
+
+BUSY_TIMEOUT_MS = 2000
+_COLUMNS = ", ".join(FIELDS)
+
+
+def open_readonly(path) -> sqlite3.Connection | None:
+    """Open the store for reading, or None when the file does not exist.
+
+    Uses a ``mode=ro`` URI so that a missing file is never created. Raises
+    ``sqlite3.Error`` when the file exists but cannot be read as a database.
+    """
+    from urllib.parse import quote
+
+    uri = "file:" + quote(str(path), safe="/") + "?mode=ro"
+    try:
+        conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    except sqlite3.OperationalError:
+        import os
+
+        if not os.path.exists(path):
+            return None
+        raise
+    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    return conn
+
+
+def schema_version(conn: sqlite3.Connection) -> int:
+    return conn.execute("PRAGMA user_version").fetchone()[0]
+
+
+def tool_alias(conn: sqlite3.Connection, tool_name: str) -> Rule | None:
+    """The tool-name alias for ``tool_name``, if one exists (primary-key lookup)."""
+    row = conn.execute(
+        f"SELECT {_COLUMNS} FROM aliases_v3 WHERE from_name = ? AND tool = '' AND param = ''"
+        " AND command = '' AND match_kind = ''",
+        (tool_name,),
+    ).fetchone()
+    return Rule(*row) if row else None
+
+
+def rules_for_tool(conn: sqlite3.Connection, tool: str, commands=()) -> list[Rule]:
+    """Rules for ``tool`` that apply to the given command words, in insertion order.
+
+    Returns the tool's parameter rules (``command = ''``) plus the rules whose
+    ``command`` is one of ``commands``. Served by the ``(tool, command)``
+    index, so its cost does not grow with the number of unrelated rules.
+    """
+    commands = sorted(set(commands))
+    marks = ", ".join("?" * (len(commands) + 1))
+    rows = conn.execute(
+        f"SELECT {_COLUMNS} FROM aliases_v3 WHERE tool = ? AND command IN ({marks}) ORDER BY rowid",
+        (tool, "", *commands),
+    ).fetchall()
+    return [Rule(*row) for row in rows]

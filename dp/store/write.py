@@ -1,0 +1,202 @@
+"""The CLI's path into the store: create, migrate, and change rules.
+
+Every write runs in a ``BEGIN IMMEDIATE`` transaction, so concurrent
+``dp alias`` processes queue on SQLite's write lock (busy timeout) instead of
+failing, and readers in WAL mode only ever see whole, committed rules.
+Reads go through sqlite-utils' table helpers; writes are explicit SQL because
+sqlite-utils commits on its own and would split our transactions.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+
+import sqlite_utils
+
+from dp.errors import DpError
+from dp.rules.model import FIELDS, KEY_FIELDS, TOOL_ALIAS, Rule, kind_label
+from dp.store.migrations import load_migrations, migrate
+
+WRITE_BUSY_TIMEOUT_MS = 15000
+TABLE = "aliases_v3"
+SCHEMA_VERSION = len(load_migrations())
+
+_KEY_WHERE = " AND ".join(f"{name} = ?" for name in KEY_FIELDS)
+
+
+def utc_now() -> str:
+    """ISO-8601 UTC, second precision: the ``created_at`` format."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+class ImportReport:
+    """What an import did (or, with dry_run, would do), entry by entry."""
+
+    def __init__(self):
+        self.actions: list[tuple[str, Rule]] = []  # ("imported"|"skipped"|"overwritten", rule)
+
+    def count(self, action: str) -> int:
+        return sum(1 for done, _ in self.actions if done == action)
+
+    def to_dict(self) -> dict:
+        return {
+            "imported": self.count("imported"),
+            "skipped": self.count("skipped"),
+            "overwritten": self.count("overwritten"),
+            "total": len(self.actions),
+        }
+
+
+class Store:
+    """A read-write handle on the alias store. Use ``Store.open(path)``."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path):
+        self.conn = conn
+        self.path = path
+        self.db = sqlite_utils.Database(conn)
+        self.table = self.db.table(TABLE)
+
+    @classmethod
+    def open(cls, path) -> "Store":
+        """Open (creating the file and its directory) and bring the schema up to date."""
+        path = Path(path).expanduser()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(path, timeout=WRITE_BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+            conn.execute(f"PRAGMA busy_timeout = {WRITE_BUSY_TIMEOUT_MS}")
+            _enable_wal(conn)
+            conn.execute("PRAGMA synchronous = NORMAL")
+            migrate(conn)
+        except (OSError, sqlite3.Error) as exc:
+            raise DpError(f"cannot open the alias store {path}: {exc} (check the path, or set --db / DP_DB)")
+        return cls(conn, path)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @property
+    def schema_version(self) -> int:
+        return self.conn.execute("PRAGMA user_version").fetchone()[0]
+
+    @contextmanager
+    def transaction(self):
+        """An immediate (write-locked) transaction; rolled back on any error."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    # -- reads --------------------------------------------------------------
+
+    def get_rule(self, key_rule: Rule) -> Rule | None:
+        """The stored rule with the same key as ``key_rule``, if any."""
+        rows = list(self.table.rows_where(_KEY_WHERE, list(key_rule.key), limit=1))
+        return Rule.from_row(rows[0]) if rows else None
+
+    def list_rules(self, tool=None, command=None, kind=None) -> list[Rule]:
+        """Rules in insertion order, optionally filtered (kind ``alias`` = tool-name aliases)."""
+        clauses, params = [], []
+        for column, value in (("tool", tool), ("command", command)):
+            if value is not None:
+                clauses.append(f"{column} = ?")
+                params.append(value)
+        if kind is not None:
+            clauses.append("match_kind = ?")
+            params.append(TOOL_ALIAS if kind == "alias" else kind)
+        where = " AND ".join(clauses) or None
+        return [Rule.from_row(row) for row in self.table.rows_where(where, params, order_by="rowid")]
+
+    def count_by_kind(self) -> dict[str, int]:
+        """``{"alias": 3, "flag": 1, …}`` for the kinds present."""
+        rows = self.db.query(f"SELECT match_kind, count(*) AS n FROM {TABLE} GROUP BY match_kind")
+        return {kind_label(row["match_kind"]): row["n"] for row in rows}
+
+    # -- writes -------------------------------------------------------------
+
+    def set_rule(self, rule: Rule) -> str:
+        """Insert the rule, or update the one with its key. Returns "set" or "updated".
+
+        An update keeps the row (and so its place in the apply order and its
+        ``created_at``) and replaces ``to_name`` and ``message``.
+        """
+        with self.transaction():
+            return self._put(rule, overwrite=True)
+
+    def delete_rule(self, key_rule: Rule) -> Rule | None:
+        """Delete the rule with ``key_rule``'s key; returns what was deleted, or None."""
+        with self.transaction():
+            existing = self.get_rule(key_rule)
+            if existing:
+                self.conn.execute(f"DELETE FROM {TABLE} WHERE {_KEY_WHERE}", key_rule.key)
+        return existing
+
+    def import_rules(self, rules: list[Rule], conflict: str = "skip", dry_run: bool = False) -> ImportReport:
+        """Add many rules in ONE transaction: all land or none do.
+
+        ``conflict`` decides what happens to a rule whose key exists:
+        ``skip`` keeps the stored one, ``overwrite`` replaces its payload.
+        With ``dry_run`` the transaction is rolled back after computing the report.
+        """
+        if conflict not in ("skip", "overwrite"):
+            raise ValueError(f"conflict must be skip or overwrite, not {conflict!r}")
+        report = ImportReport()
+        try:
+            with self.transaction():
+                for rule in rules:
+                    outcome = self._put(rule, overwrite=conflict == "overwrite")
+                    report.actions.append((_IMPORT_ACTION[outcome], rule))
+                if dry_run:
+                    raise _DryRun
+        except _DryRun:
+            pass
+        return report
+
+    def _put(self, rule: Rule, overwrite: bool) -> str:
+        if self.get_rule(rule) is None:
+            values = rule.to_dict()
+            values["created_at"] = rule.created_at or utc_now()
+            self.conn.execute(
+                f"INSERT INTO {TABLE} ({', '.join(FIELDS)}) VALUES ({', '.join('?' * len(FIELDS))})",
+                [values[name] for name in FIELDS],
+            )
+            return "set"
+        if not overwrite:
+            return "kept"
+        self.conn.execute(
+            f"UPDATE {TABLE} SET to_name = ?, message = ? WHERE {_KEY_WHERE}",
+            (rule.to_name, rule.message, *rule.key),
+        )
+        return "updated"
+
+
+_IMPORT_ACTION = {"set": "imported", "kept": "skipped", "updated": "overwritten"}
+
+
+class _DryRun(Exception):
+    """Raised inside a transaction to roll it back on purpose."""
+
+
+def _enable_wal(conn: sqlite3.Connection, attempts: int = 50) -> None:
+    """Switch to WAL; a concurrent first open may hold the lock, so retry briefly."""
+    for attempt in range(attempts):
+        try:
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        except sqlite3.OperationalError:
+            mode = None
+        if mode == "wal":
+            return
+        time.sleep(0.02 * (attempt + 1))
+    raise sqlite3.OperationalError("could not switch the store to WAL journal mode (database locked)")

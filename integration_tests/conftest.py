@@ -1,0 +1,90 @@
+"""Fixtures for driving the installed ``dp`` and ``pave-check`` as subprocesses.
+
+Every test gets its own HOME and DP_DB under tmp_path, so nothing touches the
+real user's store or Claude Code settings.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BIN_DIR = Path(sys.executable).parent
+DP_BIN = BIN_DIR / "dp"
+PAVE_CHECK_BIN = BIN_DIR / "pave-check"
+
+
+def _require(path: Path) -> str:
+    if not path.exists():
+        pytest.fail(f"{path} is missing: install dp into this environment (pip install '.[test]')")
+    return str(path)
+
+
+@pytest.fixture
+def home(tmp_path) -> Path:
+    path = tmp_path / "home"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def db_path(tmp_path) -> Path:
+    return tmp_path / "store" / "dp.db"
+
+
+@pytest.fixture
+def env(home, db_path) -> dict:
+    environment = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("DP_", "CLAUDE"))
+    }
+    environment.update({"HOME": str(home), "DP_DB": str(db_path), "NO_COLOR": "1", "COLUMNS": "200"})
+    return environment
+
+
+@pytest.fixture
+def dp(env):
+    """Run ``dp ARGS…``; returns the CompletedProcess (text mode)."""
+    executable = _require(DP_BIN)
+
+    def run(*args, input=None, cwd=None, extra_env=None, timeout=60):
+        return subprocess.run(
+            [executable, *map(str, args)],
+            input=input,
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            env={**env, **(extra_env or {})},
+            timeout=timeout,
+        )
+
+    return run
+
+
+@pytest.fixture
+def pave_check(env):
+    """Pipe a payload (dict → JSON, or a raw str/bytes) into ``pave-check ARGS…``."""
+    executable = _require(PAVE_CHECK_BIN)
+
+    def run(payload, *args, extra_env=None, timeout=30):
+        if isinstance(payload, dict):
+            payload = json.dumps(payload)
+        data = payload.encode() if isinstance(payload, str) else payload
+        proc = subprocess.run(
+            [executable, *map(str, args)],
+            input=data,
+            capture_output=True,
+            env={**env, **(extra_env or {})},
+            timeout=timeout,
+        )
+        return subprocess.CompletedProcess(
+            proc.args, proc.returncode, proc.stdout.decode(), proc.stderr.decode()
+        )
+
+    return run
