@@ -13,10 +13,14 @@ from typing import Optional, Sequence
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    import click
+    import typer
 
     from dp.cli.app import build_app
     from dp.errors import DpError
+
+    # typer may vendor its own click: take the exception classes from the
+    # module typer's public BadParameter comes from, whichever click that is.
+    click_exceptions = sys.modules[typer.BadParameter.__module__]
 
     args = list(sys.argv[1:] if argv is None else argv)
     try:
@@ -24,14 +28,17 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except DpError as exc:
         _error(exc.message)
         return exc.exit_code
-    except click.UsageError as exc:
+    except click_exceptions.NoArgsIsHelpError as exc:
+        print(exc.ctx.get_help())
+        return 0
+    except click_exceptions.UsageError as exc:
         hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
-        _error(f"{exc.format_message()}{hint}")
+        _error(f"{_one_line(exc.format_message())}{hint}")
         return 2
-    except click.ClickException as exc:
-        _error(exc.format_message())
+    except click_exceptions.ClickException as exc:
+        _error(_one_line(exc.format_message()))
         return exc.exit_code
-    except click.Abort:
+    except click_exceptions.Abort:
         _error("aborted")
         return 130
     except KeyboardInterrupt:
@@ -45,6 +52,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         _error(f"internal error: {type(exc).__name__}: {exc} (rerun with DP_DEBUG=1 for the traceback)")
         return 1
     return result if isinstance(result, int) else 0
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split())
 
 
 def _error(message: str) -> None:
