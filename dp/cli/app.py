@@ -45,7 +45,13 @@ def _global_options(
     ctx.obj = {"db": db}
 
 
-def build_app() -> typer.Typer:
+def build_app(command: Optional[str] = None) -> typer.Typer:
+    """The dp app. Given the invoked command's name, only its module is imported.
+
+    Each module under ``dp.cli.commands`` registers the command named like it
+    (``pave_check`` → ``pave-check``), so a run of one command pays for one
+    module's imports; ``--help`` and unknown names load them all.
+    """
     app = typer.Typer(
         name="dp",
         help=HELP,
@@ -56,6 +62,19 @@ def build_app() -> typer.Typer:
         context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     )
     app.callback()(_global_options)
-    for module in pkgutil.iter_modules(commands.__path__):
-        importlib.import_module(f"{commands.__name__}.{module.name}").register(app)
+    names = [module.name for module in pkgutil.iter_modules(commands.__path__)]
+    wanted = command.replace("-", "_") if command else None
+    for name in [wanted] if wanted in names else names:
+        importlib.import_module(f"{commands.__name__}.{name}").register(app)
     return app
+
+
+def command_word(args: list[str]) -> Optional[str]:
+    """The command named in ``args``: the first word after dp's global options."""
+    words = iter(args)
+    for word in words:
+        if word == "--db":
+            next(words, None)
+        elif not word.startswith("-"):
+            return word
+    return None

@@ -15,7 +15,7 @@ from typing import Optional, Sequence
 def main(argv: Optional[Sequence[str]] = None) -> int:
     import typer
 
-    from dp.cli.app import build_app
+    from dp.cli.app import build_app, command_word
     from dp.errors import DpError
 
     # typer may vendor its own click: take the exception classes from the
@@ -24,7 +24,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        result = build_app()(args=args, prog_name="dp", standalone_mode=False)
+        result = build_app(command_word(args))(args=args, prog_name="dp", standalone_mode=False)
     except DpError as exc:
         _error(exc.message)
         return exc.exit_code

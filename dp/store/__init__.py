@@ -11,20 +11,26 @@ Two ways in:
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
-from dp.store.read import open_readonly, rules_for_tool, schema_version, tool_alias
+from dp.store.read import all_rules, open_readonly, rules_for_tool, schema_version, tool_alias
 
-DEFAULT_DB = Path("~/.dp/dp.db")
+# pathlib is imported lazily (~4 ms): the hook imports this package on every tool call.
+_DEFAULT_DB = "~/.dp/dp.db"
 
 
-def resolve_db_path(explicit=None) -> Path:
+def resolve_db_path(explicit=None) -> "Path":
     """``explicit`` (the --db option) wins, then ``$DP_DB``, then ``~/.dp/dp.db``."""
-    chosen = explicit or os.environ.get("DP_DB") or DEFAULT_DB
+    from pathlib import Path
+
+    chosen = explicit or os.environ.get("DP_DB") or _DEFAULT_DB
     return Path(chosen).expanduser()
 
 
 def __getattr__(name):
+    if name == "DEFAULT_DB":
+        from pathlib import Path
+
+        return Path(_DEFAULT_DB)
     # The write path pulls in sqlite-utils; load it only when asked for, so
     # that importing this package stays cheap for the hook.
     if name in ("Store", "ImportReport", "SCHEMA_VERSION"):
@@ -36,6 +42,7 @@ def __getattr__(name):
 
 __all__ = [
     "DEFAULT_DB",
+    "all_rules",
     "ImportReport",
     "SCHEMA_VERSION",
     "Store",

@@ -1,0 +1,141 @@
+"""Finding the real pave-check program to put in the hook entry.
+
+Claude Code runs the hook before every tool call, so the command must start
+the hook directly: a pyenv/asdf/mise shim in front of it re-resolves the
+interpreter on every call (~100 ms each). We use the console script installed
+next to the running interpreter, resolved to its real path, and reject
+anything that looks like a version-manager shim.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import sys
+import sysconfig
+from pathlib import Path
+
+from dp.errors import DpError
+
+PROGRAM = "pave-check"
+PERMISSIONS = ("none", "ask", "allow")
+MODES = ("rewrite", "advise")
+
+_SHIM_MANAGERS = ("pyenv", "asdf", "mise", "rtx", "rbenv", "nodenv", "goenv", "jenv", "volta")
+_SHIM_CONTENT = re.compile(
+    r"\b(?:pyenv|asdf|mise|rtx|rbenv|nodenv|goenv|jenv)\b[^\n]*\bexec\b|#\s*asdf-plugin:", re.IGNORECASE
+)
+
+
+def shim_reason(path) -> str | None:
+    """Why ``path`` is a version-manager shim rather than the program, or None."""
+    path = Path(path)
+    parts = path.parts
+    if "shims" in parts:
+        manager = next((name for name in _SHIM_MANAGERS if any(name in part for part in parts)), "version-manager")
+        return f"{path} is a {manager} shim"
+    real = Path(os.path.realpath(path))
+    if real.name in _SHIM_MANAGERS:
+        return f"{path} links to the {real.name} executable (a shim)"
+    head = _head(real)
+    if head is None:
+        return None
+    if _SHIM_CONTENT.search(head):
+        return f"{path} is a shim script that re-executes through a version manager"
+    interpreter = _shebang_interpreter(head)
+    if interpreter and interpreter != str(path):
+        if os.path.basename(interpreter) == "env":
+            return None
+        inner = shim_reason(interpreter) if os.path.exists(interpreter) else None
+        if inner:
+            return f"{path} starts its interpreter through a shim ({inner})"
+    return None
+
+
+def _head(path: Path) -> str | None:
+    """The start of a script (None for binaries and unreadable files)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(4096)
+    except OSError:
+        return None
+    if not data.startswith(b"#!"):
+        return None
+    return data.decode("utf-8", "replace")
+
+
+def _shebang_interpreter(head: str) -> str | None:
+    words = head.splitlines()[0][2:].split()
+    return words[0] if words else None
+
+
+def candidates() -> list[Path]:
+    """Where an installed pave-check can be, best first."""
+    names = [PROGRAM + ".exe", PROGRAM] if os.name == "nt" else [PROGRAM]
+    directories = [Path(sys.executable).parent]
+    for scheme in (None, f"{os.name}_user"):
+        try:
+            scripts = sysconfig.get_path("scripts", scheme) if scheme else sysconfig.get_path("scripts")
+        except KeyError:
+            continue
+        if scripts:
+            directories.append(Path(scripts))
+    found = [directory / name for directory in directories for name in names]
+    on_path = shutil.which(PROGRAM)
+    if on_path:
+        found.append(Path(on_path))
+    return found
+
+
+def find_pave_check() -> Path:
+    """The real, absolute path of the installed pave-check (never a shim)."""
+    rejected = []
+    for candidate in candidates():
+        if not (candidate.is_file() and os.access(candidate, os.X_OK)):
+            continue
+        real = Path(os.path.realpath(candidate))
+        reason = shim_reason(candidate) or shim_reason(real)
+        if reason:
+            rejected.append(reason)
+            continue
+        return real
+    detail = f" (only shims found: {'; '.join(rejected)})" if rejected else ""
+    raise DpError(
+        f"cannot find the installed {PROGRAM} program{detail}; reinstall dp "
+        "(pip install dp, or pipx install dp) so that it ships its console scripts"
+    )
+
+
+def hook_command(executable: Path, db: Path | None = None, permission: str = "none", mode: str = "rewrite") -> str:
+    """The hook entry's command line; only non-default options are spelled out."""
+    if permission not in PERMISSIONS:
+        raise DpError(f"--permission must be one of {', '.join(PERMISSIONS)}, not {permission!r}")
+    if mode not in MODES:
+        raise DpError(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
+    words = [str(executable)]
+    if db is not None:
+        words += ["--db", str(db)]
+    if permission != "none":
+        words += ["--permission", permission]
+    if mode != "rewrite":
+        words += ["--mode", mode]
+    return shlex.join(words)
+
+
+def hook_options(words: list[str]) -> dict:
+    """The ``--db/--permission/--mode`` values in a hook command's argv words."""
+    options = {}
+    index = 1
+    while index < len(words):
+        word = words[index]
+        name, _, inline = word.partition("=")
+        if name in ("--db", "--permission", "--mode"):
+            if inline or "=" in word:
+                options[name[2:]] = inline
+            elif index + 1 < len(words):
+                options[name[2:]] = words[index + 1]
+                index += 1
+        index += 1
+    return options

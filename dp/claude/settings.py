@@ -1,0 +1,252 @@
+"""Claude Code settings files and dp's PreToolUse entry in them.
+
+The user's settings.json is theirs: we read it keeping key order and every
+field we do not know (prompt hooks, ``async``, ``once``, ``if``, future keys),
+change only dp's own hook entry, and refuse to touch a file we cannot read
+exactly (invalid JSON, duplicate keys) rather than guess.
+
+dp's entry is recognised by its command, whatever the path and options:
+``…/pave-check [options]`` or the Go tool's ``dp pave-check``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+from pathlib import Path
+
+from dp.errors import DpError
+
+SCOPES = ("user", "project", "local")
+EVENT = "PreToolUse"
+HOOK_TIMEOUT_SECONDS = 5
+DP_MATCHER = "*"
+HOOK_PROGRAM = "pave-check"
+# Hook fields that would stop dp doing its job: an async hook cannot block
+# or rewrite, a ``once`` hook removes itself after its first run.
+DISABLING_FIELDS = ("async", "asyncRewake", "once")
+
+
+def settings_path(scope: str, home: Path | None = None, project_dir: Path | None = None) -> Path:
+    """Where Claude Code keeps the settings of ``scope``."""
+    if scope == "user":
+        return (home or Path.home()) / ".claude" / "settings.json"
+    base = project_dir or Path.cwd()
+    if scope == "project":
+        return base / ".claude" / "settings.json"
+    if scope == "local":
+        return base / ".claude" / "settings.local.json"
+    raise DpError(f"unknown scope {scope!r}: use one of {', '.join(SCOPES)}")
+
+
+def managed_settings_paths() -> list[Path]:
+    """Administrator-managed settings, which can add hooks or disable them all."""
+    return [
+        Path("/etc/claude-code/managed-settings.json"),
+        Path("/Library/Application Support/ClaudeCode/managed-settings.json"),
+    ]
+
+
+def parse_settings(data: bytes | None, path: Path) -> dict:
+    """The settings object in ``data`` (``{}`` for a missing or blank file).
+
+    Raises DpError for anything that could not be written back unchanged.
+    """
+    if data is None:
+        return {}
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise DpError(f"{path} is not UTF-8 text; fix or move it aside (nothing was changed)") from None
+    if not text.strip():
+        return {}
+    try:
+        settings = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise DpError(
+            f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
+            "fix it or move it aside (nothing was changed)"
+        ) from None
+    except _Unrepresentable as exc:
+        raise DpError(f"{path}: {exc}; fix it by hand (nothing was changed)") from None
+    if not isinstance(settings, dict):
+        raise DpError(f"{path} must hold a JSON object, not {type(settings).__name__}; nothing was changed")
+    return settings
+
+
+def dump_settings(settings: dict) -> bytes:
+    """Two-space JSON like Claude Code writes, keys in their original order."""
+    return (json.dumps(settings, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+class _Unrepresentable(ValueError):
+    pass
+
+
+def _unique_keys(pairs):
+    result = {}
+    for key, value in pairs:
+        if key in result:
+            raise _Unrepresentable(f"key {key!r} appears twice in one object")
+        result[key] = value
+    return result
+
+
+def _reject_constant(name):
+    raise _Unrepresentable(f"{name} is not valid JSON")
+
+
+# -- recognising hooks -------------------------------------------------------
+
+
+def command_words(command) -> list[str]:
+    """The hook command as argv words ([] when it cannot be split)."""
+    if not isinstance(command, str):
+        return []
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return []
+    while words and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", words[0]):
+        words.pop(0)  # VAR=value prefixes
+    return words
+
+
+def is_dp_command(command) -> bool:
+    words = command_words(command)
+    if not words:
+        return False
+    program = os.path.basename(words[0])
+    if program in (HOOK_PROGRAM, HOOK_PROGRAM + ".exe"):
+        return True
+    return program == "dp" and len(words) > 1 and words[1] == HOOK_PROGRAM
+
+
+def is_dp_hook(hook) -> bool:
+    return isinstance(hook, dict) and hook.get("type", "command") == "command" and is_dp_command(hook.get("command"))
+
+
+def matcher_matches(matcher, tool_name: str) -> bool:
+    """Whether a hook group's matcher selects ``tool_name`` (exact name, ``*``/empty, or a regex)."""
+    if matcher is None or matcher in ("", "*"):
+        return True
+    if not isinstance(matcher, str):
+        return False
+    if matcher == tool_name:
+        return True
+    try:
+        return re.fullmatch(matcher, tool_name) is not None
+    except re.error:
+        return False
+
+
+def iter_hooks(settings: dict):
+    """Every (event, group, hook) in well-formed parts of the settings."""
+    hooks = settings.get("hooks")
+    if not isinstance(hooks, dict):
+        return
+    for event, groups in hooks.items():
+        if not isinstance(groups, list):
+            continue
+        for group, hook in _hooks_in(groups):
+            yield event, group, hook
+
+
+def dp_hooks(settings: dict) -> list[tuple[str, dict, dict]]:
+    return [(event, group, hook) for event, group, hook in iter_hooks(settings) if is_dp_hook(hook)]
+
+
+# -- changing dp's entry ------------------------------------------------------
+
+
+def install_entry(settings: dict, command: str, timeout: int = HOOK_TIMEOUT_SECONDS) -> str:
+    """Make ``settings`` run ``command`` before every tool call, exactly once.
+
+    Returns ``configured`` (added), ``updated`` (an existing dp entry changed
+    in place, duplicates removed) or ``already_configured`` (no change).
+    """
+    groups = _pre_tool_use_groups(settings)
+    found = [(group, hook) for group, hook in _hooks_in(groups) if is_dp_hook(hook)]
+    wanted = {"type": "command", "command": command, "timeout": timeout}
+    if not found:
+        groups.append({"matcher": DP_MATCHER, "hooks": [wanted]})
+        return "configured"
+
+    changed = False
+    keep_group, keep = found[0]
+    for group, hook in found[1:]:
+        _remove_hook(groups, group, hook)
+        changed = True
+    for key, value in wanted.items():
+        if keep.get(key) != value or type(keep.get(key)) is not type(value):
+            keep[key] = value
+            changed = True
+    for key in DISABLING_FIELDS:
+        if keep.get(key):
+            del keep[key]
+            changed = True
+    if all(is_dp_hook(hook) for hook in keep_group["hooks"]):
+        if keep_group.get("matcher") != DP_MATCHER:
+            keep_group["matcher"] = DP_MATCHER
+            changed = True
+    elif keep_group.get("matcher") not in (None, "", DP_MATCHER):
+        # Shared with the user's own hooks under a narrower matcher: dp must
+        # see every tool call, so it moves to a group of its own.
+        _remove_hook(groups, keep_group, keep)
+        groups.append({"matcher": DP_MATCHER, "hooks": [keep]})
+        changed = True
+    return "updated" if changed else "already_configured"
+
+
+def remove_entries(settings: dict) -> int:
+    """Remove dp's hooks from every event; returns how many were removed.
+
+    A group left with no hooks goes, and so does an event array left empty;
+    everything else stays as it was.
+    """
+    hooks = settings.get("hooks")
+    if not isinstance(hooks, dict):
+        return 0
+    removed = 0
+    for event in list(hooks):
+        groups = hooks[event]
+        if not isinstance(groups, list):
+            continue
+        mine = [(group, hook) for group, hook in _hooks_in(groups) if is_dp_hook(hook)]
+        for group, hook in mine:
+            _remove_hook(groups, group, hook)
+        removed += len(mine)
+        if mine and not groups:
+            del hooks[event]
+    return removed
+
+
+def _hooks_in(groups: list):
+    """(group, hook) pairs of the well-formed groups of one event."""
+    for group in groups:
+        if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+            for hook in group["hooks"]:
+                yield group, hook
+
+
+def _pre_tool_use_groups(settings: dict) -> list:
+    """The PreToolUse array, created if missing; malformed parents are refused."""
+    hooks = settings.get("hooks")
+    if hooks is None:
+        hooks = settings["hooks"] = {}
+    if not isinstance(hooks, dict):
+        raise DpError('"hooks" in the settings file is not an object; fix it by hand (nothing was changed)')
+    groups = hooks.get(EVENT)
+    if groups is None:
+        groups = hooks[EVENT] = []
+    if not isinstance(groups, list):
+        raise DpError(f'"hooks.{EVENT}" in the settings file is not a list; fix it by hand (nothing was changed)')
+    return groups
+
+
+def _remove_hook(groups: list, group: dict, hook: dict) -> None:
+    group["hooks"] = [other for other in group["hooks"] if other is not hook]
+    if not group["hooks"]:
+        groups[:] = [other for other in groups if other is not group]

@@ -1,0 +1,87 @@
+"""The tool names Claude Code has, so dp can tell a real tool from a hallucinated one.
+
+From the Claude Code tools reference (code.claude.com/docs/en/tools-reference):
+these names are the exact strings used in permission rules, hook matchers and
+the ``tool_name`` of a PreToolUse payload. MCP tools are named
+``mcp__<server>__<tool>`` and are always possible.
+"""
+
+from __future__ import annotations
+
+BUILTIN_TOOLS = frozenset(
+    {
+        "Agent",
+        "Artifact",
+        "AskUserQuestion",
+        "Bash",
+        "CronCreate",
+        "CronDelete",
+        "CronList",
+        "Edit",
+        "EnterPlanMode",
+        "EnterWorktree",
+        "ExitPlanMode",
+        "ExitWorktree",
+        "Glob",
+        "Grep",
+        "ListMcpResourcesTool",
+        "LSP",
+        "Monitor",
+        "NotebookEdit",
+        "PowerShell",
+        "Read",
+        "ReadMcpResourceTool",
+        "SendMessage",
+        "Skill",
+        "TaskCreate",
+        "TaskGet",
+        "TaskList",
+        "TaskOutput",
+        "TaskStop",
+        "TaskUpdate",
+        "TeamCreate",
+        "TeamDelete",
+        "TodoWrite",
+        "ToolSearch",
+        "WebFetch",
+        "WebSearch",
+        "Write",
+    }
+)
+
+# Names older Claude Code releases used, with what replaced them. Rules for
+# them fire only on outdated installations.
+RETIRED_TOOLS = {
+    "Task": "Agent",
+    "MultiEdit": "Edit",
+    "LS": "Glob",
+    "NotebookRead": "Read",
+    "TodoRead": "TodoWrite",
+    "BashOutput": "TaskOutput",
+    "KillShell": "TaskStop",
+    "SlashCommand": "Skill",
+}
+
+# String parameters of the tools people write --tool/--param rules for.
+TOOL_PARAMS = {
+    "Bash": ("command", "description"),
+    "Read": ("file_path", "pages"),
+    "Write": ("file_path", "content"),
+    "Edit": ("file_path", "old_string", "new_string"),
+    "Glob": ("pattern", "path"),
+    "Grep": ("pattern", "path", "glob", "type", "output_mode"),
+    "NotebookEdit": ("notebook_path", "cell_id", "new_source", "cell_type", "edit_mode"),
+    "WebFetch": ("url", "prompt"),
+    "WebSearch": ("query",),
+}
+
+MCP_PREFIX = "mcp__"
+
+
+def is_builtin(name: str) -> bool:
+    return name in BUILTIN_TOOLS
+
+
+def is_possible_tool(name: str) -> bool:
+    """A name a tool call can carry: a built-in tool or an MCP tool."""
+    return name in BUILTIN_TOOLS or (name.startswith(MCP_PREFIX) and len(name) > len(MCP_PREFIX))

@@ -1,0 +1,56 @@
+"""``dp doctor``: is the store readable, the hook installed and fast, and can every rule fire?"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from dp.cli.common import JSON_OPTION, db_path, print_json
+
+HELP = """Check the whole setup and say how to fix what is wrong.
+
+Checks the store (opens, schema current, rules by kind), where the hook is
+installed (user, project and local settings) and that its program exists,
+is executable and is not a pyenv/asdf shim, other PreToolUse hooks that also
+run on Bash (only one rewrite survives), rules that can never fire or that
+shadow a real tool, and the measured time of one real hook call.
+Exits 1 when any check finds an error.
+
+\b
+Examples:
+  dp doctor
+  dp doctor --json | jq '.checks[] | select(.status != "ok")'
+  dp doctor --settings ./ci/claude-settings.json
+"""
+
+_LABEL = {"ok": "ok", "warning": "warn", "error": "ERROR"}
+
+
+def doctor(
+    ctx: typer.Context,
+    settings: Optional[Path] = typer.Option(None, "--settings", metavar="PATH", help="Also check this settings file."),
+    json_output: bool = JSON_OPTION,
+) -> int:
+    from dp.doctor.checks import ERROR, run_all
+
+    findings = run_all(db_path(ctx), Path.cwd(), settings)
+    summary = {status: sum(1 for f in findings if f.status == status) for status in ("ok", "warning", "error")}
+    if json_output:
+        print_json({"ok": summary[ERROR] == 0, "summary": summary, "checks": [f.to_dict() for f in findings]})
+    else:
+        for finding in findings:
+            typer.echo(f"{_LABEL[finding.status]:<5}  {finding.check:<11} {finding.message}")
+            if finding.fix:
+                typer.echo(f"{'':<18} fix: {finding.fix}")
+        typer.echo(f"\n{summary['ok']} ok, {summary['warning']} warning(s), {summary['error']} error(s)")
+    if summary[ERROR]:
+        raise typer.Exit(1)
+    return 0
+
+
+def register(app: typer.Typer) -> None:
+    app.command("doctor", help=HELP, short_help="Check the store, the hook and the rules; say how to fix problems.")(
+        doctor
+    )

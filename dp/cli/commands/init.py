@@ -1,0 +1,98 @@
+"""``dp init``: the store, the hook, and proof that they work — in one command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from dp.cli.commands.pave import MODE_OPTION, PERMISSION_OPTION, SCOPE_OPTION, SETTINGS_OPTION
+from dp.cli.common import JSON_OPTION, db_path, print_json
+
+HELP = """Set dp up: create the alias store, install the Claude Code hook, and show it working.
+
+The hook goes into your user settings (~/.claude/settings.json) unless you
+pick --scope project|local or --settings PATH. The demonstration runs the
+installed pave-check against a throwaway store with two sample rules, so
+your own store stays empty until you add rules. Safe to run again: nothing
+is duplicated.
+
+\b
+Examples:
+  dp init                        # user scope: every project
+  dp init --scope project        # only this project (.claude/settings.json)
+  dp init --json
+"""
+
+
+def init(
+    ctx: typer.Context,
+    scope: Optional[str] = SCOPE_OPTION,
+    settings: Optional[Path] = SETTINGS_OPTION,
+    permission: str = PERMISSION_OPTION,
+    mode: str = MODE_OPTION,
+    json_output: bool = JSON_OPTION,
+) -> None:
+    from dp.cli.commands.pave import describe_hook_result, hook_change
+    from dp.errors import DpError
+    from dp.pave import demo
+    from dp.store import Store
+
+    path = db_path(ctx)
+    existed = path.exists()
+    with Store.open(path) as store:
+        store_report = {
+            "path": str(path),
+            "status": "exists" if existed else "created",
+            "schema_version": store.schema_version,
+            "rules": len(store.list_rules()),
+        }
+    hook = hook_change(ctx, install=True, scope=scope, settings=settings, permission=permission, mode=mode, quiet=True)
+    shown = demo.run(hook["command"])
+    if json_output:
+        print_json({"store": store_report, "hook": hook, "demo": shown})
+    else:
+        _print_report(store_report, describe_hook_result(hook), shown)
+    if not shown["ok"]:
+        raise DpError("the installed hook failed the demonstration above; run 'dp doctor' to see why")
+
+
+def _print_report(store: dict, hook_lines: list[str], shown: dict) -> None:
+    rules = store["rules"]
+    typer.echo(
+        f"Store: {store['path']} ({store['status']}, schema {store['schema_version']}, "
+        f"{rules} rule{'s' if rules != 1 else ''})"
+    )
+    typer.echo(f"Hook:  {hook_lines[0]}")
+    for line in hook_lines[1:]:
+        typer.echo(f"     {line}")
+    typer.echo("")
+    typer.echo("Live demo: the installed hook, with a throwaway store holding two sample rules")
+    typer.echo(f"(rules: {', '.join(shown['rules'])}):")
+    block = shown["block"]
+    typer.echo(f"  agent calls tool {block['tool_name']}")
+    if block["ok"]:
+        typer.echo(f"    -> blocked (exit 2): {block['message']}")
+    else:
+        typer.echo(f"    -> NOT blocked (exit {block['exit_code']}) {block['error'] or block['message']}".rstrip())
+    rewrite = shown["rewrite"]
+    typer.echo(f"  agent runs Bash: {rewrite['command']}")
+    if rewrite["rewritten"]:
+        typer.echo(f"    -> runs instead: {rewrite['rewritten']}")
+    elif rewrite["advice"]:
+        typer.echo(f"    -> denied with advice (--mode advise): {rewrite['advice']}")
+    else:
+        typer.echo(f"    -> NOT rewritten (exit {rewrite['exit_code']}) {rewrite['error']}".rstrip())
+    if rewrite["additional_context"]:
+        typer.echo(f"    the agent is told: {rewrite['additional_context']}")
+    if shown["ok"]:
+        typer.echo("")
+        typer.echo("Next:")
+        typer.echo("  dp alias --cmd grep --replace rg          add your own rules (see dp alias --help)")
+        typer.echo("  dp pave --agents-md --output AGENTS.md    tell the agent about them up front")
+        typer.echo("  dp doctor                                 check the whole setup")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("init", help=HELP, short_help="Create the store, install the hook, show a live demo.")(init)

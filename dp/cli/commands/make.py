@@ -1,0 +1,188 @@
+"""``dp make``: run one Makefile target, list targets, or write a starter Makefile."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Optional
+
+import typer
+
+from dp.cli.common import JSON_OPTION, note, print_json
+
+HELP = """Run a Makefile target as `make TARGET` (nothing else), list targets, or write a Makefile.
+
+TARGET may hold only letters, digits, '-' and '_'; without it, make's default goal runs.
+Everything happens in the working directory (--cwd, default: here), which must be a
+directory you own and can write, never / or a system directory. Output streams live
+and dp exits with make's exit code.
+
+\b
+Examples:
+  dp make --list                      # the Makefile's targets
+  dp make test                        # runs: make test
+  dp make lint --dry-run              # show the exact command, run nothing
+  dp make test --json --timeout 600   # output, exit code and timing as JSON
+  dp make --generate python           # starter Makefile: default fix format lint test
+  dp make --generate rust --force     # replace the existing Makefile
+"""
+
+CWD_OPTION = typer.Option(
+    None, "--cwd", metavar="DIR", help="Working directory (default: the current directory)."
+)
+DRY_RUN_OPTION = typer.Option(
+    False, "--dry-run", help="Show the exact command and run nothing (arguments are still checked)."
+)
+
+
+def make(
+    target: Optional[str] = typer.Argument(None, metavar="TARGET", show_default=False, help="The target to run."),
+    list_targets: bool = typer.Option(False, "--list", "-l", help="List the Makefile's targets."),
+    generate: Optional[str] = typer.Option(
+        None, "--generate", metavar="LANGUAGE", help="Write a starter Makefile for python, rust, go or nodejs."
+    ),
+    force: bool = typer.Option(False, "--force", help="With --generate: replace an existing Makefile."),
+    timeout: float = typer.Option(300, "--timeout", metavar="SECONDS", help="Stop make after this long (at most 1800)."),
+    dry_run: bool = DRY_RUN_OPTION,
+    json_output: bool = JSON_OPTION,
+    cwd: Optional[Path] = CWD_OPTION,
+) -> None:
+    from dp.errors import DpError
+    from dp.project.workdir import working_directory
+
+    chosen = {"TARGET": target is not None, "--list": list_targets, "--generate": generate is not None}
+    modes = [name for name, used in chosen.items() if used]
+    if len(modes) > 1:
+        raise DpError(f"{' and '.join(modes)} cannot be combined; use one at a time")
+    if force and generate is None:
+        raise DpError("--force only applies to --generate (it allows replacing an existing Makefile)")
+    directory = working_directory(cwd)
+    if list_targets:
+        _list(directory, json_output)
+    elif generate is not None:
+        _generate(directory, generate, force, dry_run, json_output)
+    else:
+        from dp.process import check_timeout
+        from dp.project.make import make_command, unknown_target_hint
+
+        carry_out(
+            make_command(directory, target),
+            dry_run=dry_run,
+            as_json=json_output,
+            timeout=check_timeout(timeout),
+            failure_hint=lambda output: unknown_target_hint(directory, target, output),
+        )
+
+
+def carry_out(
+    command,
+    *,
+    dry_run: bool,
+    as_json: bool,
+    timeout: Optional[float] = None,
+    failure_hint: Optional[Callable[[str], Optional[str]]] = None,
+) -> None:
+    """Show (``dry_run``) or run a planned ``Command``, then exit with its exit code.
+
+    Text mode streams the child's output live and says on stderr where it ran;
+    ``--json`` captures it into one object. ``failure_hint`` turns the
+    captured output of a failed run into a hint line (or None).
+    """
+    if dry_run:
+        if as_json:
+            print_json({"dry_run": True, **command.to_json()})
+        else:
+            note(f"dp: dry run in {command.cwd}; nothing was executed. Would run:")
+            typer.echo(command.shell_script())
+        return
+    from dp.process import DEFAULT_TIMEOUT, find_executable
+
+    find_executable(command.argv[0])  # a missing program is one error line, not a "running" note too
+    timeout = DEFAULT_TIMEOUT if timeout is None else timeout
+    if not as_json:
+        note(f"dp: running `{command.shell_line()}` in {command.cwd}")
+    result = command.run(echo=not as_json, timeout=timeout)
+    hint = failure_hint(result.output) if failure_hint and result.exit_code != 0 else None
+    if as_json:
+        report = {
+            **command.to_json(),
+            "exit_code": result.exit_code,
+            "output": result.output,
+            "truncated": result.truncated,
+            "timed_out": result.timed_out,
+            "duration_ms": result.duration_ms,
+        }
+        if hint:
+            report["hint"] = hint
+        print_json(report)
+    else:
+        if result.timed_out:
+            note(f"dp: `{command.shell_line()}` timed out after {timeout:g} s and was stopped")
+        if hint:
+            note(hint)
+    if result.exit_code != 0:
+        raise typer.Exit(result.exit_code)
+
+
+def _list(directory: Path, as_json: bool) -> None:
+    from dp.project.make import make_targets, runnable
+
+    makefile, unsorted = make_targets(directory)
+    targets = sorted(unsorted, key=lambda task: task.name)
+    if as_json:
+        print_json(
+            {
+                "cwd": str(directory),
+                "makefile": str(makefile),
+                "targets": [
+                    {**task.to_json(), "phony": task.kind == "phony target", "runnable": runnable(task.name)}
+                    for task in targets
+                ],
+            }
+        )
+        return
+    shown = [task for task in targets if runnable(task.name)]
+    if shown:
+        note(f"dp: targets of {makefile} (run one with `dp make TARGET`):")
+        width = max(len(task.name) for task in shown)
+        for task in shown:
+            typer.echo(f"  {task.name:<{width}}  {task.description or ''}".rstrip())
+    else:
+        note(f"dp: {makefile} has no targets dp make can run")
+    if len(shown) < len(targets):
+        note(
+            f"dp: {len(targets) - len(shown)} more target(s) not listed: dp make runs only "
+            "names of letters, digits, '-' and '_'"
+        )
+
+
+def _generate(directory: Path, language: str, force: bool, dry_run: bool, as_json: bool) -> None:
+    from dp.project.makefiles import TEMPLATES, makefile_destination, render_makefile, write_makefile
+
+    content = render_makefile(language)
+    destination = makefile_destination(directory, force)
+    replaces = destination.exists() or destination.is_symlink()
+    report = {
+        "path": str(destination),
+        "language": language,
+        "targets": list(TEMPLATES[language]),
+        "replaces_existing": replaces,
+    }
+    if dry_run:
+        if as_json:
+            print_json({"dry_run": True, **report, "content": content})
+        else:
+            note(f"dp: dry run; nothing was written. Would {'replace' if replaces else 'create'} {destination}:")
+            typer.echo(content, nl=False)
+        return
+    write_makefile(destination, content, force)
+    if as_json:
+        print_json(report)
+    else:
+        note(
+            f"dp: {'replaced' if replaces else 'wrote'} {destination} "
+            f"(targets: {', '.join(report['targets'])}); run one with `dp make TARGET`"
+        )
+
+
+def register(app: typer.Typer) -> None:
+    app.command("make", help=HELP, no_args_is_help=False)(make)

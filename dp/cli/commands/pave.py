@@ -1,0 +1,199 @@
+"""``dp pave``: teach the agent the rules (--agents-md) and wire the hook (--hook/--unhook)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from dp.cli.common import JSON_OPTION, db_path, note, print_json
+
+HELP = """Put the rules to work: as Markdown for the agent, or as the Claude Code hook.
+
+\b
+--agents-md prints the rules as instructions for AGENTS.md / CLAUDE.md;
+with --output FILE they go into FILE between <!-- dp:begin --> and
+<!-- dp:end --> (replaced in place on every run, the rest of FILE untouched).
+\b
+--hook installs the PreToolUse hook that runs pave-check before every tool
+call; --unhook removes it. Scopes: user (~/.claude/settings.json, default),
+project (.claude/settings.json), local (.claude/settings.local.json), or
+--settings PATH. The previous file is kept as <file>.dp-backup.
+\b
+Examples:
+  dp pave --agents-md                              # print the Markdown
+  dp pave --agents-md --output AGENTS.md           # write/refresh dp's block in AGENTS.md
+  dp pave --agents-md --tasks --output CLAUDE.md   # plus the project's tasks
+  dp pave --hook                                   # install for every project (user scope)
+  dp pave --hook --scope project --permission ask  # this project; ask before rewritten calls
+  dp pave --unhook --scope project
+"""
+
+# Shared with ``dp init``, which installs the hook too.
+SCOPE_OPTION = typer.Option(
+    None, "--scope", metavar="SCOPE", help="Settings to change: user (default), project or local."
+)
+SETTINGS_OPTION = typer.Option(None, "--settings", metavar="PATH", help="Use this settings file instead of a scope.")
+PERMISSION_OPTION = typer.Option(
+    "none", "--permission", metavar="none|ask|allow", help="Hook option: permission decision on rewrites."
+)
+MODE_OPTION = typer.Option(
+    "rewrite", "--mode", metavar="rewrite|advise", help="Hook option: rewrite, or deny with advice."
+)
+
+
+def pave(
+    ctx: typer.Context,
+    agents_md: bool = typer.Option(False, "--agents-md", help="Print the rules as agent instructions (Markdown)."),
+    output: Optional[Path] = typer.Option(
+        None, "--output", "-o", metavar="FILE", help="With --agents-md: write them into FILE between dp's markers."
+    ),
+    tasks: bool = typer.Option(False, "--tasks", help="With --agents-md: add a '# Project Tasks' section."),
+    hook: bool = typer.Option(False, "--hook", help="Install the PreToolUse hook in Claude Code's settings."),
+    unhook: bool = typer.Option(False, "--unhook", help="Remove dp's hook entries (nothing else)."),
+    scope: Optional[str] = SCOPE_OPTION,
+    settings: Optional[Path] = SETTINGS_OPTION,
+    permission: str = PERMISSION_OPTION,
+    mode: str = MODE_OPTION,
+    json_output: bool = JSON_OPTION,
+) -> None:
+    from dp.errors import DpError
+
+    chosen = [name for name, on in (("--agents-md", agents_md), ("--hook", hook), ("--unhook", unhook)) if on]
+    if len(chosen) != 1:
+        raise DpError("choose one of --agents-md, --hook or --unhook (see 'dp pave --help')")
+    if not agents_md and (output is not None or tasks):
+        raise DpError("--output and --tasks go with --agents-md")
+    hook_options = [
+        name
+        for name, value, default in (
+            ("--scope", scope, None),
+            ("--settings", settings, None),
+            ("--permission", permission, "none"),
+            ("--mode", mode, "rewrite"),
+        )
+        if value != default
+    ]
+    if agents_md and hook_options:
+        raise DpError(f"{hook_options[0]} goes with --hook or --unhook")
+    if unhook and ("--permission" in hook_options or "--mode" in hook_options):
+        raise DpError("--permission and --mode are options of --hook")
+    if agents_md:
+        _agents_md(ctx, output, tasks, json_output)
+    else:
+        hook_change(
+            ctx, install=hook, scope=scope, settings=settings, permission=permission, mode=mode, json_output=json_output
+        )
+
+
+def _agents_md(ctx: typer.Context, output: Optional[Path], tasks: bool, json_output: bool) -> None:
+    from dp.pave import agents_md
+    from dp.store import Store
+
+    with Store.open(db_path(ctx)) as store:
+        rules = store.list_rules()
+    markdown = agents_md.render(rules)
+    if tasks:
+        from dp.runners import tasks_markdown
+
+        task_text = tasks_markdown(Path.cwd()).strip("\n")
+        if task_text:
+            markdown = f"{markdown}\n{task_text}\n" if markdown else f"{task_text}\n"
+    result = {
+        "status": "generated" if rules else "no_aliases",
+        "count": len(rules),
+        "rules": agents_md.rule_entries(rules),
+    }
+    if not markdown:
+        if json_output:
+            print_json(result)
+        else:
+            note(agents_md.EMPTY_NOTE)
+        return
+    if not rules:
+        note(agents_md.EMPTY_NOTE)
+    if output is not None:
+        from dp.pave.markers import write_block
+
+        action = write_block(output, markdown)
+        result.update({"output": str(output), "action": action})
+    if json_output:
+        print_json({**result, "markdown": markdown})
+    elif output is not None:
+        count = len(rules)
+        typer.echo(f"{output}: {_ACTION_TEXT[result['action']]} ({count} rule{'s' if count != 1 else ''})")
+    else:
+        typer.echo(markdown, nl=False)
+
+
+_ACTION_TEXT = {
+    "created": "created with dp's block",
+    "appended": "dp's block appended",
+    "replaced": "dp's block replaced",
+    "unchanged": "dp's block already up to date",
+}
+
+
+def hook_change(
+    ctx: typer.Context,
+    *,
+    install: bool,
+    scope: Optional[str],
+    settings: Optional[Path],
+    permission: str = "none",
+    mode: str = "rewrite",
+    json_output: bool = False,
+    quiet: bool = False,
+) -> dict:
+    """Install or remove the hook and report it; shared with ``dp init``."""
+    from dp.claude.executable import find_pave_check, hook_command
+    from dp.claude.settings import SCOPES
+    from dp.errors import DpError
+    from dp.pave import hook as pave_hook
+
+    if scope is not None and settings is not None:
+        raise DpError("use --scope or --settings, not both")
+    if scope is not None and scope not in SCOPES:
+        raise DpError(f"unknown scope {scope!r}: use one of {', '.join(SCOPES)} (or --settings PATH)")
+    label, path = pave_hook.target(scope, settings)
+    if install:
+        command = hook_command(find_pave_check(), pave_hook.db_option(db_path(ctx)), permission, mode)
+        result = pave_hook.install(path, command, label)
+    else:
+        result = pave_hook.uninstall(path, label)
+    if json_output:
+        print_json(result)
+    elif not quiet:
+        for line in describe_hook_result(result):
+            typer.echo(line)
+    return result
+
+
+def describe_hook_result(result: dict) -> list[str]:
+    where = f"{result['settings']} ({result['scope']} scope)"
+    status = result["status"]
+    lines = {
+        "configured": [f"Installed the dp {result['hook']} hook in {where}."],
+        "updated": [f"Updated the dp {result['hook']} hook in {where}."],
+        "already_configured": [f"The dp {result['hook']} hook is already installed in {where}; nothing changed."],
+        "removed": [f"Removed {result.get('removed')} dp hook {_entries(result.get('removed'))} from {where}."],
+        "not_installed": [f"No dp hook in {where}; nothing changed."],
+    }[status]
+    if "command" in result:
+        lines.append(f"  command: {result['command']} (timeout {result['timeout']} s)")
+    if result.get("backup"):
+        lines.append(f"  previous file kept as {result['backup']}")
+    if status in ("configured", "updated", "removed"):
+        # Claude Code snapshots hooks when a session starts.
+        lines.append("  Claude Code sessions already running pick this up after a restart (or in /hooks).")
+    return lines
+
+
+def _entries(count) -> str:
+    return "entry" if count == 1 else "entries"
+
+
+def register(app: typer.Typer) -> None:
+    short = "Agent instructions (--agents-md) and the Claude Code hook (--hook)."
+    app.command("pave", help=HELP, short_help=short)(pave)

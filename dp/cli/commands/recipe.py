@@ -1,0 +1,442 @@
+"""``dp recipe``: run, list, validate and explain multi-step YAML recipes.
+
+Only argument parsing and output live here; the library is ``dp.recipes``
+(imported inside the commands to keep ``dp`` startup fast).
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+
+HELP = """Multi-step YAML recipes: bash, agent, task and sub-recipe steps.
+
+\b
+Examples:
+  dp recipe run examples/recipes/ci.yaml            # run a recipe file
+  dp recipe run ci --set target=release             # by name, from ./recipes or -R DIR
+  dp recipe run ci --dry-run                        # show what would run, run nothing
+  dp recipe list                                    # recipes found in ./recipes, .dp/recipes
+  dp recipe validate recipes/ci.yaml                # check a recipe, show warnings
+  dp recipe explain recipes/ci.yaml                 # print the step plan
+"""
+
+RUN_HELP = """Run a recipe (a file path, or a name found in -R dirs, ./recipes, ./.dp/recipes).
+
+Exit codes: 0 success, 1 a step failed, 2 invalid recipe, 3 recipe not found.
+
+\b
+Examples:
+  dp recipe run examples/recipes/ci.yaml
+  dp recipe run ci --set target=release --set retries=3 --set 'opts={"fast": true}'
+  dp recipe run ci --dry-run                 # render every command, run nothing
+  dp recipe run ci --progress --audit-dir .dp/audit --output-format json
+  dp recipe run review -A ~/agents --agent-binary ./fake-claude --no-auto-stage
+"""
+
+FORMAT_CHOICES = ("text", "json")
+FAILED_OUTPUT_LINES = 10  # how much of a failed step's output the text report shows
+
+_RECIPE_DIRS = typer.Option(None, "-R", "--recipe-dir", metavar="DIR",
+                            help="Also look for recipes (and sub-recipes) here; repeatable.")
+_CWD = typer.Option(Path("."), "-C", "--working-dir", metavar="DIR",
+                    help="Project directory: steps run here, and ./recipes, ./.dp/recipes and "
+                         "./.claude/agents are looked up here (default: current directory).")
+_FORMAT = typer.Option("text", "--output-format", metavar="text|json", help="Output format.")
+
+
+def register(app: typer.Typer) -> None:
+    recipe_app = typer.Typer(name="recipe", help=HELP, no_args_is_help=True,
+                             rich_markup_mode=None, add_completion=False)
+    recipe_app.command("run", help=RUN_HELP)(run)
+    recipe_app.command("list")(list_recipes)
+    recipe_app.command("validate")(_shortcut(_print_valid, VALIDATE_HELP))
+    recipe_app.command("explain")(_shortcut(_print_plan, EXPLAIN_HELP))
+    app.add_typer(recipe_app, name="recipe")
+
+
+def run(
+    recipe: str = typer.Argument(..., metavar="RECIPE", help="Recipe file or name."),
+    set_values: Optional[List[str]] = typer.Option(
+        None, "--set", metavar="KEY=VALUE",
+        help="Set a context variable (typed: true/false, numbers, JSON objects/arrays, else text)."),
+    working_dir: Path = _CWD,
+    recipe_dirs: Optional[List[Path]] = _RECIPE_DIRS,
+    dry_run: bool = typer.Option(False, "--dry-run",
+                                 help="Evaluate conditions and render commands; run nothing."),
+    explain_only: bool = typer.Option(False, "--explain", help="Print the step plan and exit."),
+    validate_only: bool = typer.Option(False, "--validate-only",
+                                       help="Parse and validate, print warnings, and exit."),
+    include_tags: Optional[List[str]] = typer.Option(
+        None, "--include-tags", metavar="a,b", help="Run steps whose when_tags include these."),
+    exclude_tags: Optional[List[str]] = typer.Option(
+        None, "--exclude-tags", metavar="c", help="Skip steps tagged with these."),
+    audit_dir: Optional[Path] = typer.Option(
+        None, "--audit-dir", metavar="DIR", help="Write a JSONL audit log (mode 0600) here."),
+    output_format: str = _FORMAT,
+    progress: bool = typer.Option(False, "--progress", help="Show live step progress on stderr."),
+    agent_binary: Optional[str] = typer.Option(
+        None, "--agent-binary", metavar="PATH",
+        help="Agent CLI for agent steps (default: $DP_AGENT_BINARY, else claude)."),
+    agent_dirs: Optional[List[Path]] = typer.Option(
+        None, "-A", "--agent-dir", metavar="DIR",
+        help="Also look for agent definitions (NAME.md) here; repeatable."),
+    no_auto_stage: bool = typer.Option(False, "--no-auto-stage",
+                                       help="Never 'git add -A' after agent steps."),
+) -> None:
+    from dp.recipes import agents, parser, runner
+
+    fmt = _check_format(output_format)
+    project, loaded = _load(recipe, working_dir, recipe_dirs)
+    overrides = dict(parser.parse_assignment(item) for item in set_values or [])
+    if validate_only:
+        _print_valid(loaded, fmt)
+        return
+    if explain_only:
+        _print_plan(loaded, fmt)
+        return
+    _print_warnings(loaded.warnings)
+    listener = _listener(progress)
+    options = runner.RunOptions(
+        project,
+        recipe_dirs=_absolute(recipe_dirs),
+        agent_dirs=_absolute(agent_dirs),
+        adapter=agents.ClaudeCliAdapter(agent_binary),
+        dry_run=dry_run,
+        include_tags=_split_tags(include_tags),
+        exclude_tags=_split_tags(exclude_tags),
+        audit_dir=audit_dir.resolve() if audit_dir is not None else None,
+        auto_stage=not no_auto_stage,
+        listener=listener,
+    )
+    try:
+        result = runner.run_recipe(loaded, options, overrides)
+    finally:
+        listener.close()
+    if fmt == "json":
+        from dp.cli.common import print_json
+
+        print_json(result.to_dict())
+    else:
+        _print_result(result)
+    if result.audit_path is not None and fmt == "text":
+        _note(f"audit log: {result.audit_path}")
+    if not result.success:
+        raise typer.Exit(1)
+
+
+def list_recipes(
+    working_dir: Path = _CWD,
+    recipe_dirs: Optional[List[Path]] = _RECIPE_DIRS,
+    json_output: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
+) -> None:
+    """List the recipes found in -R dirs, ./recipes and ./.dp/recipes.
+
+    \b
+    Examples:
+      dp recipe list
+      dp recipe list -R examples/recipes --json
+    """
+    from dp.recipes import discovery, parser
+
+    roots = discovery.search_roots(_project(working_dir), _absolute(recipe_dirs))
+    rows = []
+    for name, path in discovery.list_recipe_files(roots):
+        try:
+            loaded = parser.load_recipe(path, roots)
+            rows.append({"name": name, "version": loaded.version, "description": loaded.description,
+                         "path": str(path), "valid": True})
+        except parser.RecipeError as exc:
+            rows.append({"name": name, "version": None, "description": f"INVALID: {exc.message}",
+                         "path": str(path), "valid": False})
+    if json_output:
+        from dp.cli.common import print_json
+
+        print_json(rows)
+        return
+    if not rows:
+        _note("no recipes found (looked in ./recipes, ./.dp/recipes and any -R DIR)")
+        return
+    from tabulate import tabulate
+
+    table = [[row["name"], row["version"] or "", _clip(row["description"] or "", 60), row["path"]]
+             for row in rows]
+    typer.echo(tabulate(table, headers=["NAME", "VERSION", "DESCRIPTION", "PATH"], tablefmt="plain",
+                          disable_numparse=True))
+
+
+def _shortcut(printer, doc: str):
+    """``dp recipe validate`` / ``explain``: load a recipe, then print it one way."""
+
+    def command(
+        recipe: str = typer.Argument(..., metavar="FILE", help="Recipe file or name."),
+        working_dir: Path = _CWD,
+        recipe_dirs: Optional[List[Path]] = _RECIPE_DIRS,
+        output_format: str = _FORMAT,
+    ) -> None:
+        fmt = _check_format(output_format)
+        _, loaded = _load(recipe, working_dir, recipe_dirs)
+        printer(loaded, fmt)
+
+    command.__doc__ = doc
+    return command
+
+
+VALIDATE_HELP = """Parse and validate a recipe; print its warnings (exit 2 when invalid).
+
+\b
+Examples:
+  dp recipe validate recipes/ci.yaml
+  dp recipe validate ci --output-format json
+"""
+
+EXPLAIN_HELP = """Print a recipe's step plan without running or rendering anything.
+
+\b
+Examples:
+  dp recipe explain recipes/ci.yaml
+  dp recipe explain ci --output-format json
+"""
+
+
+# --- helpers -----------------------------------------------------------------
+
+def _project(working_dir: Path) -> Path:
+    from dp.errors import DpError
+
+    if not working_dir.is_dir():
+        raise DpError(f"-C {working_dir}: not a directory", exit_code=2)
+    return working_dir.resolve()
+
+
+def _load(recipe: str, working_dir: Path, recipe_dirs):
+    from dp.recipes import discovery, parser
+
+    project = _project(working_dir)
+    roots = discovery.search_roots(project, _absolute(recipe_dirs))
+    path = parser.resolve_recipe_argument(recipe, roots, Path.cwd())
+    return project, parser.load_recipe(path, roots)
+
+
+def _absolute(paths: Optional[List[Path]]) -> list[Path]:
+    """Command-line paths are relative to the current directory, not to -C."""
+    return [path.resolve() for path in paths or []]
+
+
+def _check_format(value: str) -> str:
+    from dp.errors import DpError
+
+    if value not in FORMAT_CHOICES:
+        raise DpError(f"--output-format must be text or json, not '{value}'", exit_code=2)
+    return value
+
+
+def _split_tags(values: Optional[List[str]]) -> list[str]:
+    return [tag.strip() for value in values or [] for tag in value.split(",") if tag.strip()]
+
+
+def _note(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def _print_warnings(warnings: list[str]) -> None:
+    for warning in warnings:
+        _note(f"dp: warning: {warning}")
+
+
+def _print_valid(loaded, fmt: str) -> None:
+    if fmt == "json":
+        from dp.cli.common import print_json
+
+        print_json({"valid": True, "name": loaded.name, "path": str(loaded.path),
+                    "steps": len(loaded.steps), "warnings": loaded.warnings})
+        return
+    _print_warnings(loaded.warnings)
+    noun = "step" if len(loaded.steps) == 1 else "steps"
+    suffix = f", {len(loaded.warnings)} warning(s)" if loaded.warnings else ""
+    typer.echo(f"Recipe '{loaded.name}' is valid ({len(loaded.steps)} {noun}{suffix})")
+
+
+def _print_plan(loaded, fmt: str) -> None:
+    if fmt == "json":
+        from dp.cli.common import print_json
+
+        print_json({"name": loaded.name, "version": loaded.version,
+                    "description": loaded.description, "path": str(loaded.path),
+                    "context": loaded.context, "hooks": loaded.hooks,
+                    "steps": [step.to_dict() for step in loaded.steps],
+                    "warnings": loaded.warnings})
+        return
+    _print_warnings(loaded.warnings)
+    version = f" v{loaded.version}" if loaded.version else ""
+    typer.echo(f"Recipe '{loaded.name}'{version}: {len(loaded.steps)} steps ({loaded.path})")
+    if loaded.description:
+        typer.echo(f"  {loaded.description.strip()}")
+    if loaded.context:
+        import json
+
+        typer.echo("  context: " + ", ".join(f"{key}={json.dumps(value)}"
+                                            for key, value in loaded.context.items()))
+    for number, step in enumerate(loaded.steps, 1):
+        typer.echo(f"{number:>3}. {step.id} [{step.type}]" + _step_flags(step))
+        for label, value in _step_details(step):
+            first, *rest = str(value).rstrip().splitlines() or [""]
+            typer.echo(f"       {label}: {first}")
+            for line in rest:
+                typer.echo(f"       {' ' * len(label)}  {line}")
+
+
+def _step_flags(step) -> str:
+    flags = []
+    if step.parallel_group:
+        flags.append(f"parallel group '{step.parallel_group}'")
+    if step.continue_on_error:
+        flags.append("continue on error")
+    if step.when_tags:
+        flags.append("tags " + ",".join(step.when_tags))
+    if step.timeout:
+        flags.append(f"timeout {step.timeout:g}s")
+    return f"  ({'; '.join(flags)})" if flags else ""
+
+
+def _step_details(step) -> list[tuple[str, str]]:
+    import json
+
+    details = [("if", step.condition)]
+    details += {
+        "bash": [("run", step.command)],
+        "task": [("task", step.task)],
+        "recipe": [("recipe", step.recipe), ("context", json.dumps(step.context) if step.context else None)],
+        "agent": [("agent", step.agent), ("prompt", step.prompt), ("model", step.model)],
+    }[step.type]
+    details += [("cwd", step.working_dir),
+                ("output", f"-> {step.output}" if step.output else None),
+                ("json", "required" if step.parse_json_required else
+                 "parsed" if step.parse_json else None)]
+    return [(label, value) for label, value in details if value]
+
+
+def _print_result(result) -> None:
+    verdict = "DRY RUN" if result.dry_run else "SUCCESS" if result.success else "FAILED"
+    typer.echo(f"Recipe '{result.recipe_name}': {verdict} ({result.duration_ms / 1000:.1f}s)")
+    width = max((len(s.step_id) for s in _walk(result.steps)), default=0) + 4
+    for step, depth in _walk_with_depth(result.steps, 0):
+        status = "would run" if result.dry_run and step.status == "pending" else step.status
+        indent = "  " * (depth + 1)
+        line = f"{indent}{status:<10} {step.step_id:<{width - 2 * depth}}"
+        if not result.dry_run and step.status not in ("skipped", "pending"):
+            line += f" {step.duration_ms / 1000:5.1f}s"
+        if step.error or step.reason:
+            line += f"  {_clip(step.error or step.reason, 160)}"
+        typer.echo(line.rstrip())
+        shown = step.rendered if result.dry_run and not step.children else None
+        if step.status == "failed" and step.output and not step.children:
+            lines = step.output.splitlines()
+            shown = "\n".join(lines[-FAILED_OUTPUT_LINES:])
+            if len(lines) > FAILED_OUTPUT_LINES:
+                typer.echo(f"{indent}    | … last {FAILED_OUTPUT_LINES} of {len(lines)} lines")
+        for text in (shown or "").splitlines():
+            typer.echo(f"{indent}    | {text}")
+
+
+def _walk(steps):
+    for step in steps:
+        yield step
+        yield from _walk(step.children)
+
+
+def _walk_with_depth(steps, depth):
+    for step in steps:
+        yield step, depth
+        yield from _walk_with_depth(step.children, depth + 1)
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _listener(progress: bool):
+    from dp.recipes.runner import Listener
+
+    class CliListener(Listener):
+        """Warnings and hook output on stderr; with --progress, step progress too."""
+
+        def __init__(self):
+            self.lock = threading.Lock()
+            self.live = _LiveTable() if progress and sys.stderr.isatty() else None
+
+        def step_started(self, step, depth):
+            if self.live is not None:
+                self.live.start(step.id, depth)
+            elif progress:
+                with self.lock:
+                    _note(f"{'  ' * depth}> {step.id} [{step.type}] running")
+
+        def step_finished(self, result, depth):
+            if self.live is not None:
+                self.live.finish(result, depth)
+            elif progress:
+                with self.lock:
+                    took = f" ({result.duration_ms / 1000:.1f}s)" if result.duration_ms else ""
+                    _note(f"{'  ' * depth}  {result.step_id}: {result.status}{took}")
+
+        def warning(self, message):
+            with self.lock:
+                _note(f"dp: warning: {message}")
+
+        def hook_output(self, hook, step_id, output):
+            with self.lock:
+                sys.stderr.write(output if output.endswith("\n") else output + "\n")
+
+        def close(self):
+            if self.live is not None:
+                self.live.stop()
+
+    return CliListener()
+
+
+class _LiveTable:
+    """A rich live table on stderr: one row per step with its status and elapsed time."""
+
+    def __init__(self):
+        from rich.console import Console
+        from rich.live import Live
+
+        self.rows: dict[str, list] = {}
+        self.lock = threading.Lock()
+        self.live = Live(self, console=Console(stderr=True), refresh_per_second=4, transient=False)
+        self.live.start()
+
+    def start(self, step_id: str, depth: int) -> None:
+        with self.lock:
+            self.rows[f"{depth}:{step_id}"] = ["  " * depth + step_id, "running", time.monotonic(), None]
+
+    def finish(self, result, depth: int) -> None:
+        with self.lock:
+            row = self.rows.setdefault(f"{depth}:{result.step_id}",
+                                       ["  " * depth + result.step_id, "", time.monotonic(), None])
+            row[1] = result.status
+            row[3] = result.duration_ms / 1000
+
+    def __rich__(self):
+        from rich.table import Table
+
+        table = Table(show_header=True, header_style="bold", box=None)
+        for column in ("STEP", "STATUS", "ELAPSED"):
+            table.add_column(column)
+        colours = {"completed": "green", "failed": "red", "degraded": "yellow",
+                   "skipped": "dim", "running": "cyan", "pending": "dim"}
+        with self.lock:
+            for name, status, started, took in self.rows.values():
+                elapsed = took if took is not None else time.monotonic() - started
+                table.add_row(name, f"[{colours.get(status, 'white')}]{status}[/]", f"{elapsed:.1f}s")
+        return table
+
+    def stop(self) -> None:
+        self.live.stop()

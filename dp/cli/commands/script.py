@@ -1,0 +1,58 @@
+"""``dp script``: run a package.json script through the project's package manager."""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+import typer
+
+from dp.cli.commands.run import CWD_OPTION, DRY_RUN_OPTION, TIMEOUT_OPTION
+from dp.cli.common import JSON_OPTION
+from dp.cli.task_run import carry_out, register_task_command, task_arguments
+
+HELP = """Run a package.json script with the package manager the project uses.
+
+The manager comes from package.json's packageManager (or devEngines.packageManager)
+field, else the lockfile (bun, pnpm, yarn, npm in that order), else npm; the script
+runs as `<pm> run NAME`, with ARGS forwarded (after `--` for npm). dp's options come
+before NAME. Exits with the script's exit code.
+
+\b
+Examples:
+  dp script build                    # e.g. pnpm run build
+  dp script test --coverage          # npm run test -- --coverage
+  dp script --dry-run lint           # show the exact command, run nothing
+  dp script --json test              # output, exit code, timing as JSON
+"""
+
+
+def script(
+    name: str = typer.Argument(..., metavar="NAME", help="Script name from package.json."),
+    args: Optional[List[str]] = typer.Argument(None, metavar="ARGS", help="Passed to the script (a leading -- is dropped)."),
+    cwd: Optional[str] = CWD_OPTION,
+    timeout: float = TIMEOUT_OPTION,
+    dry_run: bool = DRY_RUN_OPTION,
+    json_output: bool = JSON_OPTION,
+) -> None:
+    from pathlib import Path
+
+    from dp.errors import DpError
+    from dp.process import check_timeout
+    from dp.runners import confine, detect
+    from dp.runners.registry import NoProjectFound
+    from dp.runners.resolution import resolve_script
+
+    seconds = check_timeout(timeout)
+    directory = confine(Path.cwd(), cwd)
+    try:
+        project = detect(directory)
+    except NoProjectFound:
+        raise DpError(f"package.json not found in {directory} or its parents") from None
+    resolved = resolve_script(project, name, task_arguments(args))
+    carry_out(resolved, project, timeout=seconds, dry_run=dry_run, as_json=json_output)
+
+
+def register(app: typer.Typer) -> None:
+    register_task_command(
+        app, "script", script, HELP, "Run a package.json script with the project's package manager."
+    )

@@ -1,0 +1,1 @@
+"""``dp doctor``: checks that the store, the hook and the rules actually work together."""

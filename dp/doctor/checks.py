@@ -1,0 +1,512 @@
+"""The checks behind ``dp doctor``; each finding says what is wrong and the one command that fixes it.
+
+Read-only: the store is opened the way the hook opens it (never created or
+migrated) and settings files are only parsed.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sqlite3
+from pathlib import Path
+
+from dp.claude import settings as claude_settings
+from dp.claude import tools
+from dp.claude.executable import find_pave_check, hook_command, hook_options, shim_reason
+from dp.errors import DpError
+from dp.rules.model import COMMAND, FLAG, RECIPE, REGEX, TOOL_ALIAS, Rule
+
+OK, WARNING, ERROR = "ok", "warning", "error"
+FAST_SECONDS = 0.2
+MAX_SANE_TIMEOUT = 60
+
+
+class Finding:
+    """One line of the report."""
+
+    __slots__ = ("check", "status", "message", "fix", "details")
+
+    def __init__(self, check: str, status: str, message: str, fix: str = "", **details):
+        self.check = check
+        self.status = status
+        self.message = message
+        self.fix = fix
+        self.details = details
+
+    def to_dict(self) -> dict:
+        result = {"check": self.check, "status": self.status, "message": self.message, "fix": self.fix or None}
+        if self.details:
+            result["details"] = self.details
+        return result
+
+
+class SettingsFile:
+    """One Claude Code settings file as doctor sees it."""
+
+    def __init__(self, scope: str, path: Path):
+        self.scope = scope
+        self.path = path
+        self.data: dict = {}
+        self.error = ""
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            raw = None
+        except OSError as exc:
+            self.error = f"cannot read {path}: {exc.strerror}"
+            return
+        try:
+            self.data = claude_settings.parse_settings(raw, path)
+        except DpError as exc:
+            self.error = exc.message
+
+    @property
+    def where(self) -> str:
+        return f"{self.scope} scope ({self.path})"
+
+
+def settings_files(cwd: Path, extra: Path | None = None) -> list[SettingsFile]:
+    files = [
+        SettingsFile(scope, claude_settings.settings_path(scope, project_dir=cwd)) for scope in claude_settings.SCOPES
+    ]
+    files += [SettingsFile("managed", path) for path in claude_settings.managed_settings_paths() if path.exists()]
+    if extra is not None:
+        files.append(SettingsFile("custom", Path(extra).expanduser().absolute()))
+    return files
+
+
+# -- store ------------------------------------------------------------------
+
+
+def check_store(db_path: Path) -> tuple[list[Finding], list[Rule] | None]:
+    from dp.store import SCHEMA_VERSION, all_rules, open_readonly, schema_version
+
+    try:
+        conn = open_readonly(db_path)
+    except sqlite3.Error as exc:
+        return [
+            Finding("store", ERROR, f"cannot open {db_path}: {exc}", "move the file aside, then run: dp init")
+        ], None
+    if conn is None:
+        return [Finding("store", WARNING, f"{db_path} does not exist yet", "dp init")], None
+    try:
+        version = schema_version(conn)
+        rules = all_rules(conn)
+    except sqlite3.Error as exc:
+        return [
+            Finding("store", ERROR, f"{db_path} is not a dp store: {exc}", "move the file aside, then run: dp init")
+        ], None
+    finally:
+        conn.close()
+    if version > SCHEMA_VERSION:
+        found = Finding(
+            "store",
+            ERROR,
+            f"{db_path} has schema {version}, newer than this dp ({SCHEMA_VERSION})",
+            "upgrade dp: pip install -U dp",
+        )
+    elif version < SCHEMA_VERSION:
+        found = Finding(
+            "store",
+            WARNING,
+            f"{db_path} has schema {version}, current is {SCHEMA_VERSION}",
+            "dp init (migrates the store)",
+        )
+    else:
+        found = Finding("store", OK, f"{db_path} opens, schema {version} (current)")
+    return [found, _rule_counts(rules)], rules
+
+
+def _rule_counts(rules: list[Rule]) -> Finding:
+    if not rules:
+        return Finding(
+            "rules",
+            WARNING,
+            "the store has no rules yet, so the hook changes nothing",
+            "dp alias read_file Read (see dp alias --help)",
+        )
+    counts: dict[str, int] = {}
+    for rule in rules:
+        counts[rule.kind_label] = counts.get(rule.kind_label, 0) + 1
+    by_kind = ", ".join(f"{kind} {count}" for kind, count in sorted(counts.items()))
+    return Finding("rules", OK, f"{len(rules)} rule{'s' if len(rules) != 1 else ''}: {by_kind}", counts=counts)
+
+
+# -- settings and the hook --------------------------------------------------
+
+
+def check_settings(files: list[SettingsFile]) -> list[Finding]:
+    findings = []
+    for file in files:
+        if file.error:
+            findings.append(
+                Finding(
+                    "settings",
+                    ERROR,
+                    f"{file.where}: {file.error}",
+                    f"fix {file.path} by hand; Claude Code cannot read it either",
+                )
+            )
+        elif file.data.get("disableAllHooks") is True:
+            findings.append(
+                Finding(
+                    "settings",
+                    ERROR,
+                    f"{file.where} sets disableAllHooks: no hook runs, dp's included",
+                    f'remove "disableAllHooks" from {file.path}',
+                )
+            )
+    return findings
+
+
+def check_hook(files: list[SettingsFile], db_path: Path) -> list[Finding]:
+    installed = [
+        (file, event, group, hook) for file in files for event, group, hook in claude_settings.dp_hooks(file.data)
+    ]
+    if not installed:
+        return [Finding("hook", ERROR, "the dp hook is not installed in any Claude Code settings", "dp pave --hook")]
+    findings = []
+    for file, event, group, hook in installed:
+        findings += _check_entry(file, event, group, hook, db_path)
+    locked = [file for file in files if file.scope == "managed" and file.data.get("allowManagedHooksOnly") is True]
+    if locked and not any(file.scope == "managed" for file, _, _, _ in installed):
+        findings.append(
+            Finding(
+                "hook",
+                ERROR,
+                f"{locked[0].path} sets allowManagedHooksOnly: hooks from user and "
+                "project settings, dp's included, do not run",
+                "ask your administrator to add the pave-check hook to the managed settings",
+            )
+        )
+    pre_tool = sorted({file.scope for file, event, _, _ in installed if event == claude_settings.EVENT})
+    if len(pre_tool) > 1:
+        extra = [scope for scope in pre_tool if scope != "user"] or pre_tool[1:]
+        findings.append(
+            Finding(
+                "hook",
+                WARNING,
+                f"the dp hook is installed in {len(pre_tool)} scopes "
+                f"({', '.join(pre_tool)}): it runs more than once per tool call",
+                (
+                    f"dp pave --unhook --scope {extra[0]}"
+                    if extra[0] in claude_settings.SCOPES
+                    else "remove the extra entry"
+                ),
+            )
+        )
+    return findings
+
+
+def _check_entry(file: SettingsFile, event: str, group: dict, hook: dict, db_path: Path) -> list[Finding]:
+    reinstall = _reinstall_command(file)
+    command = hook.get("command", "")
+    words = claude_settings.command_words(command)
+    where = file.where
+    if event != claude_settings.EVENT:
+        return [
+            Finding(
+                "hook",
+                WARNING,
+                f"pave-check is registered for {event} in {where}, where it does nothing",
+                f"dp pave --unhook{_scope_option(file)} && {reinstall}",
+            )
+        ]
+    program = words[0]
+    if os.path.basename(program) == "dp":
+        return [
+            Finding(
+                "hook",
+                WARNING,
+                f"{where} runs '{command}': dp is looked up on PATH and loads its " "whole CLI on every tool call",
+                reinstall,
+            )
+        ]
+    resolved = program if os.path.isabs(program) else shutil.which(program)
+    if not resolved or not os.path.exists(resolved):
+        return [Finding("hook", ERROR, f"{where}: hook program {program} does not exist", reinstall)]
+    if not os.access(resolved, os.X_OK) or os.path.isdir(resolved):
+        return [Finding("hook", ERROR, f"{where}: hook program {resolved} is not executable", reinstall)]
+    findings = [Finding("hook", OK, f"installed in {where}: {command}")]
+    if not os.path.isabs(program):
+        findings.append(
+            Finding("hook", WARNING, f"{where}: hook program '{program}' is looked up on PATH at every call", reinstall)
+        )
+    reason = shim_reason(resolved)
+    if reason:
+        findings.append(Finding("hook", WARNING, f"{where}: {reason}; it adds ~100 ms to every tool call", reinstall))
+    if group.get("matcher") not in (None, "", claude_settings.DP_MATCHER):
+        findings.append(
+            Finding(
+                "hook",
+                WARNING,
+                f"{where}: matcher {group.get('matcher')!r} hides some tool calls "
+                "from dp (tool-name aliases need every call)",
+                reinstall,
+            )
+        )
+    disabling = [key for key in claude_settings.DISABLING_FIELDS if hook.get(key)]
+    if disabling:
+        findings.append(
+            Finding(
+                "hook",
+                ERROR,
+                f"{where}: the dp hook has {disabling[0]!r} set, so it cannot block or " "rewrite tool calls",
+                reinstall,
+            )
+        )
+    timeout = hook.get("timeout")
+    if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not 0 < timeout <= MAX_SANE_TIMEOUT:
+        shown = "missing (Claude Code waits up to 600 s)" if timeout is None else f"{timeout!r} s"
+        findings.append(
+            Finding("hook", WARNING, f"{where}: hook timeout is {shown}; a stuck hook would stall the agent", reinstall)
+        )
+    hook_db = hook_options(words).get("db")
+    expected = Path(db_path).expanduser().absolute()
+    actual = Path(hook_db).expanduser().absolute() if hook_db else _default_db()
+    if actual != expected:
+        findings.append(
+            Finding(
+                "hook",
+                WARNING,
+                f"{where}: the hook reads {actual} but dp here uses {expected}",
+                f"{reinstall} (with the --db / DP_DB you want the hook to use)",
+            )
+        )
+    return findings
+
+
+def _default_db() -> Path:
+    from dp.store import DEFAULT_DB
+
+    return DEFAULT_DB.expanduser().absolute()
+
+
+def _scope_option(file: SettingsFile) -> str:
+    if file.scope == "user":
+        return ""
+    if file.scope in claude_settings.SCOPES:
+        return f" --scope {file.scope}"
+    return f" --settings {shlex.quote(str(file.path))}"
+
+
+def _reinstall_command(file: SettingsFile) -> str:
+    return f"dp pave --hook{_scope_option(file)}"
+
+
+def check_colliding_hooks(files: list[SettingsFile]) -> list[Finding]:
+    """Other PreToolUse hooks that also see Bash: only one updatedInput survives."""
+    findings = []
+    for file in files:
+        for event, group, hook in claude_settings.iter_hooks(file.data):
+            if event != claude_settings.EVENT or claude_settings.is_dp_hook(hook):
+                continue
+            if not claude_settings.matcher_matches(group.get("matcher"), "Bash"):
+                continue
+            kind = hook.get("type", "command") if isinstance(hook, dict) else "?"
+            what = (
+                hook.get("command") or hook.get("prompt") or hook.get("url") or kind if isinstance(hook, dict) else hook
+            )
+            findings.append(
+                Finding(
+                    "other-hooks",
+                    WARNING,
+                    f"{file.where}: {kind} hook {str(what)[:80]!r} (matcher {group.get('matcher', '')!r}) also runs on "
+                    "Bash; Claude Code keeps only one updatedInput, so it can undo dp's rewrites",
+                    'narrow its matcher (e.g. "Edit|Write") or make sure it never returns updatedInput',
+                )
+            )
+    if not findings:
+        findings.append(Finding("other-hooks", OK, "no other PreToolUse hook runs on Bash"))
+    return findings
+
+
+# -- rules -------------------------------------------------------------------
+
+
+def check_rules(rules: list[Rule]) -> list[Finding]:
+    from dp.rules.build import rule_problem
+
+    findings = []
+    alias_names = {rule.from_name for rule in rules if rule.match_kind == TOOL_ALIAS}
+    for rule in rules:
+        delete = delete_command(rule)
+        problem = rule_problem(rule)
+        if problem:
+            findings.append(Finding("rules", ERROR, f"can never fire: {problem}", f"{delete}, then add it again fixed"))
+        if rule.match_kind == TOOL_ALIAS:
+            findings += _check_alias(rule, alias_names, delete)
+        elif not rule.command:
+            findings += _check_tool_param(rule, delete)
+    if not findings and rules:
+        findings.append(Finding("rules", OK, f"all {len(rules)} rules can fire"))
+    return findings
+
+
+def _check_alias(rule: Rule, alias_names: set[str], delete: str) -> list[Finding]:
+    name, target = rule.from_name, rule.to_name
+    if tools.is_builtin(name):
+        return [
+            Finding(
+                "rules",
+                ERROR,
+                f"alias {name} → {target} shadows the real tool {name}: every {name} call is blocked",
+                delete,
+            )
+        ]
+    findings = []
+    if target in alias_names and not tools.is_builtin(target):
+        findings.append(
+            Finding(
+                "rules",
+                WARNING,
+                f"alias {name} → {target} points to another alias: the agent is sent "
+                f"to {target}, which is blocked too",
+                f"{delete}, then: dp alias {shlex.quote(name)} <real tool>",
+            )
+        )
+    elif target in tools.RETIRED_TOOLS:
+        findings.append(
+            Finding(
+                "rules",
+                WARNING,
+                f"alias {name} → {target}: current Claude Code calls it " f"{tools.RETIRED_TOOLS[target]}",
+                f"dp alias {shlex.quote(name)} {tools.RETIRED_TOOLS[target]}",
+            )
+        )
+    elif not tools.is_possible_tool(target):
+        findings.append(
+            Finding(
+                "rules",
+                WARNING,
+                f"alias {name} → {target}: Claude Code has no tool named {target}",
+                f"dp alias {shlex.quote(name)} <real tool name>",
+            )
+        )
+    return findings
+
+
+def _check_tool_param(rule: Rule, delete: str) -> list[Finding]:
+    tool, param = rule.tool, rule.param
+    if tool in tools.RETIRED_TOOLS:
+        return [
+            Finding(
+                "rules",
+                WARNING,
+                f"rule for {tool}.{param} targets a tool current Claude Code calls " f"{tools.RETIRED_TOOLS[tool]}",
+                f"{delete}, then add it for --tool {tools.RETIRED_TOOLS[tool]}",
+            )
+        ]
+    if not tools.is_possible_tool(tool):
+        return [
+            Finding(
+                "rules",
+                ERROR,
+                f"can never fire: Claude Code has no tool {tool!r} (rule {rule.from_name!r} on " f"{tool}.{param})",
+                f"{delete}, then add it for a real tool (Read, Edit, Write, Bash, …)",
+            )
+        ]
+    known = tools.TOOL_PARAMS.get(tool)
+    if known and param not in known:
+        return [
+            Finding(
+                "rules",
+                WARNING,
+                f"rule {rule.from_name!r}: {tool} has no text parameter {param!r} " f"(it has {', '.join(known)})",
+                f"{delete}, then add it for the right --param",
+            )
+        ]
+    return []
+
+
+# The options that identify a rule of each kind to ``dp alias --delete``.
+_DELETE_OPTIONS = {
+    TOOL_ALIAS: "{old}",
+    RECIPE: "--recipe {old}",
+    FLAG: "--cmd {command} --flag {old} {new}",
+    COMMAND: "--cmd {command} --replace {new}",
+}
+
+
+def delete_command(rule: Rule) -> str:
+    """The ``dp alias --delete …`` that removes ``rule``."""
+    template = _DELETE_OPTIONS.get(rule.match_kind)
+    if template is None:  # literal / regex, on a command or on a tool parameter
+        target = "--cmd {command}" if rule.command else "--tool {tool} --param {param}"
+        regex = " --regex" if rule.match_kind == REGEX else ""
+        separator = "-- " if rule.from_name.startswith("-") else ""
+        template = f"{target}{regex} {separator}{{old}}"
+    values = {
+        "old": rule.from_name,
+        "new": rule.to_name,
+        "command": rule.command,
+        "tool": rule.tool,
+        "param": rule.param,
+    }
+    return "dp alias --delete " + template.format(**{key: shlex.quote(value) for key, value in values.items()})
+
+
+# -- a real call -----------------------------------------------------------------
+
+
+def check_latency(files: list[SettingsFile], db_path: Path, cwd: Path) -> Finding:
+    """Time one call of the installed hook command (after one warm-up call)."""
+    from dp.pave.hook import call, db_option, sample_payload
+
+    installed = [
+        hook.get("command")
+        for file in files
+        for event, _, hook in claude_settings.dp_hooks(file.data)
+        if event == claude_settings.EVENT
+    ]
+    if installed:
+        command, label = installed[0], "the installed hook"
+    else:
+        try:
+            command = hook_command(find_pave_check(), db_option(db_path))
+        except DpError as exc:
+            return Finding("latency", ERROR, exc.message, "reinstall dp")
+        label = "pave-check (not installed)"
+    payload = sample_payload("Bash", {"command": "git status", "description": "dp doctor latency probe"}, cwd)
+    call(command, payload, cwd)
+    result = call(command, payload, cwd)
+    millis = round(result.seconds * 1000)
+    if result.error:
+        return Finding("latency", ERROR, f"{label} {result.error}", "dp pave --hook (reinstall)", command=command)
+    if result.returncode not in (0, 2):
+        last = (result.stderr.strip().splitlines() or [""])[-1]
+        return Finding(
+            "latency",
+            ERROR,
+            f"{label} failed with exit {result.returncode}: {last}".rstrip(": "),
+            "dp pave --hook (reinstall); if it persists, reinstall dp",
+            command=command,
+        )
+    if result.stdout.strip() and result.output is None:
+        return Finding(
+            "latency", ERROR, f"{label} printed output that is not a JSON object", "reinstall dp", command=command
+        )
+    if result.seconds > FAST_SECONDS:
+        return Finding(
+            "latency",
+            WARNING,
+            f"one call of {label} took {millis} ms (every tool call pays this)",
+            "make sure the hook command is not a shim and the store is on a local disk",
+            milliseconds=millis,
+            command=command,
+        )
+    return Finding("latency", OK, f"one call of {label} took {millis} ms", milliseconds=millis, command=command)
+
+
+def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> list[Finding]:
+    findings, rules = check_store(db_path)
+    files = settings_files(cwd, extra_settings)
+    findings += check_settings(files)
+    findings += check_hook(files, db_path)
+    findings += check_colliding_hooks(files)
+    if rules:
+        findings += check_rules(rules)
+    findings.append(check_latency(files, db_path, cwd))
+    return findings

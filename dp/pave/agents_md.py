@@ -1,0 +1,123 @@
+"""The rules as Markdown an agent reads (AGENTS.md / CLAUDE.md).
+
+The hook corrects mistakes after the agent makes them; this text prevents
+them. Output is deterministic: sections, groups and lines are sorted so that
+regenerating the file only changes it when the rules change.
+"""
+
+from __future__ import annotations
+
+import re
+
+from dp.rules.model import APPLY_ORDER, COMMAND, FLAG, LITERAL, RECIPE, REGEX, TOOL_ALIAS, Rule, dashed
+
+TOOL_HEADING = "# Tool Name Corrections"
+TOOL_INTRO = "The following tool names are INCORRECT. Use the correct names instead:"
+COMMAND_HEADING = "# Command Corrections"
+COMMAND_INTRO = "The following commands, flags and values are INCORRECT. Use the corrected form instead:"
+EMPTY_NOTE = "No aliases configured. Add some with: dp alias <from> <to>"
+RECIPE_PREVIEW_CHARS = 60
+
+
+def code(text: str) -> str:
+    """``text`` as a Markdown code span, whatever backticks it contains."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    if text.startswith("`") or text.endswith("`") or (text.startswith(" ") and text.endswith(" ") and text.strip()):
+        text = f" {text} "
+    return f"{fence}{text}{fence}"
+
+
+def recipe_preview(script: str) -> str:
+    one_line = re.sub(r"\s*\n\s*", " ", script.strip())
+    if len(one_line) <= RECIPE_PREVIEW_CHARS:
+        return one_line
+    return one_line[:RECIPE_PREVIEW_CHARS] + "…"
+
+
+# One sentence per kind; {old} and {new} are code spans.
+_SENTENCES = {
+    TOOL_ALIAS: "Do NOT call {old}. Use {new} instead.",
+    FLAG: "Flag {old} should be {new}",
+    COMMAND: "Use {new} instead of {old}",
+    LITERAL: "{old} → {new}",
+    REGEX: "Pattern {old} → {new}",
+    RECIPE: "Do NOT use {old}. It will be expanded to: {new}",
+}
+
+
+def rule_line(rule: Rule) -> str:
+    """One instruction for one rule, with its message (once) in parentheses."""
+    old, new = rule.from_name, rule.to_name
+    if rule.match_kind == FLAG:
+        old, new = dashed(old), dashed(new)
+    elif rule.match_kind == RECIPE:
+        new = recipe_preview(new)
+    sentence = _SENTENCES.get(rule.match_kind, "{old} → {new}")
+    text = sentence.format(old=code(old), new=code(new))
+    if rule.message:
+        text += f" ({' '.join(rule.message.split())})"
+    return text
+
+
+def group_heading(rule: Rule) -> str:
+    """``## scp`` for a command's rules, ``## Edit (param: file_path)`` for a tool parameter's."""
+    if rule.command:
+        return f"## {rule.command}"
+    return f"## {rule.tool} (param: {rule.param})"
+
+
+def _group_key(rule: Rule) -> tuple:
+    # Command groups first (alphabetical), then tool/param groups.
+    return (0, rule.command.lower(), rule.command) if rule.command else (1, rule.tool, rule.param)
+
+
+def _kind_rank(rule: Rule) -> int:
+    return APPLY_ORDER.index(rule.match_kind) if rule.match_kind in APPLY_ORDER else len(APPLY_ORDER)
+
+
+def ordered(rules: list[Rule]) -> list[tuple[str, str | None, Rule]]:
+    """(section heading, group heading or None, rule) in output order.
+
+    Tool aliases sort by name; inside a command group rules follow the
+    hook's apply order by kind, then the order they were added.
+    """
+    tool_aliases = sorted(
+        (rule for rule in rules if rule.match_kind == TOOL_ALIAS), key=lambda r: (r.from_name.lower(), r.from_name)
+    )
+    others = [rule for rule in rules if rule.match_kind != TOOL_ALIAS]
+    others = sorted(enumerate(others), key=lambda item: (_group_key(item[1]), _kind_rank(item[1]), item[0]))
+    result = [(TOOL_HEADING, None, rule) for rule in tool_aliases]
+    result += [(COMMAND_HEADING, group_heading(rule), rule) for _, rule in others]
+    return result
+
+
+def render(rules: list[Rule]) -> str:
+    """The Markdown for ``rules`` ('' when there are none)."""
+    lines: list[str] = []
+    section = group = None
+    for section_heading, group_heading_text, rule in ordered(rules):
+        if section_heading != section:
+            if lines:
+                lines.append("")
+            intro = TOOL_INTRO if section_heading == TOOL_HEADING else COMMAND_INTRO
+            lines += [section_heading, "", intro, ""]
+            section, group = section_heading, None
+        if group_heading_text and group_heading_text != group:
+            if lines[-1]:
+                lines.append("")
+            lines += [group_heading_text, ""]
+            group = group_heading_text
+        lines.append(f"- {rule_line(rule)}")
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def rule_entries(rules: list[Rule]) -> list[dict]:
+    """The ``--json`` view: each rule with where and how it is rendered."""
+    entries = []
+    for section, group, rule in ordered(rules):
+        entry = {"section": section.lstrip("# "), "group": group[3:] if group else None, "line": rule_line(rule)}
+        entry.update({key: value for key, value in rule.to_dict().items() if key != "created_at"})
+        entry["kind"] = rule.kind_label
+        entries.append(entry)
+    return entries

@@ -1,0 +1,137 @@
+"""Installing, removing and calling dp's PreToolUse hook.
+
+The settings file changes only when dp's entry has to (so a second install is
+a no-op that touches nothing), always atomically, with the previous content
+kept as ``<settings>.dp-backup``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+from dp.claude.settings import (
+    EVENT,
+    HOOK_TIMEOUT_SECONDS,
+    dump_settings,
+    install_entry,
+    parse_settings,
+    remove_entries,
+    settings_path,
+)
+from dp.pave.files import read_bytes, replace_file
+from dp.store import DEFAULT_DB
+
+
+def target(scope: str | None, explicit: Path | None) -> tuple[str, Path]:
+    """(scope label, settings file) for ``--scope`` / ``--settings``."""
+    if explicit is not None:
+        return "custom", Path(explicit).expanduser().absolute()
+    scope = scope or "user"
+    return scope, settings_path(scope)
+
+
+def db_option(db_path: Path) -> Path | None:
+    """The store the hook must be told about: None for the default store.
+
+    Claude Code starts the hook without the user's DP_DB, so any other store
+    has to be named in the hook command itself.
+    """
+    chosen = Path(db_path).expanduser().absolute()
+    return None if chosen == DEFAULT_DB.expanduser().absolute() else chosen
+
+
+def install(path: Path, command: str, scope: str) -> dict:
+    original = read_bytes(path)
+    settings = parse_settings(original, path)
+    status = install_entry(settings, command)
+    backup = None
+    if status != "already_configured":
+        backup = replace_file(path, dump_settings(settings), expected=original, backup=True)
+    return _report(status, scope, path, backup, command=command, timeout=HOOK_TIMEOUT_SECONDS)
+
+
+def uninstall(path: Path, scope: str) -> dict:
+    original = read_bytes(path)
+    settings = parse_settings(original, path)
+    removed = remove_entries(settings)
+    backup = None
+    if removed:
+        backup = replace_file(path, dump_settings(settings), expected=original, backup=True)
+    return _report("removed" if removed else "not_installed", scope, path, backup, removed=removed)
+
+
+def _report(status: str, scope: str, path: Path, backup: Path | None, **extra) -> dict:
+    return {
+        "status": status,
+        "hook": EVENT,
+        "scope": scope,
+        "settings": str(path),
+        **extra,
+        "backup": str(backup) if backup else None,
+    }
+
+
+def sample_payload(tool_name: str, tool_input: dict, cwd: Path) -> dict:
+    """A PreToolUse payload shaped like the ones Claude Code sends."""
+    return {
+        "session_id": "dp-sample",
+        "transcript_path": "",
+        "cwd": str(cwd),
+        "permission_mode": "default",
+        "hook_event_name": EVENT,
+        "tool_name": tool_name,
+        "tool_input": tool_input,
+        "tool_use_id": "toolu_dp_sample",
+    }
+
+
+class HookCall:
+    """What one run of a hook command did."""
+
+    def __init__(self, returncode: int | None, stdout: str, stderr: str, seconds: float, error: str = ""):
+        self.returncode = returncode
+        self.stdout = stdout
+        self.stderr = stderr
+        self.seconds = seconds
+        self.error = error  # why it could not run, or timed out
+
+    @property
+    def output(self) -> dict | None:
+        """The JSON object on stdout, if there is one."""
+        try:
+            value = json.loads(self.stdout)
+        except ValueError:
+            return None
+        return value if isinstance(value, dict) else None
+
+    @property
+    def updated_input(self) -> dict | None:
+        specific = (self.output or {}).get("hookSpecificOutput")
+        updated = specific.get("updatedInput") if isinstance(specific, dict) else None
+        return updated if isinstance(updated, dict) else None
+
+
+def call(command: str, payload: dict, cwd: Path, timeout: float = HOOK_TIMEOUT_SECONDS) -> HookCall:
+    """Run ``command`` the way Claude Code does: through the shell, payload on stdin."""
+    env = {**os.environ, "CLAUDE_PROJECT_DIR": str(cwd)}
+    started = time.perf_counter()
+    try:
+        proc = subprocess.run(
+            command,
+            shell=True,
+            input=json.dumps(payload),
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            env=env,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        return HookCall(None, "", "", time.perf_counter() - started, f"did not finish within {timeout:g} s")
+    except OSError as exc:
+        return HookCall(None, "", "", time.perf_counter() - started, f"could not start: {exc.strerror or exc}")
+    return HookCall(proc.returncode, proc.stdout, proc.stderr, time.perf_counter() - started)

@@ -1,0 +1,67 @@
+"""dp's block inside a user's Markdown file, between two HTML comment markers.
+
+Everything outside the markers is the user's and is kept byte for byte
+(encoding, BOM, line endings); the block is replaced in place, so running
+``dp pave --agents-md --output AGENTS.md`` again updates rather than appends.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dp.errors import DpError
+from dp.pave.files import read_bytes, replace_file
+
+BEGIN = "<!-- dp:begin -->"
+END = "<!-- dp:end -->"
+
+
+def block(markdown: str) -> str:
+    """``markdown`` wrapped in the markers (no trailing newline)."""
+    return f"{BEGIN}\n{markdown.rstrip(chr(10))}\n{END}"
+
+
+def with_block(existing: str | None, markdown: str) -> tuple[str, str]:
+    """The file text with dp's block set to ``markdown``, and what was done.
+
+    The action is ``created`` (no file), ``appended`` (no block yet) or
+    ``replaced``. Raises DpError when the markers are unbalanced, since
+    guessing which text is dp's could delete the user's.
+    """
+    newline = "\r\n" if existing and "\r\n" in existing else "\n"
+    new_block = block(markdown).replace("\n", newline)
+    if existing is None:
+        return new_block + newline, "created"
+    begins, ends = existing.count(BEGIN), existing.count(END)
+    if begins == 0 and ends == 0:
+        if not existing:
+            return new_block + newline, "appended"
+        separator = "" if existing.endswith(newline) else newline
+        return f"{existing}{separator}{newline}{new_block}{newline}", "appended"
+    start, stop = existing.find(BEGIN), existing.find(END)
+    if begins != 1 or ends != 1 or stop < start:
+        raise DpError(
+            f"expected one {BEGIN} … {END} block, found {begins} begin and {ends} end markers; "
+            "remove the stray markers by hand (nothing was changed)"
+        )
+    return existing[:start] + new_block + existing[stop + len(END) :], "replaced"
+
+
+def write_block(path: Path, markdown: str) -> str:
+    """Put ``markdown`` into ``path`` between the markers; returns the action.
+
+    ``unchanged`` when the file already holds exactly this block.
+    """
+    original = read_bytes(path)
+    if original is None:
+        existing = None
+    else:
+        try:
+            existing = original.decode("utf-8")
+        except UnicodeDecodeError:
+            raise DpError(f"{path} is not UTF-8 text; nothing was changed") from None
+    text, action = with_block(existing, markdown)
+    if text == existing:
+        return "unchanged"
+    replace_file(path, text.encode("utf-8"), expected=original)
+    return action

@@ -1,0 +1,346 @@
+"""The one way dp runs a child process (task runners, make, git, recipe steps).
+
+Why not ``subprocess.run``: an agent's task must not outlive its time limit,
+leave servers running, or flood memory, and a human watching ``dp run`` wants
+to see output as it happens. So the child gets its own session (its whole
+process tree is one process group we can signal), both pipes are read as data
+arrives (echoed live when asked, captured in arrival order with only the tail
+kept), and a timeout sends SIGTERM to the group, waits ``grace`` seconds, then
+SIGKILLs it. Whatever the child leaves behind when it exits gets the same
+treatment, so no grandchild is orphaned and none can hang the reader by
+holding a pipe open.
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import IO, Mapping, Optional, Sequence
+
+from dp.errors import DpError
+
+DEFAULT_TIMEOUT = 300
+MAX_TIMEOUT = 1800
+TIMEOUT_EXIT_CODE = 124
+KILL_GRACE_SECONDS = 5
+# How long processes the child left behind may keep running after it exits
+# before they are terminated like a timed-out task.
+STRAGGLER_LINGER_SECONDS = 1.0
+# After SIGKILL, how long to keep draining pipes that something outside the
+# process group may still hold open.
+DRAIN_AFTER_KILL_SECONDS = 1.0
+_READ_SIZE = 65536
+
+# What to install when a well-known executable is missing.
+INSTALL_HINTS = {
+    "make": "GNU make (e.g. apt install make, or xcode-select --install on macOS)",
+    "git": "git (https://git-scm.com/downloads)",
+    "node": "Node.js (https://nodejs.org)",
+    "npm": "Node.js, which ships npm (https://nodejs.org)",
+    "pnpm": "pnpm (https://pnpm.io/installation)",
+    "yarn": "Yarn (https://yarnpkg.com/getting-started/install)",
+    "bun": "Bun (https://bun.sh)",
+    "cargo": "Rust with rustup (https://rustup.rs)",
+    "pdm": "PDM (https://pdm-project.org)",
+    "poetry": "Poetry (https://python-poetry.org/docs/#installation)",
+    "uv": "uv (https://docs.astral.sh/uv/getting-started/installation/)",
+    "poe": "Poe the Poet (pip install poethepoet)",
+    "just": "just (https://just.systems)",
+    "task": "Task (https://taskfile.dev/installation)",
+}
+
+
+class ProcessResult:
+    """How a child process ended and the tail of what it printed."""
+
+    __slots__ = ("exit_code", "output", "truncated", "timed_out", "duration_ms")
+
+    def __init__(
+        self, exit_code: int, output: str, truncated: bool, timed_out: bool, duration_ms: int
+    ):
+        self.exit_code = exit_code
+        self.output = output
+        self.truncated = truncated
+        self.timed_out = timed_out
+        self.duration_ms = duration_ms
+
+    def __repr__(self) -> str:
+        return (
+            f"ProcessResult(exit_code={self.exit_code}, timed_out={self.timed_out}, "
+            f"truncated={self.truncated}, duration_ms={self.duration_ms}, "
+            f"output={len(self.output)} chars)"
+        )
+
+
+def check_timeout(seconds: float) -> float:
+    """A user-supplied timeout, refused with a clear message when out of range."""
+    if not seconds > 0 or seconds > MAX_TIMEOUT:
+        raise DpError(
+            f"timeout must be more than 0 and at most {MAX_TIMEOUT} seconds (got {seconds:g})"
+        )
+    return float(seconds)
+
+
+def find_executable(name: str, env: Optional[Mapping[str, str]] = None, cwd=None) -> str:
+    """The program ``name`` would run, or a DpError naming what to install.
+
+    A bare name is looked up on the child's PATH; a path (``./gradlew``) is
+    taken relative to the child's working directory, as the child would.
+    """
+    if os.sep in name:
+        candidate = Path(cwd or ".") / name
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return str(candidate)
+        raise DpError(f"{name} is not an executable file in {cwd or os.getcwd()}")
+    path = (env if env is not None else os.environ).get("PATH", os.defpath)
+    found = shutil.which(name, path=path)
+    if found is None:
+        raise DpError(f'"{name}" not found on PATH; install {INSTALL_HINTS.get(name, name)}')
+    return found
+
+
+def run_process(
+    argv: Sequence[str],
+    *,
+    cwd,
+    env: Optional[Mapping[str, str]] = None,
+    timeout: Optional[float] = DEFAULT_TIMEOUT,
+    stdin: Optional[bytes] = None,
+    echo: bool = False,
+    capture_limit: int = 1_000_000,
+    grace: float = KILL_GRACE_SECONDS,
+) -> ProcessResult:
+    """Run ``argv`` in ``cwd`` and wait for it (and everything it started).
+
+    ``env`` replaces the environment when given. ``timeout`` None means no
+    limit. ``stdin`` bytes are fed to the child; without them the child reads
+    EOF, so a prompt cannot hang an unattended agent. ``echo`` copies the
+    child's stdout/stderr to ours as it arrives. ``output`` keeps the last
+    ``capture_limit`` bytes of both streams in arrival order.
+    """
+    if not argv:
+        raise ValueError("run_process needs a program to run")
+    if not Path(cwd).is_dir():
+        raise DpError(f"working directory {cwd} does not exist or is not a directory")
+    executable = find_executable(argv[0], env, cwd)
+    started = time.monotonic()
+    try:
+        proc = subprocess.Popen(
+            list(argv),
+            executable=executable,
+            cwd=cwd,
+            env=None if env is None else dict(env),
+            stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+    except OSError as exc:
+        raise DpError(f"cannot run {argv[0]}: {exc.strerror or exc}") from None
+    if stdin is not None:
+        threading.Thread(target=_feed, args=(proc.stdin, stdin), daemon=True).start()
+    supervisor = _Supervisor(proc, timeout, grace, echo, capture_limit)
+    try:
+        supervisor.run()
+    except BaseException:
+        # Ctrl-C reaches only us (the child has its own session): take the
+        # child's whole group down before giving up.
+        supervisor.abort()
+        raise
+    output, truncated = supervisor.captured()
+    return ProcessResult(
+        exit_code=TIMEOUT_EXIT_CODE if supervisor.timed_out else supervisor.exit_code,
+        output=output,
+        truncated=truncated,
+        timed_out=supervisor.timed_out,
+        duration_ms=int((time.monotonic() - started) * 1000),
+    )
+
+
+def _feed(pipe: IO[bytes], data: bytes) -> None:
+    try:
+        pipe.write(data)
+    except OSError:  # the child exited without reading it all
+        pass
+    finally:
+        try:
+            pipe.close()
+        except OSError:
+            pass
+
+
+class _Supervisor:
+    """Reads a child's pipes and escalates TERM → KILL on its process group."""
+
+    def __init__(self, proc: subprocess.Popen, timeout, grace: float, echo: bool, limit: int):
+        self.proc = proc
+        self.group = proc.pid  # start_new_session: the child leads its own group
+        self.deadline = None if timeout is None else time.monotonic() + timeout
+        self.grace = grace
+        self.limit = max(0, limit)
+        self.buffer = bytearray()
+        self.dropped = 0
+        self.exit_code: Optional[int] = None
+        self.timed_out = False
+        self.term_at: Optional[float] = None  # when SIGTERM is due
+        self.kill_at: Optional[float] = None  # when SIGKILL is due
+        self.give_up_at: Optional[float] = None  # stop draining after SIGKILL
+        self.selector = selectors.DefaultSelector()
+        targets = (sys.stdout, sys.stderr) if echo else (None, None)
+        for pipe, target in zip((proc.stdout, proc.stderr), targets):
+            self.selector.register(pipe, selectors.EVENT_READ, target)
+
+    def run(self) -> None:
+        while True:
+            now = time.monotonic()
+            self._reap(now)
+            self._escalate(now)
+            if self._finished(now):
+                break
+            if self.selector.get_map():
+                self._read(self._wait_time(now))
+            else:
+                time.sleep(self._wait_time(now))
+        self._close_pipes()
+        if self.exit_code is None:
+            self.exit_code = _shell_exit_code(self.proc.wait())
+
+    def _reap(self, now: float) -> None:
+        if self.exit_code is not None:
+            return
+        code = self.proc.poll()
+        if code is None:
+            if self.deadline is not None and now >= self.deadline and self.term_at is None:
+                self.timed_out = True
+                self.term_at = now
+            return
+        self.exit_code = _shell_exit_code(code)
+        if self.term_at is None:
+            self.term_at = now + STRAGGLER_LINGER_SECONDS
+
+    def _escalate(self, now: float) -> None:
+        if self.term_at is not None and now >= self.term_at and self.kill_at is None:
+            if self._group_alive():
+                _signal_group(self.group, signal.SIGTERM)
+                self.kill_at = now + self.grace
+            elif self.exit_code is not None:
+                self.kill_at = now  # nothing left to terminate
+        if self.kill_at is not None and now >= self.kill_at and self.give_up_at is None:
+            _signal_group(self.group, signal.SIGKILL)
+            self.give_up_at = now + DRAIN_AFTER_KILL_SECONDS
+
+    def _finished(self, now: float) -> bool:
+        if self.give_up_at is not None and now >= self.give_up_at:
+            return True
+        if self.exit_code is None or self.selector.get_map():
+            return False
+        return self.give_up_at is not None or not self._group_alive()
+
+    def _wait_time(self, now: float) -> float:
+        due = [t for t in (self.deadline, self.term_at, self.kill_at, self.give_up_at) if t is not None]
+        soonest = min((t - now for t in due if t > now), default=0.05)
+        return max(0.0, min(0.05, soonest))
+
+    def _read(self, wait: float) -> None:
+        for key, _ in self.selector.select(wait):
+            try:
+                chunk = os.read(key.fd, _READ_SIZE)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self.selector.unregister(key.fileobj)
+                key.fileobj.close()
+                continue
+            self._keep(chunk)
+            if key.data is not None:
+                _echo(key.data, chunk)
+
+    def _keep(self, chunk: bytes) -> None:
+        self.buffer += chunk
+        excess = len(self.buffer) - self.limit
+        if excess > 0:
+            del self.buffer[:excess]
+            self.dropped += excess
+
+    def _group_alive(self) -> bool:
+        return _signal_group(self.group, 0) and _has_live_member(self.group)
+
+    def _close_pipes(self) -> None:
+        for key in list(self.selector.get_map().values()):
+            self.selector.unregister(key.fileobj)
+            key.fileobj.close()
+        self.selector.close()
+
+    def abort(self) -> None:
+        _signal_group(self.group, signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=self.grace)
+        except subprocess.TimeoutExpired:
+            pass
+        _signal_group(self.group, signal.SIGKILL)
+        self.proc.wait()
+        self._close_pipes()
+
+    def captured(self) -> tuple[str, bool]:
+        data = bytes(self.buffer)
+        if self.dropped:
+            # The cut may have split a UTF-8 character: start at the next one.
+            start = 0
+            while start < min(len(data), 3) and 0x80 <= data[start] <= 0xBF:
+                start += 1
+            data = data[start:]
+        return data.decode("utf-8", errors="replace"), bool(self.dropped)
+
+
+def _shell_exit_code(returncode: int) -> int:
+    """Like a shell: death by signal N is exit code 128 + N (Popen says -N)."""
+    return returncode if returncode >= 0 else 128 - returncode
+
+
+def _signal_group(group: int, sig: int) -> bool:
+    """Send ``sig`` to the process group; False when no process is left in it."""
+    try:
+        os.killpg(group, sig)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
+
+
+def _has_live_member(group: int) -> bool:
+    """Whether a non-zombie process is in ``group``.
+
+    Killed stragglers are reparented to init, which may be slow to reap them;
+    a zombie still answers ``kill(0)``, so on Linux look at /proc instead.
+    """
+    proc = Path("/proc")
+    if not (proc / "self" / "stat").exists():
+        return True
+    for entry in os.scandir(proc):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as handle:
+                fields = handle.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(fields) > 2 and int(fields[2]) == group and fields[0] != b"Z":
+            return True
+    return False
+
+
+def _echo(stream: IO[str], chunk: bytes) -> None:
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:
+        stream.write(chunk.decode("utf-8", errors="replace"))
+    else:
+        stream.flush()
+        buffer.write(chunk)
+        buffer.flush()
+    stream.flush()

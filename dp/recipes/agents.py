@@ -1,0 +1,122 @@
+"""Agent steps: the adapter interface and the default ``claude -p`` adapter.
+
+The runner only knows ``AgentAdapter.run(request)``; tests and other agent
+CLIs plug in their own adapter. The default one runs Claude Code headless and
+guards against the two ways an unattended nested agent goes wrong: waiting
+forever for an answer to a question (the prompt gets a footer telling it to
+proceed on its own, and stdin is closed), and recursion (each nested session
+increments ``DP_RECIPE_SESSION_DEPTH``; past the maximum no agent starts).
+``CLAUDECODE`` is removed so the child does not think it runs inside the
+parent's session.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Optional
+
+NON_INTERACTIVE_FOOTER = (
+    "\n\n---\nYou are running non-interactively as one step of an automated dp recipe. "
+    "Proceed autonomously, make reasonable assumptions, and do not ask questions: "
+    "nobody can answer them."
+)
+JSON_ONLY_REMINDER = (
+    "\n\nIMPORTANT: your previous answer could not be parsed as JSON. Reply with one JSON "
+    "object or array only: no prose, no Markdown fences."
+)
+AGENT_BINARY_ENV = "DP_AGENT_BINARY"
+SESSION_DEPTH_ENV = "DP_RECIPE_SESSION_DEPTH"
+MAX_SESSION_DEPTH_ENV = "DP_RECIPE_MAX_SESSION_DEPTH"
+DEFAULT_MAX_SESSION_DEPTH = 3
+# Longer prompts go through stdin: one argv element is capped at 128 KiB on Linux.
+MAX_PROMPT_ARG_BYTES = 100 * 1024
+
+
+class AgentRequest:
+    """Everything an adapter needs to run one agent step."""
+
+    __slots__ = ("prompt", "system_prompt", "agent_name", "model", "mode", "working_dir", "timeout")
+
+    def __init__(self, prompt: str, *, system_prompt: Optional[str] = None,
+                 agent_name: Optional[str] = None, model: Optional[str] = None,
+                 mode: Optional[str] = None, working_dir: Optional[Path] = None,
+                 timeout: Optional[float] = None):
+        self.prompt = prompt
+        self.system_prompt = system_prompt
+        self.agent_name = agent_name
+        self.model = model
+        self.mode = mode
+        self.working_dir = working_dir
+        self.timeout = timeout
+
+    def with_prompt(self, prompt: str) -> "AgentRequest":
+        """The same request asking something else (the JSON-only retry)."""
+        return AgentRequest(prompt, system_prompt=self.system_prompt, agent_name=self.agent_name,
+                            model=self.model, mode=self.mode, working_dir=self.working_dir,
+                            timeout=self.timeout)
+
+
+class AgentAdapter:
+    """Runs agent steps. ``run`` returns a ``dp.process.ProcessResult``-shaped object."""
+
+    name = "adapter"
+
+    def run(self, request: AgentRequest):
+        raise NotImplementedError
+
+
+class ClaudeCliAdapter(AgentAdapter):
+    """``claude -p PROMPT`` in a fresh temporary directory unless the step sets working_dir."""
+
+    name = "claude-cli"
+
+    def __init__(self, binary: Optional[str] = None):
+        binary = binary or os.environ.get(AGENT_BINARY_ENV) or "claude"
+        # A relative path must not be looked up again inside the agent's scratch directory.
+        self.binary = os.path.abspath(binary) if os.sep in binary else binary
+
+    def run(self, request: AgentRequest):
+        from dp.errors import DpError
+        from dp.process import run_process
+
+        depth, limit = session_depth()
+        if depth >= limit:
+            raise DpError(
+                f"agent session depth limit reached ({SESSION_DEPTH_ENV}={depth}, maximum "
+                f"{limit}): a recipe started by an agent may not start agents this deep; "
+                f"raise {MAX_SESSION_DEPTH_ENV} if this nesting is intended"
+            )
+        prompt = request.prompt + NON_INTERACTIVE_FOOTER
+        argv = [self.binary, "-p"]
+        stdin = None
+        if len(prompt.encode()) > MAX_PROMPT_ARG_BYTES:
+            stdin = prompt.encode()
+        else:
+            argv.append(prompt)
+        if request.system_prompt:
+            argv += ["--append-system-prompt", request.system_prompt]
+        if request.model:
+            argv += ["--model", request.model]
+        if request.mode:
+            argv += ["--permission-mode", request.mode]
+        env = {key: value for key, value in os.environ.items() if key != "CLAUDECODE"}
+        env[SESSION_DEPTH_ENV] = str(depth + 1)
+        env[MAX_SESSION_DEPTH_ENV] = str(limit)
+        if request.working_dir is not None:
+            return run_process(argv, cwd=request.working_dir, env=env,
+                               timeout=request.timeout, stdin=stdin)
+        with tempfile.TemporaryDirectory(prefix="dp-agent-") as scratch:
+            return run_process(argv, cwd=scratch, env=env, timeout=request.timeout, stdin=stdin)
+
+
+def session_depth() -> tuple[int, int]:
+    """(current nesting depth, maximum) from the environment; bad values count as 0 / default."""
+    def number(name: str, default: int) -> int:
+        try:
+            return max(0, int(os.environ.get(name, default)))
+        except ValueError:
+            return default
+
+    return number(SESSION_DEPTH_ENV, 0), number(MAX_SESSION_DEPTH_ENV, DEFAULT_MAX_SESSION_DEPTH)

@@ -1,0 +1,141 @@
+"""Reading recipe YAML without letting a hostile file exhaust memory or time.
+
+Three limits: the file size (1 MB), the size of the document once aliases are
+expanded (a "billion laughs" file is tiny on disk and astronomically large
+when walked), and nesting depth. The expansion is measured on the composed
+node graph with memoised sizes, so checking a bomb is linear in the file, not
+in its expansion. Duplicate mapping keys, which YAML silently collapses, are
+errors: in a recipe they are always a mistake.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+MAX_RECIPE_BYTES = 1024 * 1024
+MAX_EXPANDED_NODES = 100_000
+MAX_DEPTH = 100
+
+
+class RecipeLoadError(Exception):
+    """The YAML could not be read as a recipe document."""
+
+
+def read_recipe_text(path: Path) -> str:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_RECIPE_BYTES + 1)
+    except OSError as exc:
+        raise RecipeLoadError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_RECIPE_BYTES:
+        raise RecipeLoadError(f"{path} is larger than 1 MB; recipes are limited to 1 MB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecipeLoadError(f"{path} is not UTF-8 text (byte {exc.start})") from None
+
+
+def load_yaml(text: str, source: str) -> Any:
+    import yaml
+
+    if len(text.encode("utf-8", errors="replace")) > MAX_RECIPE_BYTES:
+        raise RecipeLoadError(f"{source} is larger than 1 MB; recipes are limited to 1 MB")
+    loader = _bounded_loader_class(yaml)(text)
+    try:
+        return loader.get_single_data()
+    except yaml.YAMLError as exc:
+        raise RecipeLoadError(f"{source}: invalid YAML: {_one_line(exc)}") from None
+    except RecursionError:
+        raise RecipeLoadError(f"{source}: YAML is nested too deeply") from None
+    finally:
+        loader.dispose()
+
+
+def _one_line(exc: Exception) -> str:
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or str(exc)
+    where = f" (line {mark.line + 1}, column {mark.column + 1})" if mark is not None else ""
+    hint = ""
+    if "mapping values are not allowed" in problem:
+        hint = "; quote the value or use a '|' block when it contains ': '"
+    return " ".join(f"{problem}{where}{hint}".split())
+
+
+_LOADER_CLASS = None
+
+
+def _bounded_loader_class(yaml):
+    """SafeLoader plus the expansion, depth and duplicate-key checks (built once, lazily)."""
+    global _LOADER_CLASS
+    if _LOADER_CLASS is not None:
+        return _LOADER_CLASS
+
+    class BoundedLoader(yaml.SafeLoader):
+        def compose_document(self):
+            node = super().compose_document()
+            _check_expansion(node, yaml)
+            return node
+
+        def construct_mapping(self, node, deep=False):
+            if isinstance(node, yaml.MappingNode):
+                seen = set()
+                for key_node, _ in node.value:
+                    if isinstance(key_node, yaml.ScalarNode):
+                        if key_node.value in seen:
+                            raise yaml.constructor.ConstructorError(
+                                None, None, f"duplicate key '{key_node.value}'",
+                                key_node.start_mark,
+                            )
+                        seen.add(key_node.value)
+            return super().construct_mapping(node, deep=deep)
+
+    def as_text(loader, node):
+        return loader.construct_scalar(node)
+
+    def unsupported(loader, node):
+        raise yaml.constructor.ConstructorError(
+            None, None, f"YAML type {node.tag} is not supported in recipes", node.start_mark)
+
+    # Recipe values end up in JSON output, templates and the environment: keep
+    # them to JSON's types. Dates stay the text they were written as.
+    BoundedLoader.add_constructor("tag:yaml.org,2002:timestamp", as_text)
+    for tag in ("binary", "set", "omap", "pairs"):
+        BoundedLoader.add_constructor(f"tag:yaml.org,2002:{tag}", unsupported)
+    _LOADER_CLASS = BoundedLoader
+    return BoundedLoader
+
+
+def _check_expansion(root, yaml) -> None:
+    """Refuse documents whose alias-expanded size or depth is out of bounds."""
+    sizes: dict[int, int] = {}
+    active: set[int] = set()
+
+    def size(node, depth: int) -> int:
+        key = id(node)
+        if key in sizes:
+            return sizes[key]
+        if key in active:
+            raise RecipeLoadError("YAML alias refers to itself (recursive structure)")
+        if depth > MAX_DEPTH:
+            raise RecipeLoadError(f"YAML is nested more than {MAX_DEPTH} levels deep")
+        total = 1
+        if isinstance(node, yaml.CollectionNode):
+            active.add(key)
+            children = node.value
+            for child in children:
+                if isinstance(child, tuple):
+                    total += size(child[0], depth + 1) + size(child[1], depth + 1)
+                else:
+                    total += size(child, depth + 1)
+                if total > MAX_EXPANDED_NODES:
+                    raise RecipeLoadError(
+                        f"YAML expands to more than {MAX_EXPANDED_NODES:,} nodes "
+                        "(alias bomb?); refusing to load it"
+                    )
+            active.discard(key)
+        sizes[key] = total
+        return total
+
+    if root is not None:
+        size(root, 0)

@@ -1,0 +1,170 @@
+"""The shapes a recipe takes once parsed, and the results a run produces.
+
+Plain slotted classes rather than dataclass magic so that ``dp recipe`` stays
+cheap to import; every field mirrors a YAML key of the recipe format.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+# Step types. A step without ``type`` gets one from the fields it has.
+BASH = "bash"
+AGENT = "agent"
+RECIPE = "recipe"
+TASK = "task"
+STEP_TYPES = (BASH, AGENT, RECIPE, TASK)
+
+# Step statuses, in the order a step can pass through them.
+PENDING = "pending"
+RUNNING = "running"
+COMPLETED = "completed"
+SKIPPED = "skipped"
+FAILED = "failed"
+DEGRADED = "degraded"  # ran, but its output could not be parsed as the JSON asked for
+
+DEFAULT_MAX_DEPTH = 6
+DEFAULT_MAX_TOTAL_STEPS = 200
+HOOK_NAMES = ("pre_step", "post_step", "on_error")
+
+
+class Step:
+    """One step of a recipe, as written (templates not yet rendered)."""
+
+    __slots__ = (
+        "id", "type", "command", "agent", "prompt", "recipe", "task", "output", "condition",
+        "parse_json", "parse_json_required", "mode", "model", "working_dir", "timeout",
+        "auto_stage", "continue_on_error", "when_tags", "parallel_group", "context",
+    )
+
+    def __init__(self, id: str, type: str, **fields: Any):
+        self.id = id
+        self.type = type
+        self.command: Optional[str] = fields.get("command")
+        self.agent: Optional[str] = fields.get("agent")
+        self.prompt: Optional[str] = fields.get("prompt")
+        self.recipe: Optional[str] = fields.get("recipe")
+        self.task: Optional[str] = fields.get("task")
+        self.output: Optional[str] = fields.get("output")
+        self.condition: Optional[str] = fields.get("condition")
+        self.parse_json: bool = bool(fields.get("parse_json", False))
+        self.parse_json_required: bool = bool(fields.get("parse_json_required", False))
+        self.mode: Optional[str] = fields.get("mode")
+        self.model: Optional[str] = fields.get("model")
+        self.working_dir: Optional[str] = fields.get("working_dir")
+        self.timeout: Optional[float] = fields.get("timeout")
+        self.auto_stage: Optional[bool] = fields.get("auto_stage")
+        self.continue_on_error: bool = bool(fields.get("continue_on_error", False))
+        self.when_tags: list[str] = list(fields.get("when_tags") or [])
+        self.parallel_group: Optional[str] = fields.get("parallel_group")
+        self.context: dict[str, Any] = dict(fields.get("context") or {})
+
+    @property
+    def output_key(self) -> str:
+        """The context variable that receives this step's output."""
+        return self.output or self.id
+
+    def to_dict(self) -> dict[str, Any]:
+        """The step's non-empty fields, for ``--explain --output-format json``."""
+        out: dict[str, Any] = {}
+        for name in self.__slots__:
+            value = getattr(self, name)
+            if value not in (None, False, [], {}):
+                out[name] = value
+        return out
+
+
+class Recipe:
+    """A parsed, validated recipe (any ``extends`` parent is already merged in)."""
+
+    __slots__ = (
+        "name", "version", "description", "author", "tags", "context", "steps",
+        "max_depth", "max_total_steps", "hooks", "path", "warnings",
+    )
+
+    def __init__(self, name: str, steps: list[Step], **fields: Any):
+        self.name = name
+        self.steps = steps
+        self.version: Optional[str] = fields.get("version")
+        self.description: Optional[str] = fields.get("description")
+        self.author: Optional[str] = fields.get("author")
+        self.tags: list[str] = list(fields.get("tags") or [])
+        self.context: dict[str, Any] = dict(fields.get("context") or {})
+        self.max_depth: int = fields.get("max_depth", DEFAULT_MAX_DEPTH)
+        self.max_total_steps: int = fields.get("max_total_steps", DEFAULT_MAX_TOTAL_STEPS)
+        self.hooks: dict[str, str] = dict(fields.get("hooks") or {})
+        self.path = fields.get("path")
+        self.warnings: list[str] = list(fields.get("warnings") or [])
+
+
+class StepResult:
+    """What happened to one step (``children`` holds a sub-recipe's step results)."""
+
+    __slots__ = (
+        "step_id", "type", "status", "output", "error", "duration_ms", "warnings",
+        "rendered", "children", "tolerated", "reason",
+    )
+
+    def __init__(self, step_id: str, type: str, status: str = PENDING):
+        self.step_id = step_id
+        self.type = type
+        self.status = status
+        self.output: Optional[str] = None
+        self.error: Optional[str] = None  # why it failed
+        self.reason: Optional[str] = None  # why it was skipped or not run
+        self.duration_ms = 0
+        self.warnings: list[str] = []
+        self.rendered: Optional[str] = None  # dry-run: what would run
+        self.children: list[StepResult] = []
+        self.tolerated = False  # failed, but the step has continue_on_error
+
+    @property
+    def ok(self) -> bool:
+        return self.status != FAILED
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "id": self.step_id,
+            "type": self.type,
+            "status": self.status,
+            "output": self.output,
+            "error": self.error,
+            "duration_ms": self.duration_ms,
+        }
+        if self.reason:
+            out["reason"] = self.reason
+        if self.warnings:
+            out["warnings"] = self.warnings
+        if self.rendered is not None:
+            out["rendered"] = self.rendered
+        if self.children:
+            out["steps"] = [child.to_dict() for child in self.children]
+        return out
+
+
+class RecipeResult:
+    """The outcome of one run: per-step results and the final context."""
+
+    __slots__ = ("recipe_name", "success", "steps", "context", "duration_ms", "dry_run",
+                 "audit_path")
+
+    def __init__(self, recipe_name: str, steps: list[StepResult], context: dict[str, Any],
+                 duration_ms: int, dry_run: bool = False):
+        self.recipe_name = recipe_name
+        self.steps = steps
+        self.context = context
+        self.duration_ms = duration_ms
+        self.dry_run = dry_run
+        self.audit_path = None  # the JSONL audit log written, if any
+        self.success = all(step.ok or step.tolerated for step in steps)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "recipe": self.recipe_name,
+            "success": self.success,
+            "dry_run": self.dry_run,
+            "audit_log": str(self.audit_path) if self.audit_path else None,
+            "duration_ms": self.duration_ms,
+            "steps": [step.to_dict() for step in self.steps],
+            "context": self.context,
+        }

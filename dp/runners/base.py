@@ -1,0 +1,205 @@
+"""The interface every ecosystem module implements, and what they share.
+
+A module looks at ONE directory and returns the runners it finds there
+(``detect(directory) -> list[Runner]``); the registry decides the order. A
+runner knows why it was chosen and lists its tasks; a task knows the argv that
+runs it, so nothing downstream needs to know about ecosystems.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+from dp.errors import DpError
+
+# Project files are small; anything bigger is not worth parsing (or a trap).
+MAX_PROJECT_FILE_BYTES = 4 * 1024 * 1024
+
+# How tasks came to be: the project defined them, or the tool always has them.
+DEFINED = "defined"
+BUILTIN = "builtin"
+
+
+class Task:
+    """One runnable task: ``argv`` runs it; extra arguments go after it.
+
+    ``arg_separator`` is put between the task and any extra arguments when the
+    tool would otherwise take them for itself (``npm run test -- --watch``).
+    ``kind`` says what the task is in its ecosystem ("script", "alias",
+    "phony target", …); ``origin`` whether the project defined it or the tool
+    provides it.
+    """
+
+    __slots__ = ("name", "argv", "description", "kind", "origin", "arg_separator", "accepts_args")
+
+    def __init__(
+        self,
+        name: str,
+        argv: Sequence[str],
+        *,
+        description: Optional[str] = None,
+        kind: str = "task",
+        origin: str = DEFINED,
+        arg_separator: Optional[str] = None,
+        accepts_args: bool = True,
+    ):
+        self.name = name
+        self.argv = tuple(argv)
+        self.description = description or None
+        self.kind = kind
+        self.origin = origin
+        self.arg_separator = arg_separator
+        self.accepts_args = accepts_args
+
+    def command(self, args: Sequence[str] = ()) -> list[str]:
+        """The argv that runs this task with ``args`` forwarded to it."""
+        if not args:
+            return list(self.argv)
+        if not self.accepts_args:
+            raise DpError(
+                f'{self.kind} "{self.name}" takes no arguments (got {" ".join(args)}); '
+                "run it without them"
+            )
+        separator = [self.arg_separator] if self.arg_separator else []
+        return [*self.argv, *separator, *args]
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.name,
+            "description": self.description,
+            "kind": self.kind,
+            "builtin": self.origin == BUILTIN,
+            "command": shlex.join(self.argv),
+        }
+
+    def __repr__(self) -> str:
+        return f"Task({self.name!r}, {self.argv!r})"
+
+
+class Runner:
+    """A tool that runs tasks in ``root``, and why dp chose it."""
+
+    __slots__ = ("name", "ecosystem", "reason", "root", "tasks")
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        ecosystem: str,
+        reason: str,
+        root: Path,
+        tasks: Sequence[Task],
+    ):
+        self.name = name
+        self.ecosystem = ecosystem
+        self.reason = reason
+        self.root = root
+        self.tasks = sorted(tasks, key=lambda task: (task.origin == BUILTIN, task.name))
+
+    def task(self, name: str) -> Optional[Task]:
+        return next((task for task in self.tasks if task.name == name), None)
+
+    def to_json(self) -> dict:
+        return {
+            "name": self.name,
+            "ecosystem": self.ecosystem,
+            "reason": self.reason,
+            "root": str(self.root),
+            "tasks": [task.to_json() for task in self.tasks],
+        }
+
+    def __repr__(self) -> str:
+        return f"Runner({self.name!r}, {len(self.tasks)} tasks, root={str(self.root)!r})"
+
+
+def read_text(path: Path) -> str:
+    """A project file's text, size-bounded, or a DpError that names the file."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_PROJECT_FILE_BYTES:
+            raise DpError(
+                f"{path} is {size} bytes; dp reads project files of at most "
+                f"{MAX_PROJECT_FILE_BYTES} bytes"
+            )
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise DpError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+def read_json(path: Path) -> Any:
+    try:
+        return json.loads(read_text(path))
+    except json.JSONDecodeError as exc:
+        raise DpError(f"parsing {path.name}: {exc} ({path})") from None
+
+
+def read_toml(path: Path) -> dict:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
+    try:
+        return tomllib.loads(read_text(path))
+    except tomllib.TOMLDecodeError as exc:
+        raise DpError(f"parsing {path.name}: {exc} ({path})") from None
+
+
+def table(data: Any, *keys: str) -> dict:
+    """``data[k1][k2]…`` when every level is a table, else ``{}``."""
+    for key in keys:
+        data = data.get(key) if isinstance(data, dict) else None
+    return data if isinstance(data, dict) else {}
+
+
+def first_existing(directory: Path, names: Sequence[str]) -> Optional[Path]:
+    """The first of ``names`` that is a regular file in ``directory``."""
+    for name in names:
+        candidate = directory / name
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def installed(executable: str) -> bool:
+    import shutil
+
+    return shutil.which(executable) is not None
+
+
+def listed_by_tool_or_file(tool: str, source: Path, what: str, from_tool, from_file):
+    """(items, reason): the tool's own listing when installed, else a read of the file.
+
+    Reading the file is enough to tell an agent what exists; running a task
+    needs the tool anyway, and dp then says what to install.
+    """
+    if installed(tool):
+        return from_tool(), f"{source.name} found: {what} from {tool}'s own listing"
+    return from_file(), f"{source.name} found, but {tool} is not installed: {what} read from the file"
+
+
+LIST_TIMEOUT = 30
+
+
+def tool_listing(argv: Sequence[str], directory: Path, source: Path) -> dict:
+    """The JSON a tool prints about ``source`` (``just --dump …``, ``task --list …``)."""
+    from dp.process import run_process
+
+    result = run_process(argv, cwd=directory, timeout=LIST_TIMEOUT, capture_limit=64 << 20)
+    lines = result.output.strip().splitlines()
+    problem = lines[-1] if lines else f"exit code {result.exit_code}"
+    if result.timed_out:
+        problem = f"no answer within {LIST_TIMEOUT} seconds"
+    if result.exit_code == 0:
+        start = result.output.find("{")  # skip any warning printed before the JSON
+        try:
+            listing = json.JSONDecoder().raw_decode(result.output, max(start, 0))[0]
+            if isinstance(listing, dict):
+                return listing
+            problem = "its listing is not a JSON object"
+        except json.JSONDecodeError as exc:
+            problem = f"unreadable listing ({exc})"
+    raise DpError(f"{argv[0]} cannot read {source}: {problem}")

@@ -1,0 +1,120 @@
+"""Which ecosystems dp knows, in priority order, and where a project is.
+
+Detection starts at the requested directory and walks up to the project root
+(the repository root, i.e. the nearest directory holding ``.git``); the first
+directory where any ecosystem finds a runner is the one whose tasks are
+offered. Directories inside dependency trees, virtualenvs and build outputs
+are never looked at.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+from dp.errors import DpError
+from dp.runners import javascript, just, make, python, rust, taskfile
+from dp.runners.base import Runner
+
+# Priority order for resolving a task name that several runners define.
+ECOSYSTEMS = (javascript, rust, python, make, just, taskfile)
+PROJECT_FILES = "package.json, Cargo.toml, pyproject.toml, Makefile, justfile or Taskfile.yml"
+# Never project directories, wherever they are.
+DEPENDENCY_DIRS = frozenset(
+    {"node_modules", ".git", ".hg", ".svn", ".venv", "venv", "__pypackages__", "site-packages",
+     ".tox", ".nox", "__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
+)
+# Build outputs: only recognised inside a repository, where their meaning is clear.
+BUILD_DIRS = frozenset({"target", "dist", "build", "out", ".next", ".nuxt", ".svelte-kit", ".cache"})
+
+
+class NoProjectFound(DpError):
+    """No ecosystem recognised anything from the directory up to the root."""
+
+
+class Project:
+    """The runners found for a directory: ``root`` bounds it, ``directory`` holds them."""
+
+    __slots__ = ("root", "directory", "runners")
+
+    def __init__(self, root: Path, directory: Path, runners: list[Runner]):
+        self.root = root
+        self.directory = directory
+        self.runners = runners
+
+    def runner(self, name: str) -> Runner:
+        for runner in self.runners:
+            if runner.name == name:
+                return runner
+        names = ", ".join(runner.name for runner in self.runners)
+        raise DpError(f'no runner "{name}" in this project; detected: {names}')
+
+    def available_tasks(self) -> dict[str, list[str]]:
+        return {runner.name: [task.name for task in runner.tasks] for runner in self.runners}
+
+    def to_json(self) -> dict:
+        return {
+            "root": str(self.root),
+            "directory": str(self.directory),
+            "runners": [runner.to_json() for runner in self.runners],
+            "available_tasks": self.available_tasks(),
+        }
+
+
+def find_root(start: Path) -> Optional[Path]:
+    """The nearest directory at or above ``start`` that holds ``.git``."""
+    for folder in [start, *start.parents]:
+        if (folder / ".git").exists():
+            return folder
+    return None
+
+
+def confine(base: Path, requested: Optional[str]) -> Path:
+    """``requested`` (relative to ``base``) as a real directory inside base's project.
+
+    The boundary is the repository root of ``base`` (``base`` itself outside a
+    repository). ``..``, absolute paths and symlinks that lead outside it are
+    refused.
+    """
+    base = base.resolve()
+    if requested is None or requested == "":
+        return base
+    boundary = find_root(base) or base
+    target = (base / requested).resolve()
+    if not target.is_relative_to(boundary):
+        raise DpError(
+            f"--cwd {requested} leads outside the project root {boundary}; "
+            "give a directory inside the project"
+        )
+    if not target.is_dir():
+        raise DpError(f"--cwd {requested}: no such directory in the project")
+    return target
+
+
+def detect(cwd: Path) -> Project:
+    """The runners of the project around ``cwd``; DpError when there is none."""
+    start = Path(cwd).resolve()
+    root = find_root(start)
+    for folder in _candidates(start, root):
+        runners = [
+            runner for ecosystem in ECOSYSTEMS for runner in ecosystem.detect(folder, root or folder)
+        ]
+        if runners:
+            return Project(root or folder, folder, runners)
+    where = f"{start} or its parents" + (f" up to {root}" if root else "")
+    raise NoProjectFound(f"no project found in {where}: no {PROJECT_FILES}")
+
+
+def _candidates(start: Path, root: Optional[Path]):
+    """``start`` and its parents up to ``root``, minus dependency and build dirs."""
+    for folder in [start, *start.parents]:
+        if not _excluded(folder, root):
+            yield folder
+        if folder == root:
+            return
+
+
+def _excluded(folder: Path, root: Optional[Path]) -> bool:
+    if DEPENDENCY_DIRS.intersection(folder.parts) or (folder / "pyvenv.cfg").exists():
+        return True
+    return root is not None and bool(BUILD_DIRS.intersection(folder.relative_to(root).parts))

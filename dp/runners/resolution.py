@@ -1,0 +1,106 @@
+"""Turning ``dp run OP ARGS…`` into exactly one task's argv, or a refusal.
+
+Only a task the project (or its tool) actually defines is ever run: an
+unknown name is refused with a suggestion, never handed to ``uv run`` /
+``poetry run`` / ``bun run``, which would execute any program of that name.
+Tasks the project defines win over a tool's built-ins (a Makefile's ``test``
+over ``cargo test``); otherwise runners count in registry order.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import shlex
+from pathlib import Path
+from typing import Optional, Sequence
+
+from dp.errors import DpError
+from dp.runners.base import BUILTIN, Runner, Task
+from dp.runners.registry import Project
+
+MAX_LISTED_TASKS = 60
+
+
+class ResolvedTask:
+    """The task to run: which runner, the exact argv, and where."""
+
+    __slots__ = ("runner", "task", "argv", "cwd", "alternatives")
+
+    def __init__(self, runner: Runner, task: Task, argv: list[str], cwd: Path, alternatives):
+        self.runner = runner
+        self.task = task
+        self.argv = argv
+        self.cwd = cwd
+        self.alternatives = list(alternatives)
+
+    def __repr__(self) -> str:
+        return f"ResolvedTask({self.runner.name}: {shlex.join(self.argv)!r} in {self.cwd})"
+
+
+def resolve(
+    project: Project, op: str, args: Sequence[str] = (), runner: Optional[str] = None
+) -> ResolvedTask:
+    """The one task ``op`` names (its first word; the rest are arguments)."""
+    try:
+        words = shlex.split(op)
+    except ValueError as exc:
+        raise DpError(f"cannot read the task {json.dumps(op)}: {exc}") from None
+    runners = project.runners if runner is None else [project.runner(runner)]
+    if not words:
+        raise DpError(f"no task given; available: {describe_available(runners)}")
+    name, extra = words[0], [*words[1:], *args]
+    matches = [(owner, owner.task(name)) for owner in runners if owner.task(name)]
+    matches.sort(key=lambda match: match[1].origin == BUILTIN)  # stable: keeps runner order
+    if not matches:
+        raise DpError(unknown_task_message(name, runners, scope=runner))
+    chosen, task = matches[0]
+    return ResolvedTask(
+        chosen, task, task.command(extra), chosen.root, [other.name for other, _ in matches[1:]]
+    )
+
+
+def unknown_task_message(name: str, runners: Sequence[Runner], scope: Optional[str]) -> str:
+    where = f"for runner {scope}" if scope else "in this project"
+    names = sorted({task.name for runner in runners for task in runner.tasks})
+    message = f"no task {json.dumps(name)} {where}"
+    close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
+    hint = f"; did you mean {json.dumps(close[0])}?" if close else ";"
+    return f"{message}{hint} available: {describe_available(runners)}"
+
+
+def describe_available(runners: Sequence[Runner]) -> str:
+    """``npm: build, test; make: all`` — bounded, for one-line errors."""
+    parts = []
+    budget = MAX_LISTED_TASKS
+    cut = False
+    for runner in runners:
+        names = [task.name for task in runner.tasks]
+        shown = names[:budget]
+        budget -= len(shown)
+        cut = cut or len(shown) < len(names)
+        listed = ", ".join(shown) + (", …" if len(shown) < len(names) else "")
+        parts.append(f"{runner.name}: {listed or '(none)'}")
+    return "; ".join(parts) + (" (all of them: dp tasks)" if cut else "")
+
+
+def resolve_script(project: Project, name: str, args: Sequence[str] = ()) -> ResolvedTask:
+    """``package.json#scripts[name]`` through the project's package manager.
+
+    Only Node projects have scripts; anything else is refused with what was
+    detected, so the agent can use ``dp run`` for those tasks instead.
+    """
+    if not name.strip():
+        raise DpError("script name is required: dp script NAME [ARGS…] (dp tasks lists them)")
+    node = next((owner for owner in project.runners if owner.ecosystem == "javascript"), None)
+    if node is None:
+        detected = ", ".join(owner.name for owner in project.runners)
+        raise DpError(
+            f"package.json not found in {project.directory}: only Node projects support scripts "
+            f"(detected: {detected}); run their tasks with dp run"
+        )
+    task = node.task(name)
+    if task is None:
+        available = ", ".join(sorted(task.name for task in node.tasks)) or "(none)"
+        raise DpError(f"no script named {json.dumps(name)} in package.json; available: {available}")
+    return ResolvedTask(node, task, task.command(args), node.root, [])

@@ -1,0 +1,92 @@
+"""`dp init` end to end: store, hook, and the live demonstration through the real pave-check."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from cli_assertions import assert_one_line_error
+
+
+def _settings(home: Path) -> dict:
+    return json.loads((home / ".claude" / "settings.json").read_text())
+
+
+def _dp_commands(settings: dict) -> list[str]:
+    return [
+        hook["command"]
+        for group in settings["hooks"]["PreToolUse"]
+        for hook in group["hooks"]
+        if "pave-check" in hook["command"]
+    ]
+
+
+def test_init_sets_everything_up_and_demonstrates_it(dp, home, db_path, pave_check):
+    proc = dp("init")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert f"Store: {db_path} (created" in out
+    assert "Installed the dp PreToolUse hook" in out and str(home / ".claude" / "settings.json") in out
+    assert "blocked (exit 2): read_file is not a valid tool. Use Read instead." in out
+    assert "agent runs Bash: grep -n TODO src/app.py" in out
+    assert "runs instead: rg -n TODO src/app.py" in out
+    assert db_path.exists()
+    [command] = _dp_commands(_settings(home))
+    # The installed hook reads the user's store, which the demo left empty.
+    assert command.endswith(f"--db {db_path}")
+    assert sqlite3.connect(db_path).execute("SELECT count(*) FROM aliases_v3").fetchone()[0] == 0
+    assert pave_check({"tool_name": "read_file", "tool_input": {}}).returncode == 0
+
+
+def test_init_twice_changes_nothing_the_second_time(dp, home):
+    first = json.loads(dp("init", "--json").stdout)
+    settings_bytes = (home / ".claude" / "settings.json").read_bytes()
+    second_proc = dp("init", "--json")
+    assert second_proc.returncode == 0, second_proc.stderr
+    second = json.loads(second_proc.stdout)
+    assert (first["store"]["status"], second["store"]["status"]) == ("created", "exists")
+    assert (first["hook"]["status"], second["hook"]["status"]) == ("configured", "already_configured")
+    assert (home / ".claude" / "settings.json").read_bytes() == settings_bytes
+    assert len(_dp_commands(_settings(home))) == 1
+    assert second["demo"]["ok"] is True
+    assert second["demo"]["rewrite"]["rewritten"] == "rg -n TODO src/app.py"
+    assert second["demo"]["rewrite"]["kept_description"] is True
+    assert second["demo"]["block"]["exit_code"] == 2
+
+
+def test_init_keeps_the_users_rules_and_settings(dp, home):
+    dp("alias", "--cmd", "scp", "--flag", "r", "R")
+    settings_path = home / ".claude" / "settings.json"
+    settings_path.parent.mkdir()
+    settings_path.write_text(
+        json.dumps({"model": "opus", "hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "?"}]}]}})
+    )
+    report = json.loads(dp("init", "--json").stdout)
+    assert report["store"]["rules"] == 1
+    settings = _settings(home)
+    assert settings["model"] == "opus" and settings["hooks"]["Stop"] == [{"hooks": [{"type": "prompt", "prompt": "?"}]}]
+    assert Path(report["hook"]["backup"]).exists()
+
+
+def test_init_in_advise_mode_shows_the_advice(dp, home):
+    proc = dp("init", "--mode", "advise")
+    assert proc.returncode == 0, proc.stderr
+    assert "denied with advice" in proc.stdout and "rg -n TODO src/app.py" in proc.stdout
+    assert _dp_commands(_settings(home))[0].endswith("--mode advise")
+
+
+def test_init_project_scope(dp, home, tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    report = json.loads(dp("init", "--scope", "project", "--json", cwd=project).stdout)
+    assert Path(report["hook"]["settings"]) == project / ".claude" / "settings.json"
+    assert not (home / ".claude").exists()
+
+
+def test_init_refuses_broken_settings_without_touching_them(dp, home):
+    path = home / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text("{oops")
+    assert_one_line_error(dp("init"), "not valid JSON")
+    assert path.read_text() == "{oops"

@@ -1,0 +1,200 @@
+"""`dp pave --agents-md`: the Markdown for every rule kind, --output blocks, --json."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from cli_assertions import assert_one_line_error
+
+SCRIPT = "while true; do\n  gt mol status | grep -q signaled && break\n  sleep 5\ndone"
+
+EXPECTED = """\
+# Tool Name Corrections
+
+The following tool names are INCORRECT. Use the correct names instead:
+
+- Do NOT call `read_file`. Use `Read` instead.
+- Do NOT call `run_shell`. Use `Bash` instead. (there is no run_shell tool)
+
+# Command Corrections
+
+The following commands, flags and values are INCORRECT. Use the corrected form instead:
+
+## grep
+
+- Use `rg` instead of `grep` (rg is faster)
+
+## gt
+
+- Do NOT use `gt await-signal`. It will be expanded to: `while true; do gt mol status | grep -q signaled && break sle…` (poll instead)
+
+## rg
+
+- Flag `--recursive` should be `-r`
+
+## scp
+
+- Flag `-r` should be `-R`
+- `user@old:` → `user@new:`
+- Pattern `host(\\d+)\\.old` → `host$1.new`
+
+## Edit (param: file_path)
+
+- Pattern `^/tmp/(.*)` → `/scratch/$1` (no /tmp on this box)
+
+## Write (param: file_path)
+
+- `/old/` → `/new/`
+"""
+
+
+EVERY_KIND = [
+    ("alias", "--cmd", "scp", "--regex", r"host(\d+)\.old", "host$1.new"),
+    ("alias", "run_shell", "Bash", "--message", "there is no run_shell tool"),
+    ("alias", "--tool", "Write", "--param", "file_path", "/old/", "/new/"),
+    ("alias", "--recipe", "gt await-signal", SCRIPT, "--message", "poll instead"),
+    ("alias", "--cmd", "scp", "--flag", "r", "R"),
+    ("alias", "--cmd", "rg", "--flag", "--recursive", "-r"),
+    (
+        "alias",
+        "--tool",
+        "Edit",
+        "--param",
+        "file_path",
+        "--regex",
+        "^/tmp/(.*)",
+        "/scratch/$1",
+        "-m",
+        "no /tmp on this box",
+    ),
+    ("alias", "--cmd", "grep", "--replace", "rg", "--message", "rg is faster"),
+    ("alias", "read_file", "Read"),
+    ("alias", "--cmd", "scp", "user@old:", "user@new:"),
+]
+
+
+@pytest.fixture(scope="module")
+def every_kind_store(tmp_path_factory):
+    """One store with every kind of rule, made through `dp alias` once per module."""
+    db = tmp_path_factory.mktemp("every-kind") / "dp.db"
+    env = {**os.environ, "HOME": str(db.parent), "DP_DB": str(db)}
+    for args in EVERY_KIND:
+        proc = subprocess.run([str(Path(sys.executable).parent / "dp"), *args], env=env, capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+    return db
+
+
+@pytest.fixture
+def every_kind(every_kind_store, db_path):
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(every_kind_store, db_path)
+
+
+def test_every_kind_of_rule(dp, every_kind):
+    proc = dp("pave", "--agents-md")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == EXPECTED
+
+
+def test_json_lists_the_rules(dp, every_kind):
+    report = json.loads(dp("pave", "--agents-md", "--json").stdout)
+    assert report["status"] == "generated" and report["count"] == 10
+    assert report["markdown"] == EXPECTED
+    lines = [entry["line"] for entry in report["rules"]]
+    assert [f"- {line}" for line in lines] == [line for line in EXPECTED.splitlines() if line.startswith("- ")]
+
+
+def test_empty_store(dp):
+    proc = dp("pave", "--agents-md")
+    assert (proc.returncode, proc.stdout) == (0, "")
+    assert proc.stderr.strip() == "No aliases configured. Add some with: dp alias <from> <to>"
+    report = json.loads(dp("pave", "--agents-md", "--json").stdout)
+    assert report == {"status": "no_aliases", "count": 0, "rules": []}
+
+
+def test_output_twice_keeps_one_block_and_the_users_text(dp, every_kind, tmp_path):
+    agents = tmp_path / "AGENTS.md"
+    head, tail = "# Project rules\n\nBe nice.\n\n", "\n\n## Written by hand\nKeep this.\n"
+    agents.write_text(f"{head}<!-- dp:begin -->\nstale\n<!-- dp:end -->{tail}")
+    first = dp("pave", "--agents-md", "--output", agents)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == f"{agents}: dp's block replaced (10 rules)\n"
+    dp("alias", "write_file", "Write")
+    second = dp("pave", "--agents-md", "--output", agents, "--json")
+    assert json.loads(second.stdout)["action"] == "replaced"
+    text = agents.read_text()
+    assert text.startswith(head + "<!-- dp:begin -->\n") and text.endswith("<!-- dp:end -->" + tail)
+    assert text.count("<!-- dp:begin -->") == 1 and text.count("# Tool Name Corrections") == 1
+    assert "write_file" in text and "stale" not in text
+
+
+def test_output_creates_or_appends(dp, every_kind, tmp_path):
+    new = tmp_path / "docs" / "CLAUDE.md"
+    new.parent.mkdir()
+    assert json.loads(dp("pave", "--agents-md", "-o", new, "--json").stdout)["action"] == "created"
+    assert new.read_text() == f"<!-- dp:begin -->\n{EXPECTED}<!-- dp:end -->\n"
+    existing = tmp_path / "AGENTS.md"
+    existing.write_text("# Mine\nno trailing newline")
+    assert json.loads(dp("pave", "--agents-md", "-o", existing, "--json").stdout)["action"] == "appended"
+    assert existing.read_text() == f"# Mine\nno trailing newline\n\n<!-- dp:begin -->\n{EXPECTED}<!-- dp:end -->\n"
+    rerun = dp("pave", "--agents-md", "-o", existing)
+    assert rerun.stdout == f"{existing}: dp's block already up to date (10 rules)\n"
+
+
+def test_output_through_a_symlink_keeps_the_link(dp, every_kind, tmp_path):
+    target = tmp_path / "AGENTS.md"
+    target.write_text("# Agents\n")
+    link = tmp_path / "CLAUDE.md"
+    link.symlink_to(target)
+    dp("pave", "--agents-md", "-o", link)
+    assert link.is_symlink() and "# Tool Name Corrections" in target.read_text()
+
+
+def test_stray_markers_are_an_error_that_changes_nothing(dp, every_kind, tmp_path):
+    agents = tmp_path / "AGENTS.md"
+    agents.write_text("<!-- dp:begin -->\nhalf a block\n")
+    assert_one_line_error(dp("pave", "--agents-md", "-o", agents), "markers")
+    assert agents.read_text() == "<!-- dp:begin -->\nhalf a block\n"
+
+
+def test_tasks_section_follows_the_rules(dp, every_kind, tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "Makefile").write_text("test:\n\techo testing\n")
+    proc = dp("pave", "--agents-md", "--tasks", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(EXPECTED + "\n# Project Tasks\n")
+    assert "`make test`" in proc.stdout
+
+
+def test_tasks_without_rules_still_prints_the_tasks(dp, tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "Makefile").write_text("build:\n\techo building\n")
+    proc = dp("pave", "--agents-md", "--tasks", cwd=project)
+    assert proc.returncode == 0 and proc.stdout.startswith("# Project Tasks\n")
+    assert "No aliases configured" in proc.stderr
+
+
+def test_empty_store_leaves_the_output_file_alone(dp, tmp_path):
+    agents = tmp_path / "AGENTS.md"
+    proc = dp("pave", "--agents-md", "-o", agents)
+    assert proc.returncode == 0 and not agents.exists()
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (("pave", "--agents-md", "--hook"), "choose one of"),
+        (("pave", "--agents-md", "--scope", "project"), "--scope"),
+        (("pave", "--tasks"), "choose one of"),
+    ],
+)
+def test_option_mistakes(dp, args, fragment):
+    assert_one_line_error(dp(*args), fragment)

@@ -1,0 +1,98 @@
+"""pyproject.toml detection: pdm, poetry, uv and poe tasks, each through its manager."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from dp.errors import DpError
+from dp.runners import python
+
+
+def project(directory, text, *files):
+    (directory / "pyproject.toml").write_text(textwrap.dedent(text))
+    for name in files:
+        (directory / name).write_text("")
+    return {runner.name: runner for runner in python.detect(directory, directory)}
+
+
+def test_pdm_scripts_run_through_pdm(tmp_path):
+    runners = project(
+        tmp_path,
+        """
+        [tool.pdm.scripts]
+        _.env_file = ".env"
+        test = "pytest -q"
+        lint = {cmd = "ruff check .", help = "Lint the code"}
+        all = {composite = ["lint", "test"]}
+        """,
+    )
+    pdm = runners["pdm"]
+    assert [task.name for task in pdm.tasks] == ["all", "lint", "test"]
+    assert pdm.task("test").argv == ("pdm", "run", "test")
+    assert pdm.task("test").description == "pytest -q"
+    assert pdm.task("lint").description == "Lint the code"
+    assert pdm.task("all").description == "lint && test"
+    assert "[tool.pdm.scripts]" in pdm.reason
+    assert pdm.task("test").command(["-k", "x"]) == ["pdm", "run", "test", "-k", "x"]
+
+
+def test_poetry_scripts_run_through_poetry(tmp_path):
+    runners = project(
+        tmp_path,
+        """
+        [tool.poetry]
+        name = "demo"
+        [tool.poetry.scripts]
+        serve = "demo.cli:main"
+        """,
+    )
+    assert list(runners) == ["poetry"]
+    serve = runners["poetry"].task("serve")
+    assert serve.argv == ("poetry", "run", "serve") and serve.description == "demo.cli:main"
+
+
+@pytest.mark.parametrize("tool_uv, files", [("[tool.uv]\ndev-dependencies = []\n", ()), ("", ("uv.lock",))])
+def test_project_scripts_run_through_uv_with_tool_uv_or_uv_lock(tmp_path, tool_uv, files):
+    runners = project(tmp_path, f'[project]\nname = "demo"\n[project.scripts]\ndemo = "demo:main"\n{tool_uv}', *files)
+    uv = runners["uv"]
+    assert uv.task("demo").argv == ("uv", "run", "demo")
+    assert uv.task("demo").kind == "entry point"
+    assert ("uv.lock" if files else "[tool.uv]") in uv.reason
+
+
+def test_project_scripts_without_a_manager_are_not_runnable(tmp_path):
+    assert project(tmp_path, '[project]\nname = "demo"\n[project.scripts]\ndemo = "demo:main"\n') == {}
+
+
+@pytest.mark.parametrize(
+    "extra, files, prefix",
+    [
+        ("", ("uv.lock",), ["uv", "run", "poe"]),
+        ("[tool.pdm]\n", (), ["pdm", "run", "poe"]),
+        ("", ("poetry.lock",), ["poetry", "run", "poe"]),
+        ("", (), ["poe"]),
+    ],
+)
+def test_poe_tasks_run_through_the_projects_manager(tmp_path, extra, files, prefix):
+    text = (
+        '[tool.poe.tasks]\ntest = "pytest"\n'
+        'docs = {cmd = "mkdocs build", help = "Build the docs"}\n'
+        "check = [\"lint\", \"test\"]\n" + extra
+    )
+    poe = project(tmp_path, text, *files)["poe"]
+    assert poe.task("test").argv == (*prefix, "test")
+    assert poe.task("docs").description == "Build the docs"
+    assert poe.task("check").description == "lint && test"
+    assert ("plain poe" if prefix == ["poe"] else f"run through {prefix[0]}") in poe.reason
+
+
+def test_manager_tables_alone_give_a_runner_without_tasks(tmp_path):
+    runners = project(tmp_path, "[tool.pdm]\ndistribution = false\n")
+    assert runners["pdm"].tasks == []
+
+
+def test_malformed_pyproject_is_a_clear_error(tmp_path):
+    with pytest.raises(DpError, match="parsing pyproject.toml"):
+        project(tmp_path, "[tool.pdm.scripts\n")
