@@ -22,7 +22,7 @@ from dp.claude.settings import (
     settings_path,
 )
 from dp.errors import DpError
-from dp.pave.files import BACKUP_SUFFIX, replace_file
+from dp.files import BACKUP_SUFFIX, replace_file
 
 PAVE = "/opt/dp/bin/pave-check"
 

@@ -26,6 +26,18 @@ def print_json(value: Any) -> None:
     sys.stdout.write("\n")
 
 
+def read_text_argument(source: str, what: str) -> str:
+    """The text of a FILE argument, ``-`` meaning stdin; a clear error if unreadable."""
+    from dp.errors import DpError
+
+    try:
+        if source == "-":
+            return sys.stdin.read()
+        return Path(source).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DpError(f"cannot read {what} {source}: {exc}") from None
+
+
 def note(message: str) -> None:
     """A human-facing message that is not the command's output (stderr)."""
     print(message, file=sys.stderr)

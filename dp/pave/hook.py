@@ -22,7 +22,7 @@ from dp.claude.settings import (
     remove_entries,
     settings_path,
 )
-from dp.pave.files import read_bytes, replace_file
+from dp.files import read_bytes, replace_file
 from dp.store import DEFAULT_DB
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dp.errors import DpError
-from dp.pave.files import read_bytes, replace_file
+from dp.files import read_bytes, replace_file
 
 BEGIN = "<!-- dp:begin -->"
 END = "<!-- dp:end -->"

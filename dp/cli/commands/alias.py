@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import List, Optional, Tuple
 
 import typer
 
-from dp.cli.common import JSON_OPTION, db_path, print_json
+from dp.cli.common import JSON_OPTION, db_path, print_json, read_text_argument
 
 HELP = """Create, update (same key) or delete one alias rule.
 
@@ -58,7 +56,7 @@ def alias(
         param=param,
         regex=regex,
         recipe=recipe,
-        script=_read_script(file) if file is not None else None,
+        script=read_text_argument(file, "the recipe script") if file is not None else None,
         message=message,
         delete=delete,
     )
@@ -119,17 +117,6 @@ def describe(rule) -> str:
 def _preview(script: str, width: int = 40) -> str:
     folded = " ".join(script.split())
     return folded if len(folded) <= width else folded[: width - 3] + "..."
-
-
-def _read_script(file: str) -> str:
-    from dp.errors import DpError
-
-    try:
-        if file == "-":
-            return sys.stdin.read()
-        return Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DpError(f"cannot read the recipe script {file}: {exc}") from None
 
 
 def register(app: typer.Typer) -> None:

@@ -10,7 +10,7 @@ from typing import Optional
 
 import typer
 
-from dp.cli.common import JSON_OPTION, db_path, note, print_json
+from dp.cli.common import JSON_OPTION, db_path, note, print_json, read_text_argument
 from dp.errors import DpError
 
 LIST_HELP = """List every rule (table, or --json for the full rows).
@@ -116,7 +116,9 @@ def export(
     if output is None:
         sys.stdout.write(text)
         return
-    _write_atomically(output, text)
+    from dp.files import read_bytes, replace_file
+
+    replace_file(output, text.encode("utf-8"), expected=read_bytes(output))
     note(f"Exported {len(rules)} rules to {output}")
 
 
@@ -138,7 +140,7 @@ def import_(
     from dp.rules import collection
     from dp.store import Store
 
-    text = _read_text(file)
+    text = read_text_argument(file, "the collection")
     suffix = Path(file).suffix.lower().lstrip(".")
     rules = collection.parse(text, suffix if suffix in collection.FORMATS else None)
     with Store.open(db_path(ctx)) as store:
@@ -158,29 +160,6 @@ def import_(
 
 
 _VERB = {"imported": "import", "skipped": "skip (exists)", "overwritten": "overwrite"}
-
-
-def _read_text(file: str) -> str:
-    try:
-        if file == "-":
-            return sys.stdin.read()
-        return Path(file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DpError(f"cannot read {file}: {exc}") from None
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    import os
-    import tempfile
-
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise DpError(f"cannot write {path}: {exc}") from None
 
 
 def register(app: typer.Typer) -> None:
