@@ -1,0 +1,155 @@
+"""Time the real ``pave-check`` process against the Python floor.
+
+The floor is ``python -I -c "import sqlite3, json"`` with the same
+interpreter, measured in the same run, interleaved with the cases so that
+machine noise hits both alike. Each number is the median wall time of
+``--runs`` process runs (default 25), after one warm-up run per case (the
+warm-up also fills the bashlex table cache, as the first real Bash call
+would).
+
+Run from a checkout with dp installed:  python bench/run_hook_bench.py [--runs N]
+Exit status 1 if a budget is missed (a benchmark, not a test: machine noise
+can make a borderline case flip).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from dp.rules.model import BASH_PARAM, BASH_TOOL, COMMAND, FLAG, RECIPE, Rule
+from dp.store import Store
+
+FLOOR = [sys.executable, "-I", "-c", "import sqlite3, json"]
+# Needs real Jinja2 (`or`, a multi-line script), not the plain-substitution fast path.
+RECIPE_SCRIPT = (
+    "while ! gt convoy status {{ arg(1) }} | grep -q landed; do\n"
+    "  sleep {{ arg(2) or 5 }}\n"
+    "done\n"
+    "echo {{ args }} landed"
+)
+
+
+def filler_rules(count: int) -> list[Rule]:
+    """Rules that never match the benchmark's commands: one per made-up command."""
+    return [
+        Rule(f"f{n}", f"F{n}", tool=BASH_TOOL, param=BASH_PARAM, command=f"tool{n}", match_kind=FLAG)
+        for n in range(count)
+    ]
+
+
+def active_rules() -> list[Rule]:
+    return [
+        Rule("read_file", "Read"),
+        Rule("r", "R", tool=BASH_TOOL, param=BASH_PARAM, command="scp", match_kind=FLAG),
+        Rule("grep", "rg", tool=BASH_TOOL, param=BASH_PARAM, command="grep", match_kind=COMMAND),
+        Rule("gt convoy wait", RECIPE_SCRIPT, tool=BASH_TOOL, param=BASH_PARAM, command="gt", match_kind=RECIPE),
+        Rule("gt convoy check", "gt convoy status {{ arg(1) }} --json", tool=BASH_TOOL, param=BASH_PARAM,
+             command="gt", match_kind=RECIPE),
+    ]
+
+
+def build_store(path: Path, filler: int) -> Path:
+    with Store.open(path) as store:
+        store.import_rules(active_rules() + filler_rules(filler))
+    return path
+
+
+def bash(command: str) -> bytes:
+    payload = {
+        "session_id": "bench",
+        "hook_event_name": "PreToolUse",
+        "cwd": "/tmp",
+        "tool_name": "Bash",
+        "tool_input": {"command": command, "description": "benchmark"},
+    }
+    return json.dumps(payload).encode()
+
+
+CASES = [
+    # (name, payload, store, budget as a multiple of the floor, expected exit status)
+    ("non-Bash tool, no alias (10k rules)", json.dumps(
+        {"tool_name": "Read", "tool_input": {"file_path": "/tmp/x"}, "hook_event_name": "PreToolUse"}
+    ).encode(), "10k", 1.3, 0),
+    ("Bash, no match (10k rules)", bash("git status && ls -la | head -5"), "10k", 1.3, 0),
+    ("tool-name block (10k rules)", json.dumps(
+        {"tool_name": "read_file", "tool_input": {"path": "x"}, "hook_event_name": "PreToolUse"}
+    ).encode(), "10k", 1.3, 2),
+    ("Bash flag rewrite (10k rules)", bash("cd src && scp -r build host:/srv/app"), "10k", 2.5, 0),
+    ("Bash command rewrite (10k rules)", bash("grep -n TODO src/*.py | head"), "10k", 2.5, 0),
+    ("Bash recipe, Jinja2 + args (10k rules)", bash("gt convoy wait abc123 10"), "10k", 4.0, 0),
+    ("Bash recipe, plain {{ arg(1) }} (10k rules)", bash("gt convoy check abc123"), "10k", 4.0, 0),
+    ("Bash flag rewrite (10 rules)", bash("cd src && scp -r build host:/srv/app"), "10", None, 0),
+    ("Bash flag rewrite (100k rules)", bash("cd src && scp -r build host:/srv/app"), "100k", None, 0),
+]
+
+
+def run_once(command, payload: bytes, env: dict) -> tuple[float, int]:
+    started = time.perf_counter()
+    proc = subprocess.run(command, input=payload, capture_output=True, env=env)
+    return time.perf_counter() - started, proc.returncode
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=25, help="runs per case (median; at least 20)")
+    options = parser.parse_args()
+    runs = max(options.runs, 20)
+    pave_check = shutil.which("pave-check", path=str(Path(sys.executable).parent)) or shutil.which("pave-check")
+    if not pave_check:
+        print("pave-check is not installed in this environment (pip install -e .)", file=sys.stderr)
+        return 2
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        print("building stores (10, 10k and 100k filler rules)…", file=sys.stderr)
+        stores = {size: build_store(tmp / f"{size}.db", count)
+                  for size, count in (("10", 10), ("10k", 10_000), ("100k", 100_000))}
+        env = {**os.environ, "XDG_CACHE_HOME": str(tmp / "cache"), "HOME": str(tmp)}
+
+        timings: dict[str, list[float]] = {name: [] for name, *_ in CASES}
+        floor: list[float] = []
+        for name, payload, store, _, expected in CASES:  # warm-up + sanity check
+            _, status = run_once([pave_check, "--db", str(stores[store])], payload, env)
+            if status != expected:
+                print(f"{name}: exit {status}, expected {expected}", file=sys.stderr)
+                return 2
+        for _ in range(runs):
+            floor.append(run_once(FLOOR, b"", env)[0])
+            for name, payload, store, _, _ in CASES:
+                timings[name].append(run_once([pave_check, "--db", str(stores[store])], payload, env)[0])
+
+    floor_ms = statistics.median(floor) * 1000
+    print(f"pave-check benchmark: median of {runs} runs, {sys.version.split()[0]}, floor = "
+          f"`python -I -c \"import sqlite3, json\"` = {floor_ms:.1f} ms\n")
+    print(f"| {'case':<44} | {'median ms':>9} | {'× floor':>7} | {'budget':>6} | result |")
+    print(f"|{'-' * 46}|{'-' * 11}|{'-' * 9}|{'-' * 8}|--------|")
+    missed = False
+    medians = {}
+    for name, _, _, budget, _ in CASES:
+        median_ms = statistics.median(timings[name]) * 1000
+        medians[name] = median_ms
+        ratio = median_ms / floor_ms
+        verdict = "-" if budget is None else ("ok" if ratio <= budget else "MISSED")
+        missed |= verdict == "MISSED"
+        budget_text = "-" if budget is None else f"≤{budget:g}×"
+        print(f"| {name:<44} | {median_ms:>9.1f} | {ratio:>6.2f}× | {budget_text:>6} | {verdict:<6} |")
+    small, large = medians["Bash flag rewrite (10 rules)"], medians["Bash flag rewrite (100k rules)"]
+    change = (large - small) / small * 100
+    verdict = "ok" if abs(change) <= 10 else "MISSED"
+    missed |= verdict == "MISSED"
+    print(f"\n100k rules vs 10 rules (flag rewrite): {large:.1f} ms vs {small:.1f} ms = {change:+.1f}% "
+          f"(budget ±10%): {verdict}")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

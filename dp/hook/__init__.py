@@ -1,0 +1,208 @@
+"""pave-check: the Claude Code PreToolUse hook that enforces the aliases.
+
+Claude Code runs it before every tool call with the PreToolUse JSON on
+stdin. Outcomes:
+
+* tool-name alias → exit 2, the correction on stderr (the call is blocked);
+* a rule changes the input → exit 0 and one JSON object whose
+  ``updatedInput`` is the whole original input with the corrected fields
+  (or, with ``--mode advise``, a deny carrying the corrected call);
+* anything else — no rule, a rule that changes nothing, bad input, a missing
+  or unreadable store, any internal error, running out of time → exit 0 and
+  no output, so the call goes ahead untouched (fail open).
+
+This module is imported on every tool call: it stays stdlib-only and parses
+its options by hand. Bash parsing, Jinja2 and the rule logic are imported
+only when a rule could apply.
+"""
+
+from __future__ import annotations
+
+import sys
+
+MAX_INPUT_BYTES = 1 << 20
+# CPU budget for applying the rules (wall-clock ceiling: 4×); past it the
+# call goes ahead untouched.
+TIME_BUDGET_SECONDS = 2.0
+# Above this many distinct words, ask the store in chunks (SQL variable limits).
+_WORDS_PER_QUERY = 500
+
+USAGE = """usage: pave-check [--db PATH] [--permission none|ask|allow] [--mode rewrite|advise]
+
+Claude Code PreToolUse hook: reads the hook JSON on stdin, blocks tool-name
+aliases (exit 2), rewrites tool input by the alias rules (JSON on stdout).
+Unknown or malformed options are ignored; every error lets the call through.
+
+Example hook command:  pave-check --db ~/.dp/dp.db --permission none
+"""
+
+
+class Options:
+    __slots__ = ("db", "permission", "mode")
+
+    def __init__(self):
+        self.db = None
+        self.permission = "none"
+        self.mode = "rewrite"
+
+
+def parse_options(argv) -> Options:
+    """``--name value`` or ``--name=value``; anything unknown or invalid is ignored."""
+    options = Options()
+    choices = {"--permission": ("none", "ask", "allow"), "--mode": ("rewrite", "advise")}
+    i = 0
+    while i < len(argv):
+        name, has_value, value = str(argv[i]).partition("=")
+        if name in ("--db", "--permission", "--mode"):
+            if not has_value:
+                if i + 1 >= len(argv):
+                    break
+                i += 1
+                value = str(argv[i])
+            if name == "--db":
+                if value:
+                    options.db = value
+            elif value in choices[name]:
+                setattr(options, name[2:], value)
+        i += 1
+    return options
+
+
+def main(argv=None) -> int:
+    """Console entry point; the return value is the exit status (0, or 2 to block)."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    if args and args[0] in ("-h", "--help"):
+        sys.stdout.write(USAGE)
+        return 0
+    try:
+        status, stdout, stderr = run(parse_options(args), _read_stdin())
+    except BaseException:  # fail open: never break the agent's session
+        return 0
+    try:
+        for stream, text in ((sys.stdout, stdout), (sys.stderr, stderr)):
+            if text:
+                binary = getattr(stream, "buffer", None)
+                if binary is None:  # a text-only stream (an embedding test harness)
+                    stream.write(text)
+                    stream.flush()
+                else:
+                    binary.write(text.encode("utf-8"))
+                    binary.flush()
+    except BaseException:
+        return 0
+    return status
+
+
+def _read_stdin() -> bytes | None:
+    data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+    return None if len(data) > MAX_INPUT_BYTES else data
+
+
+def run(options: Options, data: bytes | None) -> tuple[int, str, str]:
+    """Decide the hook's answer: (exit status, stdout, stderr). Raises on internal errors."""
+    if not data:
+        return 0, "", ""
+    import json
+
+    payload = json.loads(data.decode("utf-8"))
+    if not isinstance(payload, dict):
+        return 0, "", ""
+    tool = payload.get("tool_name")
+    event = payload.get("hook_event_name", "PreToolUse")
+    if not isinstance(tool, str) or not tool or event != "PreToolUse":
+        return 0, "", ""
+    tool_input = payload.get("tool_input")
+    if not isinstance(tool_input, dict):
+        return 0, "", ""
+
+    conn = _open_store(options.db)
+    if conn is None:
+        return 0, "", ""
+    try:
+        return _decide(conn, options, tool, tool_input, payload)
+    finally:
+        conn.close()
+
+
+def _open_store(explicit):
+    """--db, then $DP_DB, then ~/.dp/dp.db (as dp.store.resolve_db_path, without pathlib)."""
+    import os
+
+    from dp.store.read import open_readonly
+
+    path = explicit or os.environ.get("DP_DB") or os.path.join("~", ".dp", "dp.db")
+    return open_readonly(os.path.expanduser(path))
+
+
+def _decide(conn, options, tool, tool_input, payload):
+    from dp.rules.model import BASH_PARAM, BASH_TOOL
+    from dp.store.read import tool_alias
+
+    alias = tool_alias(conn, tool)
+    if alias is not None:
+        message = alias.message or f"{tool} is not a valid tool. Use {alias.to_name} instead."
+        return 2, "", message + "\n"
+
+    command = tool_input.get(BASH_PARAM) if tool == BASH_TOOL else None
+
+    def fetch(text):
+        return _rules(conn, tool, text)
+
+    rules = fetch(command if isinstance(command, str) else "")
+    if not any(rule.match_kind for rule in rules):
+        return 0, "", ""
+
+    from dp.rules.apply import rewrite
+    from dp.shell.guard import deadline
+
+    cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else ""
+    with deadline(TIME_BUDGET_SECONDS):
+        result = rewrite(tool_input, rules, cwd=cwd, refetch=fetch if isinstance(command, str) else None)
+    if result is None:
+        return 0, "", ""
+    return 0, _response(options, tool_input, result), ""
+
+
+def _rules(conn, tool: str, text: str):
+    """The tool's rules that could apply to ``text`` (parameter rules always do)."""
+    from dp.store.read import rules_for_tool
+
+    if not text:
+        return rules_for_tool(conn, tool)
+    from dp.shell.words import command_words
+
+    words = sorted(command_words(text))
+    if len(words) <= _WORDS_PER_QUERY:
+        return rules_for_tool(conn, tool, words)
+    present = set()
+    for start in range(0, len(words), _WORDS_PER_QUERY):
+        chunk = words[start : start + _WORDS_PER_QUERY]
+        present.update(rule.command for rule in rules_for_tool(conn, tool, chunk) if rule.command)
+    return rules_for_tool(conn, tool, present)
+
+
+def _response(options, tool_input: dict, result) -> str:
+    import json
+
+    context = "dp: " + "; ".join(result.notes)
+    if options.mode == "advise":
+        changed = {key: value for key, value in result.updated_input.items() if tool_input.get(key) != value}
+        if set(changed) == {"command"}:
+            corrected = "Run this instead:\n" + changed["command"]
+        else:
+            corrected = "Re-issue the call with " + json.dumps(changed, ensure_ascii=False)
+        output = {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": f"{context}. {corrected}",
+        }
+    else:
+        output = {
+            "hookEventName": "PreToolUse",
+            "updatedInput": result.updated_input,
+            "additionalContext": context,
+        }
+        if options.permission != "none":
+            output["permissionDecision"] = options.permission
+            output["permissionDecisionReason"] = context
+    return json.dumps({"hookSpecificOutput": output}) + "\n"

@@ -1,0 +1,205 @@
+"""Find the simple commands of a Bash string, with spans on the original text.
+
+``simple_commands(text)`` runs the lexer's pre-pass, parses the result with
+bashlex under a size cap and a wall-clock guard, and walks the tree. Every
+span it reports indexes the caller's original string, so edits can be made
+in place (right to left) without re-joining tokens. Any failure — text we
+cannot read, a bashlex error, a timeout — returns None: the caller then
+leaves the command alone.
+"""
+
+from __future__ import annotations
+
+from dp.shell.guard import Timeout, deadline
+from dp.shell.lexer import ASSIGNMENT, Prepared, Unparseable, prepare
+
+# Longer commands are left alone rather than risk a slow parse.
+MAX_PARSE_CHARS = 100_000
+# CPU budget for one parse (bashlex can loop forever on some inputs); the
+# wall-clock ceiling is a few times this (see dp.shell.guard).
+PARSE_SECONDS = 0.3
+
+
+class Word:
+    """One shell word: its span, its unquoted value and its source text."""
+
+    __slots__ = ("start", "end", "value", "raw", "masked")
+
+    def __init__(self, start: int, end: int, value: str, raw: str, masked: bool):
+        self.start = start
+        self.end = end
+        self.value = value
+        self.raw = raw
+        self.masked = masked
+
+    @property
+    def plain(self) -> bool:
+        """No quoting, escapes or expansions: the value is the source text."""
+        return not self.masked and self.value == self.raw
+
+    def __repr__(self) -> str:
+        return f"Word({self.start}, {self.end}, {self.raw!r})"
+
+
+class SimpleCommand:
+    """A simple command: whole span, the command word past any wrappers, its arguments."""
+
+    __slots__ = ("start", "end", "word", "args", "redirects", "in_list")
+
+    def __init__(self, start, end, word: Word, args: list, redirects: list, in_list: bool):
+        self.start = start
+        self.end = end
+        self.word = word
+        self.args = args
+        self.redirects = redirects  # (start, end) spans of its redirections
+        self.in_list = in_list  # part of a pipeline or list with other commands
+
+    @property
+    def name(self) -> str:
+        """The command word's basename (``/usr/bin/scp`` → ``scp``)."""
+        return basename(self.word.value)
+
+    def __repr__(self) -> str:
+        return f"SimpleCommand({self.name!r}, {self.start}, {self.end})"
+
+
+def basename(word: str) -> str:
+    return word.rsplit("/", 1)[-1]
+
+
+# Transparent wrappers: options that take a separate value, whether NAME=value
+# words may follow, and how many positional words precede the command.
+_WRAPPERS = {
+    "sudo": (
+        {"-u", "-g", "-h", "-p", "-C", "-D", "-R", "-r", "-t", "-T", "-U", "--user", "--group",
+         "--host", "--prompt", "--chdir", "--chroot", "--role", "--type", "--close-from",
+         "--command-timeout", "--other-user"},
+        True,
+        0,
+    ),
+    "env": ({"-u", "-C", "-S", "--unset", "--chdir", "--split-string"}, True, 0),
+    "time": ({"-f", "-o", "--format", "--output"}, False, 0),
+    "nice": ({"-n", "--adjustment"}, False, 0),
+    "nohup": (set(), False, 0),
+    "command": (set(), False, 0),
+    "exec": ({"-a"}, False, 0),
+    "timeout": ({"-s", "-k", "--signal", "--kill-after"}, False, 1),
+    "xargs": (
+        {"-I", "-L", "-n", "-P", "-s", "-E", "-d", "-a", "--arg-file", "--delimiter",
+         "--max-args", "--max-procs", "--max-chars", "--eof", "--max-lines"},
+        False,
+        0,
+    ),
+}
+
+
+def command_word_index(words: list[Word]) -> int:
+    """Index of the word that names the program run, past any wrappers."""
+    i = 0
+    while i < len(words):
+        spec = _WRAPPERS.get(basename(words[i].value))
+        if spec is None:
+            return i
+        options_with_values, assignments, positional = spec
+        j = i + 1
+        while j < len(words):
+            value = words[j].value
+            if value == "--":
+                j += 1
+                break
+            if not value.startswith("-") or value == "-":
+                break
+            j += 2 if value in options_with_values else 1
+        while assignments and j < len(words) and ASSIGNMENT.match(words[j].value):
+            j += 1
+        j += positional
+        if j >= len(words):
+            return i  # a bare wrapper (`time`, `env`) is itself the command
+        i = j
+    return 0
+
+
+def simple_commands(text: str) -> list[SimpleCommand] | None:
+    """The simple commands of ``text`` in source order, or None if unparseable."""
+    if len(text) > MAX_PARSE_CHARS:
+        return None
+    try:
+        prepared = prepare(text)
+        from dp.shell.bashlex_loader import load
+
+        bashlex = load()
+        with deadline(PARSE_SECONDS):
+            trees = bashlex.parse(prepared.text)
+        found: list[SimpleCommand] = []
+        for tree in trees:
+            _walk(tree, False, text, prepared, found)
+    except (Unparseable, Timeout, RecursionError, Exception):
+        return None
+    found.sort(key=lambda command: command.start)
+    return found
+
+
+def _walk(node, in_list: bool, text: str, prepared: Prepared, found: list) -> None:
+    kind = node.kind
+    if kind == "command":
+        command = _simple_command(node, in_list, text, prepared)
+        if command is not None:
+            found.append(command)
+            found.extend(find_exec_commands(command))
+    children = []
+    for attribute in ("parts", "list"):
+        children.extend(getattr(node, attribute, None) or ())
+    for attribute in ("command", "output"):
+        child = getattr(node, attribute, None)
+        if child is not None and hasattr(child, "kind"):
+            children.append(child)
+    if kind in ("list", "pipeline"):
+        members = sum(1 for child in children if child.kind not in ("operator", "pipe"))
+        child_in_list = members > 1
+    else:
+        child_in_list = False
+    for child in children:
+        _walk(child, child_in_list, text, prepared, found)
+
+
+_FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+
+
+def find_exec_commands(command: SimpleCommand) -> list[SimpleCommand]:
+    """The commands ``find … -exec CMD ARGS… ;`` runs (up to ``;`` or ``+``)."""
+    if command.name != "find":
+        return []
+    nested = []
+    args = command.args
+    i = 0
+    while i < len(args):
+        if args[i].value in _FIND_EXEC and i + 1 < len(args):
+            end = i + 1
+            while end < len(args) and args[end].value not in (";", "+"):
+                end += 1
+            word, own_args = args[i + 1], args[i + 2 : end]
+            last = own_args[-1] if own_args else word
+            nested.append(SimpleCommand(word.start, last.end, word, own_args, [], False))
+            i = end
+        i += 1
+    return nested
+
+
+def _simple_command(node, in_list, text, prepared: Prepared) -> SimpleCommand | None:
+    words = []
+    redirects = []
+    for part in node.parts:
+        start, end = part.pos
+        if part.kind == "word":
+            raw = text[start:end]
+            masked = prepared.masked(start, end)
+            words.append(Word(start, end, raw if masked else part.word, raw, masked))
+        elif part.kind == "redirect":
+            redirects.append((start, end))
+    if not words:
+        return None
+    index = command_word_index(words)
+    if words[index].masked:
+        return None  # `[[ … ]]` or `(( … ))`: not a program we could rewrite
+    start, end = node.pos
+    return SimpleCommand(start, end, words[index], words[index + 1 :], redirects, in_list)

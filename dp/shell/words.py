@@ -1,0 +1,51 @@
+"""The hook's gate: which words of a Bash string could name a command.
+
+Runs on every Bash call, so it is plain string work (no ``re``): plain quoted
+strings are dropped (they never run anything), command separators become
+spaces, and each remaining word is reduced to its basename. The result is a
+superset of the command names in the string; the store is asked only for
+rules about these words, and bashlex runs only when one has a rule.
+"""
+
+from __future__ import annotations
+
+_SEPARATORS = str.maketrans(dict.fromkeys(";&|()<>`{}$=", " "))
+
+
+def command_words(text: str) -> set[str]:
+    """Every word (by basename) that could be a command name in ``text``."""
+    if "'" in text or '"' in text or "\\" in text:
+        text = _drop_plain_quotes(text)
+    return {word.rpartition("/")[2] for word in text.translate(_SEPARATORS).split()} - {""}
+
+
+def _drop_plain_quotes(text: str) -> str:
+    """Blank out '…' and "…" strings, except double-quoted ones holding $( ) or backticks."""
+    out = []
+    i, n = 0, len(text)
+    while i < n:
+        stops = [at for at in (text.find("'", i), text.find('"', i), text.find("\\", i)) if at >= 0]
+        if not stops:
+            out.append(text[i:])
+            break
+        at = min(stops)
+        out.append(text[i:at])
+        mark = text[at]
+        if mark == "\\":
+            out.append(text[at + 1 : at + 2])
+            i = at + 2
+        elif mark == "'":
+            close = text.find("'", at + 1)
+            if close < 0:
+                out.append(text[at + 1 :])  # unbalanced: keep the words
+                break
+            out.append(" ")
+            i = close + 1
+        else:
+            close = at + 1
+            while close < n and text[close] != '"':
+                close += 2 if text[close] == "\\" else 1
+            inner = text[at + 1 : close]
+            out.append(f" {inner} " if "$(" in inner or "`" in inner else " ")
+            i = close + 1
+    return "".join(out)

@@ -1,0 +1,31 @@
+"""Shared by the pave-check integration tests: a store built once per module by `dp alias`."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+BIN = Path(sys.executable).parent
+
+
+def isolated_env(root: Path) -> dict:
+    """HOME, DP_DB and the bashlex table cache under ``root``; no DP_/CLAUDE variables leak in."""
+    (root / "home").mkdir(exist_ok=True)
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("DP_", "CLAUDE"))}
+    env.update({"HOME": str(root / "home"), "DP_DB": str(root / "dp.db"), "XDG_CACHE_HOME": str(root / "cache")})
+    return env
+
+
+def dp_alias(env: dict, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(BIN / "dp"), "alias", *args], capture_output=True, text=True, env=env, timeout=60)
+
+
+def build_store(root: Path, rules) -> dict:
+    """Create the rules with `dp alias`; returns the environment that points at the store."""
+    env = isolated_env(root)
+    for rule in rules:
+        proc = dp_alias(env, *rule)
+        assert proc.returncode == 0, proc.stderr
+    return env

@@ -1,0 +1,67 @@
+"""The hook's import path stays light: heavy modules load only when a rule can apply."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from hook_support import build_store
+
+PROBE = """
+import io, json, sys
+sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))
+from dp.hook import main
+status = main([])
+heavy = ("bashlex", "jinja2", "typer", "click", "sqlite_utils", "dp.rules.apply", "dp.shell.segment")
+print(json.dumps({"status": status, "loaded": sorted(name for name in heavy if name in sys.modules)}))
+"""
+
+RULES = [
+    ["read_file", "Read"],
+    ["--cmd", "grep", "--replace", "rg"],
+    ["--recipe", "gt convoy wait", "gt convoy status {{ arg(1) }}"],
+    ["--recipe", "gt loop", "{% for a in args %}gt status {{ a }}; {% endfor %}"],
+]
+
+
+@pytest.fixture(scope="module")
+def store_env(tmp_path_factory):
+    return build_store(tmp_path_factory.mktemp("hook-imports"), RULES)
+
+
+def probe(env, payload) -> dict:
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(payload)], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
+def bash(command):
+    return {"tool_name": "Bash", "tool_input": {"command": command}}
+
+
+@pytest.mark.parametrize(
+    "payload, status",
+    [
+        ({"tool_name": "Read", "tool_input": {"file_path": "/x"}}, 0),
+        ({"tool_name": "read_file", "tool_input": {}}, 2),
+        (bash("ls -la && git status"), 0),
+        (bash("echo 'grep is only mentioned' \"and grep here\""), 0),
+    ],
+)
+def test_no_heavy_imports_when_no_rule_can_apply(store_env, payload, status):
+    assert probe(store_env, payload) == {"status": status, "loaded": []}
+
+
+def test_bashlex_loads_only_when_a_rule_command_occurs(store_env):
+    loaded = probe(store_env, bash("grep -n x f"))["loaded"]
+    assert "bashlex" in loaded and "dp.shell.segment" in loaded
+    assert "jinja2" not in loaded and "typer" not in loaded
+
+
+def test_simple_recipe_templates_do_not_need_jinja2(store_env):
+    assert "jinja2" not in probe(store_env, bash("gt convoy wait c1"))["loaded"]
+    assert "jinja2" in probe(store_env, bash("gt loop a b"))["loaded"]

@@ -1,0 +1,261 @@
+"""Applying rules to tool input: each match kind, scoping, ordering, byte-exact edits."""
+
+from __future__ import annotations
+
+import pytest
+
+from dp.rules.apply import go_replacement, group, rewrite
+from dp.rules.model import BASH_PARAM, BASH_TOOL, COMMAND, FLAG, LITERAL, RECIPE, REGEX, Rule
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    """bashlex tables and compiled recipes go to a temporary cache, not ~/.cache."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return tmp_path / "cache" / "dp"
+
+
+def flag(command, old, new, message=""):
+    return Rule(old, new, BASH_TOOL, BASH_PARAM, command, FLAG, message)
+
+
+def replace(command, new, message=""):
+    return Rule(command, new, BASH_TOOL, BASH_PARAM, command, COMMAND, message)
+
+
+def literal(command, old, new):
+    return Rule(old, new, BASH_TOOL, BASH_PARAM, command, LITERAL)
+
+
+def recipe(prefix, script, message=""):
+    return Rule(prefix, script, BASH_TOOL, BASH_PARAM, prefix.split()[0], RECIPE, message)
+
+
+def bash(command: str, rules, **kwargs):
+    """The rewritten command, or None when nothing changed."""
+    result = rewrite({"command": command}, rules, **kwargs)
+    return None if result is None else result.updated_input["command"]
+
+
+def notes(command: str, rules) -> list[str]:
+    return rewrite({"command": command}, rules).notes
+
+
+# --- flags ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command, rule, expected",
+    [
+        ("scp -r a h:/", flag("scp", "r", "R"), "scp -R a h:/"),
+        ("scp -rP 22 a h:/", flag("scp", "r", "R"), "scp -RP 22 a h:/"),
+        ("scp -Pr 22 a h:/", flag("scp", "r", "R"), "scp -PR 22 a h:/"),
+        ("grep --recursive x .", flag("grep", "recursive", "R"), "grep -R x ."),
+        ("grep -r x .", flag("grep", "r", "recursive"), "grep --recursive x ."),
+        ("grep -rn x .", flag("grep", "r", "recursive"), "grep -n --recursive x ."),
+        ("ls --colour=auto", flag("ls", "colour", "color"), "ls --color=auto"),
+        ("ls --colour=always x", flag("ls", "colour", "C"), "ls -C always x"),
+        ("sort -k2 -r f", flag("sort", "r", "R"), "sort -k2 -R f"),
+    ],
+)
+def test_flag_rewrites(command, rule, expected):
+    assert bash(command, [rule]) == expected
+
+
+@pytest.mark.parametrize(
+    "command, rule",
+    [
+        ("grep --exclude=-r x .", flag("grep", "r", "R")),  # inside a long option's value
+        ("grep -e '-r' x", flag("grep", "r", "R")),  # quoted: a value, not a flag
+        ("head -1 f", flag("head", "1", "n")),  # negative-number style
+        ("git log -- -r", flag("git", "r", "R")),  # after --
+        ("find . -name x", flag("find", "n", "N")),  # single-dash long option
+        ("ls -r && grep -r x", flag("scp", "r", "R")),  # other commands
+        ("echo scp -r", flag("scp", "r", "R")),  # an argument, not the command
+        ("grep --recursive-ish x", flag("grep", "recursive", "R")),
+    ],
+)
+def test_flag_leaves_non_flags_alone(command, rule):
+    assert bash(command, [rule]) is None
+
+
+def test_flag_rule_fixes_every_matching_command():
+    assert bash("scp -r a h:/ && scp -r b h:/", [flag("scp", "r", "R")]) == "scp -R a h:/ && scp -R b h:/"
+
+
+# --- commands and literals ------------------------------------------------------
+
+
+def test_command_rewrite_keeps_everything_else_byte_identical():
+    command = "ls &&\n  grep  -n 'foo bar' my\\ file\\;   | wc  # grep"
+    expected = "ls &&\n  rg  -n 'foo bar' my\\ file\\;   | wc  # grep"
+    assert bash(command, [replace("grep", "rg")]) == expected
+
+
+def test_command_rewrite_through_paths_wrappers_and_substitutions():
+    command = "sudo /usr/bin/grep x f; echo \"$(grep y f)\" `grep z`"
+    expected = "sudo rg x f; echo \"$(rg y f)\" `rg z`"
+    assert bash(command, [replace("grep", "rg")]) == expected
+
+
+def test_quoted_mentions_and_heredoc_bodies_are_not_rewritten():
+    command = 'echo "grep x" | grep y\ncat <<EOF\ngrep in body\nEOF'
+    assert bash(command, [replace("grep", "rg")]) == 'echo "grep x" | rg y\ncat <<EOF\ngrep in body\nEOF'
+
+
+def test_literal_replaces_every_unquoted_occurrence_in_matching_commands():
+    rule = literal("scp", "user@old:", "user@new:")
+    command = "scp a user@old:/x user@old:/y 'user@old:' && rsync a user@old:/z"
+    expected = "scp a user@new:/x user@new:/y 'user@old:' && rsync a user@old:/z"
+    assert bash(command, [rule]) == expected
+
+
+def test_unparseable_command_is_left_alone():
+    assert bash("grep 'open", [replace("grep", "rg")]) is None
+
+
+# --- parameter rules (any tool) ---------------------------------------------------
+
+
+def test_param_literal_applies_to_any_tool():
+    rule = Rule("/old/", "/new/", "Edit", "file_path", "", LITERAL)
+    result = rewrite({"file_path": "/old/a.py", "old_string": "/old/", "new_string": "x"}, [rule])
+    assert result.updated_input == {"file_path": "/new/a.py", "old_string": "/old/", "new_string": "x"}
+    assert result.notes == ["file_path: '/old/' → '/new/'"]
+
+
+@pytest.mark.parametrize(
+    "pattern, replacement, expected",
+    [
+        (r"/home/(\w+)/", r"/Users/\1/", "/Users/ann/x"),
+        (r"/home/(\w+)/", "/Users/$1/", "/Users/ann/x"),
+        (r"/home/(?P<user>\w+)/", "/Users/${user}/", "/Users/ann/x"),
+        (r"/home/(?P<user>\w+)/", r"/Users/\g<user>/", "/Users/ann/x"),
+        (r"/home/(\w+)/", "/$$1/", "/$1/x"),
+    ],
+)
+def test_param_regex_accepts_python_and_go_replacements(pattern, replacement, expected):
+    rule = Rule(pattern, replacement, "Read", "file_path", "", REGEX)
+    assert rewrite({"file_path": "/home/ann/x"}, [rule]).updated_input["file_path"] == expected
+
+
+def test_broken_regex_rule_is_skipped():
+    rules = [Rule("(", "x", "Read", "file_path", "", REGEX), Rule("a", "b", "Read", "file_path", "", LITERAL)]
+    assert rewrite({"file_path": "a("}, rules).updated_input == {"file_path": "b("}
+
+
+def test_command_scoped_regex_edits_only_matching_commands():
+    rule = Rule(r"-k\b", "--cacert ca.pem", BASH_TOOL, BASH_PARAM, "curl", REGEX)
+    assert bash("curl -k u && wget -k u", [rule]) == "curl --cacert ca.pem u && wget -k u"
+
+
+def test_non_string_parameters_are_ignored():
+    rule = Rule("1", "2", "Read", "limit", "", LITERAL)
+    assert rewrite({"limit": 1}, [rule]) is None
+
+
+def test_go_replacement_translation():
+    assert go_replacement("$1-${name}-$$-\\2") == "\\g<1>-\\g<name>-$-\\2"
+    assert go_replacement("plain") == "plain"
+
+
+# --- recipes ----------------------------------------------------------------------
+
+
+def test_recipe_prefix_matches_token_wise():
+    rule = recipe("gt await-signal", "gt mol status --wait")
+    assert bash("gt  await-signal --timeout 30", [rule]) == "gt mol status --wait"
+    assert bash("gt await-signalx", [rule]) is None
+    assert bash("bd list --wispy", [recipe("bd list --wisp", "bd ls")]) is None
+
+
+def test_recipe_arguments_are_shell_quoted():
+    rule = recipe("gt convoy wait", "gt convoy status {{ arg(1) }} --watch")
+    assert bash("gt convoy wait 'x; rm -rf ~'", [rule]) == "gt convoy status 'x; rm -rf ~' --watch"
+
+
+def test_recipe_raw_filter_keeps_the_agents_text():
+    rule = recipe("gt convoy wait", "gt convoy status {{ args|raw }}")
+    assert bash('gt convoy wait "$ID" --json', [rule]) == 'gt convoy status "$ID" --json'
+
+
+def test_recipe_dropped_arguments_are_reported():
+    rule = recipe("gt await-signal", "gt mol status --wait", message="poll")
+    result = rewrite({"command": "gt await-signal --timeout 30"}, [rule])
+    assert result.notes == ["gt await-signal → recipe (poll); dropped arguments: --timeout 30"]
+    partial = recipe("gt convoy wait", "gt convoy status {{ arg(1) }}")
+    assert notes("gt convoy wait c1 extra", [partial]) == ["gt convoy wait → recipe; dropped arguments: extra"]
+    assert notes("gt convoy wait c1", [partial]) == ["gt convoy wait → recipe"]
+
+
+def test_recipe_in_a_list_is_grouped_to_keep_precedence():
+    rule = recipe("gt await-signal", "while ! gt mol status; do sleep 5; done\necho ok")
+    assert bash("echo start && gt await-signal | tee log", [rule]) == (
+        "echo start && { while ! gt mol status; do sleep 5; done\necho ok; } | tee log"
+    )
+    assert bash("gt await-signal", [rule]) == "while ! gt mol status; do sleep 5; done\necho ok"
+
+
+def test_single_command_recipe_keeps_wrappers_assignments_and_redirections():
+    rule = recipe("gt await-signal", "gt mol status --wait")
+    command = "FOO=1 timeout 60 gt await-signal > log 2>&1"
+    assert bash(command, [rule]) == "FOO=1 timeout 60 gt mol status --wait > log 2>&1"
+    assert bash("gt await-signal 2>/dev/null --timeout 3", [rule]) == "gt mol status --wait 2>/dev/null"
+
+
+def test_multi_command_recipe_replaces_the_whole_command_and_says_what_it_dropped():
+    rule = recipe("gt await-signal", "gt mol status; sleep 5")
+    result = rewrite({"command": "sudo -u ci gt await-signal > log"}, [rule])
+    assert result.updated_input["command"] == "{ gt mol status; sleep 5; } > log"
+    assert result.notes == ["gt await-signal → recipe; dropped prefix: sudo -u ci"]
+
+
+def test_recipe_with_a_template_error_is_skipped():
+    rules = [recipe("gt x", "{{ arg(1) "), recipe("gt x", "{{ nope }}"), replace("gt", "gtx")]
+    assert bash("gt x a", rules) == "gtx x a"
+
+
+def test_group_forms():
+    assert group("a; b;") == "{ a; b; }"
+    assert group("sleep 1 &") == "{ sleep 1 &\n}"
+    assert group("a # note") == "{ a # note\n}"
+
+
+# --- order and whole-input behaviour -----------------------------------------------
+
+
+def test_kinds_apply_in_fixed_order_regardless_of_insertion():
+    rules = [
+        Rule(r"\bfoo\b", "bar", BASH_TOOL, BASH_PARAM, "", REGEX),
+        literal("rg", "pattern", "foo"),
+        flag("rg", "n", "line-number"),
+        replace("grep", "rg"),
+    ]
+    assert bash("grep -n pattern f", rules) == "rg --line-number bar f"
+
+
+def test_within_a_kind_insertion_order_decides():
+    first = [literal("sed", "a", "b"), literal("sed", "b", "c")]
+    assert bash("sed a", first) == "sed c"
+    assert bash("sed a", list(reversed(first))) == "sed b"
+
+
+def test_refetch_brings_in_rules_for_the_rewritten_command():
+    grep_rule, rg_flag = replace("grep", "rg"), flag("rg", "n", "line-number")
+    seen = []
+
+    def refetch(value):
+        seen.append(value)
+        return [grep_rule, rg_flag]
+
+    assert bash("grep -n x", [grep_rule], refetch=refetch) == "rg --line-number x"
+    assert seen[0] == "rg -n x"  # asked again once grep → rg changed the words
+
+
+def test_whole_input_is_carried_over_and_nothing_changed_is_none():
+    tool_input = {"command": "scp -r a h:/", "description": "copy", "timeout": 5, "run_in_background": False}
+    result = rewrite(tool_input, [flag("scp", "r", "R")])
+    assert result.updated_input == {**tool_input, "command": "scp -R a h:/"}
+    assert tool_input["command"] == "scp -r a h:/"
+    assert rewrite({"command": "scp -R a h:/"}, [flag("scp", "r", "R")]) is None
+    assert rewrite({"command": "ls"}, [flag("scp", "r", "R")]) is None

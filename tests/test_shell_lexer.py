@@ -1,0 +1,85 @@
+"""The lexer's pre-pass, the hook's command-word gate and the tokenisation helpers."""
+
+from __future__ import annotations
+
+import pytest
+
+from dp.shell.lexer import Unparseable, has_several_commands, plain_runs, prepare
+from dp.shell.words import command_words
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "git commit -m \"$(cat <<'EOF'\nmsg\nEOF\n)\" && ls",
+        "[[ -f x ]] && echo $((1+2)) && (( i++ )); time -p ls",
+        "a=(1 2) b+=(3); case $x in a) ls;; esac",
+    ],
+)
+def test_prepare_keeps_length_and_everything_outside_the_masks(text):
+    prepared = prepare(text)
+    assert len(prepared.text) == len(text)
+    assert prepared.masks
+    for index, (before, after) in enumerate(zip(text, prepared.text)):
+        if not prepared.masked(index, index + 1):
+            assert before == after
+
+
+def test_prepare_blanks_heredoc_bodies_and_keeps_the_next_line():
+    text = "cat <<'EOF' > f\ngrep body\nEOF\ngrep after"
+    prepared = prepare(text)
+    assert prepared.text.startswith("cat <______ > f\n")
+    assert "grep body" not in prepared.text
+    assert prepared.text.endswith("\ngrep after")
+
+
+@pytest.mark.parametrize("text", ["echo 'a${'b", "echo x'${'", "echo 'a${x}${'\"b\"", "echo '${'$x"])
+def test_prepare_refuses_the_quoting_that_hangs_bashlex(text):
+    with pytest.raises(Unparseable):
+        prepare(text)
+
+
+@pytest.mark.parametrize("text", ["echo '${'", "echo '${x}'b", "echo '${' b", "sed 's/${VAR}/x/' f"])
+def test_prepare_accepts_similar_quoting_bashlex_reads(text):
+    assert prepare(text).text == text
+
+
+def test_prepare_leaves_plain_commands_alone():
+    text = "ls -la | grep -v x && echo 'a;b' \"c\" # done"
+    prepared = prepare(text)
+    assert prepared.text == text
+    assert prepared.masks == []
+
+
+@pytest.mark.parametrize("text", ["echo 'a${b", "echo \"x", "echo $(x", "echo ${x", "echo `x", "a )", "cat <<EOF\nx"])
+def test_prepare_rejects_unbalanced_input(text):
+    with pytest.raises(Unparseable):
+        prepare(text)
+
+
+def test_command_words_drop_plain_quoted_strings():
+    assert command_words("echo 'grep x' \"rg y\" && /usr/bin/scp a") == {"echo", "scp", "a"}
+
+
+def test_command_words_keep_commands_inside_double_quoted_substitutions():
+    words = command_words('echo "$(grep x)" "`rg y`"')
+    assert {"grep", "rg"} <= words
+
+
+def test_command_words_see_through_escapes_and_separators():
+    words = command_words("echo it\\'s;grep x|wc&&(ls)>f")
+    assert {"echo", "grep", "wc", "ls"} <= words
+
+
+def test_plain_runs_exclude_quotes_escapes_and_expansions():
+    word = 'user@old:"q"$HOME/a\\ b$(c)d'
+    assert [word[start:end] for start, end in plain_runs(word)] == ["user@old:", "/a", "b", "d"]
+
+
+@pytest.mark.parametrize(
+    "script, expected",
+    [("a; b", True), ("a && b", True), ("a | b", True), ("a\nb", True), ("a &", True),
+     ("echo 'a;b'", False), ('echo "a|b"', False), ("echo a\\;b", False), ("gt status --wait", False)],
+)
+def test_has_several_commands(script, expected):
+    assert has_several_commands(script) is expected

@@ -1,0 +1,218 @@
+"""The Bash segmenter: simple commands with spans on the original string."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from dp.shell.segment import MAX_PARSE_CHARS, command_word_index, simple_commands
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path, monkeypatch):
+    """bashlex tables and compiled recipes go to a temporary cache, not ~/.cache."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    return tmp_path / "cache" / "dp"
+
+
+def found(text: str) -> list[tuple[str, str]]:
+    """(command name, exact source text of the simple command) for each command."""
+    commands = simple_commands(text)
+    assert commands is not None, f"could not segment {text!r}"
+    return [(command.name, text[command.start : command.end]) for command in commands]
+
+
+def names(text: str) -> list[str]:
+    return [name for name, _ in found(text)]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("a; b", ["a", "b"]),
+        ("a && b || c", ["a", "b", "c"]),
+        ("a | b |& c", ["a", "b", "c"]),
+        ("a & b", ["a", "b"]),
+        ("a\nb\n\nc", ["a", "b", "c"]),
+        ("(a; b)", ["a", "b"]),
+        ("{ a; b; }", ["a", "b"]),
+        ("echo $(a) `b`", ["echo", "a", "b"]),
+        ("diff <(a) <(b)", ["diff", "a", "b"]),
+        ("if a; then b; elif c; then d; else e; fi", ["a", "b", "c", "d", "e"]),
+        ("for i in 1 2; do a $i; done", ["a"]),
+        ("while a; do b; done", ["a", "b"]),
+        ("until a; do b; done", ["a", "b"]),
+        ("f() { a; }", ["a"]),
+        ("x=$(a) && echo \"in quotes $(b)\"", ["a", "echo", "b"]),
+    ],
+)
+def test_every_separator_and_nesting_is_found(text, expected):
+    assert names(text) == expected
+
+
+def test_leading_whitespace_and_newlines_do_not_shift_spans():
+    text = "\n\n   \tgrep -n x f\n  ls"
+    assert found(text) == [("grep", "grep -n x f"), ("ls", "ls")]
+
+
+def test_command_word_after_assignments_redirects_and_wrappers():
+    text = "sudo FOO=1 /usr/bin/scp -r a h:/"
+    [command] = simple_commands(text)
+    assert command.name == "scp"
+    assert text[command.word.start : command.word.end] == "/usr/bin/scp"
+    assert [arg.raw for arg in command.args] == ["-r", "a", "h:/"]
+    assert text[command.start : command.end] == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "env -i PATH=/bin grep x",
+        "time grep x",
+        "time -p grep x",
+        "nice -n 5 grep x",
+        "nohup grep x",
+        "command grep x",
+        "exec grep x",
+        "timeout 10 grep x",
+        "timeout -s KILL 10 grep x",
+        "xargs -I{} -n 1 grep x",
+        "xargs -0 -P 4 grep x",
+        "sudo -u root -- grep x",
+        "FOO=1 BAR=2 grep x",
+        ">out 2>&1 grep x",
+        "sudo nice -n 3 timeout 5 env A=1 grep x",
+    ],
+)
+def test_transparent_wrappers(text):
+    commands = [command for command in simple_commands(text) if command.name == "grep"]
+    assert len(commands) == 1
+    assert [arg.raw for arg in commands[0].args] == ["x"]
+
+
+def test_commands_run_by_find_exec():
+    text = "find . -name '*.py' -exec grep -l TODO {} \\; -execdir wc -l {} +"
+    result = found(text)
+    assert result[1:] == [("grep", "grep -l TODO {}"), ("wc", "wc -l {}")]
+    [grep] = [command for command in simple_commands(text) if command.name == "grep"]
+    assert [arg.raw for arg in grep.args] == ["-l", "TODO", "{}"]
+
+
+def test_a_bare_wrapper_is_the_command_itself():
+    assert names("env") == ["env"]
+    assert names("sudo -v") == ["sudo"]
+
+
+def test_quoted_strings_comments_and_heredoc_bodies_are_not_commands():
+    text = "echo \"grep x\" 'grep y' # grep z\ncat <<EOF\ngrep body\nEOF\nls"
+    assert names(text) == ["echo", "cat", "ls"]
+
+
+def test_claude_code_commit_heredoc_then_a_matching_command():
+    text = (
+        'git commit -m "$(cat <<\'EOF\'\nFix grep handling\n\nCo-Authored-By: x\nEOF\n)" && grep -n x f'
+    )
+    result = found(text)
+    assert [name for name, _ in result] == ["git", "cat", "grep"]
+    assert result[-1] == ("grep", "grep -n x f")
+
+
+def test_heredoc_with_dash_and_double_quoted_delimiter():
+    text = 'cat <<-"END" > f\n\tgrep inside\n\tEND\ngrep outside'
+    assert found(text)[-1] == ("grep", "grep outside")
+    assert names(text) == ["cat", "grep"]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("[[ -f x && -d y ]] && grep x", ["grep"]),
+        ("[[ $v =~ ^(a|b)$ ]] || grep x", ["grep"]),
+        ("echo $((1 + 2)) && grep x", ["echo", "grep"]),
+        ("(( i++ )) && grep x", ["grep"]),
+        ("a=(1 2 'three four'); grep x", ["grep"]),
+        ("declare -a a=(1 2) && grep x", ["declare", "grep"]),
+        ("case $x in a|b) grep x;; (c) ;; *) ls\nesac", ["grep", "ls"]),
+        ("echo $'it\\'s' && grep x", ["echo", "grep"]),
+        ("echo ${x:-'a b'} ${#y} && grep x", ["echo", "grep"]),
+    ],
+)
+def test_constructs_bashlex_cannot_read_are_pre_processed(text, expected):
+    assert names(text) == expected
+
+
+def test_spans_after_pre_processed_constructs_index_the_original():
+    text = "[[ -n \"$x\" ]] && echo $((2*3)) && time grep -n x f"
+    assert found(text)[-1] == ("grep", "grep -n x f")
+
+
+def test_arguments_keep_value_and_source():
+    text = "grep 'a b' \"c\"d my\\ file -- -x"
+    [command] = simple_commands(text)
+    assert [(arg.value, arg.raw) for arg in command.args] == [
+        ("a b", "'a b'"), ("cd", '"c"d'), ("my file", "my\\ file"), ("--", "--"), ("-x", "-x"),
+    ]
+    assert [arg.plain for arg in command.args] == [False, False, False, True, True]
+
+
+def test_in_list_marks_commands_sharing_a_list_or_pipeline():
+    commands = simple_commands("a | b; c")
+    assert [command.in_list for command in commands] == [True, True, True]
+    assert [command.in_list for command in simple_commands("a")] == [False]
+    assert [command.in_list for command in simple_commands("echo $(a)")] == [False, False]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "echo 'a${'b",  # valid Bash, but bashlex 0.18 loops forever on it
+        "echo \"open",
+        "echo $(open",
+        "cat <<EOF\nno terminator",
+        "a ;; b",
+        "coproc grep x",
+        "select x in a; do ls; done",
+    ],
+)
+def test_unparseable_input_returns_none(text):
+    assert simple_commands(text) is None
+
+
+def test_hang_input_returns_quickly():
+    started = time.monotonic()
+    assert simple_commands("echo 'a${'b && grep x") is None
+    assert time.monotonic() - started < 1.0
+
+
+def test_the_time_guard_really_interrupts_a_bashlex_hang():
+    from dp.shell.bashlex_loader import load
+    from dp.shell.guard import Timeout, deadline
+
+    bashlex = load()
+    started = time.monotonic()
+    with pytest.raises(Timeout):
+        with deadline(0.2):
+            bashlex.parse("echo 'a${'b")  # the lexer refuses this; here bashlex gets it raw
+    assert time.monotonic() - started < 5
+
+
+def test_size_cap():
+    text = "grep x; " * (MAX_PARSE_CHARS // 8 + 1)
+    assert len(text) > MAX_PARSE_CHARS
+    assert simple_commands(text) is None
+    assert names("grep x; " * 100) == ["grep"] * 100
+
+
+def test_command_word_index_skips_timeout_duration_and_xargs_options():
+    commands = simple_commands("timeout --signal=TERM 5 xargs -n 2 rg x")
+    assert commands[0].name == "rg"
+
+
+def test_command_word_index_counts_from_the_first_word():
+    [command] = simple_commands("sudo -u root env A=1 timeout 5 grep x")
+    [whole] = simple_commands("sudo -u root env A=1 timeout 5 grep x".replace("grep x", "grep"))
+    assert command.name == whole.name == "grep"
+    words = simple_commands("nohup nice grep x")[0]
+    assert words.word.raw == "grep"
+    assert command_word_index([words.word, *words.args]) == 0
