@@ -15,6 +15,13 @@ def write_atomically(path: str, data: bytes) -> None:
     """Write ``data`` to ``path`` via a temporary file and a rename (safe under concurrency)."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
     temporary = f"{path}.{os.getpid()}.tmp"
-    with open(temporary, "wb") as handle:
-        handle.write(data)
-    os.replace(temporary, path)
+    try:
+        with open(temporary, "wb") as handle:
+            handle.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)  # a full disk must not leave litter behind
+        except OSError:
+            pass
+        raise

@@ -10,6 +10,7 @@ its target, so the link survives.
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -41,6 +42,10 @@ def replace_file(path: Path, data: bytes, *, expected: bytes | None, backup: boo
     target = Path(os.path.realpath(path))
     if read_bytes(target) != expected:
         raise DpError(f"{path} changed while dp was editing it; nothing was written, run the command again")
+    if expected is not None and _read_only(target):
+        # Replacing by rename would succeed anyway; a read-only file is the
+        # user saying "do not change this", so we ask instead of overriding.
+        raise DpError(f"{path} is read-only; make it writable (chmod u+w) and run again (nothing was changed)")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         mode = target.stat().st_mode & 0o7777 if expected is not None else _default_mode()
@@ -52,6 +57,11 @@ def replace_file(path: Path, data: bytes, *, expected: bytes | None, backup: boo
     except OSError as exc:
         raise DpError(f"cannot write {path}: {exc.strerror or exc}; the file was not changed") from None
     return backup_path
+
+
+def _read_only(path: Path) -> bool:
+    """No write permission for us, or (even for root) no owner write bit."""
+    return not os.access(path, os.W_OK) or not path.stat().st_mode & stat.S_IWUSR
 
 
 def _write_atomically(target: Path, data: bytes, mode: int) -> None:

@@ -116,6 +116,7 @@ def run_process(
     echo: bool = False,
     capture_limit: int = 1_000_000,
     grace: float = KILL_GRACE_SECONDS,
+    cancel: Optional[threading.Event] = None,
 ) -> ProcessResult:
     """Run ``argv`` in ``cwd`` and wait for it (and everything it started).
 
@@ -123,7 +124,9 @@ def run_process(
     limit. ``stdin`` bytes are fed to the child; without them the child reads
     EOF, so a prompt cannot hang an unattended agent. ``echo`` copies the
     child's stdout/stderr to ours as it arrives. ``output`` keeps the last
-    ``capture_limit`` bytes of both streams in arrival order.
+    ``capture_limit`` bytes of both streams in arrival order. Setting
+    ``cancel`` (from another thread: a Ctrl-C seen by the main thread) ends
+    the child's group like a timeout, without marking it timed out.
     """
     if not argv:
         raise ValueError("run_process needs a program to run")
@@ -146,7 +149,7 @@ def run_process(
         raise DpError(f"cannot run {argv[0]}: {exc.strerror or exc}") from None
     if stdin is not None:
         threading.Thread(target=_feed, args=(proc.stdin, stdin), daemon=True).start()
-    supervisor = _Supervisor(proc, timeout, grace, echo, capture_limit)
+    supervisor = _Supervisor(proc, timeout, grace, echo, capture_limit, cancel)
     try:
         supervisor.run()
     except BaseException:
@@ -179,8 +182,10 @@ def _feed(pipe: IO[bytes], data: bytes) -> None:
 class _Supervisor:
     """Reads a child's pipes and escalates TERM → KILL on its process group."""
 
-    def __init__(self, proc: subprocess.Popen, timeout, grace: float, echo: bool, limit: int):
+    def __init__(self, proc: subprocess.Popen, timeout, grace: float, echo: bool, limit: int,
+                 cancel: Optional[threading.Event] = None):
         self.proc = proc
+        self.cancel = cancel
         self.group = proc.pid  # start_new_session: the child leads its own group
         self.deadline = None if timeout is None else time.monotonic() + timeout
         self.grace = grace
@@ -219,6 +224,8 @@ class _Supervisor:
         if code is None:
             if self.deadline is not None and now >= self.deadline and self.term_at is None:
                 self.timed_out = True
+                self.term_at = now
+            elif self.cancel is not None and self.cancel.is_set() and self.term_at is None:
                 self.term_at = now
             return
         self.exit_code = _shell_exit_code(code)

@@ -182,3 +182,48 @@ def test_hook_installed_in_two_scopes(dp, tmp_path, installed):
 def test_hook_reading_another_store(dp, home, tmp_path, installed):
     proc = dp("doctor", "--json", extra_env={"DP_DB": str(tmp_path / "other.db")})
     assert _find(_checks(proc), "hook", "warning", "the hook reads")
+
+
+def test_a_projects_settings_cannot_make_doctor_run_a_command(dp, tmp_path, installed):
+    project = tmp_path / "project"
+    (project / ".claude").mkdir(parents=True)
+    tool = project / "tools" / "pave-check"
+    tool.parent.mkdir()
+    tool.write_text(f"#!/bin/sh\ntouch {project}/ran-tool\n")
+    tool.chmod(0o755)
+    real = json.loads(dp("pave", "--hook", "--json", "--settings", tmp_path / "probe.json").stdout)["command"]
+    entries = {"settings.json": f"{real} && touch {project}/ran-shell", "settings.local.json": str(tool)}
+    for name, command in entries.items():
+        entry = {"matcher": "*", "hooks": [{"type": "command", "command": command, "timeout": 5}]}
+        (project / ".claude" / name).write_text(json.dumps({"hooks": {"PreToolUse": [entry]}}))
+    dp("pave", "--unhook")  # so the project entries are the only ones
+    checks = _checks(dp("doctor", "--json", cwd=project))
+    assert not (project / "ran-shell").exists() and not (project / "ran-tool").exists()
+    [latency] = _find(checks, "latency")
+    assert "was not run" in latency["message"] and latency["status"] in ("ok", "warning")
+
+
+def test_a_settings_file_named_on_the_command_line_must_exist(dp, tmp_path, installed):
+    proc = dp("doctor", "--json", "--settings", tmp_path / "typo.json")
+    assert proc.returncode == 1
+    assert _find(_checks(proc), "settings", "error", "typo.json does not exist")
+
+
+def test_run_from_home_the_user_settings_count_once(dp, home, installed):
+    checks = _checks(dp("doctor", "--json", cwd=home))
+    assert not _find(checks, "hook", "warning", "scopes")
+    assert len(_find(checks, "hook", "ok", "installed in")) == 1
+
+
+def test_a_hook_path_written_with_tilde_is_found(dp, home, installed):
+    settings = json.loads((home / ".claude" / "settings.json").read_text())
+    [hook] = settings["hooks"]["PreToolUse"][0]["hooks"]
+    program = Path(hook["command"].split()[0])
+    (home / "bin").mkdir()
+    (home / "bin" / "pave-check").symlink_to(program)
+    hook["command"] = hook["command"].replace(str(program), "~/bin/pave-check")
+    _write_settings(home, settings)
+    proc = dp("doctor", "--json")
+    assert proc.returncode == 0, proc.stdout
+    assert _find(_checks(proc), "hook", "ok", "~/bin/pave-check")
+    assert _find(_checks(proc), "latency", None, "the installed hook")

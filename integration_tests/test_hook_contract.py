@@ -123,6 +123,14 @@ def test_unknown_or_malformed_options_are_ignored(hook, args):
     assert json.loads(proc.stdout)["hookSpecificOutput"]["updatedInput"]["command"] == "scp -R a h:/"
 
 
+@pytest.mark.parametrize("args", [["--permission", "--mode", "advise"], ["--db", "--mode=advise"]])
+def test_an_option_without_its_value_does_not_swallow_the_next_one(hook, args):
+    proc = hook(bash("scp -r a h:/"), *args)
+    output = json.loads(proc.stdout)["hookSpecificOutput"]
+    assert proc.returncode == 0 and output["permissionDecision"] == "deny"
+    assert output["permissionDecisionReason"].endswith("scp -R a h:/")
+
+
 def test_db_option_overrides_the_environment(hook, store_env, tmp_path):
     assert_passes_silently(hook(bash("scp -r a h:/"), "--db", tmp_path / "other.db"))
     proc = hook(bash("scp -r a h:/"), "--db", store_env["DP_DB"], extra_env={"DP_DB": str(tmp_path / "nope.db")})

@@ -90,3 +90,9 @@ def test_init_refuses_broken_settings_without_touching_them(dp, home):
     path.write_text("{oops")
     assert_one_line_error(dp("init"), "not valid JSON")
     assert path.read_text() == "{oops"
+
+
+def test_bad_options_create_nothing(dp, home, db_path):
+    for args in (("--scope", "global"), ("--permission", "always"), ("--mode", "fix")):
+        assert_one_line_error(dp("init", *args), args[1])
+    assert not db_path.exists() and not (home / ".claude").exists()

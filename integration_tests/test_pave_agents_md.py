@@ -186,6 +186,23 @@ def test_empty_store_leaves_the_output_file_alone(dp, tmp_path):
     agents = tmp_path / "AGENTS.md"
     proc = dp("pave", "--agents-md", "-o", agents)
     assert proc.returncode == 0 and not agents.exists()
+    agents.write_text("# Mine\n")
+    assert dp("pave", "--agents-md", "-o", agents).returncode == 0
+    assert agents.read_text() == "# Mine\n"
+
+
+def test_deleting_the_last_rule_empties_the_block_it_wrote(dp, tmp_path):
+    agents = tmp_path / "AGENTS.md"
+    agents.write_text("# Mine\n")
+    dp("alias", "read_file", "Read")
+    dp("pave", "--agents-md", "-o", agents)
+    assert "read_file" in agents.read_text()
+    dp("alias", "--delete", "read_file")
+    proc = dp("pave", "--agents-md", "-o", agents, "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert (report["status"], report["action"]) == ("no_aliases", "replaced")
+    assert agents.read_text() == "# Mine\n\n<!-- dp:begin -->\n<!-- dp:end -->\n"
 
 
 @pytest.mark.parametrize(
@@ -198,3 +215,20 @@ def test_empty_store_leaves_the_output_file_alone(dp, tmp_path):
 )
 def test_option_mistakes(dp, args, fragment):
     assert_one_line_error(dp(*args), fragment)
+
+
+def test_a_closed_pipe_is_not_a_traceback(every_kind, env):
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run(
+            [str(Path(sys.executable).parent / "dp"), "pave", "--agents-md", "--json"],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            env=env,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        os.close(write_end)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr, proc.stderr

@@ -205,6 +205,24 @@ def test_unreadable_settings_are_an_error_that_changes_nothing(dp, home, content
     assert sorted(p.name for p in path.parent.iterdir()) == ["settings.json"]
 
 
+def test_read_only_settings_are_left_alone(dp, home):
+    path = _settings(home)
+    original = _write(path, {"model": "x"})
+    path.chmod(0o444)
+    assert_one_line_error(dp("pave", "--hook"), "read-only")
+    assert path.read_bytes() == original
+    assert sorted(p.name for p in path.parent.iterdir()) == ["settings.json"]
+
+
+@pytest.mark.parametrize("content", ['{"hooks": []}', '{"hooks": {"PreToolUse": {"matcher": "*"}}}'])
+def test_malformed_hooks_are_an_error_naming_the_file(dp, home, content):
+    path = _settings(home)
+    path.parent.mkdir(parents=True)
+    path.write_text(content)
+    assert_one_line_error(dp("pave", "--hook"), f"{path}: \"hooks")
+    assert path.read_text() == content
+
+
 @pytest.mark.parametrize(
     "scope, relative", [("project", ".claude/settings.json"), ("local", ".claude/settings.local.json")]
 )

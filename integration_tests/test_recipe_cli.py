@@ -2,8 +2,11 @@
 
 import json
 import os
+import signal
 import stat
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -229,7 +232,8 @@ def test_list(dp, project):
     rows = json.loads(dp("recipe", "list", "--json", cwd=project).stdout)
     assert [(r["name"], r["valid"]) for r in rows] == [("broken", False), ("hidden", True),
                                                        ("local", True)]
-    assert "'steps' is required" in rows[0]["description"]
+    assert "'steps' is required" in rows[0]["error"] and rows[2]["error"] is None
+    assert any(line.startswith("broken") and "INVALID: " in line for line in lines)
 
 
 def test_sub_recipes_found_by_name_from_a_run_by_name(dp, project):
@@ -293,3 +297,46 @@ def test_help_has_examples(dp):
         proc = dp("recipe", *command, "--help")
         assert proc.returncode == 0
         assert "Examples:" in proc.stdout and "dp recipe" in proc.stdout
+
+
+def test_text_report_of_deeply_nested_sub_recipes(dp, project):
+    """Short step ids nested deeper than their column is wide still print (no crash)."""
+    write(project / "recipes" / "a.yaml", "name: a\nsteps: [{id: s, recipe: a}]")
+    proc = dp("recipe", "run", "a", cwd=project)
+    assert proc.returncode == 1, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith("Recipe 'a': FAILED")
+    assert len(lines) == 1 + 7
+    assert lines[-1].split()[:2] == ["failed", "s"]
+    assert "sub-recipe depth limit 6 reached" in lines[-1]
+
+
+def test_ctrl_c_ends_the_steps_of_a_running_parallel_group(env, project):
+    """SIGINT reaches only dp; the group's steps (own sessions) must be ended, not awaited."""
+    write(project / "par.yaml", """
+name: par
+steps:
+  - {id: a, command: 'echo $$ > a.pid; sleep 60', parallel_group: g}
+  - {id: b, command: 'echo $$ > b.pid; sleep 60', parallel_group: g}
+  - {id: after, command: 'touch after-ran'}
+""")
+    proc = subprocess.Popen([sys.executable, "-m", "dp.cli.main", "recipe", "run", "par.yaml"],
+                            cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 20
+        while not all((project / f"{n}.pid").is_file() and (project / f"{n}.pid").read_text()
+                      for n in "ab"):
+            assert time.monotonic() < deadline, "the parallel steps never started"
+            time.sleep(0.05)
+        pids = [int((project / f"{n}.pid").read_text()) for n in "ab"]
+        os.kill(proc.pid, signal.SIGINT)
+        proc.communicate(timeout=15)  # far less than the steps' 60 s
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode != 0
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+    assert not (project / "after-ran").exists()

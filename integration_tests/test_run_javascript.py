@@ -140,3 +140,17 @@ def test_several_runners_defining_the_task_are_mentioned(dp, tmp_path):
     chosen = dp("run", "--runner", "make", "lint", cwd=root, extra_env=env)
     assert chosen.returncode == 0 and "make lint" in chosen.stdout
     assert len(calls(bin_dir)) == 1
+
+
+def test_workspace_member_runs_with_the_workspace_roots_manager(dp, tmp_path):
+    # The pnpm lockfile lives at the workspace root only: `npm run` in the
+    # member would be exactly the wrong-tool guess dp exists to prevent.
+    root = node_project(tmp_path / "repo", {"test": "vitest"}, "pnpm-lock.yaml")
+    member = root / "packages" / "web"
+    member.mkdir(parents=True)
+    (member / "package.json").write_text(json.dumps({"scripts": {"dev": "vite"}}))
+    bin_dir = tmp_path / "bin"
+    install_fake(bin_dir, "pnpm")
+    proc = dp("run", "dev", "--port", "1", cwd=member, extra_env={"PATH": path_with(bin_dir)})
+    assert proc.returncode == 0, proc.stderr
+    assert calls(bin_dir) == [{"argv": ["pnpm", "run", "dev", "--port", "1"], "cwd": str(member.resolve())}]

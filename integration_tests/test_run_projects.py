@@ -135,3 +135,13 @@ def test_just_and_task_run_through_their_tools(dp, tmp_path):
     assert dp("run", "gen", "a", cwd=root, extra_env=env).returncode == 0
     runs = [call["argv"] for call in calls(bin_dir) if "--dump" not in call["argv"] and "--list-all" not in call["argv"]]
     assert runs == [["just", "fmt", "--check"], ["task", "gen", "--", "a"]]
+
+
+def test_double_dash_after_op_reaches_cargo(dp, tmp_path):
+    # For cargo, `--` is meaningful: `cargo test -- --nocapture` passes the flag to
+    # the test binary, `cargo test --nocapture` is an error. dp must not eat it.
+    root = make_repo(tmp_path / "repo")
+    (root / "Cargo.toml").write_text('[package]\nname = "demo"\nversion = "0.1.0"\n')
+    proc = dp("run", "--dry-run", "test", "--", "--nocapture", cwd=root)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "cargo test -- --nocapture\n"

@@ -117,3 +117,16 @@ def test_cwd_outside_the_project_is_refused(dp, tmp_path):
     (root / "Makefile").write_text("all:\n\t@true\n")
     proc = dp("tasks", "--cwd", "..", cwd=root)
     assert_one_line_error(proc, "leads outside the project root")
+
+
+def test_a_broken_makefile_is_a_warning_while_the_other_runners_work(dp, tmp_path):
+    root = make_repo(tmp_path / "repo")
+    (root / "package.json").write_text(json.dumps({"scripts": {"test": "vitest"}}))
+    (root / "Makefile").write_text("all:\n    echo spaces, not a tab\n")
+    proc = dp("tasks", cwd=root)
+    assert proc.returncode == 0, proc.stderr
+    assert "test  script  vitest" in proc.stdout
+    assert "dp: warning: make tasks not read: make cannot read" in proc.stderr
+    dry = dp("run", "--dry-run", "test", cwd=root)
+    assert dry.returncode == 0 and dry.stdout == "npm run test\n"
+    assert "warning: make tasks not read" in dry.stderr

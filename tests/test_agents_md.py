@@ -176,6 +176,16 @@ def test_write_block_twice_and_unchanged(tmp_path):
     assert path.read_text() == f"# Agents\n\n{BEGIN}\n# B\n{END}\n"
 
 
+def test_write_block_without_markdown_empties_a_block_and_creates_nothing(tmp_path):
+    path = tmp_path / "AGENTS.md"
+    assert write_block(path, "") == "unchanged" and not path.exists()
+    path.write_text("# Agents\n")
+    assert write_block(path, "") == "unchanged" and path.read_text() == "# Agents\n"
+    write_block(path, "# A\n")
+    assert write_block(path, "") == "replaced"
+    assert path.read_text() == f"# Agents\n\n{BEGIN}\n{END}\n"
+
+
 def test_write_block_refuses_non_utf8(tmp_path):
     path = tmp_path / "AGENTS.md"
     path.write_bytes(b"\xff\xfe junk")

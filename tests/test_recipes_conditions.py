@@ -297,3 +297,10 @@ def test_context_is_never_modified():
 ])
 def test_string_form(value, text):
     assert string_form(value) == text
+
+
+@pytest.mark.parametrize("expression", ["s.replace('', s) == ''", "s.join([s, s, s]) == ''"])
+def test_result_size_is_checked_before_building_it(expression):
+    """A multiplying replace/join is refused up front, not after exhausting memory."""
+    with pytest.raises(ConditionError, match="would be too large"):
+        evaluate(expression, {"s": "x" * 4_000_000})

@@ -350,6 +350,29 @@ steps:
     assert [c.step_id for c in call.children] == ["made", "extra"]
 
 
+def test_sub_recipe_context_overrides_keep_types_and_render_nested_strings(tmp_path):
+    _recipes(tmp_path, child="""
+name: child
+steps:
+  - {id: seen, command: 'echo {{files[1]}} {{cfg.label}} {{cfg.items[0]}} {{count}}'}
+""")
+    result = run_text(
+        """
+name: parent
+context: {changed: [a.py, b.py], name: p}
+steps:
+  - id: call
+    recipe: child
+    context: {files: "{{changed}}", count: " {{missing}} ", cfg: {label: "{{name}}-x", items: ["{{name}}"]}}
+""",
+        tmp_path,
+    )
+    assert result.success, step(result, "call").error
+    assert step(result, "call").children[0].output == "b.py p-x p"
+    assert result.context["files"] == ["a.py", "b.py"]
+    assert result.context["count"] == "  "
+
+
 def test_sub_recipe_failure_fails_the_step(tmp_path):
     _recipes(tmp_path, broken="name: broken\nsteps: [{id: inner, command: exit 4}]")
     result = run_text("name: p\nsteps: [{id: call, recipe: broken}]", tmp_path)
@@ -368,6 +391,11 @@ def test_sub_recipe_depth_limit(tmp_path):
     assert depth == 6
     assert "sub-recipe depth limit 6 reached: loop -> loop" in node.error
     assert "(recursion.max_depth)" in node.error
+    # The top step names the path to the root cause once, not one wrapper per level.
+    top = result.steps[0].error
+    assert top.startswith("sub-recipe 'loop' failed at step 'again > again > again > again > "
+                          "again > again': sub-recipe depth limit 6 reached")
+    assert top.count("failed at step") == 1
 
 
 def test_recipe_can_lower_its_depth_limit(tmp_path):
@@ -609,6 +637,19 @@ steps:
     assert not (tmp_path / "pwned").exists()
 
 
+@pytest.mark.parametrize("value", ["--permission-mode=bypassPermissions", "x" * 120_000])
+def test_prompts_that_cannot_be_an_argument_go_through_stdin(tmp_path, agent, value):
+    """A prompt starting with '-' would be parsed as an option; a huge one exceeds argv limits."""
+    from dp.recipes.agents import ClaudeCliAdapter
+
+    result = run_text("name: ag\nsteps: [{id: a, prompt: '{{v}}'}]", tmp_path, {"v": value},
+                      adapter=ClaudeCliAdapter(str(agent.path)))
+    assert result.success, step(result, "a").error
+    (call,) = agent.calls()
+    assert call["argv"] == ["-p"]
+    assert call["stdin"].startswith(value + "\n")
+
+
 def test_agent_step_without_definition_and_with_working_dir(tmp_path, agent):
     result = run_agent_recipe(
         "name: ag\nsteps: [{id: a, prompt: hi, working_dir: ., model: sonnet}]", tmp_path, agent)
@@ -736,8 +777,6 @@ def test_custom_adapter(tmp_path):
     from dp.process import ProcessResult
 
     class Echo(AgentAdapter):
-        name = "echo"
-
         def __init__(self):
             self.requests = []
 

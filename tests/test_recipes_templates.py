@@ -159,3 +159,51 @@ def test_display_shows_values_quoted():
     display = render_shell("echo {{evil}}", VARS).display()
     assert display.startswith("DP_VAR_evil='$(touch pwned-sub)")
     assert display.endswith('echo "${DP_VAR_evil}"')
+
+
+ARITHMETIC_BOMB = "a[$(touch pwned-arith)]"
+
+
+@pytest.mark.parametrize("template", [
+    "echo $(( {{n}} + 1 ))",
+    'echo "sum: $(( {{n}} + 1 ))"',
+    "if (( {{n}} > 0 )); then echo positive; fi",
+    "[[ {{n}} -eq 3 ]] && echo three",
+    "echo $(( $(echo {{n}}) * 2 ))",
+    "cat <<EOF\n$(( {{n}} + 1 ))\nEOF",
+    "cat <<EOF\n$( [[ {{n}} -gt 1 ]] && echo big )\nEOF",
+    "arr=(a b c d); echo ${arr[{{n}}]}",
+    'arr=(a b c d); echo "${arr[{{n}}]}"',
+    "s=abcdef; echo ${s:{{n}}} ${s:1:{{n}}}",
+    "cat <<EOF\n${BASH_VERSINFO[{{n}}]}\nEOF",
+])
+def test_values_in_shell_arithmetic_must_be_integers(tmp_path, template):
+    """Bash evaluates arithmetic operands as code: an array subscript runs $( )."""
+    with pytest.raises(TemplateError, match="arithmetic.*must be an integer"):
+        render_shell(template, {"n": ARITHMETIC_BOMB})
+    assert run_bash(template, {"n": 3}, tmp_path).strip() != ""
+    render_shell(template, {"n": " -3 "})
+    render_shell(template, {"n": "0x1F"})
+    assert_nothing_ran(tmp_path)
+
+
+@pytest.mark.parametrize("template", [
+    "[[ {{n}} == *touch* ]] && echo matched",
+    "cat <<'EOF'\n$(( {{n}} ))\nEOF",
+    "echo $((1)) {{n}}",
+    "cat <<EOF\n$(( 1 )) {{n}}\nEOF",
+    "echo ${unset:-{{n}}}",
+    'echo "${unset:-{{n}}}"',
+    "cat <<EOF\n${unset:-{{n}}}\nEOF",
+])
+def test_non_arithmetic_uses_of_a_value_take_any_text(tmp_path, template):
+    output = run_bash(template, {"n": ARITHMETIC_BOMB}, tmp_path)
+    assert ARITHMETIC_BOMB in output or output == "matched\n"
+    assert_nothing_ran(tmp_path)
+
+
+@pytest.mark.parametrize("template", ["cat <<< {{evil}}", 'cat <<<"{{evil}}"'])
+def test_here_strings_are_not_heredocs(tmp_path, template):
+    output = run_bash(template + "\necho after", VARS, tmp_path)
+    assert_nothing_ran(tmp_path)
+    assert output.startswith("$(touch pwned-sub)") and output.endswith("after\n")

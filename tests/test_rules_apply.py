@@ -149,6 +149,15 @@ def test_command_scoped_regex_edits_only_matching_commands():
     assert bash("curl -k u && wget -k u", [rule]) == "curl --cacert ca.pem u && wget -k u"
 
 
+def test_command_scoped_regex_never_touches_quoted_text_or_other_commands():
+    rule = Rule(r"http://(\w+)", "https://$1", BASH_TOOL, BASH_PARAM, "curl", REGEX)
+    command = "curl http://a \"http://b\" 'x'http://c $(echo http://d) # http://e"
+    expected = "curl https://a \"http://b\" 'x'https://c $(echo http://d) # http://e"
+    assert bash(command, [rule]) == expected
+    spanning = Rule(r"-X (\w+) -d", "--request $1 --data", BASH_TOOL, BASH_PARAM, "curl", REGEX)
+    assert bash("curl -X POST -d x u", [spanning]) == "curl --request POST --data x u"
+
+
 def test_non_string_parameters_are_ignored():
     rule = Rule("1", "2", "Read", "limit", "", LITERAL)
     assert rewrite({"limit": 1}, [rule]) is None
@@ -208,6 +217,31 @@ def test_multi_command_recipe_replaces_the_whole_command_and_says_what_it_droppe
     result = rewrite({"command": "sudo -u ci gt await-signal > log"}, [rule])
     assert result.updated_input["command"] == "{ gt mol status; sleep 5; } > log"
     assert result.notes == ["gt await-signal → recipe; dropped prefix: sudo -u ci"]
+
+
+@pytest.mark.parametrize(
+    "command, expected",
+    [
+        ("gt await-signal &", "{ gt mol status; sleep 5; } &"),
+        ("time gt await-signal", "time { gt mol status; sleep 5; }"),
+        ("! gt await-signal", "! { gt mol status; sleep 5; }"),
+        ("if gt await-signal; then ls; fi", "if { gt mol status; sleep 5; }; then ls; fi"),
+        ("echo $(gt await-signal)", "echo $({ gt mol status; sleep 5; })"),
+        ("  gt await-signal\n", "gt mol status; sleep 5"),
+    ],
+)
+def test_multi_command_recipe_is_grouped_whenever_something_surrounds_it(command, expected):
+    rule = recipe("gt await-signal", "gt mol status; sleep 5")
+    assert bash(command, [rule]).strip() == expected
+
+
+def test_multi_command_recipe_is_skipped_where_a_program_runs_the_command():
+    rule = recipe("gt await-signal", "gt mol status; sleep 5")
+    assert bash("ls | xargs -0 gt await-signal", [rule]) is None
+    assert bash("find . -exec gt await-signal {} \\;", [rule]) is None
+    single = recipe("gt await-signal", "gt mol wait")
+    assert bash("ls | xargs -0 gt await-signal", [single]) == "ls | xargs -0 gt mol wait"
+    assert bash("find . -exec gt await-signal {} \\;", [single]) == "find . -exec gt mol wait \\;"
 
 
 def test_recipe_with_a_template_error_is_skipped():

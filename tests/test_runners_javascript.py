@@ -176,3 +176,47 @@ def test_non_object_package_json_is_an_error(tmp_path):
 def test_scripts_that_are_not_strings_are_ignored(tmp_path):
     (tmp_path / "package.json").write_text(json.dumps({"scripts": {"ok": "echo", "bad": 3}}))
     assert [task.name for task in runner(tmp_path).tasks] == ["ok"]
+
+
+def test_workspace_member_uses_the_lockfile_at_the_workspace_root(tmp_path):
+    # pnpm/yarn/bun workspaces keep one lockfile at the root: a member without
+    # its own must not fall back to npm.
+    write_package(tmp_path)
+    (tmp_path / "pnpm-lock.yaml").write_text("")
+    member = tmp_path / "packages" / "web"
+    member.mkdir(parents=True)
+    write_package(member)
+    (found,) = javascript.detect(member, tmp_path)
+    assert found.name == "pnpm"
+    assert "../../pnpm-lock.yaml" in found.reason
+    assert found.root == member
+
+
+def test_workspace_root_packagemanager_field_applies_to_members(tmp_path):
+    write_package(tmp_path, packageManager="yarn@4.1.0")
+    member = tmp_path / "apps" / "site"
+    member.mkdir(parents=True)
+    (member / "package.json").write_text(json.dumps({"scripts": {"dev": "vite"}}))
+    (found,) = javascript.detect(member, tmp_path)
+    assert found.name == "yarn" and "berry" in found.reason
+    assert "../../package.json" in found.reason
+
+
+def test_members_own_lockfile_wins_over_the_roots(tmp_path):
+    write_package(tmp_path)
+    (tmp_path / "pnpm-lock.yaml").write_text("")
+    member = tmp_path / "tools"
+    member.mkdir()
+    write_package(member)
+    (member / "bun.lock").write_text("")
+    (found,) = javascript.detect(member, tmp_path)
+    assert found.name == "bun"
+
+
+def test_lockfiles_above_the_project_root_are_not_consulted(tmp_path):
+    (tmp_path / "pnpm-lock.yaml").write_text("")
+    project = tmp_path / "project"
+    project.mkdir()
+    write_package(project)
+    (found,) = javascript.detect(project, project)
+    assert found.name == "npm"

@@ -96,3 +96,23 @@ def test_manager_tables_alone_give_a_runner_without_tasks(tmp_path):
 def test_malformed_pyproject_is_a_clear_error(tmp_path):
     with pytest.raises(DpError, match="parsing pyproject.toml"):
         project(tmp_path, "[tool.pdm.scripts\n")
+
+
+@pytest.mark.parametrize("lockfile, manager", [("uv.lock", "uv"), ("pdm.lock", "pdm"), ("poetry.lock", "poetry")])
+def test_workspace_member_uses_the_lockfile_at_the_workspace_root(tmp_path, lockfile, manager):
+    # A uv/PDM/Poetry workspace member has no lockfile of its own.
+    (tmp_path / lockfile).write_text("")
+    member = tmp_path / "packages" / "cli"
+    member.mkdir(parents=True)
+    (member / "pyproject.toml").write_text('[project]\nname = "cli"\n[project.scripts]\ncli = "cli:main"\n')
+    runners = {runner.name: runner for runner in python.detect(member, tmp_path)}
+    assert list(runners) == [manager]
+    assert runners[manager].task("cli").argv == (manager, "run", "cli")
+    assert f"../../{lockfile}" in runners[manager].reason
+
+
+def test_lockfile_above_the_project_root_is_not_consulted(tmp_path):
+    (tmp_path / "uv.lock").write_text("")
+    member = tmp_path / "project"
+    member.mkdir()
+    assert project(member, '[project]\nname = "demo"\n[project.scripts]\ndemo = "demo:main"\n') == {}

@@ -74,6 +74,14 @@ def test_no_project_is_a_clear_error(tmp_path):
         detect(repo(tmp_path / "empty"))
 
 
+def test_pyproject_without_a_task_runner_is_explained(tmp_path):
+    # "no pyproject.toml" would be false here: say what else it needs.
+    root = repo(tmp_path / "lib")
+    (root / "pyproject.toml").write_text('[project]\nname = "lib"\n')
+    with pytest.raises(NoProjectFound, match="pyproject.toml using pdm, poetry, uv or poe"):
+        detect(root)
+
+
 @pytest.mark.parametrize(
     "inside", ["node_modules/left-pad", ".venv/lib/python3.11/site-packages/pkg", "build/pkg", "target/debug"]
 )
@@ -285,3 +293,42 @@ def test_tasks_markdown_names_a_sub_project(tmp_path):
 def test_tasks_markdown_without_a_project_raises(tmp_path):
     with pytest.raises(NoProjectFound):
         tasks_markdown(repo(tmp_path / "empty"))
+
+
+# -- unreadable project files ---------------------------------------------------
+
+
+def test_a_broken_project_file_does_not_hide_the_runners_that_work(tmp_path):
+    root = repo(tmp_path / "repo")
+    package(root, {"test": "vitest"})
+    makefile(root, "all:\n    echo indented with spaces\n")  # make: missing separator
+    project = detect(root)
+    assert [runner.name for runner in project.runners] == ["npm"]
+    assert "missing separator" in project.problems["make"]
+    assert project.to_json()["problems"] == project.problems
+
+
+def test_an_unknown_task_names_what_could_not_be_read(tmp_path):
+    root = repo(tmp_path / "repo")
+    package(root, {"test": "vitest"})
+    makefile(root, "all:\n    echo indented with spaces\n")
+    with pytest.raises(DpError, match=r'no task "all".*not read: make cannot read'):
+        resolve(detect(root), "all")
+
+
+def test_only_broken_files_is_their_error_not_a_parents_project(tmp_path):
+    root = repo(tmp_path / "repo")
+    package(root, {"test": "vitest"})
+    sub = root / "sub"
+    sub.mkdir()
+    (sub / "package.json").write_text("{broken")
+    with pytest.raises(DpError, match="parsing package.json"):
+        detect(sub)
+
+
+def test_script_on_a_malformed_package_json_reports_the_parse_error(tmp_path):
+    root = repo(tmp_path / "repo")
+    (root / "package.json").write_text('{"scripts": {')
+    makefile(root, "all:\n\t@true\n")
+    with pytest.raises(DpError, match="^parsing package.json: "):
+        resolve_script(detect(root), "build")

@@ -66,11 +66,32 @@ def test_config_above_the_project_root_is_ignored(tmp_path):
     assert runner.task("outside") is None
 
 
-def test_alias_of_a_builtin_name_replaces_it(tmp_path):
+def test_alias_named_like_a_cargo_command_is_ignored_as_cargo_does(tmp_path):
+    # `cargo test` runs the built-in and warns "user-defined alias `test` is
+    # ignored"; describing it as the alias would misstate what runs.
     crate(tmp_path)
-    config(tmp_path, '[alias]\ntest = "nextest run"\n')
+    config(tmp_path, '[alias]\ntest = "nextest run"\ninstall = "build"\n')
     (runner,) = rust.detect(tmp_path, tmp_path)
-    assert runner.task("test").origin == DEFINED
+    assert runner.task("test").origin == BUILTIN
+    assert runner.task("test").kind == "subcommand"
+    assert runner.task("install") is None
+    assert "config.toml" not in runner.reason
+
+
+def test_alias_may_shadow_an_external_subcommand(tmp_path):
+    crate(tmp_path)
+    config(tmp_path, '[alias]\nfmt = "fmt --all"\n')
+    (runner,) = rust.detect(tmp_path, tmp_path)
+    assert runner.task("fmt").origin == DEFINED
+    assert runner.task("fmt").description == "cargo fmt --all"
+
+
+def test_leading_double_dash_is_an_argument_for_cargo(tmp_path):
+    # `cargo test -- --nocapture` hands --nocapture to the test binary; without
+    # the -- cargo itself rejects it.
+    (runner,) = rust.detect(crate(tmp_path), tmp_path)
+    command = runner.task("test").command(["--", "--nocapture"])
+    assert command == ["cargo", "test", "--", "--nocapture"]
 
 
 def test_no_cargo_toml_no_runner(tmp_path):

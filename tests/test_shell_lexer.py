@@ -71,6 +71,12 @@ def test_command_words_see_through_escapes_and_separators():
     assert {"echo", "grep", "wc", "ls"} <= words
 
 
+def test_command_words_know_that_backslash_quote_does_not_end_ansi_c_quoting():
+    assert "grep" in command_words("echo $'\\'' ; grep x ; echo 'y'")
+    assert "grep" in command_words("echo \\$'a\\' ; grep x ; echo 'q'")  # an escaped $ starts no $'…'
+    assert command_words("echo $'it\\'s grep' b") == {"echo", "b"}
+
+
 def test_plain_runs_exclude_quotes_escapes_and_expansions():
     word = 'user@old:"q"$HOME/a\\ b$(c)d'
     assert [word[start:end] for start, end in plain_runs(word)] == ["user@old:", "/a", "b", "d"]

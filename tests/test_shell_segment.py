@@ -153,14 +153,13 @@ def test_arguments_keep_value_and_source():
     assert [(arg.value, arg.raw) for arg in command.args] == [
         ("a b", "'a b'"), ("cd", '"c"d'), ("my file", "my\\ file"), ("--", "--"), ("-x", "-x"),
     ]
-    assert [arg.plain for arg in command.args] == [False, False, False, True, True]
 
 
-def test_in_list_marks_commands_sharing_a_list_or_pipeline():
-    commands = simple_commands("a | b; c")
-    assert [command.in_list for command in commands] == [True, True, True]
-    assert [command.in_list for command in simple_commands("a")] == [False]
-    assert [command.in_list for command in simple_commands("echo $(a)")] == [False, False]
+def test_run_by_marks_commands_that_xargs_or_find_exec_run():
+    commands = simple_commands("ls | xargs -n 1 sudo gt x; find . -exec gt y {} \\; ; sudo gt z")
+    assert [(command.name, command.run_by) for command in commands] == [
+        ("ls", ""), ("gt", "xargs"), ("find", ""), ("gt", "find"), ("gt", ""),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -207,6 +206,14 @@ def test_size_cap():
 def test_command_word_index_skips_timeout_duration_and_xargs_options():
     commands = simple_commands("timeout --signal=TERM 5 xargs -n 2 rg x")
     assert commands[0].name == "rg"
+
+
+@pytest.mark.parametrize(
+    "text, name", [("command -v grep", "command"), ("command -pV grep", "command"), ("sudo -l grep", "sudo"),
+                   ("sudo --list grep", "sudo"), ("command -p grep x", "grep"), ("sudo -u lv grep", "grep")],
+)
+def test_a_wrapper_that_only_queries_is_itself_the_command(text, name):
+    assert names(text) == [name]
 
 
 def test_command_word_index_counts_from_the_first_word():

@@ -33,7 +33,7 @@ def shim_reason(path) -> str | None:
     """Why ``path`` is a version-manager shim rather than the program, or None."""
     path = Path(path)
     parts = path.parts
-    if "shims" in parts:
+    if path.parent.name == "shims":  # ~/.pyenv/shims, ~/.asdf/shims, …/mise/shims; not any path that says "shims"
         manager = next((name for name in _SHIM_MANAGERS if any(name in part for part in parts)), "version-manager")
         return f"{path} is a {manager} shim"
     real = Path(os.path.realpath(path))
@@ -124,18 +124,45 @@ def hook_command(executable: Path, db: Path | None = None, permission: str = "no
     return shlex.join(words)
 
 
-def hook_options(words: list[str]) -> dict:
-    """The ``--db/--permission/--mode`` values in a hook command's argv words."""
-    options = {}
+_OPTION_NAMES = ("--db", "--permission", "--mode")
+
+
+def _scan_options(words: list[str]) -> tuple[dict, list[str]]:
+    """(``--db/--permission/--mode`` values, every other word) after the program word."""
+    options, others = {}, []
     index = 1
     while index < len(words):
-        word = words[index]
-        name, _, inline = word.partition("=")
-        if name in ("--db", "--permission", "--mode"):
-            if inline or "=" in word:
-                options[name[2:]] = inline
-            elif index + 1 < len(words):
-                options[name[2:]] = words[index + 1]
-                index += 1
+        name, equals, inline = words[index].partition("=")
+        if name in _OPTION_NAMES and equals:
+            options[name[2:]] = inline
+        elif name in _OPTION_NAMES and index + 1 < len(words):
+            options[name[2:]] = words[index + 1]
+            index += 1
+        else:
+            others.append(words[index])
         index += 1
-    return options
+    return options, others
+
+
+def hook_options(words: list[str]) -> dict:
+    """The ``--db/--permission/--mode`` values in a hook command's argv words."""
+    return _scan_options(words)[0]
+
+
+def hook_argv(command) -> list[str] | None:
+    """``command`` as argv when it is nothing but pave-check and its own options, else None.
+
+    ``dp doctor`` runs the installed hook to time it, without a shell: a
+    command holding anything more (``&& …``, redirections, other programs)
+    is not one dp wrote, and doctor does not execute it. ``~`` and ``$VAR``
+    are expanded as the shell would, since people write them in paths.
+    """
+    if not isinstance(command, str):
+        return None
+    try:
+        words = [os.path.expanduser(os.path.expandvars(word)) for word in shlex.split(command)]
+    except ValueError:
+        return None
+    if not words or os.path.basename(words[0]) not in (PROGRAM, PROGRAM + ".exe"):
+        return None
+    return None if _scan_options(words)[1] else words

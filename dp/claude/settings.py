@@ -12,6 +12,7 @@ dp's entry is recognised by its command, whatever the path and options:
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import shlex
@@ -63,7 +64,9 @@ def parse_settings(data: bytes | None, path: Path) -> dict:
     if not text.strip():
         return {}
     try:
-        settings = json.loads(text, object_pairs_hook=_unique_keys, parse_constant=_reject_constant)
+        settings = json.loads(
+            text, object_pairs_hook=_unique_keys, parse_constant=_reject_constant, parse_float=_finite_float
+        )
     except json.JSONDecodeError as exc:
         raise DpError(
             f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
@@ -98,6 +101,15 @@ def _reject_constant(name):
     raise _Unrepresentable(f"{name} is not valid JSON")
 
 
+def _finite_float(text: str) -> float:
+    # 1e400 parses as infinity, which would be written back as the invalid
+    # token ``Infinity``: refuse rather than corrupt the file.
+    value = float(text)
+    if math.isinf(value):
+        raise _Unrepresentable(f"the number {text} is too large to keep exactly")
+    return value
+
+
 # -- recognising hooks -------------------------------------------------------
 
 
@@ -115,6 +127,7 @@ def command_words(command) -> list[str]:
 
 
 def is_dp_command(command) -> bool:
+    """Whether a hook command runs pave-check, whatever its path and options (or the Go tool's ``dp pave-check``)."""
     words = command_words(command)
     if not words:
         return False
@@ -125,6 +138,7 @@ def is_dp_command(command) -> bool:
 
 
 def is_dp_hook(hook) -> bool:
+    """A command hook running pave-check; prompt/http/agent hooks are never dp's."""
     return isinstance(hook, dict) and hook.get("type", "command") == "command" and is_dp_command(hook.get("command"))
 
 
@@ -155,6 +169,7 @@ def iter_hooks(settings: dict):
 
 
 def dp_hooks(settings: dict) -> list[tuple[str, dict, dict]]:
+    """(event, group, hook) of every dp entry, in file order."""
     return [(event, group, hook) for event, group, hook in iter_hooks(settings) if is_dp_hook(hook)]
 
 
@@ -237,12 +252,12 @@ def _pre_tool_use_groups(settings: dict) -> list:
     if hooks is None:
         hooks = settings["hooks"] = {}
     if not isinstance(hooks, dict):
-        raise DpError('"hooks" in the settings file is not an object; fix it by hand (nothing was changed)')
+        raise DpError('"hooks" is not an object; fix it by hand (nothing was changed)')
     groups = hooks.get(EVENT)
     if groups is None:
         groups = hooks[EVENT] = []
     if not isinstance(groups, list):
-        raise DpError(f'"hooks.{EVENT}" in the settings file is not a list; fix it by hand (nothing was changed)')
+        raise DpError(f'"hooks.{EVENT}" is not a list; fix it by hand (nothing was changed)')
     return groups
 
 

@@ -38,14 +38,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except click_exceptions.ClickException as exc:
         _error(_one_line(exc.format_message()))
         return exc.exit_code
-    except click_exceptions.Abort:
+    except typer.Abort:
         _error("aborted")
         return 130
     except KeyboardInterrupt:
         _error("interrupted")
         return 130
-    except BrokenPipeError:
-        return 141
     except Exception as exc:  # a bug in dp: still one line, unless asked for the traceback
         if os.environ.get("DP_DEBUG"):
             raise

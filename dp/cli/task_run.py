@@ -1,8 +1,14 @@
-"""Showing, running and reporting one resolved project task (dp run, dp script)."""
+"""Showing, running and reporting one planned command (dp run, script, make, git).
+
+The four commands keep one contract: ``--dry-run`` prints the exact command
+and runs nothing; a real run streams the child's output live (``--json``
+captures its tail instead), reports the exit code, the time taken and whether
+it timed out, and dp exits with the child's exit code.
+"""
 
 from __future__ import annotations
 
-import shlex
+from typing import Callable, Optional, Sequence
 
 import typer
 
@@ -10,6 +16,13 @@ from dp.cli.common import note, print_json
 
 # --json output is read by agents: keep only the tail beyond this.
 JSON_OUTPUT_LIMIT = 100_000
+
+TIMEOUT_OPTION = typer.Option(
+    300, "--timeout", metavar="SECONDS", help="Stop it after this long (at most 1800)."
+)
+DRY_RUN_OPTION = typer.Option(
+    False, "--dry-run", help="Show the exact command and run nothing (arguments are still checked)."
+)
 
 
 def register_task_command(app: typer.Typer, name: str, function, help: str, short_help: str) -> None:
@@ -26,58 +39,86 @@ def register_task_command(app: typer.Typer, name: str, function, help: str, shor
     )(function)
 
 
-def task_arguments(args) -> list[str]:
-    """The task's arguments: ``dp run test -- --watch`` means ``dp run test --watch``."""
-    args = list(args or [])
-    return args[1:] if args[:1] == ["--"] else args
+def carry_out_task(resolved, project, *, timeout: float, dry_run: bool, as_json: bool) -> None:
+    """Run a task ``dp.runners.resolve`` chose, saying which runner and why."""
+    from dp.project.command import Command
+
+    others = [
+        f'dp: "{resolved.task.name}" is also a {other} task; --runner {other} runs that one'
+        for other in resolved.alternatives
+    ]
+    if not as_json:
+        for ecosystem, problem in project.problems.items():  # it might have defined this task
+            note(f"dp: warning: {ecosystem} tasks not read: {problem}")
+    carry_out(
+        Command(resolved.argv, resolved.cwd),
+        timeout=timeout,
+        dry_run=dry_run,
+        as_json=as_json,
+        why=resolved.runner.reason,
+        details={
+            "runner": resolved.runner.name,
+            "reason": resolved.runner.reason,
+            "available_tasks": project.available_tasks(),
+            **({"problems": project.problems} if project.problems else {}),
+        },
+        notes=others,
+    )
 
 
-def carry_out(resolved, project, *, timeout: float, dry_run: bool, as_json: bool) -> None:
-    """Run ``resolved`` (or show it with ``dry_run``); exit with the task's exit code."""
-    from dp.process import find_executable, run_process
+def carry_out(
+    command,
+    *,
+    timeout: float,
+    dry_run: bool,
+    as_json: bool,
+    why: Optional[str] = None,
+    details: Optional[dict] = None,
+    notes: Sequence[str] = (),
+    failure_hint: Optional[Callable[[str], Optional[str]]] = None,
+) -> None:
+    """Show (``dry_run``) or run a planned ``dp.project.command.Command``.
 
-    command = shlex.join(resolved.argv)
-    report = {
-        "runner": resolved.runner.name,
-        "reason": resolved.runner.reason,
-        "command": command,
-        "argv": resolved.argv,
-        "cwd": str(resolved.cwd),
-    }
+    ``why`` is said next to the working directory in text mode; ``details``
+    are added to the JSON report; ``notes`` go to stderr before a real run;
+    ``failure_hint`` turns a failed run's output into one hint line (or None).
+    Raises ``typer.Exit`` with the child's exit code when it is not 0.
+    """
+    from dp.process import find_executable
+
+    where = f"{command.cwd} ({why})" if why else str(command.cwd)
     if dry_run:
         if as_json:
-            print_json({"dry_run": True, **report, "available_tasks": project.available_tasks()})
+            print_json({"dry_run": True, **command.to_json(), **(details or {})})
         else:
-            note(f"dp: dry run in {resolved.cwd} ({resolved.runner.reason}); would run:")
-            typer.echo(command)
+            note(f"dp: dry run in {where}; nothing was executed. Would run:")
+            typer.echo(command.shell_script())
         return
-    find_executable(resolved.argv[0], cwd=resolved.cwd)
+    find_executable(command.argv[0], cwd=command.cwd)  # missing: one error line, no "running" note
     if not as_json:
-        note(f"dp: running `{command}` in {resolved.cwd} ({resolved.runner.reason})")
-        for other in resolved.alternatives:
-            note(f'dp: "{resolved.task.name}" is also a {other} task; --runner {other} runs that one')
-    result = run_process(
-        resolved.argv,
-        cwd=resolved.cwd,
-        timeout=timeout,
-        echo=not as_json,
-        capture_limit=JSON_OUTPUT_LIMIT if as_json else 0,
-    )
+        note(f"dp: running `{command.shell_line()}` in {where}")
+        for line in notes:
+            note(line)
+    result = command.run(echo=not as_json, timeout=timeout, capture_limit=JSON_OUTPUT_LIMIT)
+    hint = failure_hint(result.output) if failure_hint and result.exit_code != 0 else None
     if as_json:
-        print_json(
-            {
-                **report,
-                "output": result.output,
-                "truncated": result.truncated,
-                "exit_code": result.exit_code,
-                "timed_out": result.timed_out,
-                "duration_ms": result.duration_ms,
-                "available_tasks": project.available_tasks(),
-            }
-        )
-    elif result.timed_out:
-        note(f"dp: timed out after {timeout:g} s; stopped `{command}` (exit code {result.exit_code})")
+        report = {
+            **command.to_json(),
+            **(details or {}),
+            "output": result.output,
+            "truncated": result.truncated,
+            "exit_code": result.exit_code,
+            "timed_out": result.timed_out,
+            "duration_ms": result.duration_ms,
+        }
+        if hint:
+            report["hint"] = hint
+        print_json(report)
     else:
+        if result.timed_out:
+            note(f"dp: timed out after {timeout:g} s; stopped `{command.shell_line()}`")
         note(f"dp: exit code {result.exit_code} after {result.duration_ms / 1000:.2f} s")
+        if hint:
+            note(hint)
     if result.exit_code != 0:
         raise typer.Exit(result.exit_code)

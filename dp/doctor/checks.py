@@ -14,8 +14,9 @@ from pathlib import Path
 
 from dp.claude import settings as claude_settings
 from dp.claude import tools
-from dp.claude.executable import find_pave_check, hook_command, hook_options, shim_reason
+from dp.claude.executable import find_pave_check, hook_argv, hook_command, hook_options, shim_reason
 from dp.errors import DpError
+from dp.files import read_bytes
 from dp.rules.model import COMMAND, FLAG, RECIPE, REGEX, TOOL_ALIAS, Rule
 
 OK, WARNING, ERROR = "ok", "warning", "error"
@@ -50,14 +51,10 @@ class SettingsFile:
         self.path = path
         self.data: dict = {}
         self.error = ""
+        self.exists = False
         try:
-            raw = path.read_bytes()
-        except FileNotFoundError:
-            raw = None
-        except OSError as exc:
-            self.error = f"cannot read {path}: {exc.strerror}"
-            return
-        try:
+            raw = read_bytes(path)
+            self.exists = raw is not None
             self.data = claude_settings.parse_settings(raw, path)
         except DpError as exc:
             self.error = exc.message
@@ -68,12 +65,22 @@ class SettingsFile:
 
 
 def settings_files(cwd: Path, extra: Path | None = None) -> list[SettingsFile]:
-    files = [
-        SettingsFile(scope, claude_settings.settings_path(scope, project_dir=cwd)) for scope in claude_settings.SCOPES
-    ]
-    files += [SettingsFile("managed", path) for path in claude_settings.managed_settings_paths() if path.exists()]
+    """Every settings file Claude Code reads here, each once.
+
+    Run from the home directory, the project scope's ``.claude/settings.json``
+    is the user's file: counting it twice would report the hook as installed
+    in two scopes and suggest removing it from one, which removes it from both.
+    """
+    places = [(scope, claude_settings.settings_path(scope, project_dir=cwd)) for scope in claude_settings.SCOPES]
+    places += [("managed", path) for path in claude_settings.managed_settings_paths() if path.exists()]
     if extra is not None:
-        files.append(SettingsFile("custom", Path(extra).expanduser().absolute()))
+        places.append(("custom", Path(extra).expanduser().absolute()))
+    files, seen = [], set()
+    for scope, path in places:
+        real = os.path.realpath(path)
+        if real not in seen:
+            seen.add(real)
+            files.append(SettingsFile(scope, path))
     return files
 
 
@@ -140,7 +147,12 @@ def _rule_counts(rules: list[Rule]) -> Finding:
 def check_settings(files: list[SettingsFile]) -> list[Finding]:
     findings = []
     for file in files:
-        if file.error:
+        if file.scope == "custom" and not file.exists and not file.error:
+            # Named on the command line: a typo must not pass as "no problems".
+            findings.append(
+                Finding("settings", ERROR, f"{file.path} does not exist", "check the path given to --settings")
+            )
+        elif file.error:
             findings.append(
                 Finding(
                     "settings",
@@ -162,9 +174,7 @@ def check_settings(files: list[SettingsFile]) -> list[Finding]:
 
 
 def check_hook(files: list[SettingsFile], db_path: Path) -> list[Finding]:
-    installed = [
-        (file, event, group, hook) for file in files for event, group, hook in claude_settings.dp_hooks(file.data)
-    ]
+    installed = _installed(files)
     if not installed:
         return [Finding("hook", ERROR, "the dp hook is not installed in any Claude Code settings", "dp pave --hook")]
     findings = []
@@ -214,13 +224,13 @@ def _check_entry(file: SettingsFile, event: str, group: dict, hook: dict, db_pat
                 f"dp pave --unhook{_scope_option(file)} && {reinstall}",
             )
         ]
-    program = words[0]
+    program = os.path.expanduser(os.path.expandvars(words[0]))  # as the shell would
     if os.path.basename(program) == "dp":
         return [
             Finding(
                 "hook",
                 WARNING,
-                f"{where} runs '{command}': dp is looked up on PATH and loads its " "whole CLI on every tool call",
+                f"{where} runs '{command}': dp is looked up on PATH and loads its whole CLI on every tool call",
                 reinstall,
             )
         ]
@@ -253,7 +263,7 @@ def _check_entry(file: SettingsFile, event: str, group: dict, hook: dict, db_pat
             Finding(
                 "hook",
                 ERROR,
-                f"{where}: the dp hook has {disabling[0]!r} set, so it cannot block or " "rewrite tool calls",
+                f"{where}: the dp hook has {disabling[0]!r} set, so it cannot block or rewrite tool calls",
                 reinstall,
             )
         )
@@ -372,7 +382,7 @@ def _check_alias(rule: Rule, alias_names: set[str], delete: str) -> list[Finding
             Finding(
                 "rules",
                 WARNING,
-                f"alias {name} → {target}: current Claude Code calls it " f"{tools.RETIRED_TOOLS[target]}",
+                f"alias {name} → {target}: current Claude Code calls it {tools.RETIRED_TOOLS[target]}",
                 f"dp alias {shlex.quote(name)} {tools.RETIRED_TOOLS[target]}",
             )
         )
@@ -395,7 +405,7 @@ def _check_tool_param(rule: Rule, delete: str) -> list[Finding]:
             Finding(
                 "rules",
                 WARNING,
-                f"rule for {tool}.{param} targets a tool current Claude Code calls " f"{tools.RETIRED_TOOLS[tool]}",
+                f"rule for {tool}.{param} targets a tool current Claude Code calls {tools.RETIRED_TOOLS[tool]}",
                 f"{delete}, then add it for --tool {tools.RETIRED_TOOLS[tool]}",
             )
         ]
@@ -404,7 +414,7 @@ def _check_tool_param(rule: Rule, delete: str) -> list[Finding]:
             Finding(
                 "rules",
                 ERROR,
-                f"can never fire: Claude Code has no tool {tool!r} (rule {rule.from_name!r} on " f"{tool}.{param})",
+                f"can never fire: Claude Code has no tool {tool!r} (rule {rule.from_name!r} on {tool}.{param})",
                 f"{delete}, then add it for a real tool (Read, Edit, Write, Bash, …)",
             )
         ]
@@ -414,7 +424,7 @@ def _check_tool_param(rule: Rule, delete: str) -> list[Finding]:
             Finding(
                 "rules",
                 WARNING,
-                f"rule {rule.from_name!r}: {tool} has no text parameter {param!r} " f"(it has {', '.join(known)})",
+                f"rule {rule.from_name!r}: {tool} has no text parameter {param!r} (it has {', '.join(known)})",
                 f"{delete}, then add it for the right --param",
             )
         ]
@@ -455,24 +465,33 @@ def check_latency(files: list[SettingsFile], db_path: Path, cwd: Path) -> Findin
     """Time one call of the installed hook command (after one warm-up call)."""
     from dp.pave.hook import call, db_option, sample_payload
 
-    installed = [
-        hook.get("command")
-        for file in files
-        for event, _, hook in claude_settings.dp_hooks(file.data)
-        if event == claude_settings.EVENT
-    ]
-    if installed:
-        command, label = installed[0], "the installed hook"
-    else:
-        try:
-            command = hook_command(find_pave_check(), db_option(db_path))
-        except DpError as exc:
-            return Finding("latency", ERROR, exc.message, "reinstall dp")
-        label = "pave-check (not installed)"
+    try:
+        own = find_pave_check()
+    except DpError as exc:
+        own, missing = None, exc.message
+    command, label, skipped = None, "", ""
+    for file, event, _, hook in _installed(files):
+        if event != claude_settings.EVENT:
+            continue
+        argv = hook_argv(hook.get("command"))
+        if argv is None:
+            skipped = skipped or f"the entry in {file.where} is not a plain pave-check command, so it was not run"
+        elif file.scope in ("project", "local") and _real_program(argv[0]) != str(own):
+            # A checked-out repository's settings could name any program.
+            skipped = skipped or f"the entry in {file.where} names a program other than this dp's, so it was not run"
+        else:
+            command, label = argv, "the installed hook"
+            break
+    if command is None:
+        if own is None:
+            return Finding("latency", ERROR, missing, "reinstall dp")
+        command = shlex.split(hook_command(own, db_option(db_path)))
+        label = "pave-check" + (f" ({skipped})" if skipped else " (not installed)")
     payload = sample_payload("Bash", {"command": "git status", "description": "dp doctor latency probe"}, cwd)
     call(command, payload, cwd)
     result = call(command, payload, cwd)
     millis = round(result.seconds * 1000)
+    command = shlex.join(command)
     if result.error:
         return Finding("latency", ERROR, f"{label} {result.error}", "dp pave --hook (reinstall)", command=command)
     if result.returncode not in (0, 2):
@@ -500,6 +519,15 @@ def check_latency(files: list[SettingsFile], db_path: Path, cwd: Path) -> Findin
     return Finding("latency", OK, f"one call of {label} took {millis} ms", milliseconds=millis, command=command)
 
 
+def _installed(files: list[SettingsFile]):
+    """(file, event, group, hook) of every dp hook entry, user scope first."""
+    return [(file, event, group, hook) for file in files for event, group, hook in claude_settings.dp_hooks(file.data)]
+
+
+def _real_program(program: str) -> str:
+    return os.path.realpath(shutil.which(program) or program)
+
+
 def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> list[Finding]:
     findings, rules = check_store(db_path)
     files = settings_files(cwd, extra_settings)
@@ -510,3 +538,8 @@ def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> lis
         findings += check_rules(rules)
     findings.append(check_latency(files, db_path, cwd))
     return findings
+
+
+def summary(findings: list[Finding]) -> dict:
+    """How many findings of each status; any error makes ``dp doctor`` exit 1."""
+    return {status: sum(1 for f in findings if f.status == status) for status in (OK, WARNING, ERROR)}

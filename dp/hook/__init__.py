@@ -47,7 +47,11 @@ class Options:
 
 
 def parse_options(argv) -> Options:
-    """``--name value`` or ``--name=value``; anything unknown or invalid is ignored."""
+    """``--name value`` or ``--name=value``; anything unknown or invalid is ignored.
+
+    An option missing its value never swallows the option after it
+    (``--permission --mode advise`` still advises).
+    """
     options = Options()
     choices = {"--permission": ("none", "ask", "allow"), "--mode": ("rewrite", "advise")}
     i = 0
@@ -55,8 +59,9 @@ def parse_options(argv) -> Options:
         name, has_value, value = str(argv[i]).partition("=")
         if name in ("--db", "--permission", "--mode"):
             if not has_value:
-                if i + 1 >= len(argv):
-                    break
+                if i + 1 >= len(argv) or str(argv[i + 1]).startswith("--"):
+                    i += 1
+                    continue  # no value: ignore this option, not the next one
                 i += 1
                 value = str(argv[i])
             if name == "--db":

@@ -8,6 +8,7 @@ regenerating the file only changes it when the rules change.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from dp.rules.model import APPLY_ORDER, COMMAND, FLAG, LITERAL, RECIPE, REGEX, TOOL_ALIAS, Rule, dashed
 
@@ -121,3 +122,24 @@ def rule_entries(rules: list[Rule]) -> list[dict]:
         entry["kind"] = rule.kind_label
         entries.append(entry)
     return entries
+
+
+def generate(rules: list[Rule], extra: str = "", output: Path | None = None) -> dict:
+    """Everything ``dp pave --agents-md`` reports, writing dp's block into ``output`` if given.
+
+    ``extra`` (the project's tasks) follows the rules. With ``output`` the
+    block is refreshed even when there are no rules left (see
+    ``markers.write_block``). ``markdown`` is present only when there is some.
+    """
+    markdown = render(rules)
+    extra = extra.strip("\n")
+    if extra:
+        markdown = f"{markdown}\n{extra}\n" if markdown else f"{extra}\n"
+    result = {"status": "generated" if rules else "no_aliases", "count": len(rules), "rules": rule_entries(rules)}
+    if output is not None:
+        from dp.pave.markers import write_block
+
+        result.update({"output": str(output), "action": write_block(output, markdown)})
+    if markdown:
+        result["markdown"] = markdown
+    return result

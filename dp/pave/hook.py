@@ -16,22 +16,50 @@ from pathlib import Path
 from dp.claude.settings import (
     EVENT,
     HOOK_TIMEOUT_SECONDS,
+    SCOPES,
     dump_settings,
     install_entry,
     parse_settings,
     remove_entries,
     settings_path,
 )
+from dp.errors import DpError
 from dp.files import read_bytes, replace_file
 from dp.store import DEFAULT_DB
 
 
 def target(scope: str | None, explicit: Path | None) -> tuple[str, Path]:
     """(scope label, settings file) for ``--scope`` / ``--settings``."""
+    if scope is not None and explicit is not None:
+        raise DpError("use --scope or --settings, not both")
+    if scope is not None and scope not in SCOPES:
+        raise DpError(f"unknown scope {scope!r}: use one of {', '.join(SCOPES)} (or --settings PATH)")
     if explicit is not None:
         return "custom", Path(explicit).expanduser().absolute()
     scope = scope or "user"
     return scope, settings_path(scope)
+
+
+def change(
+    install_hook: bool,
+    scope: str | None,
+    explicit: Path | None,
+    db_path: Path,
+    permission: str = "none",
+    mode: str = "rewrite",
+) -> dict:
+    """``dp pave --hook`` / ``--unhook`` (and the hook step of ``dp init``); returns the report."""
+    label, path = target(scope, explicit)
+    if not install_hook:
+        return uninstall(path, label)
+    return install(path, command_for(db_path, permission, mode), label)
+
+
+def command_for(db_path: Path, permission: str = "none", mode: str = "rewrite") -> str:
+    """The hook entry's command: the real installed pave-check and the options that differ from its defaults."""
+    from dp.claude.executable import find_pave_check, hook_command
+
+    return hook_command(find_pave_check(), db_option(db_path), permission, mode)
 
 
 def db_option(db_path: Path) -> Path | None:
@@ -45,9 +73,13 @@ def db_option(db_path: Path) -> Path | None:
 
 
 def install(path: Path, command: str, scope: str) -> dict:
+    """Put dp's entry running ``command`` into the settings at ``path``; the file is written only on a change."""
     original = read_bytes(path)
     settings = parse_settings(original, path)
-    status = install_entry(settings, command)
+    try:
+        status = install_entry(settings, command)
+    except DpError as exc:
+        raise DpError(f"{path}: {exc.message}") from None
     backup = None
     if status != "already_configured":
         backup = replace_file(path, dump_settings(settings), expected=original, backup=True)
@@ -55,6 +87,7 @@ def install(path: Path, command: str, scope: str) -> dict:
 
 
 def uninstall(path: Path, scope: str) -> dict:
+    """Take dp's entries out of the settings at ``path``; a file without them is not touched."""
     original = read_bytes(path)
     settings = parse_settings(original, path)
     removed = remove_entries(settings)
@@ -115,14 +148,18 @@ class HookCall:
         return updated if isinstance(updated, dict) else None
 
 
-def call(command: str, payload: dict, cwd: Path, timeout: float = HOOK_TIMEOUT_SECONDS) -> HookCall:
-    """Run ``command`` the way Claude Code does: through the shell, payload on stdin."""
+def call(command: str | list[str], payload: dict, cwd: Path, timeout: float = HOOK_TIMEOUT_SECONDS) -> HookCall:
+    """Run the hook with the payload on stdin, as Claude Code does.
+
+    A string goes through the shell like a settings entry; an argv list
+    runs without one (for commands dp did not write itself).
+    """
     env = {**os.environ, "CLAUDE_PROJECT_DIR": str(cwd)}
     started = time.perf_counter()
     try:
         proc = subprocess.run(
             command,
-            shell=True,
+            shell=isinstance(command, str),
             input=json.dumps(payload),
             capture_output=True,
             text=True,

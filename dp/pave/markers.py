@@ -17,8 +17,9 @@ END = "<!-- dp:end -->"
 
 
 def block(markdown: str) -> str:
-    """``markdown`` wrapped in the markers (no trailing newline)."""
-    return f"{BEGIN}\n{markdown.rstrip(chr(10))}\n{END}"
+    """``markdown`` wrapped in the markers (no trailing newline); just the markers when empty."""
+    body = markdown.rstrip("\n")
+    return f"{BEGIN}\n{body}\n{END}" if body else f"{BEGIN}\n{END}"
 
 
 def with_block(existing: str | None, markdown: str) -> tuple[str, str]:
@@ -50,7 +51,9 @@ def with_block(existing: str | None, markdown: str) -> tuple[str, str]:
 def write_block(path: Path, markdown: str) -> str:
     """Put ``markdown`` into ``path`` between the markers; returns the action.
 
-    ``unchanged`` when the file already holds exactly this block.
+    ``unchanged`` when the file already holds exactly this block. Empty
+    ``markdown`` (no rules left) empties an existing block, so the agent is
+    not kept obeying deleted rules, and creates nothing otherwise.
     """
     original = read_bytes(path)
     if original is None:
@@ -60,6 +63,8 @@ def write_block(path: Path, markdown: str) -> str:
             existing = original.decode("utf-8")
         except UnicodeDecodeError:
             raise DpError(f"{path} is not UTF-8 text; nothing was changed") from None
+    if not markdown.strip() and (existing is None or (BEGIN not in existing and END not in existing)):
+        return "unchanged"
     text, action = with_block(existing, markdown)
     if text == existing:
         return "unchanged"

@@ -48,11 +48,18 @@ class Command:
             planned["stdin"] = self.stdin.decode("utf-8", errors="replace")
         return planned
 
-    def run(self, *, echo: bool, timeout: float):
+    def run(self, *, echo: bool, timeout: float, capture_limit: int):
         """Run it through ``dp.process``; returns its ``ProcessResult``."""
         from dp.process import run_process
 
-        return run_process(self.argv, cwd=self.cwd, stdin=self.stdin, echo=echo, timeout=timeout)
+        return run_process(
+            self.argv,
+            cwd=self.cwd,
+            stdin=self.stdin,
+            echo=echo,
+            timeout=timeout,
+            capture_limit=capture_limit,
+        )
 
     def __repr__(self) -> str:
         return f"Command({self.shell_line()!r}, cwd={str(self.cwd)!r})"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import threading
 from pathlib import Path
 from typing import Optional
 
@@ -37,12 +38,13 @@ MAX_PROMPT_ARG_BYTES = 100 * 1024
 class AgentRequest:
     """Everything an adapter needs to run one agent step."""
 
-    __slots__ = ("prompt", "system_prompt", "agent_name", "model", "mode", "working_dir", "timeout")
+    __slots__ = ("prompt", "system_prompt", "agent_name", "model", "mode", "working_dir", "timeout",
+                 "cancel")
 
     def __init__(self, prompt: str, *, system_prompt: Optional[str] = None,
                  agent_name: Optional[str] = None, model: Optional[str] = None,
                  mode: Optional[str] = None, working_dir: Optional[Path] = None,
-                 timeout: Optional[float] = None):
+                 timeout: Optional[float] = None, cancel: Optional[threading.Event] = None):
         self.prompt = prompt
         self.system_prompt = system_prompt
         self.agent_name = agent_name
@@ -50,18 +52,17 @@ class AgentRequest:
         self.mode = mode
         self.working_dir = working_dir
         self.timeout = timeout
+        self.cancel = cancel  # set when the run is interrupted: end the agent
 
     def with_prompt(self, prompt: str) -> "AgentRequest":
         """The same request asking something else (the JSON-only retry)."""
         return AgentRequest(prompt, system_prompt=self.system_prompt, agent_name=self.agent_name,
                             model=self.model, mode=self.mode, working_dir=self.working_dir,
-                            timeout=self.timeout)
+                            timeout=self.timeout, cancel=self.cancel)
 
 
 class AgentAdapter:
     """Runs agent steps. ``run`` returns a ``dp.process.ProcessResult``-shaped object."""
-
-    name = "adapter"
 
     def run(self, request: AgentRequest):
         raise NotImplementedError
@@ -69,8 +70,6 @@ class AgentAdapter:
 
 class ClaudeCliAdapter(AgentAdapter):
     """``claude -p PROMPT`` in a fresh temporary directory unless the step sets working_dir."""
-
-    name = "claude-cli"
 
     def __init__(self, binary: Optional[str] = None):
         binary = binary or os.environ.get(AGENT_BINARY_ENV) or "claude"
@@ -91,7 +90,9 @@ class ClaudeCliAdapter(AgentAdapter):
         prompt = request.prompt + NON_INTERACTIVE_FOOTER
         argv = [self.binary, "-p"]
         stdin = None
-        if len(prompt.encode()) > MAX_PROMPT_ARG_BYTES:
+        # A prompt that starts with '-' would be read as an option (a templated
+        # "--permission-mode=bypassPermissions"): it goes through stdin too.
+        if len(prompt.encode()) > MAX_PROMPT_ARG_BYTES or prompt.startswith("-"):
             stdin = prompt.encode()
         else:
             argv.append(prompt)
@@ -106,9 +107,10 @@ class ClaudeCliAdapter(AgentAdapter):
         env[MAX_SESSION_DEPTH_ENV] = str(limit)
         if request.working_dir is not None:
             return run_process(argv, cwd=request.working_dir, env=env,
-                               timeout=request.timeout, stdin=stdin)
+                               timeout=request.timeout, stdin=stdin, cancel=request.cancel)
         with tempfile.TemporaryDirectory(prefix="dp-agent-") as scratch:
-            return run_process(argv, cwd=scratch, env=env, timeout=request.timeout, stdin=stdin)
+            return run_process(argv, cwd=scratch, env=env, timeout=request.timeout, stdin=stdin,
+                               cancel=request.cancel)
 
 
 def session_depth() -> tuple[int, int]:

@@ -491,18 +491,26 @@ def _eval_method(node, variables):
     if name == "join":
         if len(args) != 1 or not isinstance(args[0], list):
             raise ConditionError(".join() takes one list")
-        result: Any = receiver.join(string_form(item) for item in args[0])
-    else:
-        for arg in args:
-            if not (isinstance(arg, str) or (isinstance(arg, int) and not isinstance(arg, bool))):
-                raise ConditionError(f".{name}() takes strings and integers, not {_type_name(arg)}")
-        try:
-            result = getattr(receiver, name)(*args)
-        except (TypeError, ValueError) as exc:
-            raise ConditionError(f".{name}(): {exc}") from None
-    if isinstance(result, str) and len(result) > MAX_RESULT_CHARS:
-        raise ConditionError(f".{name}() result is too large")
-    return result
+        parts = [string_form(item) for item in args[0]]
+        _check_size(name, sum(map(len, parts)) + len(receiver) * max(0, len(parts) - 1))
+        return receiver.join(parts)
+    for arg in args:
+        if not (isinstance(arg, str) or (isinstance(arg, int) and not isinstance(arg, bool))):
+            raise ConditionError(f".{name}() takes strings and integers, not {_type_name(arg)}")
+    if name == "replace" and len(args) >= 2 and isinstance(args[0], str) \
+            and isinstance(args[1], str):
+        # Checked before building it: each replace can multiply the length
+        # ('x'.replace('', long)), so a chain of them would exhaust memory.
+        _check_size(name, len(receiver) + receiver.count(args[0]) * (len(args[1]) - len(args[0])))
+    try:
+        return getattr(receiver, name)(*args)
+    except (TypeError, ValueError) as exc:
+        raise ConditionError(f".{name}(): {exc}") from None
+
+
+def _check_size(method: str, length: int) -> None:
+    if length > MAX_RESULT_CHARS:
+        raise ConditionError(f".{method}() result would be too large ({length:,} characters)")
 
 
 def _fn_int(args):

@@ -46,8 +46,8 @@ def load_yaml(text: str, source: str) -> Any:
         return loader.get_single_data()
     except yaml.YAMLError as exc:
         raise RecipeLoadError(f"{source}: invalid YAML: {_one_line(exc)}") from None
-    except RecursionError:
-        raise RecipeLoadError(f"{source}: YAML is nested too deeply") from None
+    except RecipeLoadError as exc:
+        raise RecipeLoadError(f"{source}: {exc}") from None
     finally:
         loader.dispose()
 
@@ -72,6 +72,19 @@ def _bounded_loader_class(yaml):
         return _LOADER_CLASS
 
     class BoundedLoader(yaml.SafeLoader):
+        nesting = 0
+
+        def compose_node(self, parent, index):
+            # Refuse deep nesting as it is read: letting the recursive composer
+            # hit Python's recursion limit takes seconds on a '[[[[…' file.
+            self.nesting += 1
+            try:
+                if self.nesting > MAX_DEPTH:
+                    raise RecipeLoadError(f"YAML is nested more than {MAX_DEPTH} levels deep")
+                return super().compose_node(parent, index)
+            finally:
+                self.nesting -= 1
+
         def compose_document(self):
             node = super().compose_document()
             _check_expansion(node, yaml)

@@ -10,6 +10,7 @@ condition syntax, the shell templates, tag lists and limits.
 from __future__ import annotations
 
 import difflib
+import json
 import re
 import shlex
 from pathlib import Path
@@ -103,6 +104,26 @@ def resolve_recipe_argument(argument: str, roots: Iterable[Path], cwd: Path) -> 
             exit_code=EXIT_NOT_FOUND,
         )
     return found
+
+
+def catalogue(roots: Iterable[Path]) -> list[dict[str, Any]]:
+    """Every recipe found in ``roots`` (``dp recipe list``), invalid ones with the reason.
+
+    An invalid file is listed rather than skipped so that a typo does not make
+    a recipe silently disappear from the list.
+    """
+    roots = list(roots)
+    rows = []
+    for name, path in discovery.list_recipe_files(roots):
+        row: dict[str, Any] = {"name": name, "version": None, "description": None,
+                               "path": str(path), "valid": True, "error": None}
+        try:
+            loaded = load_recipe(path, roots)
+            row.update(version=loaded.version, description=loaded.description)
+        except RecipeError as exc:
+            row.update(valid=False, error=exc.message)
+        rows.append(row)
+    return rows
 
 
 def _load_document(text: str, source: str) -> dict:
@@ -205,7 +226,7 @@ def build_recipe(raw: dict, source: str, path: Optional[Path], warnings: list[st
     else:
         fields["context"] = context or {}
     fields.update(_recursion(raw.get("recursion"), problems))
-    fields["hooks"] = _hooks(raw.get("hooks"), problems)
+    fields["hooks"] = _hooks(raw.get("hooks"), problems, warnings)
 
     steps: list[model.Step] = []
     seen: set[str] = set()
@@ -240,7 +261,7 @@ def _recursion(value: Any, problems: list[str]) -> dict[str, int]:
     return limits
 
 
-def _hooks(value: Any, problems: list[str]) -> dict[str, str]:
+def _hooks(value: Any, problems: list[str], warnings: list[str]) -> dict[str, str]:
     if value is None:
         return {}
     if not isinstance(value, dict):
@@ -254,7 +275,7 @@ def _hooks(value: Any, problems: list[str]) -> dict[str, str]:
         if not isinstance(command, str) or not command.strip():
             problems.append(f"'hooks.{key}' must be a shell command")
             continue
-        _check_shell_template(command, f"'hooks.{key}'", problems)
+        _check_shell_template(command, f"'hooks.{key}'", problems, warnings)
         hooks[key] = command
     return hooks
 
@@ -269,8 +290,9 @@ def _build_step(raw: Any, index: int, problems: list[str], warnings: list[str]) 
                         "on and off as booleans)")
         return None
     if not isinstance(step_id, str) or not _IDENTIFIER.fullmatch(step_id):
+        what = "is required" if step_id is None else f"{json.dumps(step_id)} is not valid"
         problems.append(
-            f"step #{index + 1}: 'id' is required: a name of letters, digits, '_' and '-' "
+            f"step #{index + 1}: 'id' {what}: use a name of letters, digits, '_' and '-' "
             "starting with a letter or '_'"
         )
         return None
@@ -311,10 +333,10 @@ def _build_step(raw: Any, index: int, problems: list[str], warnings: list[str]) 
     if not fields.get(required):
         misspelt = [key for key in raw if key not in STEP_KEYS and suggest(key, [required])]
         hint = f" (found '{misspelt[0]}': did you mean '{required}'?)" if misspelt else ""
-        problems.append(f"{label}: a {step_type} step needs '{required}'{hint}")
+        problems.append(f"{label}: {_a(step_type)} step needs '{required}'{hint}")
     for key, types in _TYPE_FIELDS.items():
         if key in raw and step_type not in types:
-            warnings.append(f"{label}: '{key}' is ignored on a {step_type} step")
+            warnings.append(f"{label}: '{key}' is ignored on {_a(step_type)} step")
     if fields.get("parse_json_required") and not fields.get("parse_json"):
         fields["parse_json"] = True
     if "condition" in fields:
@@ -323,7 +345,7 @@ def _build_step(raw: Any, index: int, problems: list[str], warnings: list[str]) 
         except conditions.ConditionError as exc:
             problems.append(f"{label}: bad condition: {exc}")
     if step_type == model.BASH and fields.get("command"):
-        _check_shell_template(fields["command"], f"{label}: 'command'", problems)
+        _check_shell_template(fields["command"], f"{label}: 'command'", problems, warnings)
     if step_type == model.TASK and fields.get("task"):
         try:
             shlex.split(fields["task"])
@@ -335,6 +357,10 @@ def _build_step(raw: Any, index: int, problems: list[str], warnings: list[str]) 
                 f"{label}: 'recipe' must be a recipe name (one path component, no '/' or '..')"
             )
     return model.Step(step_id, step_type, **fields)
+
+
+def _a(step_type: str) -> str:
+    return f"an {step_type}" if step_type == model.AGENT else f"a {step_type}"
 
 
 def _step_type(raw: dict, label: str, problems: list[str]) -> Optional[str]:
@@ -374,11 +400,27 @@ def _check_timeout(value: Any, label: str, problems: list[str], fields: dict) ->
     fields["timeout"] = value
 
 
-def _check_shell_template(command: str, label: str, problems: list[str]) -> None:
+def _check_shell_template(command: str, label: str, problems: list[str],
+                          warnings: list[str]) -> None:
     try:
         templates.render_shell(command, {})
     except templates.TemplateError as exc:
         problems.append(f"{label}: {exc}")
+    for match in _REPARSED.finditer(command):
+        tool = " ".join((match.group(1) or match.group(2)).split())
+        warnings.append(
+            f"{label}: a {{{{value}}}} given to '{tool}' is parsed as shell code again by it, "
+            "where dp cannot keep it inert; pass it as an argument of the script "
+            "(sh -c '... \"$1\"' _ {{value}}) or check it in a condition"
+        )
+
+
+# Where a value becomes shell code again after dp passed it as data: eval's
+# and ssh's arguments, and the script text of sh -c (not the arguments after it).
+_REPARSED = re.compile(
+    r"(?:^|[\s;&|(`])(eval|ssh)\s[^\n]*?\{\{"
+    r"|(?:^|[\s;&|(`])((?:ba|da|z|k)?sh\s+-c|su\s+-c)\s+(?:\"[^\"]*|'[^']*|[^\s'\"]*)\{\{"
+)
 
 
 def _string_list(value: Any, label: str, problems: list[str]) -> list[str]:
@@ -447,15 +489,18 @@ def parse_assignment(text: str) -> tuple[str, Any]:
 
 
 def typed_value(text: str) -> Any:
+    """Typed only when nothing is lost: ``1.10``, ``007`` and ``1e3`` stay text.
+
+    A version ``1.10`` read as the float 1.1 would render as ``1.1``; kept as
+    text it still compares as a number in conditions.
+    """
     if text in ("true", "false"):
         return text == "true"
-    if re.fullmatch(r"[+-]?\d+", text):
+    if re.fullmatch(r"-?(0|[1-9]\d*)", text):
         return int(text)
-    if re.fullmatch(r"[+-]?(\d+\.\d*|\.\d+|\d+)([eE][+-]?\d+)?", text):
+    if re.fullmatch(r"-?\d+\.\d+", text) and repr(float(text)) == text:
         return float(text)
     if text[:1] in ("{", "["):
-        import json
-
         try:
             return json.loads(text)
         except ValueError:

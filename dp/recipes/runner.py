@@ -112,6 +112,9 @@ class _Run:
     def __init__(self, recipe: model.Recipe, options: RunOptions):
         self.options = options
         self.lock = threading.Lock()
+        # Set on Ctrl-C: the main thread gets the KeyboardInterrupt, but steps
+        # running on parallel-group threads only learn of it through this.
+        self.interrupted = threading.Event()
         self.total_steps = 0
         self.audit = None if options.dry_run or options.audit_dir is None \
             else _AuditLog(options.audit_dir, recipe.name)
@@ -132,8 +135,9 @@ class _Run:
         while index < len(steps):
             batch = _batch(steps, index)
             index += len(batch)
-            if failed_step is not None:
-                reason = f"the recipe stopped after '{failed_step}' failed"
+            if failed_step is not None or self.interrupted.is_set():
+                reason = f"the recipe stopped after '{failed_step}' failed" \
+                    if failed_step is not None else "the run was interrupted"
                 results += [self._finish(_not_run(step, reason), recipe, depth).result
                             for step in batch]
                 continue
@@ -156,9 +160,10 @@ class _Run:
         snapshot = dict(context)
 
         def work(step: model.Step) -> _Outcome:
-            if stop.is_set():
-                return self._finish(
-                    _not_run(step, "another step of its parallel group failed"), recipe, depth)
+            if stop.is_set() or self.interrupted.is_set():
+                reason = "the run was interrupted" if self.interrupted.is_set() \
+                    else "another step of its parallel group failed"
+                return self._finish(_not_run(step, reason), recipe, depth)
             outcome = self._step(step, recipe, snapshot, depth, chain, limits)
             if outcome.result.status == model.FAILED and not step.continue_on_error:
                 stop.set()
@@ -169,9 +174,10 @@ class _Run:
         try:
             outcomes = list(pool.map(work, batch))
         except BaseException:
-            # Ctrl-C: start nothing more; steps already running finish on their own.
-            stop.set()
-            pool.shutdown(wait=False, cancel_futures=True)
+            # Ctrl-C: start nothing more, end the steps already running (their
+            # process groups get SIGTERM, then SIGKILL) and wait for that.
+            self.interrupted.set()
+            pool.shutdown(wait=True, cancel_futures=True)
             raise
         pool.shutdown()
         return outcomes
@@ -277,18 +283,21 @@ class _Run:
         cwd = self._working_dir(step, context, result)
         process = _run_shell(rendered, cwd, self._timeout(step),
                              {"DP_RECIPE": recipe.name, "DP_STEP_ID": step.id,
-                              "DP_PROJECT_DIR": str(self.options.project_dir)})
+                              "DP_PROJECT_DIR": str(self.options.project_dir)}, self.interrupted)
         return _checked(process, self._timeout(step))
 
     def _task(self, step: model.Step, context: dict, result: model.StepResult) -> str:
-        from dp import runners
         from dp.process import run_process
 
-        resolved = self._resolve_task(step, context, result, runners)
-        process = run_process(resolved.argv, cwd=resolved.cwd, timeout=self._timeout(step))
+        resolved = self._resolve_task(step, context, result)
+        process = run_process(resolved.argv, cwd=resolved.cwd, timeout=self._timeout(step),
+                              cancel=self.interrupted)
         return _checked(process, self._timeout(step))
 
-    def _resolve_task(self, step, context, result, runners):
+    def _resolve_task(self, step, context, result):
+        """The project task the step names, found by dp's runner detection (``dp run``)."""
+        from dp import runners
+
         words = shlex.split(step.task)
         words = [self._render_text(word, context, result, f"step '{step.id}' task") for word in words]
         if not words:
@@ -322,6 +331,7 @@ class _Run:
         return agents.AgentRequest(
             prompt, system_prompt=system_prompt, agent_name=step.agent, model=model_name,
             mode=step.mode, working_dir=working_dir, timeout=self._timeout(step),
+            cancel=self.interrupted,
         )
 
     def _stages(self, step: model.Step) -> bool:
@@ -355,11 +365,9 @@ class _Run:
         ran = [r for r in results if r.output is not None and r.status != model.SKIPPED]
         outcome.result.output = ran[-1].output if ran else ""
         outcome.updates[step.output_key] = jsonout.parse_output(outcome.result.output)
-        failed = [r for r in results if r.status == model.FAILED and not r.tolerated]
-        if failed:
-            raise _StepFailed(
-                f"sub-recipe '{child.name}' failed at step '{failed[0].step_id}': {failed[0].error}"
-            )
+        path, error = _first_failure(results)
+        if path:
+            raise _StepFailed(f"sub-recipe '{child.name}' failed at step '{' > '.join(path)}': {error}")
 
     def _child(self, step, parent, context, depth, chain, limits, result):
         """Load a sub-recipe: -R dirs, ./recipes, ./.dp/recipes, then the parent's directory."""
@@ -414,9 +422,7 @@ class _Run:
         return self._finish(result, recipe, depth)
 
     def _plan_task(self, step, context, result) -> str:
-        from dp import runners
-
-        resolved = self._resolve_task(step, context, result, runners)
+        resolved = self._resolve_task(step, context, result)
         return f"task {shlex.join(resolved.argv)} (in {resolved.cwd})"
 
     # --- shared helpers -------------------------------------------------------------
@@ -437,10 +443,24 @@ class _Run:
         return rendered.text
 
     def _render_value(self, value: Any, context: dict, result: model.StepResult, where: str) -> Any:
-        """Sub-recipe context overrides: strings are templates; other values pass as they are."""
-        if isinstance(value, str):
-            return self._render_text(value, context, result, where)
-        return value
+        """Sub-recipe context overrides: strings are templates, at any depth of nesting.
+
+        A string that is one placeholder and nothing else passes the value
+        itself, so ``files: "{{changed}}"`` hands the child a list, not its JSON text.
+        """
+        if isinstance(value, dict):
+            return {key: self._render_value(item, context, result, where)
+                    for key, item in value.items()}
+        if isinstance(value, list):
+            return [self._render_value(item, context, result, where) for item in value]
+        if not isinstance(value, str):
+            return value
+        whole = templates.PLACEHOLDER.fullmatch(value.strip())
+        if whole is not None:
+            found = templates.lookup(whole.group(1), context)
+            if found is not templates.MISSING:
+                return found
+        return self._render_text(value, context, result, where)
 
     def _working_dir(self, step: model.Step, context: dict, result: model.StepResult) -> Path:
         root = self.options.project_dir
@@ -469,7 +489,8 @@ class _Run:
         try:
             rendered = self._render_shell(command, variables, result, f"hook {name}")
             process = _run_shell(rendered, self.options.project_dir, HOOK_TIMEOUT,
-                                 {"DP_RECIPE": recipe.name, "DP_STEP_ID": step.id})
+                                 {"DP_RECIPE": recipe.name, "DP_STEP_ID": step.id},
+                                 self.interrupted)
         except (_StepFailed, DpError) as exc:
             result.warnings.append(f"hook {name} for step '{step.id}' could not run: {exc}")
             return
@@ -490,6 +511,21 @@ def _batch(steps: list[model.Step], start: int) -> list[model.Step]:
     return steps[start:end]
 
 
+def _first_failure(results: list[model.StepResult]) -> tuple[list[str], Optional[str]]:
+    """The step ids down to the first untolerated failure, and its own error.
+
+    Nested sub-recipes report the root cause once, not wrapped once per level.
+    """
+    path: list[str] = []
+    error = None
+    while True:
+        failed = [r for r in results if r.status == model.FAILED and not r.tolerated]
+        if not failed:
+            return path, error
+        path.append(failed[0].step_id)
+        error, results = failed[0].error, failed[0].children
+
+
 def _not_run(step: model.Step, reason: str) -> model.StepResult:
     result = model.StepResult(step.id, step.type, model.PENDING)
     result.reason = f"not run: {reason}"
@@ -508,7 +544,8 @@ def _checked(process, timeout: Optional[float]) -> str:
     return process.output
 
 
-def _run_shell(rendered: templates.Rendered, cwd: Path, timeout: float, extra_env: dict):
+def _run_shell(rendered: templates.Rendered, cwd: Path, timeout: float, extra_env: dict,
+               cancel: threading.Event):
     """``bash -c SCRIPT`` with the template values in the environment (big ones via files)."""
     from dp.process import run_process
 
@@ -517,7 +554,8 @@ def _run_shell(rendered: templates.Rendered, cwd: Path, timeout: float, extra_en
              if len(value.encode()) > MAX_ENV_VALUE_BYTES}
     env.update({name: value for name, value in rendered.env.items() if name not in large})
     if not large:
-        return run_process(["bash", "-c", rendered.text], cwd=cwd, env=env, timeout=timeout)
+        return run_process(["bash", "-c", rendered.text], cwd=cwd, env=env, timeout=timeout,
+                           cancel=cancel)
     with tempfile.TemporaryDirectory(prefix="dp-values-") as scratch:
         prelude = []
         for name, value in large.items():
@@ -526,7 +564,8 @@ def _run_shell(rendered: templates.Rendered, cwd: Path, timeout: float, extra_en
             env[f"{name}_FILE"] = str(path)
             prelude.append(f'IFS= read -r -d "" {name} < "${{{name}_FILE}}" || true')
         script = "\n".join(prelude + [rendered.text])
-        return run_process(["bash", "-c", script], cwd=cwd, env=env, timeout=timeout)
+        return run_process(["bash", "-c", script], cwd=cwd, env=env, timeout=timeout,
+                           cancel=cancel)
 
 
 def _stage_all(directory: Path, result: model.StepResult) -> None:

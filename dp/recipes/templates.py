@@ -14,6 +14,13 @@ Two renderers, because the destinations differ:
   placeholders is rewritten as an unquoted one with its literal ``\\ $ ```
   escaped, so the body reads the same and the references expand.
 
+The environment does not make a value inert everywhere: bash evaluates the
+text of a variable used in arithmetic (``$(( ))``, ``(( ))``, ``[[ … -eq … ]]``,
+an index ``${a[i]}``, an offset ``${s:n}``) as an expression, and an array
+subscript in that text runs command substitutions (``a[$(touch pwned)]``).
+So a placeholder in one of those places must render to an integer (or
+nothing), else rendering fails and the step with it.
+
 A placeholder is a variable path: ``name``, ``obj.key``, ``list[0]``,
 ``obj['key']``. Anything else between braces (``{{.State}}`` in a
 ``docker --format`` argument) is left alone.
@@ -32,7 +39,7 @@ _SEGMENT = rf"(?:\.{_NAME}|\[\s*(?:-?\d+|'[^'\]]*'|\"[^\"\]]*\")\s*\])"
 PLACEHOLDER = re.compile(rf"\{{\{{\s*({_NAME}{_SEGMENT}*)\s*\}}\}}")
 _PATH_PART = re.compile(rf"\.?({_NAME})|\[\s*(-?\d+)\s*\]|\[\s*'([^']*)'\s*\]|\[\s*\"([^\"]*)\"\s*\]")
 ENV_PREFIX = "DP_VAR_"
-_MISSING = object()
+MISSING = object()
 
 
 class TemplateError(Exception):
@@ -45,22 +52,22 @@ def placeholders(template: str) -> list[str]:
 
 
 def lookup(path: str, variables: dict[str, Any]) -> Any:
-    """The value at ``path`` (``a.b[0]['c']``), or ``_MISSING``."""
+    """The value at ``path`` (``a.b[0]['c']``), or ``MISSING``."""
     value: Any = variables
     for match in _PATH_PART.finditer(path):
         name, index, single, double = match.groups()
         key: Any = name if name is not None else single if single is not None else double
         if index is not None:
             if not isinstance(value, list):
-                return _MISSING
+                return MISSING
             position = int(index)
             if not -len(value) <= position < len(value):
-                return _MISSING
+                return MISSING
             value = value[position]
         elif isinstance(value, dict) and key in value:
             value = value[key]
         else:
-            return _MISSING
+            return MISSING
     return value
 
 
@@ -88,7 +95,7 @@ def render_text(template: str, variables: dict[str, Any]) -> Rendered:
 
     def replace(match: re.Match) -> str:
         value = lookup(match.group(1), variables)
-        if value is _MISSING:
+        if value is MISSING:
             missing.append(match.group(1))
             return ""
         return string_form(value)
@@ -108,7 +115,7 @@ def render_shell(template: str, variables: dict[str, Any]) -> Rendered:
             while name in env:
                 name, suffix = f"{base}_{suffix}", suffix + 1
             value = lookup(path, variables)
-            if value is _MISSING:
+            if value is MISSING:
                 missing.append(path)
                 value = None
             # The environment cannot carry NUL bytes; nothing a shell reads can either.
@@ -116,7 +123,17 @@ def render_shell(template: str, variables: dict[str, Any]) -> Rendered:
             names[path] = name
         return names[path]
 
-    return Rendered(_ShellScanner(template, reference).run(), env, missing)
+    scanner = _ShellScanner(template, reference)
+    text = scanner.run()
+    for path in scanner.arithmetic:
+        value = env[names[path]]
+        if not _INTEGER.fullmatch(value):
+            raise TemplateError(
+                f"'{{{{{path}}}}}' is used in shell arithmetic ($(( )), (( )), [[ -eq ]], "
+                "${a[i]} or ${s:n}), "
+                f"where bash would run code in it; it must be an integer, not {_clip(value, 40)!r}"
+            )
+    return Rendered(text, env, missing)
 
 
 def _clip(value: str, limit: int = 200) -> str:
@@ -134,6 +151,13 @@ class _Heredoc:
 
 
 _WORD_END = set(" \t\n;|&<>()")
+# Where a command (and so ``((`` or ``[[``) can start.
+_COMMAND_BOUNDARY = set(" \t\n;|&(!")
+# What bash arithmetic may safely be given: an integer, or nothing (0).
+_INTEGER = re.compile(r"\s*([+-]?(0[xX][0-9a-fA-F]+|\d+))?\s*")
+# ``${name[index]…`` and ``${name:offset…`` in a heredoc body (the index or offset part).
+_PARAMETER_ARITHMETIC = re.compile(r"\$\{[#!]?\w+(?:\[[^\]]*\]|:(?![-=+?])[^}]*)")
+_TEST_ARITHMETIC = re.compile(r"(?<!\S)-(eq|ne|lt|le|gt|ge)(?!\S)")
 
 
 class _ShellScanner:
@@ -149,9 +173,12 @@ class _ShellScanner:
         self.reference = reference
         self.out: list[str] = []
         self.i = 0
-        # Frames: ("cmd", depth) inside $( ), ("dq",) inside "…", ("tick",) inside `…`.
+        # Frames: ("cmd", depth) inside $( ), ("dq",) inside "…", ("tick",) inside `…`,
+        # ("arith", depth) inside $(( )) or (( )), ("test", start, paths) inside [[ ]],
+        # ("param", part) inside ${ } (part: name, index, offset or word).
         self.frames: list[list] = []
         self.pending: list[_Heredoc] = []
+        self.arithmetic: set[str] = set()  # placeholder paths bash evaluates as arithmetic
 
     def run(self) -> str:
         text = self.text
@@ -176,7 +203,13 @@ class _ShellScanner:
         match = PLACEHOLDER.match(self.text, self.i)
         if not match:
             return False
-        self.out.append(form(self.reference(match.group(1))))
+        path = match.group(1)
+        for frame in self.frames:
+            if frame[0] == "arith" or frame[0] == "param" and frame[1] in ("index", "offset"):
+                self.arithmetic.add(path)
+            elif frame[0] == "test":
+                frame[2].append(path)
+        self.out.append(form(self.reference(path)))
         self.i = match.end()
         return True
 
@@ -193,9 +226,8 @@ class _ShellScanner:
         elif ch == '"':
             self.frames.pop()
             self._emit()
-        elif text.startswith("$(", i):
-            self.frames.append(["cmd", 1])
-            self._emit(2)
+        elif self._expansion():
+            pass
         elif ch == "`":
             self.frames.append(["tick"])
             self._emit()
@@ -214,8 +246,23 @@ class _ShellScanner:
         elif ch == '"':
             self.frames.append(["dq"])
             self._emit()
-        elif text.startswith("$(", i):
-            self.frames.append(["cmd", 1])
+        elif self._expansion():
+            pass
+        elif text.startswith("((", i) and self._command_start():
+            self.frames.append(["arith", 0])
+            self._emit(2)
+        elif frame == "param" and self._parameter_syntax(ch):
+            pass
+        elif frame == "arith" and ch in "()":
+            self._arithmetic_paren()
+        elif text.startswith("[[", i) and self._command_start() \
+                and text[i + 2:i + 3] in (" ", "\t", "\n"):
+            self.frames.append(["test", i, []])
+            self._emit(2)
+        elif frame == "test" and text.startswith("]]", i) and text[i - 1] in " \t\n":
+            _, start, paths = self.frames.pop()
+            if _TEST_ARITHMETIC.search(text, start, i):
+                self.arithmetic.update(paths)
             self._emit(2)
         elif ch == "`":
             if frame == "tick":
@@ -233,7 +280,9 @@ class _ShellScanner:
             self._emit()
         elif ch == "#" and (i == 0 or text[i - 1] in " \t\n;&|("):
             self._comment()
-        elif text.startswith("<<", i) and not text.startswith("<<<", i):
+        elif text.startswith("<<<", i):
+            self._emit(3)  # a here-string, not a heredoc
+        elif text.startswith("<<", i):
             self._heredoc_operator()
         elif ch == "\n":
             self._emit()
@@ -241,6 +290,48 @@ class _ShellScanner:
                 self._heredoc_bodies()
         else:
             self._emit()
+
+    def _expansion(self) -> bool:
+        """Open ``$((``, ``$(`` or ``${`` (alike in code and inside double quotes)."""
+        for opener, frame in (("$((", ["arith", 0]), ("$(", ["cmd", 1]), ("${", ["param", "name"])):
+            if self.text.startswith(opener, self.i):
+                self.frames.append(frame)
+                self._emit(len(opener))
+                return True
+        return False
+
+    def _command_start(self) -> bool:
+        return self.i == 0 or self.text[self.i - 1] in _COMMAND_BOUNDARY
+
+    def _parameter_syntax(self, ch: str) -> bool:
+        """Track where in ``${…}`` we are: an ``[index]`` or ``:offset:length`` is arithmetic."""
+        frame = self.frames[-1]
+        if ch == "}":
+            self.frames.pop()
+        elif frame[1] == "name" and ch == "[":
+            frame[1] = "index"
+        elif frame[1] == "index" and ch == "]":
+            frame[1] = "name"
+        elif frame[1] == "name" and ch == ":" and self.text[self.i + 1:self.i + 2] not in "-=+?":
+            frame[1] = "offset"
+        elif frame[1] == "name" and ch in ":-=+?#%/^,@":
+            frame[1] = "word"
+        else:
+            return False
+        self._emit()
+        return True
+
+    def _arithmetic_paren(self) -> None:
+        frame = self.frames[-1]
+        if self.text[self.i] == "(":
+            frame[1] += 1
+        elif frame[1] > 0:
+            frame[1] -= 1
+        elif self.text.startswith("))", self.i):
+            self.frames.pop()
+            self._emit(2)
+            return
+        self._emit()
 
     def _single_quoted(self, ansi: bool) -> None:
         reopen = "$'" if ansi else "'"
@@ -314,7 +405,13 @@ class _ShellScanner:
     def _heredoc_references(self, body: str, escape_literal: bool) -> str:
         parts: list[str] = []
         position = 0
+        arithmetic = [] if escape_literal else [
+            (start, end) for start, end in _substitutions(body)
+            if "((" in body[start:end] or _TEST_ARITHMETIC.search(body, start, end)
+        ] + [match.span() for match in _PARAMETER_ARITHMETIC.finditer(body)]
         for match in PLACEHOLDER.finditer(body):
+            if any(start < match.start() < end for start, end in arithmetic):
+                self.arithmetic.add(match.group(1))
             literal = body[position:match.start()]
             parts.append(_escape_heredoc(literal) if escape_literal else literal)
             parts.append(f"${{{self.reference(match.group(1))}}}")
@@ -322,6 +419,35 @@ class _ShellScanner:
         tail = body[position:]
         parts.append(_escape_heredoc(tail) if escape_literal else tail)
         return "".join(parts)
+
+
+def _substitutions(body: str) -> list[tuple[int, int]]:
+    """Spans of the outermost ``$( … )`` and backtick substitutions in an unquoted heredoc body.
+
+    They are the only code in such a body, so the only places a value can reach arithmetic.
+    """
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i < len(body):
+        if body.startswith("$(", i):
+            depth, j = 0, i + 1
+            while j < len(body):
+                depth += {"(": 1, ")": -1}.get(body[j], 0)
+                if depth == 0:
+                    break
+                j += 1
+            spans.append((i, j + 1))
+            i = j + 1
+        elif body[i] == "`":
+            end = body.find("`", i + 1)
+            end = len(body) if end == -1 else end + 1
+            spans.append((i, end))
+            i = end
+        elif body[i] == "\\":
+            i += 2
+        else:
+            i += 1
+    return spans
 
 
 def _escape_heredoc(text: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from dp.rules.model import APPLY_ORDER, BASH_PARAM, COMMAND, FLAG, LITERAL, RECIPE, REGEX, Rule
+from dp.rules.model import APPLY_ORDER, BASH_PARAM, COMMAND, FLAG, LITERAL, RECIPE, REGEX, Rule, dashed
 
 # Commands whose options are single-dash words (`find -name`): their
 # multi-letter options are never read as groups of short flags.
@@ -115,8 +115,7 @@ def _apply(rule: Rule, value: str, segments: _SegmentCache, original: str, cwd: 
         elif kind == LITERAL and rule.from_name:
             edits.extend(literal_edits(command, rule.from_name, rule.to_name))
         elif kind == REGEX:
-            span = value[command.start : command.end]
-            edits.append((command.start, command.end, re.sub(rule.from_name, go_replacement(rule.to_name), span)))
+            edits.extend(regex_edits(command, value, rule.from_name, rule.to_name))
         elif kind == RECIPE:
             edit = recipe_edit(command, rule, value, original, cwd, notes)
             if edit is not None:
@@ -193,6 +192,28 @@ def literal_edits(command, old: str, new: str) -> list:
     return edits
 
 
+def regex_edits(command, value: str, pattern: str, replacement: str) -> list:
+    """Matches of ``pattern`` in the command's text (they may span words), except
+    those touching quoted strings, escapes or expansions, which are never rewritten."""
+    from dp.shell.lexer import plain_runs
+
+    protected = []
+    for word in (command.word, *command.args):
+        covered = word.start
+        for run_start, run_end in [] if word.masked else plain_runs(word.raw):
+            protected.append((covered, word.start + run_start))
+            covered = word.start + run_end
+        protected.append((covered, word.end))
+    span = value[command.start : command.end]
+    template = go_replacement(replacement)
+    edits = []
+    for match in re.finditer(pattern, span):
+        start, end = command.start + match.start(), command.start + match.end()
+        if not any(p_start < end and start < p_end for p_start, p_end in protected if p_start < p_end):
+            edits.append((start, end, match.expand(template)))
+    return edits
+
+
 def recipe_edit(command, rule: Rule, value: str, original: str, cwd: str, notes: list):
     """The edit replacing a matching simple command by the rendered recipe, else None."""
     import shlex
@@ -231,12 +252,16 @@ def recipe_edit(command, rule: Rule, value: str, original: str, cwd: str, notes:
         end = command.args[-1].end if command.args else command.word.end
         inside = [value[s:e] for s, e in command.redirects if start <= s < end]
         return start, end, " ".join([script, *inside])
+    if command.run_by:
+        return None  # `xargs`/`find -exec` run a program, not a script: leave the call alone
     # A script can't follow `sudo`/`timeout`: it replaces the whole simple command.
     wrappers = _without_spans(value, command.start, command.word.start, command.redirects)
     if wrappers:
         notes.append("dropped prefix: " + wrappers)
     redirects = " ".join(value[start:end] for start, end in command.redirects)
-    if redirects or command.in_list:
+    # Anything around the command (`&&`, `|`, a trailing `&`, `time`, `!`, `if …; then`)
+    # must apply to the whole script, not to its first or last command.
+    if redirects or value[: command.start].strip() or value[command.end :].strip():
         script = group(script) + (f" {redirects}" if redirects else "")
     return command.start, command.end, script
 
@@ -280,7 +305,7 @@ def _describe(rule: Rule, notes=()) -> str:
     if kind == COMMAND:
         text = f"{rule.command} → {rule.to_name}"
     elif kind == FLAG:
-        text = f"{rule.command}: {_dashed(rule.from_name)} → {_dashed(rule.to_name)}"
+        text = f"{rule.command}: {dashed(rule.from_name)} → {dashed(rule.to_name)}"
     elif kind == LITERAL:
         scope = f"{rule.command}: " if rule.command else f"{rule.param}: "
         text = f"{scope}'{rule.from_name}' → '{rule.to_name}'"
@@ -294,7 +319,3 @@ def _describe(rule: Rule, notes=()) -> str:
     for note in notes:
         text += f"; {note}"
     return text
-
-
-def _dashed(flag: str) -> str:
-    return ("--" if len(flag) > 1 else "-") + flag

@@ -1,9 +1,11 @@
 """The interface every ecosystem module implements, and what they share.
 
 A module looks at ONE directory and returns the runners it finds there
-(``detect(directory) -> list[Runner]``); the registry decides the order. A
-runner knows why it was chosen and lists its tasks; a task knows the argv that
-runs it, so nothing downstream needs to know about ecosystems.
+(``detect(directory, project_root) -> list[Runner]``; ``project_root`` bounds
+any look upwards, e.g. for a workspace's lockfile or cargo config), or raises
+DpError when its project file there is unreadable; the registry decides the
+order. A runner knows why it was chosen and lists its tasks; a task knows the
+argv that runs it, so nothing downstream needs to know about ecosystems.
 """
 
 from __future__ import annotations
@@ -29,12 +31,20 @@ class Task:
 
     ``arg_separator`` is put between the task and any extra arguments when the
     tool would otherwise take them for itself (``npm run test -- --watch``).
+    A ``--`` the user puts first is normally an argument like any other
+    (``cargo test -- --nocapture`` differs from ``cargo test --nocapture``), but
+    where the tool has a separator, or ``dashdash_marks_args`` says the
+    ecosystem reads a leading ``--`` only as "arguments start here" (package
+    managers running scripts), it is taken as that marker and not doubled.
     ``kind`` says what the task is in its ecosystem ("script", "alias",
     "phony target", …); ``origin`` whether the project defined it or the tool
     provides it.
     """
 
-    __slots__ = ("name", "argv", "description", "kind", "origin", "arg_separator", "accepts_args")
+    __slots__ = (
+        "name", "argv", "description", "kind", "origin", "arg_separator", "dashdash_marks_args",
+        "accepts_args",
+    )
 
     def __init__(
         self,
@@ -45,6 +55,7 @@ class Task:
         kind: str = "task",
         origin: str = DEFINED,
         arg_separator: Optional[str] = None,
+        dashdash_marks_args: bool = False,
         accepts_args: bool = True,
     ):
         self.name = name
@@ -53,10 +64,14 @@ class Task:
         self.kind = kind
         self.origin = origin
         self.arg_separator = arg_separator
+        self.dashdash_marks_args = dashdash_marks_args or arg_separator == "--"
         self.accepts_args = accepts_args
 
     def command(self, args: Sequence[str] = ()) -> list[str]:
         """The argv that runs this task with ``args`` forwarded to it."""
+        args = list(args)
+        if self.dashdash_marks_args and args[:1] == ["--"]:
+            del args[0]
         if not args:
             return list(self.argv)
         if not self.accepts_args:
@@ -170,15 +185,26 @@ def installed(executable: str) -> bool:
     return shutil.which(executable) is not None
 
 
-def listed_by_tool_or_file(tool: str, source: Path, what: str, from_tool, from_file):
-    """(items, reason): the tool's own listing when installed, else a read of the file.
+def tool_listed_runner(
+    directory: Path, file_names: Sequence[str], tool: str, ecosystem: str, what: str, from_tool, from_file
+) -> list[Runner]:
+    """The runner of a tool that lists its own tasks (just, Task), if its file is here.
 
-    Reading the file is enough to tell an agent what exists; running a task
-    needs the tool anyway, and dp then says what to install.
+    The tool's own listing (``from_tool(directory, path)``) is used when it is
+    installed, else a read of the file (``from_file(path)``): that is enough to
+    tell an agent what exists; running a task needs the tool anyway, and dp
+    then says what to install.
     """
+    source = first_existing(directory, file_names)
+    if source is None:
+        return []
     if installed(tool):
-        return from_tool(), f"{source.name} found: {what} from {tool}'s own listing"
-    return from_file(), f"{source.name} found, but {tool} is not installed: {what} read from the file"
+        tasks = from_tool(directory, source)
+        reason = f"{source.name} found: {what} from {tool}'s own listing"
+    else:
+        tasks = from_file(source)
+        reason = f"{source.name} found, but {tool} is not installed: {what} read from the file"
+    return [Runner(tool, ecosystem=ecosystem, reason=reason, root=directory, tasks=tasks)]
 
 
 LIST_TIMEOUT = 30

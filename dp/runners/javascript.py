@@ -1,13 +1,16 @@
 """package.json scripts, run through the package manager the project uses.
 
 The manager comes from the ``packageManager`` field (Corepack's), then
-``devEngines.packageManager``, then lockfiles in a fixed order; npm when none
-says otherwise. Scripts always run as ``<pm> run <script>``: ``yarn <script>``
-would let a yarn built-in shadow a script of the same name.
+``devEngines.packageManager``, then lockfiles in a fixed order, looked for in
+the package's directory and then up to the project root (a workspace keeps
+them at its root); npm when none says otherwise. Scripts always run as
+``<pm> run <script>``: ``yarn <script>`` would let a yarn built-in shadow a
+script of the same name.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any, Optional
@@ -51,12 +54,12 @@ def detect(directory: Path, project_root: Path) -> list[Runner]:
     if not path.is_file():
         return []
     manifest = Manifest(path)
-    return [runner_for(manifest)]
+    return [runner_for(manifest, project_root)]
 
 
-def runner_for(manifest: Manifest) -> Runner:
-    """The script runner for ``manifest``'s project."""
-    manager, reason = choose_manager(manifest)
+def runner_for(manifest: Manifest, project_root: Path) -> Runner:
+    """The script runner for ``manifest``'s package inside ``project_root``."""
+    manager, reason = choose_manager(manifest, project_root)
     separator = "--" if manager == "npm" else None
     tasks = [
         Task(
@@ -65,6 +68,7 @@ def runner_for(manifest: Manifest) -> Runner:
             description=body,
             kind="script",
             arg_separator=separator,
+            dashdash_marks_args=True,
         )
         for name, body in manifest.scripts.items()
     ]
@@ -77,29 +81,59 @@ def runner_for(manifest: Manifest) -> Runner:
     )
 
 
-def choose_manager(manifest: Manifest) -> tuple[str, str]:
-    """(manager, why) for the project of ``manifest``."""
-    directory = manifest.path.parent
+def choose_manager(manifest: Manifest, project_root: Path) -> tuple[str, str]:
+    """(manager, why) for the package of ``manifest``.
+
+    A workspace member usually has neither lockfile nor packageManager field:
+    both live in the workspace root. So the package's own directory is asked
+    first, then each parent up to ``project_root``; the nearest that says
+    anything decides.
+    """
+    package_dir = manifest.path.parent
+    for folder in [package_dir, *package_dir.parents]:
+        if folder == package_dir:
+            data = manifest.data
+        elif (folder / MANIFEST).is_file():
+            data = Manifest(folder / MANIFEST).data
+        else:
+            data = {}
+        decided = _manager_in(folder, data, _shown(folder, package_dir))
+        if decided:
+            return decided
+        if folder == project_root or not folder.is_relative_to(project_root):
+            break
+    return "npm", "package.json without a packageManager field or lockfile: npm"
+
+
+def _shown(folder: Path, package_dir: Path) -> str:
+    """How a reason names files of ``folder``: bare in the package, else relative."""
+    if folder == package_dir:
+        return ""
+    return os.path.relpath(folder, package_dir) + "/"
+
+
+def _manager_in(directory: Path, data: dict, prefix: str) -> Optional[tuple[str, str]]:
+    """(manager, why) from ``directory``'s package.json fields or lockfiles, if they say."""
     lockfiles = [(name, manager) for name, manager in LOCKFILES if (directory / name).is_file()]
-    declared = _declared_manager(manifest.data)
+    declared = _declared_manager(data)
     if declared:
         manager, version, source = declared
-        reason = f"{source} in package.json says {manager}{'@' + version if version else ''}"
+        reason = f"{source} in {prefix}package.json says {manager}{'@' + version if version else ''}"
         if manager == "yarn":
             reason += f" ({_yarn_flavour(version, directory)})"
-        others = [name for name, owner in lockfiles if owner != manager]
+        others = [prefix + name for name, owner in lockfiles if owner != manager]
         if others:
             reason += f"; ignoring {', '.join(others)}"
         return manager, reason
     if not lockfiles:
-        return "npm", "package.json without a packageManager field or lockfile: npm"
+        return None
     name, manager = lockfiles[0]
-    reason = f"{name} found: {manager}"
+    reason = f"{prefix}{name} found: {manager}"
     if manager == "yarn":
         reason += f" ({_yarn_flavour(None, directory)})"
     conflicting = sorted({other for other_name, other in lockfiles[1:] if other != manager})
     if conflicting:
-        files = ", ".join(other_name for other_name, _ in lockfiles)
+        files = ", ".join(prefix + other_name for other_name, _ in lockfiles)
         reason += (
             f"; conflicting lockfiles ({files}), chose {manager} by lockfile order "
             f"({LOCKFILE_ORDER}); set packageManager in package.json to decide"

@@ -11,14 +11,7 @@ import re
 from pathlib import Path
 
 from dp.errors import DpError
-from dp.runners.base import (
-    Runner,
-    Task,
-    first_existing,
-    listed_by_tool_or_file,
-    read_text,
-    tool_listing,
-)
+from dp.runners.base import Runner, Task, read_text, tool_listed_runner, tool_listing
 
 JUSTFILE_NAMES = ("justfile", "Justfile", "JUSTFILE", ".justfile")
 _RECIPE = re.compile(r"^@?([A-Za-z_][A-Za-z0-9_-]*)(?:\s+[^:]*?)?\s*:(?!=)")
@@ -26,13 +19,7 @@ _NOT_RECIPES = ("set", "alias", "export", "import", "mod")
 
 
 def detect(directory: Path, project_root: Path) -> list[Runner]:
-    justfile = first_existing(directory, JUSTFILE_NAMES)
-    if justfile is None:
-        return []
-    tasks, reason = listed_by_tool_or_file(
-        "just", justfile, "recipes", lambda: _from_dump(directory, justfile), lambda: _from_text(justfile)
-    )
-    return [Runner("just", ecosystem="just", reason=reason, root=directory, tasks=tasks)]
+    return tool_listed_runner(directory, JUSTFILE_NAMES, "just", "just", "recipes", _from_dump, _from_text)
 
 
 def _task(name: str, doc) -> Task:

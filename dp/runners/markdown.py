@@ -28,6 +28,8 @@ def tasks_markdown(cwd: Path) -> str:
     for runner in project.runners:
         lines += ["", f"## {runner.name}", "", f"Chosen because: {runner.reason}.", ""]
         lines += _task_lines(runner)
+    for ecosystem, problem in project.problems.items():
+        lines += ["", f"Not listed ({ecosystem}): {problem}"]
     return "\n".join(lines) + "\n"
 
 

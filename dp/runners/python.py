@@ -7,12 +7,15 @@ project has a manager (plain ``poe`` otherwise).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Optional
 
 from dp.runners.base import Runner, Task, read_toml, table
 
 MANIFEST = "pyproject.toml"
+# Each manager and its lockfile, in priority order.
+MANAGERS = (("pdm", "pdm.lock"), ("poetry", "poetry.lock"), ("uv", "uv.lock"))
 
 
 def detect(directory: Path, project_root: Path) -> list[Runner]:
@@ -22,7 +25,7 @@ def detect(directory: Path, project_root: Path) -> list[Runner]:
     data = read_toml(path)
     entry_points = table(data, "project", "scripts")
     runners = []
-    for manager, own_scripts, why in _managers(directory, data):
+    for manager, own_scripts, why in _managers(directory, project_root, data):
         tasks = {
             name: Task(name, [manager, "run", name], description=target, kind="entry point")
             for name, target in entry_points.items()
@@ -60,21 +63,37 @@ def detect(directory: Path, project_root: Path) -> list[Runner]:
     return runners
 
 
-def _managers(directory: Path, data: dict) -> list[tuple[str, dict, str]]:
+def _managers(directory: Path, project_root: Path, data: dict) -> list[tuple[str, dict, str]]:
     """(manager, its own scripts table, why) for each manager the project uses."""
     found = []
-    pdm_scripts = table(data, "tool", "pdm", "scripts")
-    if "pdm" in table(data, "tool") or (directory / "pdm.lock").is_file():
-        source = "[tool.pdm.scripts]" if pdm_scripts else "[tool.pdm] / pdm.lock"
-        found.append(("pdm", pdm_scripts, f"{source} in pyproject.toml: pdm run"))
-    poetry_scripts = table(data, "tool", "poetry", "scripts")
-    if "poetry" in table(data, "tool") or (directory / "poetry.lock").is_file():
-        source = "[tool.poetry.scripts]" if poetry_scripts else "[tool.poetry] / poetry.lock"
-        found.append(("poetry", poetry_scripts, f"{source} in pyproject.toml: poetry run"))
-    if "uv" in table(data, "tool") or (directory / "uv.lock").is_file():
-        source = "uv.lock" if (directory / "uv.lock").is_file() else "[tool.uv]"
-        found.append(("uv", {}, f"[project.scripts] with {source}: uv run"))
+    for manager, lockfile in MANAGERS:
+        scripts = table(data, "tool", manager, "scripts")
+        configured = manager in table(data, "tool")
+        lock = _lockfile(directory, project_root, lockfile)
+        if not (configured or lock):
+            continue
+        if manager == "uv":  # uv has no scripts table: it runs the entry points
+            why = f"[project.scripts] with {'[tool.uv]' if configured else lock}"
+        elif configured:
+            why = f"[tool.{manager}{'.scripts' if scripts else ''}] in pyproject.toml"
+        else:
+            why = f"{lock} found"
+        found.append((manager, scripts, f"{why}: {manager} run"))
     return found
+
+
+def _lockfile(directory: Path, project_root: Path, name: str) -> str:
+    """Where ``name`` is, from ``directory`` up to ``project_root`` ('' if nowhere).
+
+    A uv/PDM/Poetry workspace member has no lockfile of its own: the
+    workspace's sits at its root.
+    """
+    for folder in [directory, *directory.parents]:
+        if (folder / name).is_file():
+            return os.path.relpath(folder / name, directory)
+        if folder == project_root or not folder.is_relative_to(project_root):
+            return ""
+    return ""
 
 
 def _describe(spec: Any) -> Optional[str]:

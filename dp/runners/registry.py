@@ -18,7 +18,11 @@ from dp.runners.base import Runner
 
 # Priority order for resolving a task name that several runners define.
 ECOSYSTEMS = (javascript, rust, python, make, just, taskfile)
-PROJECT_FILES = "package.json, Cargo.toml, pyproject.toml, Makefile, justfile or Taskfile.yml"
+# A pyproject.toml alone is not enough: something must run its tasks.
+PROJECT_FILES = (
+    "package.json, Cargo.toml, pyproject.toml using pdm, poetry, uv or poe, Makefile, "
+    "justfile or Taskfile.yml"
+)
 # Never project directories, wherever they are.
 DEPENDENCY_DIRS = frozenset(
     {"node_modules", ".git", ".hg", ".svn", ".venv", "venv", "__pypackages__", "site-packages",
@@ -33,14 +37,22 @@ class NoProjectFound(DpError):
 
 
 class Project:
-    """The runners found for a directory: ``root`` bounds it, ``directory`` holds them."""
+    """The runners found for a directory: ``root`` bounds it, ``directory`` holds them.
 
-    __slots__ = ("root", "directory", "runners")
+    ``problems`` maps an ecosystem to why its project file there could not be
+    read (a Makefile make rejects, malformed JSON…): one broken file must not
+    hide the runners that work, but it must not go unmentioned either.
+    """
 
-    def __init__(self, root: Path, directory: Path, runners: list[Runner]):
+    __slots__ = ("root", "directory", "runners", "problems")
+
+    def __init__(
+        self, root: Path, directory: Path, runners: list[Runner], problems: Optional[dict] = None
+    ):
         self.root = root
         self.directory = directory
         self.runners = runners
+        self.problems: dict[str, str] = dict(problems or {})
 
     def runner(self, name: str) -> Runner:
         for runner in self.runners:
@@ -58,6 +70,7 @@ class Project:
             "directory": str(self.directory),
             "runners": [runner.to_json() for runner in self.runners],
             "available_tasks": self.available_tasks(),
+            "problems": self.problems,
         }
 
 
@@ -96,11 +109,17 @@ def detect(cwd: Path) -> Project:
     start = Path(cwd).resolve()
     root = find_root(start)
     for folder in _candidates(start, root):
-        runners = [
-            runner for ecosystem in ECOSYSTEMS for runner in ecosystem.detect(folder, root or folder)
-        ]
+        runners: list[Runner] = []
+        problems: dict[str, str] = {}
+        for ecosystem in ECOSYSTEMS:
+            try:
+                runners += ecosystem.detect(folder, root or folder)
+            except DpError as exc:
+                problems[ecosystem.__name__.rpartition(".")[2]] = exc.message
         if runners:
-            return Project(root or folder, folder, runners)
+            return Project(root or folder, folder, runners, problems)
+        if problems:  # only broken project files here: that is the answer, not a parent's
+            raise DpError("; ".join(problems.values()))
     where = f"{start} or its parents" + (f" up to {root}" if root else "")
     raise NoProjectFound(f"no project found in {where}: no {PROJECT_FILES}")
 

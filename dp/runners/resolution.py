@@ -53,20 +53,24 @@ def resolve(
     matches = [(owner, owner.task(name)) for owner in runners if owner.task(name)]
     matches.sort(key=lambda match: match[1].origin == BUILTIN)  # stable: keeps runner order
     if not matches:
-        raise DpError(unknown_task_message(name, runners, scope=runner))
+        raise DpError(unknown_task_message(name, runners, scope=runner, problems=project.problems))
     chosen, task = matches[0]
     return ResolvedTask(
         chosen, task, task.command(extra), chosen.root, [other.name for other, _ in matches[1:]]
     )
 
 
-def unknown_task_message(name: str, runners: Sequence[Runner], scope: Optional[str]) -> str:
+def unknown_task_message(
+    name: str, runners: Sequence[Runner], scope: Optional[str], problems: Optional[dict] = None
+) -> str:
+    """The refusal of an unknown task: the closest name, what exists, what could not be read."""
     where = f"for runner {scope}" if scope else "in this project"
     names = sorted({task.name for runner in runners for task in runner.tasks})
     message = f"no task {json.dumps(name)} {where}"
     close = difflib.get_close_matches(name, names, n=1, cutoff=0.6)
     hint = f"; did you mean {json.dumps(close[0])}?" if close else ";"
-    return f"{message}{hint} available: {describe_available(runners)}"
+    unread = f" (not read: {'; '.join(problems.values())})" if problems else ""
+    return f"{message}{hint} available: {describe_available(runners)}{unread}"
 
 
 def describe_available(runners: Sequence[Runner]) -> str:
@@ -93,6 +97,8 @@ def resolve_script(project: Project, name: str, args: Sequence[str] = ()) -> Res
     if not name.strip():
         raise DpError("script name is required: dp script NAME [ARGS…] (dp tasks lists them)")
     node = next((owner for owner in project.runners if owner.ecosystem == "javascript"), None)
+    if node is None and "javascript" in project.problems:
+        raise DpError(project.problems["javascript"])
     if node is None:
         detected = ", ".join(owner.name for owner in project.runners)
         raise DpError(

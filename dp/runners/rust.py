@@ -33,6 +33,16 @@ BUILTINS = {
     "tree": "Display a tree visualization of a dependency graph",
     "update": "Update dependencies as recorded in the local lock file",
 }
+# Every command compiled into cargo. Cargo ignores an alias with one of these
+# names (with a warning), so such an alias is not a task; aliases may shadow
+# external subcommands such as clippy and fmt.
+CARGO_COMMANDS = frozenset(
+    {"add", "bench", "build", "check", "clean", "config", "doc", "fetch", "fix",
+     "generate-lockfile", "git-checkout", "help", "info", "init", "install", "locate-project",
+     "login", "logout", "metadata", "new", "owner", "package", "pkgid", "publish",
+     "read-manifest", "remove", "report", "run", "rustc", "rustdoc", "search", "test", "tree",
+     "uninstall", "update", "vendor", "verify-project", "version", "yank"}
+)
 
 
 def detect(directory: Path, project_root: Path) -> list[Runner]:
@@ -44,13 +54,11 @@ def detect(directory: Path, project_root: Path) -> list[Runner]:
     }
     sources = []
     for config in reversed(_configs(directory, project_root)):  # farthest first
-        aliases = table(read_toml(config), "alias")
-        for name, expansion in aliases.items():
-            words = shlex.split(expansion) if isinstance(expansion, str) else expansion
-            if isinstance(words, list) and all(isinstance(word, str) for word in words):
-                tasks[name] = Task(
-                    name, ["cargo", name], description=f"cargo {shlex.join(words)}", kind="alias"
-                )
+        aliases = _aliases(config)
+        for name, words in aliases.items():
+            tasks[name] = Task(
+                name, ["cargo", name], description=f"cargo {shlex.join(words)}", kind="alias"
+            )
         if aliases:
             sources.append(str(config.relative_to(project_root)))
     reason = "Cargo.toml found: cargo built-in subcommands"
@@ -59,6 +67,17 @@ def detect(directory: Path, project_root: Path) -> list[Runner]:
     return [
         Runner("cargo", ecosystem="rust", reason=reason, root=directory, tasks=tasks.values())
     ]
+
+
+def _aliases(config: Path) -> dict[str, list[str]]:
+    """The ``[alias]`` entries of ``config`` that cargo would use, as words."""
+    found = {}
+    for name, expansion in table(read_toml(config), "alias").items():
+        words = shlex.split(expansion) if isinstance(expansion, str) else expansion
+        usable = isinstance(words, list) and all(isinstance(word, str) for word in words)
+        if usable and name not in CARGO_COMMANDS:
+            found[name] = words
+    return found
 
 
 def _configs(directory: Path, project_root: Path) -> list[Path]:

@@ -9,14 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dp.errors import DpError
-from dp.runners.base import (
-    Runner,
-    Task,
-    first_existing,
-    listed_by_tool_or_file,
-    read_text,
-    tool_listing,
-)
+from dp.runners.base import Runner, Task, read_text, tool_listed_runner, tool_listing
 
 TASKFILE_NAMES = (
     "Taskfile.yml",
@@ -31,32 +24,26 @@ TASKFILE_NAMES = (
 
 
 def detect(directory: Path, project_root: Path) -> list[Runner]:
-    taskfile = first_existing(directory, TASKFILE_NAMES)
-    if taskfile is None:
-        return []
-    listed, reason = listed_by_tool_or_file(
-        "task", taskfile, "tasks", lambda: _from_listing(directory, taskfile), lambda: _from_yaml(taskfile)
-    )
-    tasks = [
-        Task(name, ["task", name], description=desc, kind="task", arg_separator="--")
-        for name, desc in listed
-    ]
-    return [Runner("task", ecosystem="taskfile", reason=reason, root=directory, tasks=tasks)]
+    return tool_listed_runner(directory, TASKFILE_NAMES, "task", "taskfile", "tasks", _from_listing, _from_yaml)
 
 
-def _from_listing(directory: Path, taskfile: Path) -> list[tuple[str, str]]:
+def _task(name: str, desc) -> Task:
+    return Task(name, ["task", name], description=desc, kind="task", arg_separator="--")
+
+
+def _from_listing(directory: Path, taskfile: Path) -> list[Task]:
     argv = ["task", "--taskfile", taskfile.name, "--list-all", "--json"]
     entries = tool_listing(argv, directory, taskfile).get("tasks")
     if not isinstance(entries, list):
         raise DpError(f"task cannot read {taskfile}: its listing has no tasks")
     return [
-        (entry["name"], entry.get("desc") or entry.get("summary") or None)
+        _task(entry["name"], entry.get("desc") or entry.get("summary") or None)
         for entry in entries
         if isinstance(entry, dict) and isinstance(entry.get("name"), str)
     ]
 
 
-def _from_yaml(taskfile: Path) -> list[tuple[str, str]]:
+def _from_yaml(taskfile: Path) -> list[Task]:
     import yaml
 
     try:
@@ -71,5 +58,5 @@ def _from_yaml(taskfile: Path) -> list[tuple[str, str]]:
         spec = spec if isinstance(spec, dict) else {}
         if not spec.get("internal"):
             desc = spec.get("desc") or spec.get("summary")
-            listed.append((str(name), desc if isinstance(desc, str) else None))
+            listed.append(_task(str(name), desc if isinstance(desc, str) else None))
     return listed

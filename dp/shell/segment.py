@@ -21,7 +21,12 @@ PARSE_SECONDS = 0.3
 
 
 class Word:
-    """One shell word: its span, its unquoted value and its source text."""
+    """One shell word: its span, its unquoted value and its source text.
+
+    ``masked`` words overlap what the lexer's pre-pass overwrote (``$(( ))``,
+    a heredoc in a substitution …): bashlex never saw their text, so their
+    value is just the source and rules must not edit inside them.
+    """
 
     __slots__ = ("start", "end", "value", "raw", "masked")
 
@@ -32,11 +37,6 @@ class Word:
         self.raw = raw
         self.masked = masked
 
-    @property
-    def plain(self) -> bool:
-        """No quoting, escapes or expansions: the value is the source text."""
-        return not self.masked and self.value == self.raw
-
     def __repr__(self) -> str:
         return f"Word({self.start}, {self.end}, {self.raw!r})"
 
@@ -44,15 +44,17 @@ class Word:
 class SimpleCommand:
     """A simple command: whole span, the command word past any wrappers, its arguments."""
 
-    __slots__ = ("start", "end", "word", "args", "redirects", "in_list")
+    __slots__ = ("start", "end", "word", "args", "redirects", "run_by")
 
-    def __init__(self, start, end, word: Word, args: list, redirects: list, in_list: bool):
+    def __init__(self, start, end, word: Word, args: list, redirects: list, run_by: str = ""):
         self.start = start
         self.end = end
         self.word = word
         self.args = args
         self.redirects = redirects  # (start, end) spans of its redirections
-        self.in_list = in_list  # part of a pipeline or list with other commands
+        # The program that runs this command itself (`xargs`, `find -exec`), adding
+        # arguments at run time; '' when the shell runs it. A shell script can't take its place.
+        self.run_by = run_by
 
     @property
     def name(self) -> str:
@@ -91,13 +93,24 @@ _WRAPPERS = {
         0,
     ),
 }
+# Options with which a wrapper only reports on the command instead of running
+# it (`command -v grep`, `sudo -l grep`): the wrapper is then the command.
+_QUERY_OPTIONS = {"command": {"-v", "-V"}, "sudo": {"-l", "--list"}}
+
+
+def _is_query(wrapper: str, option: str) -> bool:
+    queries = _QUERY_OPTIONS.get(wrapper, ())
+    if option.startswith("--"):
+        return option in queries
+    return any(f"-{letter}" in queries for letter in option[1:])
 
 
 def command_word_index(words: list[Word]) -> int:
     """Index of the word that names the program run, past any wrappers."""
     i = 0
     while i < len(words):
-        spec = _WRAPPERS.get(basename(words[i].value))
+        wrapper = basename(words[i].value)
+        spec = _WRAPPERS.get(wrapper)
         if spec is None:
             return i
         options_with_values, assignments, positional = spec
@@ -109,6 +122,8 @@ def command_word_index(words: list[Word]) -> int:
                 break
             if not value.startswith("-") or value == "-":
                 break
+            if _is_query(wrapper, value):
+                return i
             j += 2 if value in options_with_values else 1
         while assignments and j < len(words) and ASSIGNMENT.match(words[j].value):
             j += 1
@@ -132,17 +147,17 @@ def simple_commands(text: str) -> list[SimpleCommand] | None:
             trees = bashlex.parse(prepared.text)
         found: list[SimpleCommand] = []
         for tree in trees:
-            _walk(tree, False, text, prepared, found)
+            _walk(tree, text, prepared, found)
     except (Unparseable, Timeout, RecursionError, Exception):
         return None
     found.sort(key=lambda command: command.start)
     return found
 
 
-def _walk(node, in_list: bool, text: str, prepared: Prepared, found: list) -> None:
+def _walk(node, text: str, prepared: Prepared, found: list) -> None:
     kind = node.kind
     if kind == "command":
-        command = _simple_command(node, in_list, text, prepared)
+        command = _simple_command(node, text, prepared)
         if command is not None:
             found.append(command)
             found.extend(find_exec_commands(command))
@@ -153,13 +168,8 @@ def _walk(node, in_list: bool, text: str, prepared: Prepared, found: list) -> No
         child = getattr(node, attribute, None)
         if child is not None and hasattr(child, "kind"):
             children.append(child)
-    if kind in ("list", "pipeline"):
-        members = sum(1 for child in children if child.kind not in ("operator", "pipe"))
-        child_in_list = members > 1
-    else:
-        child_in_list = False
     for child in children:
-        _walk(child, child_in_list, text, prepared, found)
+        _walk(child, text, prepared, found)
 
 
 _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
@@ -179,13 +189,13 @@ def find_exec_commands(command: SimpleCommand) -> list[SimpleCommand]:
                 end += 1
             word, own_args = args[i + 1], args[i + 2 : end]
             last = own_args[-1] if own_args else word
-            nested.append(SimpleCommand(word.start, last.end, word, own_args, [], False))
+            nested.append(SimpleCommand(word.start, last.end, word, own_args, [], "find"))
             i = end
         i += 1
     return nested
 
 
-def _simple_command(node, in_list, text, prepared: Prepared) -> SimpleCommand | None:
+def _simple_command(node, text, prepared: Prepared) -> SimpleCommand | None:
     words = []
     redirects = []
     for part in node.parts:
@@ -202,4 +212,5 @@ def _simple_command(node, in_list, text, prepared: Prepared) -> SimpleCommand | 
     if words[index].masked:
         return None  # `[[ … ]]` or `(( … ))`: not a program we could rewrite
     start, end = node.pos
-    return SimpleCommand(start, end, words[index], words[index + 1 :], redirects, in_list)
+    run_by = "xargs" if any(basename(word.value) == "xargs" for word in words[:index]) else ""
+    return SimpleCommand(start, end, words[index], words[index + 1 :], redirects, run_by)

@@ -23,6 +23,7 @@ def _drop_plain_quotes(text: str) -> str:
     """Blank out '…' and "…" strings, except double-quoted ones holding $( ) or backticks."""
     out = []
     i, n = 0, len(text)
+    escaped = -1  # index of the last backslash-escaped character
     while i < n:
         stops = [at for at in (text.find("'", i), text.find('"', i), text.find("\\", i)) if at >= 0]
         if not stops:
@@ -33,9 +34,16 @@ def _drop_plain_quotes(text: str) -> str:
         mark = text[at]
         if mark == "\\":
             out.append(text[at + 1 : at + 2])
+            escaped = at + 1
             i = at + 2
         elif mark == "'":
-            close = text.find("'", at + 1)
+            if at > 0 and text[at - 1] == "$" and escaped != at - 1:  # $'…': \' does not close it
+                close = at + 1
+                while close < n and text[close] != "'":
+                    close += 2 if text[close] == "\\" else 1
+                close = close if close < n else -1
+            else:
+                close = text.find("'", at + 1)
             if close < 0:
                 out.append(text[at + 1 :])  # unbalanced: keep the words
                 break

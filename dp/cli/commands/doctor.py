@@ -33,19 +33,19 @@ def doctor(
     settings: Optional[Path] = typer.Option(None, "--settings", metavar="PATH", help="Also check this settings file."),
     json_output: bool = JSON_OPTION,
 ) -> int:
-    from dp.doctor.checks import ERROR, run_all
+    from dp.doctor import checks
 
-    findings = run_all(db_path(ctx), Path.cwd(), settings)
-    summary = {status: sum(1 for f in findings if f.status == status) for status in ("ok", "warning", "error")}
+    findings = checks.run_all(db_path(ctx), Path.cwd(), settings)
+    summary = checks.summary(findings)
     if json_output:
-        print_json({"ok": summary[ERROR] == 0, "summary": summary, "checks": [f.to_dict() for f in findings]})
+        print_json({"ok": summary[checks.ERROR] == 0, "summary": summary, "checks": [f.to_dict() for f in findings]})
     else:
         for finding in findings:
             typer.echo(f"{_LABEL[finding.status]:<5}  {finding.check:<11} {finding.message}")
             if finding.fix:
                 typer.echo(f"{'':<18} fix: {finding.fix}")
         typer.echo(f"\n{summary['ok']} ok, {summary['warning']} warning(s), {summary['error']} error(s)")
-    if summary[ERROR]:
+    if summary[checks.ERROR]:
         raise typer.Exit(1)
     return 0
 

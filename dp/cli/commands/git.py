@@ -8,8 +8,9 @@ from typing import List, Optional
 
 import typer
 
-from dp.cli.commands.make import CWD_OPTION, DRY_RUN_OPTION, carry_out
+from dp.cli.commands.make import CWD_OPTION
 from dp.cli.common import JSON_OPTION
+from dp.cli.task_run import DRY_RUN_OPTION, carry_out
 
 HELP = """Stage and commit with git, confined to the working directory.
 
@@ -78,10 +79,12 @@ def commit(
 
 
 def _carry_out_git(command, dry_run: bool, as_json: bool) -> None:
+    from dp.process import DEFAULT_TIMEOUT
     from dp.project.git import failure_hint
 
     carry_out(
         command,
+        timeout=DEFAULT_TIMEOUT,
         dry_run=dry_run,
         as_json=as_json,
         failure_hint=lambda output: failure_hint(command.cwd, output),

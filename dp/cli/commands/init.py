@@ -34,27 +34,16 @@ def init(
     mode: str = MODE_OPTION,
     json_output: bool = JSON_OPTION,
 ) -> None:
-    from dp.cli.commands.pave import describe_hook_result, hook_change
+    from dp.cli.commands.pave import describe_hook_result
     from dp.errors import DpError
-    from dp.pave import demo
-    from dp.store import Store
+    from dp.pave.init import init as set_up
 
-    path = db_path(ctx)
-    existed = path.exists()
-    with Store.open(path) as store:
-        store_report = {
-            "path": str(path),
-            "status": "exists" if existed else "created",
-            "schema_version": store.schema_version,
-            "rules": len(store.list_rules()),
-        }
-    hook = hook_change(ctx, install=True, scope=scope, settings=settings, permission=permission, mode=mode, quiet=True)
-    shown = demo.run(hook["command"])
+    report = set_up(db_path(ctx), scope, settings, permission, mode)
     if json_output:
-        print_json({"store": store_report, "hook": hook, "demo": shown})
+        print_json(report)
     else:
-        _print_report(store_report, describe_hook_result(hook), shown)
-    if not shown["ok"]:
+        _print_report(report["store"], describe_hook_result(report["hook"]), report["demo"])
+    if not report["demo"]["ok"]:
         raise DpError("the installed hook failed the demonstration above; run 'dp doctor' to see why")
 
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Optional
 
 import typer
 
 from dp.cli.common import JSON_OPTION, note, print_json
+from dp.cli.task_run import DRY_RUN_OPTION, TIMEOUT_OPTION, carry_out
 
 HELP = """Run a Makefile target as `make TARGET` (nothing else), list targets, or write a Makefile.
 
@@ -29,9 +30,6 @@ Examples:
 CWD_OPTION = typer.Option(
     None, "--cwd", metavar="DIR", help="Working directory (default: the current directory)."
 )
-DRY_RUN_OPTION = typer.Option(
-    False, "--dry-run", help="Show the exact command and run nothing (arguments are still checked)."
-)
 
 
 def make(
@@ -41,7 +39,7 @@ def make(
         None, "--generate", metavar="LANGUAGE", help="Write a starter Makefile for python, rust, go or nodejs."
     ),
     force: bool = typer.Option(False, "--force", help="With --generate: replace an existing Makefile."),
-    timeout: float = typer.Option(300, "--timeout", metavar="SECONDS", help="Stop make after this long (at most 1800)."),
+    timeout: float = TIMEOUT_OPTION,
     dry_run: bool = DRY_RUN_OPTION,
     json_output: bool = JSON_OPTION,
     cwd: Optional[Path] = CWD_OPTION,
@@ -71,56 +69,6 @@ def make(
             timeout=check_timeout(timeout),
             failure_hint=lambda output: unknown_target_hint(directory, target, output),
         )
-
-
-def carry_out(
-    command,
-    *,
-    dry_run: bool,
-    as_json: bool,
-    timeout: Optional[float] = None,
-    failure_hint: Optional[Callable[[str], Optional[str]]] = None,
-) -> None:
-    """Show (``dry_run``) or run a planned ``Command``, then exit with its exit code.
-
-    Text mode streams the child's output live and says on stderr where it ran;
-    ``--json`` captures it into one object. ``failure_hint`` turns the
-    captured output of a failed run into a hint line (or None).
-    """
-    if dry_run:
-        if as_json:
-            print_json({"dry_run": True, **command.to_json()})
-        else:
-            note(f"dp: dry run in {command.cwd}; nothing was executed. Would run:")
-            typer.echo(command.shell_script())
-        return
-    from dp.process import DEFAULT_TIMEOUT, find_executable
-
-    find_executable(command.argv[0])  # a missing program is one error line, not a "running" note too
-    timeout = DEFAULT_TIMEOUT if timeout is None else timeout
-    if not as_json:
-        note(f"dp: running `{command.shell_line()}` in {command.cwd}")
-    result = command.run(echo=not as_json, timeout=timeout)
-    hint = failure_hint(result.output) if failure_hint and result.exit_code != 0 else None
-    if as_json:
-        report = {
-            **command.to_json(),
-            "exit_code": result.exit_code,
-            "output": result.output,
-            "truncated": result.truncated,
-            "timed_out": result.timed_out,
-            "duration_ms": result.duration_ms,
-        }
-        if hint:
-            report["hint"] = hint
-        print_json(report)
-    else:
-        if result.timed_out:
-            note(f"dp: `{command.shell_line()}` timed out after {timeout:g} s and was stopped")
-        if hint:
-            note(hint)
-    if result.exit_code != 0:
-        raise typer.Exit(result.exit_code)
 
 
 def _list(directory: Path, as_json: bool) -> None:

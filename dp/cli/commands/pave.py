@@ -82,9 +82,7 @@ def pave(
     if agents_md:
         _agents_md(ctx, output, tasks, json_output)
     else:
-        hook_change(
-            ctx, install=hook, scope=scope, settings=settings, permission=permission, mode=mode, json_output=json_output
-        )
+        _hook_change(ctx, hook, scope, settings, permission, mode, json_output)
 
 
 def _agents_md(ctx: typer.Context, output: Optional[Path], tasks: bool, json_output: bool) -> None:
@@ -93,38 +91,22 @@ def _agents_md(ctx: typer.Context, output: Optional[Path], tasks: bool, json_out
 
     with Store.open(db_path(ctx)) as store:
         rules = store.list_rules()
-    markdown = agents_md.render(rules)
+    extra = ""
     if tasks:
         from dp.runners import tasks_markdown
 
-        task_text = tasks_markdown(Path.cwd()).strip("\n")
-        if task_text:
-            markdown = f"{markdown}\n{task_text}\n" if markdown else f"{task_text}\n"
-    result = {
-        "status": "generated" if rules else "no_aliases",
-        "count": len(rules),
-        "rules": agents_md.rule_entries(rules),
-    }
-    if not markdown:
-        if json_output:
-            print_json(result)
-        else:
-            note(agents_md.EMPTY_NOTE)
-        return
-    if not rules:
+        extra = tasks_markdown(Path.cwd())
+    result = agents_md.generate(rules, extra, output)
+    if not rules and not json_output:
         note(agents_md.EMPTY_NOTE)
-    if output is not None:
-        from dp.pave.markers import write_block
-
-        action = write_block(output, markdown)
-        result.update({"output": str(output), "action": action})
     if json_output:
-        print_json({**result, "markdown": markdown})
+        print_json(result)
     elif output is not None:
-        count = len(rules)
-        typer.echo(f"{output}: {_ACTION_TEXT[result['action']]} ({count} rule{'s' if count != 1 else ''})")
+        if rules or result["action"] != "unchanged":
+            count = len(rules)
+            typer.echo(f"{output}: {_ACTION_TEXT[result['action']]} ({count} rule{'s' if count != 1 else ''})")
     else:
-        typer.echo(markdown, nl=False)
+        typer.echo(result.get("markdown", ""), nl=False)
 
 
 _ACTION_TEXT = {
@@ -135,42 +117,27 @@ _ACTION_TEXT = {
 }
 
 
-def hook_change(
+def _hook_change(
     ctx: typer.Context,
-    *,
     install: bool,
     scope: Optional[str],
     settings: Optional[Path],
-    permission: str = "none",
-    mode: str = "rewrite",
-    json_output: bool = False,
-    quiet: bool = False,
-) -> dict:
-    """Install or remove the hook and report it; shared with ``dp init``."""
-    from dp.claude.executable import find_pave_check, hook_command
-    from dp.claude.settings import SCOPES
-    from dp.errors import DpError
+    permission: str,
+    mode: str,
+    json_output: bool,
+) -> None:
     from dp.pave import hook as pave_hook
 
-    if scope is not None and settings is not None:
-        raise DpError("use --scope or --settings, not both")
-    if scope is not None and scope not in SCOPES:
-        raise DpError(f"unknown scope {scope!r}: use one of {', '.join(SCOPES)} (or --settings PATH)")
-    label, path = pave_hook.target(scope, settings)
-    if install:
-        command = hook_command(find_pave_check(), pave_hook.db_option(db_path(ctx)), permission, mode)
-        result = pave_hook.install(path, command, label)
-    else:
-        result = pave_hook.uninstall(path, label)
+    result = pave_hook.change(install, scope, settings, db_path(ctx), permission, mode)
     if json_output:
         print_json(result)
-    elif not quiet:
+    else:
         for line in describe_hook_result(result):
             typer.echo(line)
-    return result
 
 
 def describe_hook_result(result: dict) -> list[str]:
+    """The hook report as lines for people; ``dp init`` prints them too."""
     where = f"{result['settings']} ({result['scope']} scope)"
     status = result["status"]
     lines = {

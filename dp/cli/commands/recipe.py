@@ -145,15 +145,7 @@ def list_recipes(
     from dp.recipes import discovery, parser
 
     roots = discovery.search_roots(_project(working_dir), _absolute(recipe_dirs))
-    rows = []
-    for name, path in discovery.list_recipe_files(roots):
-        try:
-            loaded = parser.load_recipe(path, roots)
-            rows.append({"name": name, "version": loaded.version, "description": loaded.description,
-                         "path": str(path), "valid": True})
-        except parser.RecipeError as exc:
-            rows.append({"name": name, "version": None, "description": f"INVALID: {exc.message}",
-                         "path": str(path), "valid": False})
+    rows = parser.catalogue(roots)
     if json_output:
         from dp.cli.common import print_json
 
@@ -164,8 +156,9 @@ def list_recipes(
         return
     from tabulate import tabulate
 
-    table = [[row["name"], row["version"] or "", _clip(row["description"] or "", 60), row["path"]]
-             for row in rows]
+    table = [[row["name"], row["version"] or "",
+              _clip(row["description"] or "" if row["valid"] else f"INVALID: {row['error']}", 60),
+              row["path"]] for row in rows]
     typer.echo(tabulate(table, headers=["NAME", "VERSION", "DESCRIPTION", "PATH"], tablefmt="plain",
                           disable_numparse=True))
 
@@ -324,11 +317,12 @@ def _step_details(step) -> list[tuple[str, str]]:
 def _print_result(result) -> None:
     verdict = "DRY RUN" if result.dry_run else "SUCCESS" if result.success else "FAILED"
     typer.echo(f"Recipe '{result.recipe_name}': {verdict} ({result.duration_ms / 1000:.1f}s)")
-    width = max((len(s.step_id) for s in _walk(result.steps)), default=0) + 4
-    for step, depth in _walk_with_depth(result.steps, 0):
+    walked = list(_walk_with_depth(result.steps, 0))
+    width = max((len(step.step_id) for step, _ in walked), default=0) + 4
+    for step, depth in walked:
         status = "would run" if result.dry_run and step.status == "pending" else step.status
         indent = "  " * (depth + 1)
-        line = f"{indent}{status:<10} {step.step_id:<{width - 2 * depth}}"
+        line = f"{indent}{status:<10} {step.step_id:<{max(width - 2 * depth, 1)}}"
         if not result.dry_run and step.status not in ("skipped", "pending"):
             line += f" {step.duration_ms / 1000:5.1f}s"
         if step.error or step.reason:
@@ -342,12 +336,6 @@ def _print_result(result) -> None:
                 typer.echo(f"{indent}    | … last {FAILED_OUTPUT_LINES} of {len(lines)} lines")
         for text in (shown or "").splitlines():
             typer.echo(f"{indent}    | {text}")
-
-
-def _walk(steps):
-    for step in steps:
-        yield step
-        yield from _walk(step.children)
 
 
 def _walk_with_depth(steps, depth):

@@ -7,7 +7,7 @@ from typing import List, Optional
 import typer
 
 from dp.cli.common import JSON_OPTION
-from dp.cli.task_run import carry_out, register_task_command, task_arguments
+from dp.cli.task_run import DRY_RUN_OPTION, TIMEOUT_OPTION, carry_out_task, register_task_command
 
 HELP = """Run a task of this project with the tool the project uses.
 
@@ -20,6 +20,7 @@ suggestion, never guessed. Output streams live; dp exits with the task's exit co
 Examples:
   dp run test                        # e.g. pnpm run test, cargo test, make test
   dp run test --watch                # --watch goes to the task (npm: -- --watch)
+  dp run test -- --nocapture         # cargo test -- --nocapture (-- kept where it matters)
   dp run --runner make lint          # pick the runner when several define it
   dp run --cwd packages/web build    # a sub-project, inside this repository
   dp run --dry-run build             # show the exact command, run nothing
@@ -29,15 +30,11 @@ Examples:
 CWD_OPTION = typer.Option(
     None, "--cwd", metavar="DIR", help="Directory inside the project (default: here)."
 )
-TIMEOUT_OPTION = typer.Option(
-    300, "--timeout", metavar="SECONDS", help="Stop the task after this long (at most 1800)."
-)
-DRY_RUN_OPTION = typer.Option(False, "--dry-run", help="Show the exact command; run nothing.")
 
 
 def run(
     op: str = typer.Argument(..., metavar="OP", help="Task name (see dp tasks)."),
-    args: Optional[List[str]] = typer.Argument(None, metavar="ARGS", help="Passed to the task (a leading -- is dropped)."),
+    args: Optional[List[str]] = typer.Argument(None, metavar="ARGS", help="Passed to the task as given."),
     cwd: Optional[str] = CWD_OPTION,
     runner: Optional[str] = typer.Option(
         None, "--runner", metavar="NAME", help="Only this runner's tasks (npm, cargo, make, …)."
@@ -53,8 +50,8 @@ def run(
 
     seconds = check_timeout(timeout)
     project = detect(confine(Path.cwd(), cwd))
-    resolved = resolve(project, op, task_arguments(args), runner=runner)
-    carry_out(resolved, project, timeout=seconds, dry_run=dry_run, as_json=json_output)
+    resolved = resolve(project, op, args or [], runner=runner)
+    carry_out_task(resolved, project, timeout=seconds, dry_run=dry_run, as_json=json_output)
 
 
 def register(app: typer.Typer) -> None:

@@ -6,9 +6,9 @@ from typing import List, Optional
 
 import typer
 
-from dp.cli.commands.run import CWD_OPTION, DRY_RUN_OPTION, TIMEOUT_OPTION
+from dp.cli.commands.run import CWD_OPTION
 from dp.cli.common import JSON_OPTION
-from dp.cli.task_run import carry_out, register_task_command, task_arguments
+from dp.cli.task_run import DRY_RUN_OPTION, TIMEOUT_OPTION, carry_out_task, register_task_command
 
 HELP = """Run a package.json script with the package manager the project uses.
 
@@ -28,7 +28,7 @@ Examples:
 
 def script(
     name: str = typer.Argument(..., metavar="NAME", help="Script name from package.json."),
-    args: Optional[List[str]] = typer.Argument(None, metavar="ARGS", help="Passed to the script (a leading -- is dropped)."),
+    args: Optional[List[str]] = typer.Argument(None, metavar="ARGS", help="Passed to the script as given."),
     cwd: Optional[str] = CWD_OPTION,
     timeout: float = TIMEOUT_OPTION,
     dry_run: bool = DRY_RUN_OPTION,
@@ -48,8 +48,8 @@ def script(
         project = detect(directory)
     except NoProjectFound:
         raise DpError(f"package.json not found in {directory} or its parents") from None
-    resolved = resolve_script(project, name, task_arguments(args))
-    carry_out(resolved, project, timeout=seconds, dry_run=dry_run, as_json=json_output)
+    resolved = resolve_script(project, name, args or [])
+    carry_out_task(resolved, project, timeout=seconds, dry_run=dry_run, as_json=json_output)
 
 
 def register(app: typer.Typer) -> None:

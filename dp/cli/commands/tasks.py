@@ -7,7 +7,7 @@ from typing import Optional
 import typer
 
 from dp.cli.commands.run import CWD_OPTION
-from dp.cli.common import JSON_OPTION, print_json
+from dp.cli.common import JSON_OPTION, note, print_json
 
 HELP = """List the project's tasks: each detected runner, why it was chosen, its tasks.
 
@@ -42,6 +42,8 @@ def tasks(cwd: Optional[str] = CWD_OPTION, json_output: bool = JSON_OPTION) -> N
             typer.echo(f"  {task.name:<{width}}  {task.kind:<{kinds}}  {description}".rstrip())
         if not runner.tasks:
             typer.echo("  (no tasks)")
+    for ecosystem, problem in project.problems.items():
+        note(f"dp: warning: {ecosystem} tasks not read: {problem}")
     typer.echo("\nRun one with: dp run NAME [ARGS…]")
 
 

@@ -1,0 +1,40 @@
+"""``dp init``: the store, the hook and the live demonstration, as one report.
+
+Every step is idempotent (an existing store is opened, not replaced; an
+installed hook is left as it is), so running it again is always safe.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dp.pave import demo, hook
+
+
+def ensure_store(db_path: Path) -> dict:
+    """Create (or open and migrate) the store; what it holds now."""
+    from dp.store import Store
+
+    existed = db_path.exists()
+    with Store.open(db_path) as store:
+        return {
+            "path": str(db_path),
+            "status": "exists" if existed else "created",
+            "schema_version": store.schema_version,
+            "rules": len(store.list_rules()),
+        }
+
+
+def init(
+    db_path: Path,
+    scope: str | None = None,
+    explicit: Path | None = None,
+    permission: str = "none",
+    mode: str = "rewrite",
+) -> dict:
+    """Set dp up; ``demo.ok`` says whether the installed hook really works."""
+    label, path = hook.target(scope, explicit)  # bad options fail before anything is created
+    command = hook.command_for(db_path, permission, mode)
+    store = ensure_store(db_path)
+    installed = hook.install(path, command, label)
+    return {"store": store, "hook": installed, "demo": demo.run(command)}
