@@ -130,13 +130,9 @@ def run(options: Options, data: bytes | None) -> tuple[int, str, str]:
 
 
 def _open_store(explicit):
-    """--db, then $DP_DB, then ~/.dp/dp.db (as dp.store.resolve_db_path, without pathlib)."""
-    import os
+    from dp.store.read import db_location, open_readonly
 
-    from dp.store.read import open_readonly
-
-    path = explicit or os.environ.get("DP_DB") or os.path.join("~", ".dp", "dp.db")
-    return open_readonly(os.path.expanduser(path))
+    return open_readonly(db_location(explicit))
 
 
 def _decide(conn, options, tool, tool_input, payload):

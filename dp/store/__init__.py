@@ -10,27 +10,23 @@ Two ways in:
 
 from __future__ import annotations
 
-import os
-
-from dp.store.read import all_rules, open_readonly, rules_for_tool, schema_version, tool_alias
-
-# pathlib is imported lazily (~4 ms): the hook imports this package on every tool call.
-_DEFAULT_DB = "~/.dp/dp.db"
+from dp.store.read import all_rules, db_location, open_readonly, rules_for_tool, schema_version, tool_alias
 
 
 def resolve_db_path(explicit=None) -> "Path":
     """``explicit`` (the --db option) wins, then ``$DP_DB``, then ``~/.dp/dp.db``."""
     from pathlib import Path
 
-    chosen = explicit or os.environ.get("DP_DB") or _DEFAULT_DB
-    return Path(chosen).expanduser()
+    return Path(db_location(explicit))
 
 
 def __getattr__(name):
-    if name == "DEFAULT_DB":
+    if name == "DEFAULT_DB":  # a Path for callers; pathlib stays off the hook's import path
         from pathlib import Path
 
-        return Path(_DEFAULT_DB)
+        from dp.store.read import DEFAULT_DB
+
+        return Path(DEFAULT_DB)
     # The write path pulls in sqlite-utils; load it only when asked for, so
     # that importing this package stays cheap for the hook.
     if name in ("Store", "ImportReport", "SCHEMA_VERSION"):
@@ -42,10 +38,11 @@ def __getattr__(name):
 
 __all__ = [
     "DEFAULT_DB",
-    "all_rules",
     "ImportReport",
     "SCHEMA_VERSION",
     "Store",
+    "all_rules",
+    "db_location",
     "open_readonly",
     "resolve_db_path",
     "rules_for_tool",
