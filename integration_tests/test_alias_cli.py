@@ -125,12 +125,14 @@ def test_validation_errors_are_one_line_and_write_nothing(dp, db_path, args, fra
     assert rows(db_path) == [("keep_me", "Read", "", "", "", "", "")]
 
 
-def test_aliases_empty_store(dp):
+def test_aliases_empty_store(dp, db_path):
     proc = dp("aliases")
     assert proc.returncode == 0
     assert proc.stdout == ""
     assert proc.stderr.strip() == "No aliases configured."
     assert json.loads(dp("aliases", "--json").stdout) == []
+    assert dp("aliases", "export").stdout.startswith("[meta]\n")
+    assert not db_path.exists() and not db_path.parent.exists()  # reading never creates the store
 
 
 def test_aliases_table_and_filters(dp):

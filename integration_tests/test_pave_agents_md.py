@@ -110,12 +110,13 @@ def test_json_lists_the_rules(dp, every_kind):
     assert [f"- {line}" for line in lines] == [line for line in EXPECTED.splitlines() if line.startswith("- ")]
 
 
-def test_empty_store(dp):
+def test_empty_store(dp, db_path):
     proc = dp("pave", "--agents-md")
     assert (proc.returncode, proc.stdout) == (0, "")
     assert proc.stderr.strip() == "No aliases configured. Add some with: dp alias <from> <to>"
     report = json.loads(dp("pave", "--agents-md", "--json").stdout)
     assert report == {"status": "no_aliases", "count": 0, "rules": []}
+    assert not db_path.exists()  # printing the rules never creates the store
 
 
 def test_output_twice_keeps_one_block_and_the_users_text(dp, every_kind, tmp_path):

@@ -29,7 +29,7 @@ def __getattr__(name):
         return Path(DEFAULT_DB)
     # The write path pulls in sqlite-utils; load it only when asked for, so
     # that importing this package stays cheap for the hook.
-    if name in ("Store", "ImportReport", "SCHEMA_VERSION"):
+    if name in ("Store", "ImportReport", "SCHEMA_VERSION", "read_rules"):
         from dp.store import write
 
         return getattr(write, name)
@@ -44,6 +44,7 @@ __all__ = [
     "all_rules",
     "db_location",
     "open_readonly",
+    "read_rules",
     "resolve_db_path",
     "rules_for_tool",
     "schema_version",

@@ -182,6 +182,15 @@ class Store:
         return "updated"
 
 
+def read_rules(path, tool=None, command=None, kind=None) -> list[Rule]:
+    """``Store.list_rules`` for commands that only read: a missing store is an
+    empty one, and nothing is created."""
+    if not Path(path).expanduser().exists():
+        return []
+    with Store.open(path) as store:
+        return store.list_rules(tool=tool, command=command, kind=kind)
+
+
 _IMPORT_ACTION = {"set": "imported", "kept": "skipped", "updated": "overwritten"}
 
 

@@ -55,10 +55,9 @@ def list_aliases(
 ) -> None:
     if ctx.invoked_subcommand is not None:
         return
-    from dp.store import Store
+    from dp.store import read_rules
 
-    with Store.open(db_path(ctx)) as store:
-        rules = store.list_rules(tool=tool, command=cmd, kind=kind.value if kind else None)
+    rules = read_rules(db_path(ctx), tool=tool, command=cmd, kind=kind.value if kind else None)
     if json_output:
         print_json([rule.to_dict() for rule in rules])
         return
@@ -105,10 +104,9 @@ def export(
       dp aliases export --format json -o team.json --name team --author me
     """
     from dp.rules import collection
-    from dp.store import Store
+    from dp.store import read_rules
 
-    with Store.open(db_path(ctx)) as store:
-        rules = store.list_rules()
+    rules = read_rules(db_path(ctx))
     data = collection.build_collection(
         rules, datetime.now(timezone.utc), name=name, description=description, author=author
     )

@@ -87,10 +87,9 @@ def pave(
 
 def _agents_md(ctx: typer.Context, output: Optional[Path], tasks: bool, json_output: bool) -> None:
     from dp.pave import agents_md
-    from dp.store import Store
+    from dp.store import read_rules
 
-    with Store.open(db_path(ctx)) as store:
-        rules = store.list_rules()
+    rules = read_rules(db_path(ctx))
     extra = ""
     if tasks:
         from dp.runners import tasks_markdown
