@@ -161,6 +161,18 @@ def test_backup_holds_the_previous_file(dp, home):
     assert Path(report["backup"]).read_bytes() == original
 
 
+def test_a_byte_order_mark_survives_install_and_unhook(dp, home):
+    path = _settings(home)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(POPULATED, indent=2).encode())
+    assert dp("pave", "--hook").returncode == 0
+    assert path.read_bytes().startswith(b"\xef\xbb\xbf{")
+    assert dp("pave", "--unhook").returncode == 0
+    data = path.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf{")
+    assert _pairs(json.loads(data.decode("utf-8-sig"))) == _pairs(POPULATED)
+
+
 def test_unhook_removes_only_dp_entries(dp, home):
     _write(_settings(home), POPULATED)
     dp("pave", "--hook")

@@ -79,9 +79,17 @@ def parse_settings(data: bytes | None, path: Path) -> dict:
     return settings
 
 
-def dump_settings(settings: dict) -> bytes:
-    """Two-space JSON like Claude Code writes, keys in their original order."""
-    return (json.dumps(settings, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+UTF8_BOM = b"\xef\xbb\xbf"
+
+
+def dump_settings(settings: dict, original: bytes | None = None) -> bytes:
+    """Two-space JSON like Claude Code writes, keys in their original order.
+
+    A byte-order mark the ``original`` file started with is kept: some editors
+    on Windows add one, and the file should come back as the user left it.
+    """
+    text = (json.dumps(settings, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+    return UTF8_BOM + text if original and original.startswith(UTF8_BOM) else text
 
 
 class _Unrepresentable(ValueError):

@@ -82,7 +82,7 @@ def install(path: Path, command: str, scope: str) -> dict:
         raise DpError(f"{path}: {exc.message}") from None
     backup = None
     if status != "already_configured":
-        backup = replace_file(path, dump_settings(settings), expected=original, backup=True)
+        backup = replace_file(path, dump_settings(settings, original), expected=original, backup=True)
     return _report(status, scope, path, backup, command=command, timeout=HOOK_TIMEOUT_SECONDS)
 
 
@@ -93,7 +93,7 @@ def uninstall(path: Path, scope: str) -> dict:
     removed = remove_entries(settings)
     backup = None
     if removed:
-        backup = replace_file(path, dump_settings(settings), expected=original, backup=True)
+        backup = replace_file(path, dump_settings(settings, original), expected=original, backup=True)
     return _report("removed" if removed else "not_installed", scope, path, backup, removed=removed)
 
 
