@@ -165,6 +165,23 @@ def test_unbalanced_markers_are_an_error(existing):
     assert "markers" in caught.value.message
 
 
+def test_markers_count_only_on_lines_of_their_own():
+    # Prose that mentions the markers, and a rule whose text contains one, are not boundaries.
+    existing = f"dp keeps its rules between `{BEGIN}` and `{END}`.\n\n{BEGIN}\nold\n{END}\n"
+    markdown = f"# Command Corrections\n\n## echo\n\n- `{END}` → `done`\n"
+    text, action = with_block(existing, markdown)
+    assert action == "replaced"
+    assert text.startswith(f"dp keeps its rules between `{BEGIN}` and `{END}`.\n\n{BEGIN}\n# Command")
+    again, action = with_block(text, markdown)
+    assert (again, action) == (text, "replaced")
+
+
+def test_crlf_block_is_replaced_keeping_the_line_endings():
+    existing = f"top\r\n{BEGIN}\r\nold\r\n{END}\r\nbottom\r\n"
+    text, _ = with_block(existing, "new\n")
+    assert text == f"top\r\n{BEGIN}\r\nnew\r\n{END}\r\nbottom\r\n"
+
+
 def test_write_block_twice_and_unchanged(tmp_path):
     path = tmp_path / "AGENTS.md"
     path.write_text("# Agents\n")

@@ -7,6 +7,7 @@ Everything outside the markers is the user's and is kept byte for byte
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from dp.errors import DpError
@@ -14,6 +15,15 @@ from dp.files import read_bytes, replace_file
 
 BEGIN = "<!-- dp:begin -->"
 END = "<!-- dp:end -->"
+
+
+def _marker_line(marker: str) -> re.Pattern:
+    # A marker counts only as a line of its own, so a rule or the user's prose
+    # that mentions it inline can never be mistaken for dp's block boundary.
+    return re.compile(r"^[ \t]*" + re.escape(marker) + r"[ \t]*(?=\r?$)", re.MULTILINE)
+
+
+_BEGIN_LINE, _END_LINE = _marker_line(BEGIN), _marker_line(END)
 
 
 def block(markdown: str) -> str:
@@ -33,19 +43,18 @@ def with_block(existing: str | None, markdown: str) -> tuple[str, str]:
     new_block = block(markdown).replace("\n", newline)
     if existing is None:
         return new_block + newline, "created"
-    begins, ends = existing.count(BEGIN), existing.count(END)
-    if begins == 0 and ends == 0:
+    begins, ends = list(_BEGIN_LINE.finditer(existing)), list(_END_LINE.finditer(existing))
+    if not begins and not ends:
         if not existing:
             return new_block + newline, "appended"
         separator = "" if existing.endswith(newline) else newline
         return f"{existing}{separator}{newline}{new_block}{newline}", "appended"
-    start, stop = existing.find(BEGIN), existing.find(END)
-    if begins != 1 or ends != 1 or stop < start:
+    if len(begins) != 1 or len(ends) != 1 or ends[0].start() < begins[0].start():
         raise DpError(
-            f"expected one {BEGIN} … {END} block, found {begins} begin and {ends} end markers; "
+            f"expected one {BEGIN} … {END} block, found {len(begins)} begin and {len(ends)} end markers; "
             "remove the stray markers by hand (nothing was changed)"
         )
-    return existing[:start] + new_block + existing[stop + len(END) :], "replaced"
+    return existing[: begins[0].start()] + new_block + existing[ends[0].end() :], "replaced"
 
 
 def write_block(path: Path, markdown: str) -> str:
@@ -63,7 +72,7 @@ def write_block(path: Path, markdown: str) -> str:
             existing = original.decode("utf-8")
         except UnicodeDecodeError:
             raise DpError(f"{path} is not UTF-8 text; nothing was changed") from None
-    if not markdown.strip() and (existing is None or (BEGIN not in existing and END not in existing)):
+    if not markdown.strip() and (existing is None or not _BEGIN_LINE.search(existing)):
         return "unchanged"
     text, action = with_block(existing, markdown)
     if text == existing:
