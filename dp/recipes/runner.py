@@ -12,7 +12,6 @@ import functools
 import json
 import os
 import shlex
-import subprocess
 import tempfile
 import threading
 import time
@@ -26,6 +25,7 @@ from dp.recipes import agents, conditions, discovery, jsonout, model, parser, te
 
 DEFAULT_STEP_TIMEOUT = 3600.0
 HOOK_TIMEOUT = 60.0
+GIT_TIMEOUT = 120.0
 MAX_PARALLEL = 8
 # Values larger than this reach bash through a file: one environment string
 # is capped at 128 KiB on Linux.
@@ -569,14 +569,23 @@ def _run_shell(rendered: templates.Rendered, cwd: Path, timeout: float, extra_en
 
 
 def _stage_all(directory: Path, result: model.StepResult) -> None:
-    """``git add -A`` after an agent step, when the directory is in a git work tree."""
-    inside = subprocess.run(["git", "rev-parse", "--is-inside-work-tree"], cwd=directory,
-                            capture_output=True, text=True)
-    if inside.returncode != 0 or inside.stdout.strip() != "true":
+    """``git add -A`` after an agent step, when the directory is in a git work tree.
+
+    Through ``run_process`` like every other child, so it is bounded by a
+    timeout; a missing git or a failure is a warning, not a failed step.
+    """
+    from dp.process import run_process
+
+    try:
+        inside = run_process(["git", "rev-parse", "--is-inside-work-tree"], cwd=directory, timeout=GIT_TIMEOUT)
+        if inside.exit_code != 0 or inside.output.strip() != "true":
+            return
+        staged = run_process(["git", "add", "-A"], cwd=directory, timeout=GIT_TIMEOUT)
+    except DpError as exc:
+        result.warnings.append(f"auto_stage: {exc.message}")
         return
-    staged = subprocess.run(["git", "add", "-A"], cwd=directory, capture_output=True, text=True)
-    if staged.returncode != 0:
-        result.warnings.append(f"auto_stage: git add -A failed: {staged.stderr.strip()[:200]}")
+    if staged.exit_code != 0:
+        result.warnings.append(f"auto_stage: git add -A failed: {staged.output.strip()[:200]}")
 
 
 class _AuditLog:
