@@ -14,6 +14,8 @@ from typing import List, Optional
 
 import typer
 
+from dp.cli.common import note, print_json
+
 HELP = """Multi-step YAML recipes: bash, agent, task and sub-recipe steps.
 
 \b
@@ -119,13 +121,12 @@ def run(
     finally:
         listener.close()
     if fmt == "json":
-        from dp.cli.common import print_json
 
         print_json(result.to_dict())
     else:
         _print_result(result)
     if result.audit_path is not None and fmt == "text":
-        _note(f"audit log: {result.audit_path}")
+        note(f"audit log: {result.audit_path}")
     if not result.success:
         raise typer.Exit(1)
 
@@ -147,12 +148,11 @@ def list_recipes(
     roots = discovery.search_roots(_project(working_dir), _absolute(recipe_dirs))
     rows = parser.catalogue(roots)
     if json_output:
-        from dp.cli.common import print_json
 
         print_json(rows)
         return
     if not rows:
-        _note("no recipes found (looked in ./recipes, ./.dp/recipes and any -R DIR)")
+        note("no recipes found (looked in ./recipes, ./.dp/recipes and any -R DIR)")
         return
     from tabulate import tabulate
 
@@ -233,18 +233,13 @@ def _split_tags(values: Optional[List[str]]) -> list[str]:
     return [tag.strip() for value in values or [] for tag in value.split(",") if tag.strip()]
 
 
-def _note(message: str) -> None:
-    print(message, file=sys.stderr)
-
-
 def _print_warnings(warnings: list[str]) -> None:
     for warning in warnings:
-        _note(f"dp: warning: {warning}")
+        note(f"dp: warning: {warning}")
 
 
 def _print_valid(loaded, fmt: str) -> None:
     if fmt == "json":
-        from dp.cli.common import print_json
 
         print_json({"valid": True, "name": loaded.name, "path": str(loaded.path),
                     "steps": len(loaded.steps), "warnings": loaded.warnings})
@@ -257,7 +252,6 @@ def _print_valid(loaded, fmt: str) -> None:
 
 def _print_plan(loaded, fmt: str) -> None:
     if fmt == "json":
-        from dp.cli.common import print_json
 
         print_json({"name": loaded.name, "version": loaded.version,
                     "description": loaded.description, "path": str(loaded.path),
@@ -364,7 +358,7 @@ def _listener(progress: bool):
                 self.live.start(step.id, depth)
             elif progress:
                 with self.lock:
-                    _note(f"{'  ' * depth}> {step.id} [{step.type}] running")
+                    note(f"{'  ' * depth}> {step.id} [{step.type}] running")
 
         def step_finished(self, result, depth):
             if self.live is not None:
@@ -372,11 +366,11 @@ def _listener(progress: bool):
             elif progress:
                 with self.lock:
                     took = f" ({result.duration_ms / 1000:.1f}s)" if result.duration_ms else ""
-                    _note(f"{'  ' * depth}  {result.step_id}: {result.status}{took}")
+                    note(f"{'  ' * depth}  {result.step_id}: {result.status}{took}")
 
         def warning(self, message):
             with self.lock:
-                _note(f"dp: warning: {message}")
+                note(f"dp: warning: {message}")
 
         def hook_output(self, hook, step_id, output):
             with self.lock:
