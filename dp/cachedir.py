@@ -12,16 +12,11 @@ def cache_dir() -> str:
 
 
 def write_atomically(path: str, data: bytes) -> None:
-    """Write ``data`` to ``path`` via a temporary file and a rename (safe under concurrency)."""
+    """Write ``data`` to ``path`` through dp's one atomic writer (safe under concurrency).
+
+    ``dp.files`` is imported here, on a cache miss, not on the hook's every call.
+    """
+    from dp.files import write_atomically as write
+
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    temporary = f"{path}.{os.getpid()}.tmp"
-    try:
-        with open(temporary, "wb") as handle:
-            handle.write(data)
-        os.replace(temporary, path)
-    except BaseException:
-        try:
-            os.unlink(temporary)  # a full disk must not leave litter behind
-        except OSError:
-            pass
-        raise
+    write(path, data)

@@ -1,62 +1,222 @@
-"""Changing a user's file losslessly and atomically, or not at all.
+"""Reading and changing a user's files safely: the one place dp does either.
 
-A crash, a full disk or a concurrent writer must never leave a half-written
-settings.json or AGENTS.md: the new content goes to a temporary file in the
-same directory, is fsynced, and replaces the old file with one rename. A
-symlinked file (dotfile managers, CLAUDE.md → AGENTS.md) is written through to
-its target, so the link survives.
+Writes are lossless and atomic, or nothing happens: the new content goes to a
+temporary file in the same directory as the real file, is fsynced, and
+replaces it with one rename, so a crash, a full disk or a concurrent writer
+never leaves half a settings.json, AGENTS.md or Makefile behind.
+
+Symbolic links (dotfile managers, CLAUDE.md → AGENTS.md) are followed to the
+file they name: that target is rewritten and the link stays a link. A link to
+anything but a regular file (device, FIFO, socket, directory), a dangling
+link and a link loop are refused before anything is written.
+
+Reads never block: a user-named file is opened with ``O_NONBLOCK`` and read
+only after ``fstat`` says it is a regular file, so a FIFO or a device in
+place of a settings file, a commit message or a recipe is an error, not a
+hang. Reads are bounded in size.
+
+Backups of files dp changes go to the user's dp directory
+(``~/.dp/backups/``), never beside the file: a repository's ``.claude/``
+must not collect dp litter. They are named after the real (link-resolved)
+file and the last ``BACKUP_GENERATIONS`` of each are kept.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
-import tempfile
+import time
 from pathlib import Path
 
 from dp.errors import DpError
 
-BACKUP_SUFFIX = ".dp-backup"
+MAX_USER_FILE_BYTES = 16 * 1024 * 1024
+BACKUP_GENERATIONS = 5
+_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
 
 
-def read_bytes(path: Path) -> bytes | None:
-    """The file's content, or None when it does not exist."""
+class FileChanged(DpError):
+    """The file is not what the caller based its change on (a concurrent writer); nothing was written."""
+
+
+def backups_dir() -> Path:
+    """``~/.dp/backups``: beside the default store, in the user's dp directory."""
+    return Path.home() / ".dp" / "backups"
+
+
+def kind_of(mode: int) -> str:
+    """What a non-regular file is, in words (for error messages)."""
+    for test, name in _KINDS:
+        if test(mode):
+            return name
+    return "not a regular file"
+
+
+def resolve(path) -> Path:
+    """The regular file ``path`` stands for, following symbolic links.
+
+    A path that does not exist (and is not a link) resolves to itself, ready
+    to be created. Raises DpError for a dangling link, a link loop, and
+    anything that exists but is not a regular file.
+    """
+    path = Path(path)
     try:
-        return Path(path).read_bytes()
+        info = os.stat(path)
     except FileNotFoundError:
-        return None
-    except IsADirectoryError:
-        raise DpError(f"{path} is a directory, not a file") from None
+        if os.path.islink(path):
+            raise DpError(
+                f"{path} is a symbolic link to {os.readlink(path)}, which does not exist; "
+                "create the target or remove the link (nothing was changed)"
+            ) from None
+        return Path(os.path.realpath(path))
     except OSError as exc:
-        raise DpError(f"cannot read {path}: {exc.strerror}") from None
+        if exc.errno == errno.ELOOP:
+            raise DpError(f"{path} is a symbolic link loop; fix or remove the link (nothing was changed)") from None
+        raise DpError(f"cannot use {path}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise DpError(_not_regular(path, info.st_mode))
+    return Path(os.path.realpath(path))
 
 
-def replace_file(path: Path, data: bytes, *, expected: bytes | None, backup: bool = False) -> Path | None:
-    """Atomically give ``path`` the content ``data``.
+def _not_regular(path, mode: int) -> str:
+    what = kind_of(mode)
+    if os.path.islink(path):
+        return f"{path} is a symbolic link to {what} ({os.path.realpath(path)}), not a regular file; dp reads and writes only regular files"
+    return f"{path} is {what}, not a regular file; dp reads and writes only regular files"
+
+
+def read_bytes(path, limit: int = MAX_USER_FILE_BYTES) -> bytes | None:
+    """The content of the regular file ``path``, or None when it does not exist.
+
+    Never blocks (FIFOs and devices are refused before they are read) and
+    refuses files over ``limit`` bytes; both are DpErrors naming the file.
+    """
+    try:
+        return read_regular(path, limit)
+    except FileNotFoundError:
+        if os.path.islink(path):
+            resolve(path)  # raises: a dangling link is not "no file"
+        return None
+
+
+def read_regular(path, limit: int = MAX_USER_FILE_BYTES, what: str = "") -> bytes:
+    """Like ``read_bytes`` but a missing file raises ``FileNotFoundError``."""
+    label = f"{what} {path}" if what else str(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise DpError(f"{label} is a symbolic link loop; fix or remove the link") from None
+        if exc.errno == errno.EISDIR:
+            raise DpError(f"{label} is a directory, not a file") from None
+        raise DpError(f"cannot read {label}: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise DpError(_not_regular(path, info.st_mode).replace(str(path), label, 1))
+        if info.st_size > limit:
+            raise DpError(f"{label} is {info.st_size} bytes; dp reads at most {limit} bytes from it")
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise DpError(f"{label} is over {limit} bytes; dp reads at most {limit} bytes from it")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise DpError(f"cannot read {label}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
+def replace_file(path, data: bytes, *, expected: bytes | None, backup: bool = False) -> Path | None:
+    """Atomically give the user's file ``path`` the content ``data``.
 
     ``expected`` is the content the caller based its change on (None: the
-    file did not exist); if the file changed in the meantime nothing is
-    written. With ``backup`` the previous content is kept next to the file
-    as ``<name>.dp-backup``, whose path is returned.
+    file did not exist, and it must still not exist when the new one is put
+    in place); if the file changed in the meantime nothing is written. With
+    ``backup`` the previous content is kept in the backups directory and the
+    backup's path is returned.
     """
-    target = Path(os.path.realpath(path))
+    target = resolve(path)
     if read_bytes(target) != expected:
-        raise DpError(f"{path} changed while dp was editing it; nothing was written, run the command again")
+        raise FileChanged(f"{path} changed while dp was editing it; nothing was written, run the command again")
     if expected is not None and _read_only(target):
         # Replacing by rename would succeed anyway; a read-only file is the
         # user saying "do not change this", so we ask instead of overriding.
         raise DpError(f"{path} is read-only; make it writable (chmod u+w) and run again (nothing was changed)")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        mode = target.stat().st_mode & 0o7777 if expected is not None else _default_mode()
-        backup_path = None
-        if backup and expected is not None:
-            backup_path = target.with_name(target.name + BACKUP_SUFFIX)
-            _write_atomically(backup_path, expected, mode)
-        _write_atomically(target, data, mode)
+        mode = target.stat().st_mode & 0o7777 if expected is not None else default_mode()
+        backup_path = save_backup(target, expected) if backup and expected is not None else None
+        write_atomically(target, data, mode, exclusive=expected is None)
+    except FileExistsError:
+        raise FileChanged(f"{path} appeared while dp was writing it; nothing was written, run the command again") from None
     except OSError as exc:
         raise DpError(f"cannot write {path}: {exc.strerror or exc}; the file was not changed") from None
     return backup_path
+
+
+def remove_file(path, *, expected: bytes) -> Path:
+    """Delete the user's file ``path`` (content ``expected``) after backing it up; returns the backup."""
+    target = resolve(path)
+    if os.path.islink(path) or read_bytes(target) != expected:
+        raise FileChanged(f"{path} changed while dp was editing it; nothing was written, run the command again")
+    try:
+        backup_path = save_backup(target, expected)
+        os.unlink(target)
+    except OSError as exc:
+        raise DpError(f"cannot remove {path}: {exc.strerror or exc}; the file was not changed") from None
+    _fsync_directory(target.parent)
+    return backup_path
+
+
+def save_backup(target: Path, data: bytes) -> Path:
+    """Keep ``data`` as the newest backup of ``target``; older generations beyond the limit go."""
+    directory = backups_dir()
+    directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+    stem = _backup_stem(target)
+    now = time.time_ns()
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime(now // 1_000_000_000)) + f".{now % 1_000_000_000:09d}Z"
+    backup_path = directory / f"{stem}.{stamp}"
+    write_atomically(backup_path, data, 0o600)
+    generations = sorted(p for p in directory.iterdir() if _is_backup_of(p.name, stem))
+    for old in generations[:-BACKUP_GENERATIONS]:
+        try:
+            old.unlink()
+        except OSError:
+            pass
+    return backup_path
+
+
+def backups_of(path) -> list[Path]:
+    """The kept backups of the file ``path`` stands for, newest first ([] when none or unreadable)."""
+    try:
+        stem = _backup_stem(resolve(path))
+        names = [p for p in backups_dir().iterdir() if _is_backup_of(p.name, stem)]
+    except (DpError, OSError):
+        return []
+    return sorted(names, reverse=True)
+
+
+def _backup_stem(target: Path) -> str:
+    return str(target).strip(os.sep).replace(os.sep, "%")
+
+
+def _is_backup_of(name: str, stem: str) -> bool:
+    return name.startswith(stem + ".") and name[len(stem) + 1 : len(stem) + 2].isdigit()
 
 
 def _read_only(path: Path) -> bool:
@@ -64,7 +224,16 @@ def _read_only(path: Path) -> bool:
     return not os.access(path, os.W_OK) or not path.stat().st_mode & stat.S_IWUSR
 
 
-def _write_atomically(target: Path, data: bytes, mode: int) -> None:
+def write_atomically(target, data: bytes, mode: int | None = None, exclusive: bool = False) -> None:
+    """Put ``data`` at ``target`` by temp file + fsync + rename (the only atomic writer).
+
+    With ``exclusive`` the file is linked into place instead, which fails with
+    ``FileExistsError`` if something appeared there meanwhile.
+    """
+    import tempfile  # not at the top: the hook writes its cache through here only on a miss
+
+    target = Path(target)
+    mode = default_mode() if mode is None else mode
     fd, temp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -72,7 +241,10 @@ def _write_atomically(target: Path, data: bytes, mode: int) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(temp_name, mode)
-        os.replace(temp_name, target)
+        if exclusive:
+            _link_into_place(temp_name, target)
+        else:
+            os.replace(temp_name, target)
     except BaseException:
         try:
             os.unlink(temp_name)
@@ -80,6 +252,22 @@ def _write_atomically(target: Path, data: bytes, mode: int) -> None:
             pass
         raise
     _fsync_directory(target.parent)
+
+
+def _link_into_place(temp_name: str, target: Path) -> None:
+    """Hard-link the finished file to its name (fails if taken); rename where links are unsupported."""
+    try:
+        os.link(temp_name, target)
+    except FileExistsError:
+        raise
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK):
+            raise
+        if os.path.lexists(target):
+            raise FileExistsError(errno.EEXIST, "File exists", str(target)) from None
+        os.replace(temp_name, target)
+        return
+    os.unlink(temp_name)
 
 
 def _fsync_directory(directory: Path) -> None:
@@ -96,7 +284,8 @@ def _fsync_directory(directory: Path) -> None:
         os.close(fd)
 
 
-def _default_mode() -> int:
+def default_mode() -> int:
+    """What a new file gets under the current umask."""
     umask = os.umask(0)
     os.umask(umask)
     return 0o666 & ~umask

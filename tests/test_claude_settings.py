@@ -22,7 +22,7 @@ from dp.claude.settings import (
     settings_path,
 )
 from dp.errors import DpError
-from dp.files import BACKUP_SUFFIX, replace_file
+from dp.files import replace_file
 
 PAVE = "/opt/dp/bin/pave-check"
 
@@ -332,14 +332,16 @@ def test_tool_names():
 # -- atomic replacement -------------------------------------------------------------
 
 
-def test_replace_file_creates_directories_and_keeps_a_backup(tmp_path):
+def test_replace_file_creates_directories_and_keeps_a_backup(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
     path = tmp_path / "a" / "b" / "settings.json"
     assert replace_file(path, b"{}\n", expected=None, backup=True) is None
     assert path.read_bytes() == b"{}\n"
     path.chmod(0o600)
     backup = replace_file(path, b'{"x": 1}\n', expected=b"{}\n", backup=True)
-    assert backup == path.with_name("settings.json" + BACKUP_SUFFIX)
+    assert backup.parent == tmp_path / "home" / ".dp" / "backups"
     assert backup.read_bytes() == b"{}\n"
+    assert sorted(p.name for p in path.parent.iterdir()) == ["settings.json"]
     assert path.read_bytes() == b'{"x": 1}\n'
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert [p.name for p in path.parent.iterdir() if p.name.endswith(".tmp")] == []

@@ -103,10 +103,9 @@ def test_force_replaces_the_file_make_reads_keeping_its_mode(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["GNUmakefile", "Makefile"]
 
 
-def test_force_replaces_a_symlinked_makefile_without_touching_its_target(tmp_path):
+def test_force_writes_a_symlinked_makefile_through_to_its_target(tmp_path):
     (tmp_path / "elsewhere.mk").write_text("keep:\n\ttrue\n")
     (tmp_path / "Makefile").symlink_to(tmp_path / "elsewhere.mk")
     write_makefile(makefile_destination(tmp_path, force=True), render_makefile("nodejs"), force=True)
-    assert not (tmp_path / "Makefile").is_symlink()
-    assert (tmp_path / "Makefile").read_text() == render_makefile("nodejs")
-    assert (tmp_path / "elsewhere.mk").read_text() == "keep:\n\ttrue\n"
+    assert (tmp_path / "Makefile").is_symlink()
+    assert (tmp_path / "elsewhere.mk").read_text() == render_makefile("nodejs")

@@ -83,13 +83,45 @@ UTF8_BOM = b"\xef\xbb\xbf"
 
 
 def dump_settings(settings: dict, original: bytes | None = None) -> bytes:
-    """Two-space JSON like Claude Code writes, keys in their original order.
+    """The settings as JSON written in the ``original`` file's own style.
 
-    A byte-order mark the ``original`` file started with is kept: some editors
-    on Windows add one, and the file should come back as the user left it.
+    Indentation (spaces or tabs, any width), key separators, ``\\uXXXX``
+    escapes versus raw non-ASCII, line endings, the trailing newline(s) and a
+    UTF-8 byte-order mark are all taken from the file dp is rewriting, so
+    ``dp pave --hook`` then ``--unhook`` gives back the same bytes. A new or
+    blank file gets two-space JSON and a newline, as Claude Code writes it.
     """
-    text = (json.dumps(settings, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
-    return UTF8_BOM + text if original and original.startswith(UTF8_BOM) else text
+    style = _json_style(original)
+    text = json.dumps(
+        settings,
+        indent=style["indent"],
+        separators=style["separators"],
+        ensure_ascii=style["ensure_ascii"],
+    )
+    text = text.replace("\n", style["newline"]) + style["trailing"]
+    return style["bom"] + text.encode("utf-8")
+
+
+def _json_style(original: bytes | None) -> dict:
+    """How ``original`` lays its JSON out (defaults for a missing, blank or ``{}`` file)."""
+    style = {"indent": 2, "separators": (",", ": "), "ensure_ascii": False, "newline": "\n", "trailing": "\n"}
+    style["bom"] = UTF8_BOM if original and original.startswith(UTF8_BOM) else b""
+    text = (original or b"").decode("utf-8-sig", errors="replace")
+    if not text.strip():
+        return style
+    style["trailing"] = text[len(text.rstrip()) :]
+    style["newline"] = "\r\n" if "\r\n" in text else "\n"
+    style["ensure_ascii"] = text.isascii() and re.search(r"\\u[0-9a-fA-F]{4}", text) is not None
+    key_space = re.search(r'"[ \t]*:([ \t]?)', text)
+    key_separator = ":" + (key_space.group(1) if key_space else " ")
+    indented = re.search(r"[\[{,][ \t]*\r?\n([ \t]*)[^\s\]}]", text)
+    if indented:
+        style["indent"] = indented.group(1)
+        style["separators"] = (",", key_separator)
+    elif re.search(r"[\[{]\s*[^\s\]}]", text):  # one line with content: keep it compact
+        style["indent"] = None
+        style["separators"] = ("," + (" " if re.search(r",[ \t]", text) else ""), key_separator)
+    return style
 
 
 class _Unrepresentable(ValueError):
@@ -226,8 +258,9 @@ def install_entry(settings: dict, command: str, timeout: int = HOOK_TIMEOUT_SECO
 def remove_entries(settings: dict) -> int:
     """Remove dp's hooks from every event; returns how many were removed.
 
-    A group left with no hooks goes, and so does an event array left empty;
-    everything else stays as it was.
+    A group left with no hooks goes, and so do an event array and a
+    ``"hooks"`` object left empty (dp added them): no ``{"hooks": {}}``
+    residue. Everything else stays as it was.
     """
     hooks = settings.get("hooks")
     if not isinstance(hooks, dict):
@@ -243,6 +276,8 @@ def remove_entries(settings: dict) -> int:
         removed += len(mine)
         if mine and not groups:
             del hooks[event]
+    if removed and not hooks:
+        del settings["hooks"]
     return removed
 
 

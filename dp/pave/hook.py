@@ -2,7 +2,7 @@
 
 The settings file changes only when dp's entry has to (so a second install is
 a no-op that touches nothing), always atomically, with the previous content
-kept as ``<settings>.dp-backup``.
+kept in ``~/.dp/backups/`` (several generations, never beside the file).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from dp.claude.settings import (
     settings_path,
 )
 from dp.errors import DpError
-from dp.files import read_bytes, replace_file
+from dp.files import backups_of, read_bytes, remove_file, replace_file
 from dp.store import DEFAULT_DB
 
 
@@ -87,14 +87,53 @@ def install(path: Path, command: str, scope: str) -> dict:
 
 
 def uninstall(path: Path, scope: str) -> dict:
-    """Take dp's entries out of the settings at ``path``; a file without them is not touched."""
+    """Take dp's entries out of the settings at ``path``; a file without them is not touched.
+
+    When what is left is exactly what the file held before dp's entry went in
+    (one of its backups), those bytes come back unchanged; otherwise the file
+    is rewritten in its own style. A project or local settings file left
+    empty is deleted (dp created it), with its ``.claude`` directory if that
+    is then empty, so the repository keeps no trace.
+    """
     original = read_bytes(path)
     settings = parse_settings(original, path)
     removed = remove_entries(settings)
-    backup = None
-    if removed:
-        backup = replace_file(path, dump_settings(settings, original), expected=original, backup=True)
-    return _report("removed" if removed else "not_installed", scope, path, backup, removed=removed)
+    if not removed:
+        return _report("not_installed", scope, path, None, removed=0)
+    earlier = _earlier_form(path, settings)
+    if earlier is None and not settings and scope in ("project", "local") and not path.is_symlink():
+        backup = remove_file(path, expected=original)
+        _remove_if_empty(path.parent)
+        return _report("removed", scope, path, backup, removed=removed, deleted=True)
+    backup = replace_file(path, earlier or dump_settings(settings, original), expected=original, backup=True)
+    return _report("removed", scope, path, backup, removed=removed)
+
+
+def _earlier_form(path: Path, settings: dict) -> bytes | None:
+    """The newest backup of ``path`` holding exactly ``settings`` (same keys, order, values), if any.
+
+    A backup's empty ``"hooks": {}`` counts as absent: removing dp's entry
+    drops the object it leaves empty, and the backup puts the user's back.
+    """
+    wanted = json.dumps(settings)
+    for candidate in backups_of(path):
+        try:
+            data = read_bytes(candidate)
+            earlier = parse_settings(data, candidate)
+        except DpError:
+            continue
+        if earlier.get("hooks") == {}:
+            del earlier["hooks"]
+        if json.dumps(earlier) == wanted:
+            return data
+    return None
+
+
+def _remove_if_empty(directory: Path) -> None:
+    try:
+        directory.rmdir()
+    except OSError:
+        pass  # not empty, or not ours to remove: leave it
 
 
 def _report(status: str, scope: str, path: Path, backup: Path | None, **extra) -> dict:

@@ -77,5 +77,5 @@ def write_block(path: Path, markdown: str) -> str:
     text, action = with_block(existing, markdown)
     if text == existing:
         return "unchanged"
-    replace_file(path, text.encode("utf-8"), expected=original)
+    replace_file(path, text.encode("utf-8"), expected=original, backup=True)
     return action

@@ -8,11 +8,10 @@ only checks; ``fix`` and ``format`` are the targets that change files.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 from dp.errors import DpError
+from dp.files import FileChanged, read_bytes, replace_file
 from dp.runners.make import find_makefile
 
 # target -> recipe line, in file order; "default" lists its prerequisites.
@@ -95,38 +94,16 @@ def makefile_destination(directory: Path, force: bool) -> Path:
 
 
 def write_makefile(destination: Path, content: str, force: bool) -> None:
-    """Write ``content`` atomically: the old file stays whole until the new one is complete.
+    """Write ``content`` atomically through ``dp.files``: the old file stays whole until the new one is complete.
 
-    Without ``force`` the file is linked into place, which fails if someone
-    created it meanwhile, so an existing Makefile is never clobbered.
+    Without ``force`` the file must still not exist when it is put in place,
+    so a Makefile someone created meanwhile is never clobbered. A symlinked
+    Makefile is written through to its target and stays a link.
     """
-    directory = destination.parent
-    fd, temporary = tempfile.mkstemp(dir=directory, prefix=".dp-Makefile.", suffix=".tmp")
+    data = content.encode("utf-8")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(content)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, _file_mode(destination))
+        replace_file(destination, data, expected=read_bytes(destination) if force else None)
+    except FileChanged:
         if force:
-            os.replace(temporary, destination)
-        else:
-            try:
-                os.link(temporary, destination)
-            except FileExistsError:
-                raise DpError(f"{destination} already exists; pass --force to replace it") from None
-    finally:
-        if os.path.lexists(temporary):
-            os.unlink(temporary)
-
-
-def _file_mode(destination: Path) -> int:
-    """The replaced file's permissions, or what a new file gets under the umask."""
-    try:
-        if not destination.is_symlink():
-            return destination.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        pass
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
+            raise
+        raise DpError(f"{destination} already exists; pass --force to replace it") from None

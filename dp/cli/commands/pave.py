@@ -19,7 +19,7 @@ with --output FILE they go into FILE between <!-- dp:begin --> and
 --hook installs the PreToolUse hook that runs pave-check before every tool
 call; --unhook removes it. Scopes: user (~/.claude/settings.json, default),
 project (.claude/settings.json), local (.claude/settings.local.json), or
---settings PATH. The previous file is kept as <file>.dp-backup.
+--settings PATH. The previous file is kept in ~/.dp/backups/ (last 5 versions).
 \b
 Examples:
   dp pave --agents-md                              # print the Markdown
@@ -148,6 +148,8 @@ def describe_hook_result(result: dict) -> list[str]:
     }[status]
     if "command" in result:
         lines.append(f"  command: {result['command']} (timeout {result['timeout']} s)")
+    if result.get("deleted"):
+        lines.append("  The file held nothing else, so it was deleted.")
     if result.get("backup"):
         lines.append(f"  previous file kept as {result['backup']}")
     if status in ("configured", "updated", "removed"):
