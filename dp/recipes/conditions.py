@@ -26,6 +26,7 @@ ordering a number against a numeric string compares numbers.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Callable, Optional
 
 MAX_EXPRESSION_BYTES = 8 * 1024
@@ -104,7 +105,9 @@ def _tokenize(text: str) -> list[_Token]:
         if ch.isspace():
             i += 1
         elif ch in "'\"":
+            start = i
             value, i = _read_string(text, i)
+            _reject_template(value, start)
             tokens.append(_Token("str", value, i))
         elif ch.isdigit() or (ch == "." and i + 1 < n and text[i + 1].isdigit()):
             start = i
@@ -140,6 +143,20 @@ def _tokenize(text: str) -> list[_Token]:
             raise ConditionError(f"unexpected character {ch!r} at position {i}")
     tokens.append(_Token("end", None, n))
     return tokens
+
+
+_TEMPLATE = re.compile(r"\{\{\s*([A-Za-z_][\w.\-]*)[^{}]*\}\}")
+
+
+def _reject_template(value: str, pos: int) -> None:
+    """A quoted ``'{{result}}'`` compares the template's text, never the value: refuse it."""
+    match = _TEMPLATE.search(value)
+    if match:
+        name = match.group(1)
+        raise ConditionError(
+            f"template '{match.group(0)}' inside a quoted string at position {pos}: conditions "
+            f"use variables directly, write {name}, not '{{{{{name}}}}}'"
+        )
 
 
 def _read_string(text: str, start: int) -> tuple[str, int]:
@@ -296,14 +313,24 @@ class _Parser:
                 return node
 
     def _arguments(self) -> list[tuple]:
-        args: list[tuple] = []
-        if self._accept("op", ")"):
-            return args
+        return self._items(")")
+
+    def _items(self, close: str) -> list[tuple]:
+        """Comma-separated expressions up to ``close``; one trailing comma is allowed.
+
+        ``[a, b,]`` and ``len(x,)`` read like Python (the recipe runner accepts
+        them too); ``[,]`` and ``[a,,]`` are still errors.
+        """
+        items: list[tuple] = []
+        if self._accept("op", close):
+            return items
         while True:
-            args.append(self._nested(self._or))
-            if self._accept("op", ")"):
-                return args
+            items.append(self._nested(self._or))
+            if self._accept("op", close):
+                return items
             self._expect_op(",")
+            if self._accept("op", close):
+                return items
 
     def _primary(self) -> tuple:
         token = self._next()
@@ -324,14 +351,7 @@ class _Parser:
             self._expect_op(")")
             return node
         if token.kind == "op" and token.value == "[":
-            items: list[tuple] = []
-            if not self._accept("op", "]"):
-                while True:
-                    items.append(self._nested(self._or))
-                    if self._accept("op", "]"):
-                        break
-                    self._expect_op(",")
-            return ("list", items)
+            return ("list", self._items("]"))
         raise ConditionError(f"unexpected {token.describe()} at position {token.pos}")
 
 
@@ -417,8 +437,21 @@ def _compare(op: str, left: Any, right: Any) -> bool:
         return _contains(right, left)
     if op == "not in":
         return not _contains(right, left)
+    if left is None or right is None:
+        # A missing value is not smaller or larger than anything: the guard
+        # `x and x['count'] > 0` is false when the key is absent, not an error.
+        return False
+    if isinstance(left, bool) or isinstance(right, bool):
+        left, right = _bool_text(left), _bool_text(right)
     a, b = _orderable(left, right, op)
     return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+
+
+def _bool_text(value: Any) -> Any:
+    """'true'/'false' (any case) as a boolean, when ordered against a boolean."""
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    return value
 
 
 def equal(left: Any, right: Any) -> bool:
@@ -443,20 +476,34 @@ def _as_number(text: str) -> Optional[float]:
 
 
 def _orderable(left: Any, right: Any, op: str) -> tuple[Any, Any]:
-    def numeric(value: Any) -> bool:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    """Operands ``<`` can order, or ConditionError.
 
-    if numeric(left) and numeric(right):
+    Booleans order as 0 and 1, also against ``'true'``/``'false'`` and numbers
+    (the recipe runner's rule, so ``flag >= 'true'`` holds when flag is true).
+    """
+    left, right = _ordinal(left), _ordinal(right)
+    if _numeric(left) and _numeric(right):
         return left, right
     if isinstance(left, str) and isinstance(right, str):
         return left, right
-    if numeric(left) and isinstance(right, str) and _as_number(right) is not None:
+    if _numeric(left) and isinstance(right, str) and _as_number(right) is not None:
         return left, _as_number(right)
-    if numeric(right) and isinstance(left, str) and _as_number(left) is not None:
+    if _numeric(right) and isinstance(left, str) and _as_number(left) is not None:
         return _as_number(left), right
     if isinstance(left, list) and isinstance(right, list):
         return left, right
     raise ConditionError(f"cannot compare {_type_name(left)} {op} {_type_name(right)}")
+
+
+def _numeric(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _ordinal(value: Any) -> Any:
+    """A boolean, or the text 'true'/'false' beside one, as 1 or 0 for ordering."""
+    if isinstance(value, bool):
+        return int(value)
+    return value
 
 
 def _contains(container: Any, item: Any) -> bool:
@@ -483,7 +530,7 @@ def _eval_method(node, variables):
     name = node[2]
     args = [_eval(arg, variables) for arg in node[3]]
     if receiver is None:
-        raise ConditionError(f"cannot call .{name}() on null")
+        receiver = ""  # a missing value reads as '' (string_form), so x.strip() == '' holds
     if isinstance(receiver, (bool, int, float)):
         receiver = string_form(receiver)
     if not isinstance(receiver, str):
