@@ -53,6 +53,17 @@ def test_tool_name_alias_blocks_with_exit_2(hook):
     assert proc.stderr.strip() == "read_file is not a valid tool. Use Read instead."
 
 
+@pytest.mark.parametrize(
+    "extra",
+    [{}, {"tool_input": None}, {"tool_input": "x"}, {"tool_input": []}, {"tool_input": 7}],
+    ids=["no-input", "null", "string", "list", "number"],
+)
+def test_block_depends_on_the_tool_name_alone(hook, extra):
+    proc = hook({"hook_event_name": "PreToolUse", "tool_name": "read_file", **extra})
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "read_file is not a valid tool. Use Read instead."
+
+
 def test_block_uses_the_alias_message(hook):
     proc = hook({"tool_name": "web_fetch", "tool_input": {}})
     assert proc.returncode == 2

@@ -116,15 +116,11 @@ def run(options: Options, data: bytes | None) -> tuple[int, str, str]:
     event = payload.get("hook_event_name", "PreToolUse")
     if not isinstance(tool, str) or not tool or event != "PreToolUse":
         return 0, "", ""
-    tool_input = payload.get("tool_input")
-    if not isinstance(tool_input, dict):
-        return 0, "", ""
-
     conn = _open_store(options.db)
     if conn is None:
         return 0, "", ""
     try:
-        return _decide(conn, options, tool, tool_input, payload)
+        return _decide(conn, options, tool, payload.get("tool_input"), payload)
     finally:
         conn.close()
 
@@ -143,6 +139,8 @@ def _decide(conn, options, tool, tool_input, payload):
     if alias is not None:
         message = alias.message or f"{tool} is not a valid tool. Use {alias.to_name} instead."
         return 2, "", message + "\n"
+    if not isinstance(tool_input, dict):  # a block depends on the name alone; a rewrite needs input
+        return 0, "", ""
 
     command = tool_input.get(BASH_PARAM) if tool == BASH_TOOL else None
 
