@@ -156,8 +156,8 @@ def test_other_managers_take_arguments_directly(tmp_path, lockfile, manager):
 
 
 def test_unknown_package_manager_is_a_clear_error(tmp_path):
-    write_package(tmp_path, packageManager="deno@2.0.0")
-    with pytest.raises(DpError, match='names "deno"'):
+    write_package(tmp_path, packageManager="future-package-manager")
+    with pytest.raises(DpError, match='names "future-package-manager", which dp does not know'):
         javascript.detect(tmp_path, tmp_path)
 
 

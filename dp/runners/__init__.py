@@ -1,6 +1,6 @@
 """Project task runners: find how a project runs things, and run exactly that.
 
-One module per ecosystem (javascript, rust, python, make, just, taskfile)
+One module per ecosystem (javascript, deno, rust, python, make, just, taskfile)
 behind the small interface in ``base``; ``registry`` orders them and finds
 the project; ``resolution`` maps an op to one task; ``markdown`` documents
 the tasks for AGENTS.md.

@@ -152,6 +152,44 @@ def read_json(path: Path) -> Any:
         raise DpError(f"parsing {path.name}: {exc} ({path})") from None
 
 
+def read_jsonc(path: Path) -> Any:
+    """JSON with comments and trailing commas (deno.jsonc, tsconfig-style files)."""
+    try:
+        return json.loads(_strip_jsonc(read_text(path)))
+    except json.JSONDecodeError as exc:
+        raise DpError(f"parsing {path.name}: {exc} ({path})") from None
+
+
+def _strip_jsonc(text: str) -> str:
+    """``text`` without // and /* */ comments or trailing commas, strings untouched."""
+    out: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == '"':
+            end = i + 1
+            while end < n and text[end] != '"':
+                end += 2 if text[end] == "\\" else 1
+            out.append(text[i : end + 1])
+            i = end + 1
+        elif text.startswith("//", i):
+            i = text.find("\n", i) if "\n" in text[i:] else n
+        elif text.startswith("/*", i):
+            close = text.find("*/", i + 2)
+            i = n if close < 0 else close + 2
+        elif ch == ",":
+            rest = i + 1
+            while rest < n and text[rest] in " \t\r\n":
+                rest += 1
+            if rest >= n or text[rest] not in "]}":
+                out.append(ch)
+            i += 1
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
 def read_toml(path: Path) -> dict:
     if sys.version_info >= (3, 11):
         import tomllib

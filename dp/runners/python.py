@@ -1,28 +1,38 @@
-"""pyproject.toml: PDM scripts, Poetry scripts, uv-run entry points, poe tasks.
+"""pyproject.toml: PDM scripts, Poetry scripts, uv-run entry points, Hatch scripts, poe tasks.
 
 Every task runs through the project's manager (``pdm run`` / ``poetry run`` /
-``uv run``) so it gets the project's environment; poe tasks too, when the
-project has a manager (plain ``poe`` otherwise).
+``uv run`` / ``hatch run``) so it gets the project's environment; poe tasks
+too, when the project has a manager (plain ``poe`` otherwise). Hatch keeps
+scripts per environment: ``[tool.hatch.envs.lint.scripts] check`` is the
+task ``lint:check`` (``hatch run lint:check``); the default environment's
+need no prefix. A project with a pytest configuration but nothing that runs
+tests gets an *inferred* ``test`` task (``python -m pytest``), marked so.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 from typing import Any, Optional
 
-from dp.runners.base import Runner, Task, read_toml, table
+from dp.runners.base import Runner, Task, first_existing, read_text, read_toml, table
 
 MANIFEST = "pyproject.toml"
 # Each manager and its lockfile, in priority order.
 MANAGERS = (("pdm", "pdm.lock"), ("poetry", "poetry.lock"), ("uv", "uv.lock"))
 
 
+HATCH_FILE = "hatch.toml"
+INFERRED = "inferred"
+
+
 def detect(directory: Path, project_root: Path) -> list[Runner]:
     path = directory / MANIFEST
+    data = read_toml(path) if path.is_file() else {}
+    hatch = _hatch_runner(directory, data)
     if not path.is_file():
-        return []
-    data = read_toml(path)
+        return hatch
     entry_points = table(data, "project", "scripts")
     runners = []
     for manager, own_scripts, why in _managers(directory, project_root, data):
@@ -39,6 +49,7 @@ def detect(directory: Path, project_root: Path) -> list[Runner]:
         runners.append(
             Runner(manager, ecosystem="python", reason=why, root=directory, tasks=tasks.values())
         )
+    runners += hatch
     poe = table(data, "tool", "poe", "tasks")
     if poe:
         prefix, via = (
@@ -61,6 +72,56 @@ def detect(directory: Path, project_root: Path) -> list[Runner]:
             )
         )
     return runners
+
+
+def _hatch_runner(directory: Path, data: dict) -> list[Runner]:
+    """Hatch's environment scripts, from pyproject.toml or hatch.toml."""
+    envs, source = table(data, "tool", "hatch", "envs"), "[tool.hatch.envs.*.scripts] in pyproject.toml"
+    hatch_file = directory / HATCH_FILE
+    if hatch_file.is_file():
+        envs, source = table(read_toml(hatch_file), "envs") or envs, "[envs.*.scripts] in hatch.toml"
+    tasks = []
+    for env, settings in envs.items():
+        for name, spec in table(settings, "scripts").items():
+            qualified = name if env == "default" else f"{env}:{name}"
+            tasks.append(Task(qualified, ["hatch", "run", qualified], description=_describe(spec), kind="script"))
+    if not tasks:
+        return []
+    return [Runner("hatch", ecosystem="python", reason=f"{source}: hatch run", root=directory, tasks=tasks)]
+
+
+# Where pytest keeps its configuration: (file, the section that marks it).
+PYTEST_CONFIGS = (
+    ("pytest.ini", ""),
+    ("pyproject.toml", "[tool.pytest"),
+    ("tox.ini", "[pytest]"),
+    ("setup.cfg", "[tool:pytest]"),
+)
+
+
+def inferred_test_runner(directory: Path, runners: list[Runner]) -> list[Runner]:
+    """``test`` → ``python -m pytest`` when pytest is configured here and no runner has a test task.
+
+    Inferred, not defined: the reason says so, and it comes after every
+    runner the project defines, so a Makefile's ``test`` always wins.
+    """
+    if any(runner.task("test") for runner in runners):
+        return []
+    config = _pytest_config(directory)
+    if config is None:
+        return []
+    python = "python" if shutil.which("python") else "python3"
+    task = Task("test", [python, "-m", "pytest"], description="inferred from the pytest configuration", kind=INFERRED)
+    reason = f"pytest configured in {config} and no runner defines test: inferred {python} -m pytest"
+    return [Runner("pytest", ecosystem="python", reason=reason, root=directory, tasks=[task])]
+
+
+def _pytest_config(directory: Path) -> str | None:
+    for name, marker in PYTEST_CONFIGS:
+        found = first_existing(directory, [name])
+        if found and (not marker or marker in read_text(found)):
+            return name
+    return None
 
 
 def _managers(directory: Path, project_root: Path, data: dict) -> list[tuple[str, dict, str]]:

@@ -13,15 +13,15 @@ from pathlib import Path
 from typing import Optional
 
 from dp.errors import DpError
-from dp.runners import javascript, just, make, python, rust, taskfile
+from dp.runners import deno, javascript, just, make, python, rust, taskfile
 from dp.runners.base import Runner
 
 # Priority order for resolving a task name that several runners define.
-ECOSYSTEMS = (javascript, rust, python, make, just, taskfile)
+ECOSYSTEMS = (javascript, deno, rust, python, make, just, taskfile)
 # A pyproject.toml alone is not enough: something must run its tasks.
 PROJECT_FILES = (
-    "package.json, Cargo.toml, pyproject.toml using pdm, poetry, uv or poe, Makefile, "
-    "justfile or Taskfile.yml"
+    "package.json, Cargo.toml, deno.json, pyproject.toml using pdm, poetry, uv or poe, Hatch "
+    "scripts, a pytest configuration, Makefile, justfile or Taskfile.yml"
 )
 # Never project directories, wherever they are.
 DEPENDENCY_DIRS = frozenset(
@@ -116,6 +116,7 @@ def detect(cwd: Path) -> Project:
                 runners += ecosystem.detect(folder, root or folder)
             except DpError as exc:
                 problems[ecosystem.__name__.rpartition(".")[2]] = exc.message
+        runners += python.inferred_test_runner(folder, runners)
         if runners:
             return Project(root or folder, folder, runners, problems)
         if problems:  # only broken project files here: that is the answer, not a parent's
