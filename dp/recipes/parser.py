@@ -169,6 +169,10 @@ def _merge(parent: dict, child: dict) -> dict:
     merged = {**parent, **child}
     merged.pop("extends", None)
     merged["steps"] = _as_list(parent.get("steps")) + _as_list(child.get("steps"))
+    if isinstance(parent.get("tags"), list) or isinstance(child.get("tags"), list):
+        tags = _as_list(parent.get("tags")) + _as_list(child.get("tags"))
+        # union, parent's first, as the recipe runner does (validation checks the items later)
+        merged["tags"] = [tag for index, tag in enumerate(tags) if tag not in tags[:index]]
     for key in ("context", "hooks", "recursion"):
         if isinstance(parent.get(key), dict) or isinstance(child.get(key), dict):
             merged[key] = {**_as_dict(parent.get(key)), **_as_dict(child.get(key))}
@@ -303,7 +307,10 @@ def _build_step(raw: Any, index: int, problems: list[str], warnings: list[str]) 
         value = raw.get(key)
         if value is None:
             continue
-        if not isinstance(value, str) or not value.strip():
+        if key == "command" and value == "":
+            # The recipe runner runs an empty command as a no-op; so does dp, but says so.
+            warnings.append(f"{label}: 'command' is empty: the step does nothing")
+        elif not isinstance(value, str) or not value.strip():
             problems.append(f"{label}: '{key}' must be non-empty text")
         fields[key] = value
     for key in _BOOL_FIELDS:
@@ -330,7 +337,7 @@ def _build_step(raw: Any, index: int, problems: list[str], warnings: list[str]) 
         return None
 
     required = _REQUIRED[step_type]
-    if not fields.get(required):
+    if fields.get(required) is None:
         misspelt = [key for key in raw if key not in STEP_KEYS and suggest(key, [required])]
         hint = f" (found '{misspelt[0]}': did you mean '{required}'?)" if misspelt else ""
         problems.append(f"{label}: {_a(step_type)} step needs '{required}'{hint}")
