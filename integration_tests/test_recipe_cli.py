@@ -112,6 +112,14 @@ def test_invalid_recipe_exits_2_with_one_line(dp, project):
         assert "step 'a': duplicate step id" in proc.stderr
 
 
+def test_quoted_template_in_a_condition_fails_validation_with_the_fix(dp, project):
+    recipe = write(project / "quoted.yaml",
+                   "name: q\nsteps:\n  - id: a\n    command: echo\n    condition: \"'{{result}}' == 'ok'\"\n")
+    proc = dp("recipe", "validate", recipe, cwd=project)
+    assert proc.returncode == 2
+    assert_one_line_error(proc, "conditions use variables directly, write result, not '{{result}}'")
+
+
 def test_not_found_exits_3(dp, project):
     proc = dp("recipe", "run", "nosuch", cwd=project)
     assert proc.returncode == 3
