@@ -1,0 +1,187 @@
+"""Driving the real ``claude -p`` against the scripted fake model.
+
+A ``RealClient`` is one user's machine in a temporary directory: its own HOME
+(with XDG directories and TMPDIR inside), dp's default store in that HOME, a
+project directory, a ``bin`` directory on PATH for stand-in programs, and
+whatever ``dp init`` installed into ``~/.claude/settings.json``. ``run()``
+starts the fake model with a list of turns, runs the real client once and
+returns a ``Session`` to assert on: the client's JSON result and every request
+body it sent, so a test checks what the model was really shown.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from dp.claude.fake_api import FakeAnthropic
+
+BIN = Path(sys.executable).parent
+QUIET = {
+    "DISABLE_AUTOUPDATER": "1",
+    "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+    "DISABLE_TELEMETRY": "1",
+    "DISABLE_ERROR_REPORTING": "1",
+}
+
+
+def block_text(content) -> str:
+    """The text of a message content (a string or a list of blocks, tool results included)."""
+    if isinstance(content, str):
+        return content
+    parts = []
+    for block in content or []:
+        if not isinstance(block, dict):
+            continue
+        if block.get("type") == "text":
+            parts.append(block.get("text", ""))
+        elif block.get("type") == "tool_result":
+            parts.append(block_text(block.get("content")))
+    return "\n".join(parts)
+
+
+@dataclass
+class Session:
+    """One finished ``claude -p`` run."""
+
+    proc: subprocess.CompletedProcess
+    fake: FakeAnthropic
+
+    @property
+    def result(self) -> dict:
+        """The client's ``--output-format json`` result object."""
+        try:
+            return json.loads(self.proc.stdout)
+        except ValueError:
+            raise AssertionError(f"claude printed no JSON result:\n{self.proc.stdout}\n{self.proc.stderr}") from None
+
+    @property
+    def messages(self) -> list[dict]:
+        """The whole conversation as the last main request carried it."""
+        requests = self.fake.main_requests
+        assert requests, f"claude sent no request:\n{self.proc.stdout}\n{self.proc.stderr}"
+        return requests[-1]["messages"]
+
+    def tool_result(self, tool_id: str) -> dict:
+        """``{"text", "is_error", "context"}`` for a scripted call: what the tool returned,
+        and the other text the model read before its next turn — sibling text
+        blocks and the ``role: system`` messages that follow, where the client
+        puts hook ``additionalContext`` and system reminders."""
+        messages = self.messages
+        for index, message in enumerate(messages):
+            content = message.get("content")
+            if message.get("role") != "user" or not isinstance(content, list):
+                continue
+            for block in content:
+                if isinstance(block, dict) and block.get("tool_use_id") == tool_id:
+                    context = [block_text([b for b in content if b is not block])]
+                    for later in messages[index + 1:]:
+                        if later.get("role") == "assistant":
+                            break
+                        context.append(block_text(later.get("content")))
+                    return {
+                        "text": block_text(block.get("content")),
+                        "is_error": bool(block.get("is_error")),
+                        "context": "\n".join(part for part in context if part),
+                    }
+        raise AssertionError(f"no tool result for {tool_id} in the conversation:\n{self.proc.stdout}")
+
+    def shown(self, tool_id: str) -> str:
+        """Everything the model read about one call: its result and any reminder beside it."""
+        result = self.tool_result(tool_id)
+        return result["text"] + "\n" + result["context"]
+
+    @property
+    def first_user_text(self) -> str:
+        """The opening user message: CLAUDE.md, SessionStart context and the prompt land here."""
+        for message in self.messages:
+            if message.get("role") == "user":
+                return block_text(message.get("content"))
+        return ""
+
+    @property
+    def all_text(self) -> str:
+        """Every user-side and system text the model was shown, in order."""
+        return "\n".join(block_text(m.get("content")) for m in self.messages if m.get("role") != "assistant")
+
+
+class RealClient:
+    """A throwaway user account driving the pinned real client."""
+
+    def __init__(self, root: Path, claude: Path):
+        self.root = root
+        self.claude = claude
+        self.home = root / "home"
+        self.project = root / "project"
+        self.bin = root / "bin"
+        for directory in (self.home / "tmp", self.project, self.bin):
+            directory.mkdir(parents=True, exist_ok=True)
+        self.store = self.home / ".dp" / "dp.db"
+        self.settings = self.home / ".claude" / "settings.json"
+        self.env = self._environment()
+
+    def _environment(self) -> dict:
+        env = {key: value for key, value in os.environ.items()
+               if not key.startswith(("DP_", "CLAUDE", "ANTHROPIC", "XDG_"))}
+        home = self.home
+        env.update(QUIET)
+        env.update({
+            "HOME": str(home),
+            "XDG_CONFIG_HOME": str(home / ".config"),
+            "XDG_CACHE_HOME": str(home / ".cache"),
+            "XDG_DATA_HOME": str(home / ".local" / "share"),
+            "XDG_STATE_HOME": str(home / ".local" / "state"),
+            "TMPDIR": str(home / "tmp"),
+            "PATH": f"{self.bin}{os.pathsep}{env.get('PATH', '')}",
+            "ANTHROPIC_API_KEY": "sk-ant-dp-tests-not-a-key",
+            "NO_COLOR": "1",
+        })
+        return env
+
+    # -- the user's side --------------------------------------------------------
+
+    def dp(self, *args, input=None, check=True) -> subprocess.CompletedProcess:
+        """Run the installed ``dp`` as this user (``check``: fail the test on a non-zero exit)."""
+        proc = subprocess.run([str(BIN / "dp"), *map(str, args)], input=input, capture_output=True, text=True,
+                              cwd=self.project, env=self.env, timeout=120)
+        if check:
+            assert proc.returncode == 0, f"dp {' '.join(map(str, args))} failed:\n{proc.stdout}{proc.stderr}"
+        return proc
+
+    def init(self, *args) -> dict:
+        """``dp init`` exactly as a user types it (plus ``--json`` to read the report)."""
+        return json.loads(self.dp("init", "--json", *args).stdout)
+
+    def program(self, name: str, script: str = 'echo "{name} ran:" "$@"') -> Path:
+        """A stand-in program on PATH (a bash script; ``{name}`` is replaced by its name)."""
+        path = self.bin / name
+        path.write_text("#!/bin/bash\n" + script.replace("{name}", name) + "\n")
+        path.chmod(0o755)
+        return path
+
+    def read_settings(self) -> dict:
+        return json.loads(self.settings.read_text())
+
+    # -- the agent's side --------------------------------------------------------
+
+    def run(self, turns, *args, prompt: str = "Do the task.", allow=("Bash",), timeout: float = 120,
+            cwd: Path | None = None) -> Session:
+        """Run ``claude -p PROMPT --output-format json [--allowedTools …] ARGS`` with the scripted model.
+
+        ``allow`` is what ``--allowedTools`` gets (``()`` for none: the
+        client's own permission rules then judge every call).
+        """
+        fake = FakeAnthropic(turns=list(turns))
+        command = [str(self.claude), "-p", prompt, "--output-format", "json"]
+        if allow:
+            command += ["--allowedTools", ",".join(allow)]
+        command += [str(arg) for arg in args]
+        with fake:
+            env = {**self.env, "ANTHROPIC_BASE_URL": fake.url}
+            proc = subprocess.run(command, capture_output=True, text=True, cwd=cwd or self.project, env=env,
+                                  timeout=timeout, stdin=subprocess.DEVNULL)
+        return Session(proc, fake)

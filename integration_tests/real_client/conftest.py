@@ -1,0 +1,26 @@
+"""Fixtures of the real-client tests: the pinned Claude Code and a throwaway user."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+from claude_install import PINNED_VERSION, Unavailable, ensure_installed
+from client_support import RealClient
+
+
+@pytest.fixture(scope="session")
+def claude_binary():
+    """The pinned native ``claude``, installed once per machine into ~/.cache/dp-tests."""
+    try:
+        return ensure_installed()
+    except Unavailable as exc:
+        message = f"REAL CLIENT TESTS SKIPPED: Claude Code {PINNED_VERSION} cannot be installed from npm: {exc}"
+        warnings.warn(message)
+        pytest.skip(message)
+
+
+@pytest.fixture
+def client(tmp_path, claude_binary) -> RealClient:
+    """A fresh user account with the real client; nothing is installed until the test runs ``dp init``."""
+    return RealClient(tmp_path, claude_binary)
