@@ -5,8 +5,8 @@ from __future__ import annotations
 import warnings
 
 import pytest
-from claude_install import PINNED_VERSION, Unavailable, ensure_installed
-from client_support import RealClient
+from real_client.claude_install import PINNED_VERSION, Unavailable, ensure_installed
+from real_client.client_support import RealClient
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,1 @@
+"""Tests that drive the real Claude Code client (see README.md)."""
