@@ -39,7 +39,7 @@ def test_hello_example(dp, project):
 
 def test_set_values_are_typed_and_inert(dp, project):
     proc = dp("recipe", "run", "hello", "-R", EXAMPLES, "--set", "who=$(touch pwned) `id`",
-              "--set", "loud=true", "--output-format", "json", cwd=project)
+              "--set", "loud=true", "--json", cwd=project)
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
     steps = {s["id"]: s for s in result["steps"]}
@@ -52,7 +52,7 @@ def test_set_values_are_typed_and_inert(dp, project):
 
 
 def test_ci_example_runs_its_parallel_group_concurrently(dp, project):
-    proc = dp("recipe", "run", EXAMPLES / "ci.yaml", "--output-format", "json", cwd=project)
+    proc = dp("recipe", "run", EXAMPLES / "ci.yaml", "--json", cwd=project)
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
     assert result["success"] is True
@@ -66,17 +66,17 @@ def test_ci_example_runs_its_parallel_group_concurrently(dp, project):
 
 def test_include_tags(dp, project):
     proc = dp("recipe", "run", EXAMPLES / "ci.yaml", "--include-tags", "release,other",
-              "--output-format", "json", cwd=project)
+              "--json", cwd=project)
     steps = {s["id"]: s["status"] for s in json.loads(proc.stdout)["steps"]}
     assert steps["release-notes"] == "completed"
     proc = dp("recipe", "run", EXAMPLES / "ci.yaml", "--include-tags", "release",
-              "--exclude-tags", "release", "--output-format", "json", cwd=project)
+              "--exclude-tags", "release", "--json", cwd=project)
     assert {s["id"]: s["status"] for s in json.loads(proc.stdout)["steps"]}["release-notes"] == "skipped"
 
 
 def test_release_example_extends_runs_task_and_sub_recipe(dp, project):
     write(project / "Makefile", "test:\n\t@echo project tests pass\n")
-    proc = dp("recipe", "run", EXAMPLES / "release.yaml", "-C", project, "--output-format", "json")
+    proc = dp("recipe", "run", EXAMPLES / "release.yaml", "-C", project, "--json")
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
     steps = {s["id"]: s for s in result["steps"]}
@@ -155,7 +155,7 @@ def test_validate_prints_warnings_with_suggestions(dp, project):
     assert proc.returncode == 0
     assert proc.stdout == "Recipe 'typo' is valid (1 step, 1 warning(s))\n"
     assert "unknown key 'continue_on_eror' (did you mean 'continue_on_error'?)" in proc.stderr
-    proc = dp("recipe", "run", recipe, "--validate-only", "--output-format", "json", cwd=project)
+    proc = dp("recipe", "run", recipe, "--validate-only", "--json", cwd=project)
     data = json.loads(proc.stdout)
     assert data["valid"] is True and data["steps"] == 1 and len(data["warnings"]) == 1
 
@@ -178,7 +178,7 @@ steps:
         assert "  2. second [bash]  (parallel group 'g'; timeout 5s)" in proc.stdout
         assert "       if: x > 1" in proc.stdout
         assert "       prompt: Summarise {{first}}" in proc.stdout
-    data = json.loads(dp("recipe", "explain", recipe, "--output-format", "json", cwd=project).stdout)
+    data = json.loads(dp("recipe", "explain", recipe, "--json", cwd=project).stdout)
     assert [s["id"] for s in data["steps"]] == ["first", "second", "third"]
     assert data["steps"][2]["type"] == "agent"
     assert sorted(p.name for p in project.iterdir()) == ["plan.yaml"]
@@ -256,7 +256,7 @@ def test_sub_recipes_found_by_name_from_a_run_by_name(dp, project):
 def test_command_line_paths_are_relative_to_the_current_directory(dp, project, tmp_path):
     write(tmp_path / "mine" / "where.yaml", "name: where\nsteps: [{id: a, command: pwd}]")
     proc = dp("recipe", "run", "where", "-R", "mine", "-C", "project", "--audit-dir", "logs",
-              "--output-format", "json", cwd=tmp_path)
+              "--json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["steps"][0]["output"] == str(project.resolve())
     assert len(list((tmp_path / "logs").iterdir())) == 1
@@ -285,7 +285,7 @@ def test_review_example_with_fake_agent(dp, project, tmp_path, via):
     if via == "environment":
         extra["DP_AGENT_BINARY"] = str(fake)
     proc = dp("recipe", "run", EXAMPLES / "review.yaml", "-A", agents, "--set", "focus=security",
-              *args, "--output-format", "json", cwd=project, extra_env=extra)
+              *args, "--json", cwd=project, extra_env=extra)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     result = json.loads(proc.stdout)
     steps = {s["id"]: s for s in result["steps"]}

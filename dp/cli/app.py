@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from pathlib import Path
 from typing import Optional
 
 import typer
 
 from dp import __version__
 from dp.cli import commands
+from dp.cli.options import VALUE_OPTIONS, shared
 
 HELP = """Desire paths: pave the tool calls AI coding agents keep getting wrong.
 
@@ -29,20 +29,13 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
+@shared("db", "cwd", "json", "quiet")
 def _global_options(
-    ctx: typer.Context,
-    db: Optional[Path] = typer.Option(
-        None,
-        "--db",
-        envvar="DP_DB",
-        metavar="PATH",
-        help="Alias store to use (default ~/.dp/dp.db; env DP_DB).",
-    ),
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Show the version and exit."
     ),
 ) -> None:
-    ctx.obj = {"db": db}
+    """dp's shared options may also come before the command name."""
 
 
 def build_app(command: Optional[str] = None) -> typer.Typer:
@@ -73,7 +66,7 @@ def command_word(args: list[str]) -> Optional[str]:
     """The command named in ``args``: the first word after dp's global options."""
     words = iter(args)
     for word in words:
-        if word == "--db":
+        if word in VALUE_OPTIONS:
             next(words, None)
         elif not word.startswith("-"):
             return word

@@ -1,4 +1,4 @@
-"""Small pieces shared by the command modules: the store path and output."""
+"""Small pieces shared by the command modules: output to stdout and stderr."""
 
 from __future__ import annotations
 
@@ -7,18 +7,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import typer
-
-from dp.store import resolve_db_path
-
-JSON_OPTION = typer.Option(False, "--json", help="Print machine-readable JSON.")
+_quiet = False
 
 
-def db_path(ctx: typer.Context) -> Path:
-    """The store chosen by --db / DP_DB / the default, for this invocation."""
-    root = ctx.find_root()
-    explicit = (root.obj or {}).get("db")
-    return resolve_db_path(explicit)
+def set_quiet(quiet: bool) -> None:
+    """--quiet: from now on, :func:`note` and :func:`status` print nothing."""
+    global _quiet
+    _quiet = quiet
 
 
 def print_json(value: Any) -> None:
@@ -39,5 +34,17 @@ def read_text_argument(source: str, what: str) -> str:
 
 
 def note(message: str) -> None:
-    """A human-facing message that is not the command's output (stderr)."""
-    print(message, file=sys.stderr)
+    """A human-facing message that is not the command's output (stderr; silent with --quiet)."""
+    if not _quiet:
+        print(message, file=sys.stderr)
+
+
+def status(message: str) -> None:
+    """A command's confirmation line, e.g. ``Rule set: …`` (stdout; silent with --quiet)."""
+    if not _quiet:
+        print(message)
+
+
+def warning(message: str) -> None:
+    """``dp: warning: …`` on stderr, shown even with --quiet."""
+    print(f"dp: warning: {message}", file=sys.stderr)

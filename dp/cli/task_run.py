@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Callable, Optional, Sequence
 
 import typer
+from typer.core import TyperCommand
 
-from dp.cli.common import note, print_json
+from dp.cli.common import note, print_json, warning
 
 # --json output is read by agents: keep only the tail beyond this.
 JSON_OUTPUT_LIMIT = 100_000
@@ -25,18 +26,39 @@ DRY_RUN_OPTION = typer.Option(
 )
 
 
-def register_task_command(app: typer.Typer, name: str, function, help: str, short_help: str) -> None:
-    """Register ``function`` so that everything after its first argument is the task's.
+_PASSTHROUGH = "dp.task-args-after-dashdash"
 
-    Without interspersed options, ``dp run test --watch`` hands ``--watch`` to
-    the task instead of rejecting it as an unknown dp option.
+
+class _TaskCommand(TyperCommand):
+    """npm's convention for ``dp run`` / ``dp script``.
+
+    dp's own options are recognised wherever they appear before ``--``
+    (``dp run deploy --dry-run`` is a dry run); any other word goes to the
+    task; ``--`` and everything after it reach the task untouched.
     """
+
+    def parse_args(self, ctx, args):
+        if "--" in args:
+            cut = args.index("--")
+            ctx.meta[_PASSTHROUGH] = args[cut:]
+            args = args[:cut]
+        return super().parse_args(ctx, args)
+
+
+def register_task_command(app: typer.Typer, name: str, function, help: str, short_help: str) -> None:
+    """Register ``function`` as a task command (see :class:`_TaskCommand`)."""
     app.command(
         name,
+        cls=_TaskCommand,
         help=help,
         short_help=short_help,
-        context_settings={"allow_interspersed_args": False},
+        context_settings={"ignore_unknown_options": True},
     )(function)
+
+
+def task_arguments(ctx: typer.Context, args) -> list[str]:
+    """The task's arguments: the words dp did not take, then ``--`` and what follows it."""
+    return [*(args or []), *ctx.meta.get(_PASSTHROUGH, [])]
 
 
 def carry_out_task(resolved, project, *, timeout: float, dry_run: bool, as_json: bool) -> None:
@@ -49,7 +71,7 @@ def carry_out_task(resolved, project, *, timeout: float, dry_run: bool, as_json:
     ]
     if not as_json:
         for ecosystem, problem in project.problems.items():  # it might have defined this task
-            note(f"dp: warning: {ecosystem} tasks not read: {problem}")
+            warning(f"{ecosystem} tasks not read: {problem}")
     carry_out(
         Command(resolved.argv, resolved.cwd),
         timeout=timeout,

@@ -6,7 +6,8 @@ from typing import List, Optional, Tuple
 
 import typer
 
-from dp.cli.common import JSON_OPTION, db_path, print_json, read_text_argument
+from dp.cli.common import print_json, read_text_argument, status
+from dp.cli.options import Shared, shared
 
 HELP = """Create, update (same key) or delete one alias rule.
 
@@ -27,8 +28,8 @@ Delete with the same identifying options:
 """
 
 
+@shared("db", "json", "quiet")
 def alias(
-    ctx: typer.Context,
     args: Optional[List[str]] = typer.Argument(None, metavar="[FROM [TO]]", show_default=False, help="What to match and what it becomes (see the modes above)."),
     cmd: Optional[str] = typer.Option(None, "--cmd", metavar="CMD", help="Scope the rule to Bash commands running CMD."),
     flag: Optional[Tuple[str, str]] = typer.Option(
@@ -42,7 +43,7 @@ def alias(
     file: Optional[str] = typer.Option(None, "--file", metavar="FILE", help="Read the recipe script from FILE (- for stdin)."),
     message: str = typer.Option("", "--message", "-m", metavar="TEXT", help="Why; shown to the agent with the correction."),
     delete: bool = typer.Option(False, "--delete", help="Delete the rule these options identify."),
-    json_output: bool = JSON_OPTION,
+    opts: Shared = None,
 ) -> None:
     from dp.rules.build import build_rule
     from dp.store import Store
@@ -60,7 +61,7 @@ def alias(
         message=message,
         delete=delete,
     )
-    with Store.open(db_path(ctx)) as store:
+    with Store.open(opts.store) as store:
         if delete:
             deleted = store.delete_rule(rule)
             if deleted is None:
@@ -71,12 +72,12 @@ def alias(
         else:
             action = store.set_rule(rule)
             rule = store.get_rule(rule)
-    if json_output:
+    if opts.json:
         print_json({"action": action, **rule.to_dict()})
     elif action == "deleted":
-        typer.echo(f"{_noun(rule)} deleted: {describe_key(rule)}")
+        status(f"{_noun(rule)} deleted: {describe_key(rule)}")
     else:
-        typer.echo(f"{_noun(rule)} {action}: {describe(rule)}")
+        status(f"{_noun(rule)} {action}: {describe(rule)}")
 
 
 def _noun(rule) -> str:

@@ -10,7 +10,8 @@ from typing import Optional
 
 import typer
 
-from dp.cli.common import JSON_OPTION, db_path, note, print_json, read_text_argument
+from dp.cli.common import note, print_json, read_text_argument
+from dp.cli.options import Shared, shared
 from dp.errors import DpError
 
 LIST_HELP = """List every rule (table, or --json for the full rows).
@@ -46,19 +47,20 @@ class Conflict(str, Enum):
     overwrite = "overwrite"
 
 
+@shared("db", "json")
 def list_aliases(
     ctx: typer.Context,
     tool: Optional[str] = typer.Option(None, "--tool", metavar="TOOL", help="Only rules for TOOL (Bash, Edit, …)."),
     cmd: Optional[str] = typer.Option(None, "--cmd", metavar="CMD", help="Only rules scoped to command CMD."),
     kind: Optional[Kind] = typer.Option(None, "--kind", help="Only rules of this kind."),
-    json_output: bool = JSON_OPTION,
+    opts: Shared = None,
 ) -> None:
     if ctx.invoked_subcommand is not None:
         return
     from dp.store import read_rules
 
-    rules = read_rules(db_path(ctx), tool=tool, command=cmd, kind=kind.value if kind else None)
-    if json_output:
+    rules = read_rules(opts.store, tool=tool, command=cmd, kind=kind.value if kind else None)
+    if opts.json:
         print_json([rule.to_dict() for rule in rules])
         return
     if not rules:
@@ -88,13 +90,14 @@ def _fold(text: str) -> str:
     return folded if len(folded) <= TO_WIDTH else folded[: TO_WIDTH - 3] + "..."
 
 
+@shared("db", "quiet")
 def export(
-    ctx: typer.Context,
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write to FILE (default stdout)."),
     fmt: Format = typer.Option(Format.toml, "--format", help="File format."),
     name: str = typer.Option("", "--name", help="Collection name for [meta]."),
     description: str = typer.Option("", "--description", help="Collection description for [meta]."),
     author: str = typer.Option("", "--author", help="Collection author for [meta]."),
+    opts: Shared = None,
 ) -> None:
     """Export every rule as a shareable collection (TOML or JSON).
 
@@ -106,7 +109,7 @@ def export(
     from dp.rules import collection
     from dp.store import read_rules
 
-    rules = read_rules(db_path(ctx))
+    rules = read_rules(opts.store)
     data = collection.build_collection(
         rules, datetime.now(timezone.utc), name=name, description=description, author=author
     )
@@ -120,12 +123,12 @@ def export(
     note(f"Exported {len(rules)} rules to {output}")
 
 
+@shared("db", "json", "quiet")
 def import_(
-    ctx: typer.Context,
     file: str = typer.Argument(..., metavar="FILE", help="A .toml or .json collection (- for stdin)."),
     conflict: Conflict = typer.Option(Conflict.skip, "--conflict", help="What to do when a rule already exists."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
-    json_output: bool = JSON_OPTION,
+    opts: Shared = None,
 ) -> None:
     """Import a collection: every entry is validated first, then all land in one transaction.
 
@@ -141,10 +144,10 @@ def import_(
     text = read_text_argument(file, "the collection")
     suffix = Path(file).suffix.lower().lstrip(".")
     rules = collection.parse(text, suffix if suffix in collection.FORMATS else None)
-    with Store.open(db_path(ctx)) as store:
+    with Store.open(opts.store) as store:
         report = store.import_rules(rules, conflict=conflict.value, dry_run=dry_run)
     summary = report.to_dict()
-    if json_output:
+    if opts.json:
         print_json({**summary, "dry_run": dry_run})
         return
     if dry_run:

@@ -7,7 +7,8 @@ from typing import Optional
 
 import typer
 
-from dp.cli.common import JSON_OPTION, db_path, print_json
+from dp.cli.common import print_json
+from dp.cli.options import Shared, shared
 
 HELP = """Check the whole setup and say how to fix what is wrong.
 
@@ -28,16 +29,16 @@ Examples:
 _LABEL = {"ok": "ok", "warning": "warn", "error": "ERROR"}
 
 
+@shared("db", "cwd", "json")
 def doctor(
-    ctx: typer.Context,
     settings: Optional[Path] = typer.Option(None, "--settings", metavar="PATH", help="Also check this settings file."),
-    json_output: bool = JSON_OPTION,
+    opts: Shared = None,
 ) -> int:
     from dp.doctor import checks
 
-    findings = checks.run_all(db_path(ctx), Path.cwd(), settings)
+    findings = checks.run_all(opts.store, opts.directory.resolve(), settings)
     summary = checks.summary(findings)
-    if json_output:
+    if opts.json:
         print_json({"ok": summary[checks.ERROR] == 0, "summary": summary, "checks": [f.to_dict() for f in findings]})
     else:
         for finding in findings:

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import List, Optional
 
 import typer
 
-from dp.cli.commands.make import CWD_OPTION
-from dp.cli.common import JSON_OPTION
+from dp.cli.options import Shared, shared
 from dp.cli.task_run import DRY_RUN_OPTION, carry_out
 
 HELP = """Stage and commit with git, confined to the working directory.
@@ -49,33 +47,33 @@ Examples:
 """
 
 
+@shared("cwd", "json", "quiet")
 def add(
     paths: Optional[List[str]] = typer.Argument(None, metavar="PATH", show_default=False, help="Files or directories to stage."),
     dry_run: bool = DRY_RUN_OPTION,
-    json_output: bool = JSON_OPTION,
-    cwd: Optional[Path] = CWD_OPTION,
+    opts: Shared = None,
 ) -> None:
     from dp.project.git import add_command
     from dp.project.workdir import working_directory
 
-    root = working_directory(cwd)
-    _carry_out_git(add_command(root, paths or []), dry_run, json_output)
+    root = working_directory(opts.cwd)
+    _carry_out_git(add_command(root, paths or []), dry_run, opts.json)
 
 
+@shared("cwd", "json", "quiet")
 def commit(
     message: Optional[str] = typer.Option(None, "--message", "-m", metavar="MSG", help="The commit message."),
     file: Optional[str] = typer.Option(None, "--file", "-F", metavar="FILE", help="Read the message from FILE (- for stdin)."),
     dry_run: bool = DRY_RUN_OPTION,
-    json_output: bool = JSON_OPTION,
-    cwd: Optional[Path] = CWD_OPTION,
+    opts: Shared = None,
 ) -> None:
     from dp.project.git import commit_command, max_commit_size, read_message
     from dp.project.workdir import working_directory
 
     limit = max_commit_size()
-    root = working_directory(cwd)
+    root = working_directory(opts.cwd)
     text = read_message(root, message=message, file=file, stdin=sys.stdin.buffer, limit=limit)
-    _carry_out_git(commit_command(root, text), dry_run, json_output)
+    _carry_out_git(commit_command(root, text), dry_run, opts.json)
 
 
 def _carry_out_git(command, dry_run: bool, as_json: bool) -> None:

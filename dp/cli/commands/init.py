@@ -8,7 +8,8 @@ from typing import Optional
 import typer
 
 from dp.cli.commands.pave import MODE_OPTION, PERMISSION_OPTION, SCOPE_OPTION, SETTINGS_OPTION
-from dp.cli.common import JSON_OPTION, db_path, print_json
+from dp.cli.common import print_json
+from dp.cli.options import Shared, shared
 
 HELP = """Set dp up: create the alias store, install the Claude Code hook, and show it working.
 
@@ -26,20 +27,20 @@ Examples:
 """
 
 
+@shared("db", "json")
 def init(
-    ctx: typer.Context,
     scope: Optional[str] = SCOPE_OPTION,
     settings: Optional[Path] = SETTINGS_OPTION,
     permission: str = PERMISSION_OPTION,
     mode: str = MODE_OPTION,
-    json_output: bool = JSON_OPTION,
+    opts: Shared = None,
 ) -> None:
     from dp.cli.commands.pave import describe_hook_result
     from dp.errors import DpError
     from dp.pave.init import init as set_up
 
-    report = set_up(db_path(ctx), scope, settings, permission, mode)
-    if json_output:
+    report = set_up(opts.store, scope, settings, permission, mode)
+    if opts.json:
         print_json(report)
     else:
         _print_report(report["store"], describe_hook_result(report["hook"]), report["demo"])

@@ -7,7 +7,8 @@ from typing import Optional
 
 import typer
 
-from dp.cli.common import JSON_OPTION, note, print_json
+from dp.cli.common import note, print_json
+from dp.cli.options import Shared, shared
 from dp.cli.task_run import DRY_RUN_OPTION, TIMEOUT_OPTION, carry_out
 
 HELP = """Run a Makefile target as `make TARGET` (nothing else), list targets, or write a Makefile.
@@ -27,11 +28,7 @@ Examples:
   dp make --generate rust --force     # replace the existing Makefile
 """
 
-CWD_OPTION = typer.Option(
-    None, "--cwd", metavar="DIR", help="Working directory (default: the current directory)."
-)
-
-
+@shared("cwd", "json", "quiet")
 def make(
     target: Optional[str] = typer.Argument(None, metavar="TARGET", show_default=False, help="The target to run."),
     list_targets: bool = typer.Option(False, "--list", "-l", help="List the Makefile's targets."),
@@ -41,8 +38,7 @@ def make(
     force: bool = typer.Option(False, "--force", help="With --generate: replace an existing Makefile."),
     timeout: float = TIMEOUT_OPTION,
     dry_run: bool = DRY_RUN_OPTION,
-    json_output: bool = JSON_OPTION,
-    cwd: Optional[Path] = CWD_OPTION,
+    opts: Shared = None,
 ) -> None:
     from dp.errors import DpError
     from dp.project.workdir import working_directory
@@ -53,11 +49,11 @@ def make(
         raise DpError(f"{' and '.join(modes)} cannot be combined; use one at a time")
     if force and generate is None:
         raise DpError("--force only applies to --generate (it allows replacing an existing Makefile)")
-    directory = working_directory(cwd)
+    directory = working_directory(opts.cwd)
     if list_targets:
-        _list(directory, json_output)
+        _list(directory, opts.json)
     elif generate is not None:
-        _generate(directory, generate, force, dry_run, json_output)
+        _generate(directory, generate, force, dry_run, opts.json)
     else:
         from dp.process import check_timeout
         from dp.project.make import make_command, unknown_target_hint
@@ -65,7 +61,7 @@ def make(
         carry_out(
             make_command(directory, target),
             dry_run=dry_run,
-            as_json=json_output,
+            as_json=opts.json,
             timeout=check_timeout(timeout),
             failure_hint=lambda output: unknown_target_hint(directory, target, output),
         )

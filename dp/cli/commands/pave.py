@@ -7,7 +7,8 @@ from typing import Optional
 
 import typer
 
-from dp.cli.common import JSON_OPTION, db_path, note, print_json
+from dp.cli.common import note, print_json, status
+from dp.cli.options import Shared, shared
 
 HELP = """Put the rules to work: as Markdown for the agent, or as the Claude Code hook.
 
@@ -43,8 +44,8 @@ MODE_OPTION = typer.Option(
 )
 
 
+@shared("db", "json", "quiet")
 def pave(
-    ctx: typer.Context,
     agents_md: bool = typer.Option(False, "--agents-md", help="Print the rules as agent instructions (Markdown)."),
     output: Optional[Path] = typer.Option(
         None, "--output", "-o", metavar="FILE", help="With --agents-md: write them into FILE between dp's markers."
@@ -56,7 +57,7 @@ def pave(
     settings: Optional[Path] = SETTINGS_OPTION,
     permission: str = PERMISSION_OPTION,
     mode: str = MODE_OPTION,
-    json_output: bool = JSON_OPTION,
+    opts: Shared = None,
 ) -> None:
     from dp.errors import DpError
 
@@ -80,30 +81,30 @@ def pave(
     if unhook and ("--permission" in hook_options or "--mode" in hook_options):
         raise DpError("--permission and --mode are options of --hook")
     if agents_md:
-        _agents_md(ctx, output, tasks, json_output)
+        _agents_md(opts, output, tasks)
     else:
-        _hook_change(ctx, hook, scope, settings, permission, mode, json_output)
+        _hook_change(opts, hook, scope, settings, permission, mode)
 
 
-def _agents_md(ctx: typer.Context, output: Optional[Path], tasks: bool, json_output: bool) -> None:
+def _agents_md(opts: Shared, output: Optional[Path], tasks: bool) -> None:
     from dp.pave import agents_md
     from dp.store import read_rules
 
-    rules = read_rules(db_path(ctx))
+    rules = read_rules(opts.store)
     extra = ""
     if tasks:
         from dp.runners import tasks_markdown
 
         extra = tasks_markdown(Path.cwd())
     result = agents_md.generate(rules, extra, output)
-    if not rules and not json_output:
+    if not rules and not opts.json:
         note(agents_md.EMPTY_NOTE)
-    if json_output:
+    if opts.json:
         print_json(result)
     elif output is not None:
         if rules or result["action"] != "unchanged":
             count = len(rules)
-            typer.echo(f"{output}: {_ACTION_TEXT[result['action']]} ({count} rule{'s' if count != 1 else ''})")
+            status(f"{output}: {_ACTION_TEXT[result['action']]} ({count} rule{'s' if count != 1 else ''})")
     else:
         typer.echo(result.get("markdown", ""), nl=False)
 
@@ -117,22 +118,21 @@ _ACTION_TEXT = {
 
 
 def _hook_change(
-    ctx: typer.Context,
+    opts: Shared,
     install: bool,
     scope: Optional[str],
     settings: Optional[Path],
     permission: str,
     mode: str,
-    json_output: bool,
 ) -> None:
     from dp.pave import hook as pave_hook
 
-    result = pave_hook.change(install, scope, settings, db_path(ctx), permission, mode)
-    if json_output:
+    result = pave_hook.change(install, scope, settings, opts.store, permission, mode)
+    if opts.json:
         print_json(result)
     else:
         for line in describe_hook_result(result):
-            typer.echo(line)
+            status(line)
 
 
 def describe_hook_result(result: dict) -> list[str]:

@@ -25,10 +25,11 @@ Examples:
 
 
 def pave_check(ctx: typer.Context) -> None:
+    from dp.cli.options import current
     from dp.hook import main
 
     args = list(ctx.args)
-    root_db = (ctx.find_root().obj or {}).get("db")
+    root_db = current(ctx).db
     if root_db and not any(arg == "--db" or arg.startswith("--db=") for arg in args):
         args = ["--db", str(root_db), *args]
     status = main(args)

@@ -14,7 +14,8 @@ from typing import List, Optional
 
 import typer
 
-from dp.cli.common import note, print_json
+from dp.cli.common import note, print_json, warning
+from dp.cli.options import Shared, shared
 
 HELP = """Multi-step YAML recipes: bash, agent, task and sub-recipe steps.
 
@@ -37,7 +38,7 @@ Examples:
   dp recipe run examples/recipes/ci.yaml
   dp recipe run ci --set target=release --set retries=3 --set 'opts={"fast": true}'
   dp recipe run ci --dry-run                 # render every command, run nothing
-  dp recipe run ci --progress --audit-dir .dp/audit --output-format json
+  dp recipe run ci --progress --audit-dir .dp/audit --json
   dp recipe run review -A ~/agents --agent-binary ./fake-claude --no-auto-stage
 """
 
@@ -46,10 +47,9 @@ FAILED_OUTPUT_LINES = 10  # how much of a failed step's output the text report s
 
 _RECIPE_DIRS = typer.Option(None, "-R", "--recipe-dir", metavar="DIR",
                             help="Also look for recipes (and sub-recipes) here; repeatable.")
-_CWD = typer.Option(Path("."), "-C", "--working-dir", metavar="DIR",
-                    help="Project directory: steps run here, and ./recipes, ./.dp/recipes and "
-                         "./.claude/agents are looked up here (default: current directory).")
-_FORMAT = typer.Option("text", "--output-format", metavar="text|json", help="Output format.")
+# Old spellings, kept working but hidden: -C/--cwd and --json replace them.
+_WORKING_DIR = typer.Option(None, "--working-dir", metavar="DIR", hidden=True)
+_FORMAT = typer.Option(None, "--output-format", metavar="text|json", hidden=True)
 
 
 def register(app: typer.Typer) -> None:
@@ -62,12 +62,13 @@ def register(app: typer.Typer) -> None:
     app.add_typer(recipe_app, name="recipe")
 
 
+@shared("cwd", "json", "quiet")
 def run(
     recipe: str = typer.Argument(..., metavar="RECIPE", help="Recipe file or name."),
     set_values: Optional[List[str]] = typer.Option(
         None, "--set", metavar="KEY=VALUE",
         help="Set a context variable (typed: true/false, numbers, JSON objects/arrays, else text)."),
-    working_dir: Path = _CWD,
+    working_dir: Optional[Path] = _WORKING_DIR,
     recipe_dirs: Optional[List[Path]] = _RECIPE_DIRS,
     dry_run: bool = typer.Option(False, "--dry-run",
                                  help="Evaluate conditions and render commands; run nothing."),
@@ -80,7 +81,7 @@ def run(
         None, "--exclude-tags", metavar="c", help="Skip steps tagged with these."),
     audit_dir: Optional[Path] = typer.Option(
         None, "--audit-dir", metavar="DIR", help="Write a JSONL audit log (mode 0600) here."),
-    output_format: str = _FORMAT,
+    output_format: Optional[str] = _FORMAT,
     progress: bool = typer.Option(False, "--progress", help="Show live step progress on stderr."),
     agent_binary: Optional[str] = typer.Option(
         None, "--agent-binary", metavar="PATH",
@@ -90,11 +91,12 @@ def run(
         help="Also look for agent definitions (NAME.md) here; repeatable."),
     no_auto_stage: bool = typer.Option(False, "--no-auto-stage",
                                        help="Never 'git add -A' after agent steps."),
+    opts: Shared = None,
 ) -> None:
     from dp.recipes import agents, parser, runner
 
-    fmt = _check_format(output_format)
-    project, loaded = _load(recipe, working_dir, recipe_dirs)
+    fmt = _format(opts, output_format)
+    project, loaded = _load(recipe, _directory(opts, working_dir), recipe_dirs)
     overrides = dict(parser.parse_assignment(item) for item in set_values or [])
     if validate_only:
         _print_valid(loaded, fmt)
@@ -131,10 +133,11 @@ def run(
         raise typer.Exit(1)
 
 
+@shared("cwd", "json")
 def list_recipes(
-    working_dir: Path = _CWD,
+    working_dir: Optional[Path] = _WORKING_DIR,
     recipe_dirs: Optional[List[Path]] = _RECIPE_DIRS,
-    json_output: bool = typer.Option(False, "--json", help="Print machine-readable JSON."),
+    opts: Shared = None,
 ) -> None:
     """List the recipes found in -R dirs, ./recipes and ./.dp/recipes.
 
@@ -145,9 +148,9 @@ def list_recipes(
     """
     from dp.recipes import discovery, parser
 
-    roots = discovery.search_roots(_project(working_dir), _absolute(recipe_dirs))
+    roots = discovery.search_roots(_project(_directory(opts, working_dir)), _absolute(recipe_dirs))
     rows = parser.catalogue(roots)
-    if json_output:
+    if opts.json:
 
         print_json(rows)
         return
@@ -168,16 +171,17 @@ def _shortcut(printer, doc: str):
 
     def command(
         recipe: str = typer.Argument(..., metavar="FILE", help="Recipe file or name."),
-        working_dir: Path = _CWD,
+        working_dir: Optional[Path] = _WORKING_DIR,
         recipe_dirs: Optional[List[Path]] = _RECIPE_DIRS,
-        output_format: str = _FORMAT,
+        output_format: Optional[str] = _FORMAT,
+        opts: Shared = None,
     ) -> None:
-        fmt = _check_format(output_format)
-        _, loaded = _load(recipe, working_dir, recipe_dirs)
+        fmt = _format(opts, output_format)
+        _, loaded = _load(recipe, _directory(opts, working_dir), recipe_dirs)
         printer(loaded, fmt)
 
     command.__doc__ = doc
-    return command
+    return shared("cwd", "json")(command)
 
 
 VALIDATE_HELP = """Parse and validate a recipe; print its warnings (exit 2 when invalid).
@@ -185,7 +189,7 @@ VALIDATE_HELP = """Parse and validate a recipe; print its warnings (exit 2 when 
 \b
 Examples:
   dp recipe validate recipes/ci.yaml
-  dp recipe validate ci --output-format json
+  dp recipe validate ci --json
 """
 
 EXPLAIN_HELP = """Print a recipe's step plan without running or rendering anything.
@@ -193,17 +197,22 @@ EXPLAIN_HELP = """Print a recipe's step plan without running or rendering anythi
 \b
 Examples:
   dp recipe explain recipes/ci.yaml
-  dp recipe explain ci --output-format json
+  dp recipe explain ci --json
 """
 
 
 # --- helpers -----------------------------------------------------------------
 
+def _directory(opts: Shared, working_dir: Optional[Path]) -> Path:
+    """-C/--cwd, else the old --working-dir, else here."""
+    return opts.cwd or working_dir or Path(".")
+
+
 def _project(working_dir: Path) -> Path:
     from dp.errors import DpError
 
     if not working_dir.is_dir():
-        raise DpError(f"-C {working_dir}: not a directory", exit_code=2)
+        raise DpError(f"--cwd {working_dir}: not a directory", exit_code=2)
     return working_dir.resolve()
 
 
@@ -221,12 +230,16 @@ def _absolute(paths: Optional[List[Path]]) -> list[Path]:
     return [path.resolve() for path in paths or []]
 
 
-def _check_format(value: str) -> str:
+def _format(opts: Shared, output_format: Optional[str]) -> str:
+    """"json" with --json; the deprecated --output-format still works, with a warning."""
     from dp.errors import DpError
 
-    if value not in FORMAT_CHOICES:
-        raise DpError(f"--output-format must be text or json, not '{value}'", exit_code=2)
-    return value
+    if output_format is None:
+        return "json" if opts.json else "text"
+    if output_format not in FORMAT_CHOICES:
+        raise DpError(f"--output-format must be text or json, not '{output_format}'; use --json", exit_code=2)
+    warning("--output-format is deprecated; use --json")
+    return "json" if opts.json else output_format
 
 
 def _split_tags(values: Optional[List[str]]) -> list[str]:
@@ -234,8 +247,8 @@ def _split_tags(values: Optional[List[str]]) -> list[str]:
 
 
 def _print_warnings(warnings: list[str]) -> None:
-    for warning in warnings:
-        note(f"dp: warning: {warning}")
+    for message in warnings:
+        warning(message)
 
 
 def _print_valid(loaded, fmt: str) -> None:
@@ -370,7 +383,7 @@ def _listener(progress: bool):
 
         def warning(self, message):
             with self.lock:
-                note(f"dp: warning: {message}")
+                warning(message)
 
         def hook_output(self, hook, step_id, output):
             with self.lock:

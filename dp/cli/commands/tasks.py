@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
-from dp.cli.commands.run import CWD_OPTION
-from dp.cli.common import JSON_OPTION, note, print_json
+from dp.cli.common import print_json, warning
+from dp.cli.options import Shared, shared
 
 HELP = """List the project's tasks: each detected runner, why it was chosen, its tasks.
 
@@ -23,13 +21,14 @@ Examples:
 """
 
 
-def tasks(cwd: Optional[str] = CWD_OPTION, json_output: bool = JSON_OPTION) -> None:
+@shared("cwd", "json")
+def tasks(opts: Shared = None) -> None:
     from pathlib import Path
 
     from dp.runners import confine, detect
 
-    project = detect(confine(Path.cwd(), cwd))
-    if json_output:
+    project = detect(confine(Path.cwd(), opts.cwd))
+    if opts.json:
         print_json(project.to_json())
         return
     typer.echo(f"Project {project.root}" + _where(project))
@@ -43,7 +42,7 @@ def tasks(cwd: Optional[str] = CWD_OPTION, json_output: bool = JSON_OPTION) -> N
         if not runner.tasks:
             typer.echo("  (no tasks)")
     for ecosystem, problem in project.problems.items():
-        note(f"dp: warning: {ecosystem} tasks not read: {problem}")
+        warning(f"{ecosystem} tasks not read: {problem}")
     typer.echo("\nRun one with: dp run NAME [ARGS…]")
 
 
