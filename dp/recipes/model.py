@@ -65,7 +65,7 @@ class Step:
         return self.output or self.id
 
     def to_dict(self) -> dict[str, Any]:
-        """The step's non-empty fields, for ``--explain --output-format json``."""
+        """The step's non-empty fields, for ``--explain --json``."""
         out: dict[str, Any] = {}
         for name in self.__slots__:
             value = getattr(self, name)
