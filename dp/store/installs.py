@@ -1,0 +1,133 @@
+"""The record of where dp installed itself.
+
+dp writes into files it does not own — Claude Code settings (hook entries),
+``.mcp.json`` (its MCP server), ``CLAUDE.md`` (an import line). Each such
+install is recorded here, one row per (file, kind), so that
+
+* a rule change can re-sync dp's hook entries in every settings file that has them,
+* ``dp doctor`` can check each recorded file is still what dp left there,
+* ``dp uninstall`` can take everything out again, and delete a file dp created
+  when nothing of the user's is left in it (``created_file``).
+
+Callers record after a successful write and forget after a successful removal;
+the file is the truth, the record says where to look.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from dp.store.write import Store, utc_now
+
+TABLE = "installs"
+# Kinds in use; a new kind needs no migration, only a name of its own.
+HOOK = "hook"  # dp's entries in a Claude Code settings file (details: permission, mode, events)
+MCP = "mcp"  # dp's MCP server registration
+CLAUDE_MD = "claude-md"  # the @AGENTS.md import line or dp's block in CLAUDE.md
+
+
+@dataclass(frozen=True)
+class Install:
+    path: str
+    kind: str
+    scope: str = ""
+    created_file: bool = False
+    details: dict = field(default_factory=dict)
+    installed_at: str = ""
+    updated_at: str = ""
+
+    def to_dict(self) -> dict:
+        return {
+            "path": self.path,
+            "kind": self.kind,
+            "scope": self.scope,
+            "created_file": self.created_file,
+            "details": self.details,
+            "installed_at": self.installed_at,
+            "updated_at": self.updated_at,
+        }
+
+
+def key_path(path) -> str:
+    """How a path is recorded: absolute, ``~`` expanded, symlinks kept (the user's name for the file)."""
+    return str(Path(path).expanduser().absolute())
+
+
+def record(store: Store, path, kind: str, scope: str = "", created_file: bool = False, details: dict | None = None) -> Install:
+    """Add or refresh the record of one install.
+
+    ``created_file`` is sticky: once dp created the file, a later install into
+    it (which finds the file existing) does not make it the user's.
+    """
+    path = key_path(path)
+    now = utc_now()
+    payload = json.dumps(details or {}, sort_keys=True)
+    with store.transaction():
+        store.conn.execute(
+            f"INSERT INTO {TABLE} (path, kind, scope, created_file, details, installed_at, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (path, kind) DO UPDATE SET scope = excluded.scope, details = excluded.details,"
+            " updated_at = excluded.updated_at, created_file = max(created_file, excluded.created_file)",
+            (path, kind, scope, int(bool(created_file)), payload, now, now),
+        )
+    return get(store, path, kind)
+
+
+def forget(store: Store, path, kind: str) -> bool:
+    """Drop the record of one install; whether there was one."""
+    with store.transaction():
+        cursor = store.conn.execute(f"DELETE FROM {TABLE} WHERE path = ? AND kind = ?", (key_path(path), kind))
+    return cursor.rowcount > 0
+
+
+def get(store: Store, path, kind: str) -> Install | None:
+    rows = _rows(store.conn, "WHERE path = ? AND kind = ?", (key_path(path), kind))
+    return rows[0] if rows else None
+
+
+def listed(store: Store, kind: str | None = None) -> list[Install]:
+    """Every recorded install (of ``kind``), oldest first."""
+    if kind is None:
+        return _rows(store.conn, "", ())
+    return _rows(store.conn, "WHERE kind = ?", (kind,))
+
+
+def read(db_path, kind: str | None = None) -> list[Install]:
+    """``listed`` for readers that must not create or migrate the store (dp doctor):
+    a missing store, or one from before this table existed, has no installs."""
+    path = Path(db_path).expanduser()
+    if not path.is_file():
+        return []
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+    except sqlite3.Error:
+        return []
+    try:
+        where, params = ("WHERE kind = ?", (kind,)) if kind else ("", ())
+        return _rows(conn, where, params)
+    except sqlite3.Error:
+        return []
+    finally:
+        conn.close()
+
+
+def _rows(conn: sqlite3.Connection, where: str, params) -> list[Install]:
+    cursor = conn.execute(
+        f"SELECT path, kind, scope, created_file, details, installed_at, updated_at FROM {TABLE} {where} ORDER BY rowid",
+        params,
+    )
+    return [
+        Install(path, kind, scope, bool(created), _details(details), installed, updated)
+        for path, kind, scope, created, details, installed, updated in cursor
+    ]
+
+
+def _details(text: str) -> dict:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
