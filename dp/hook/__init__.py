@@ -117,12 +117,11 @@ def run(options: Options, data: bytes | None) -> tuple[int, str, str]:
     if not isinstance(tool, str) or not tool or event != "PreToolUse":
         return 0, "", ""
     conn = _open_store(options.db)
-    if conn is None:
-        return 0, "", ""
     try:
         return _decide(conn, options, tool, payload.get("tool_input"), payload)
     finally:
-        conn.close()
+        if conn is not None:
+            conn.close()
 
 
 def _open_store(explicit):
@@ -132,10 +131,11 @@ def _open_store(explicit):
 
 
 def _decide(conn, options, tool, tool_input, payload):
+    """The answer for one call; ``conn`` is None when there is no store (no user rules)."""
     from dp.rules.model import BASH_PARAM, BASH_TOOL
     from dp.store.read import tool_alias
 
-    alias = tool_alias(conn, tool)
+    alias = tool_alias(conn, tool) if conn is not None else None
     if alias is not None:
         message = alias.message or f"{tool} is not a valid tool. Use {alias.to_name} instead."
         return 2, "", message + "\n"
@@ -143,34 +143,60 @@ def _decide(conn, options, tool, tool_input, payload):
         return 0, "", ""
 
     command = tool_input.get(BASH_PARAM) if tool == BASH_TOOL else None
+    words = None
+    if isinstance(command, str) and command:
+        from dp.shell.words import command_words
+
+        words = command_words(command)
 
     def fetch(text):
-        return _rules(conn, tool, text)
+        return _rules(conn, tool, text, words if text == command else None) if conn is not None else []
 
     rules = fetch(command if isinstance(command, str) else "")
-    if not any(rule.match_kind for rule in rules):
+    cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else ""
+    paving = _paving(options, command, words, cwd, payload, rules) if words else None
+    if paving is None and not any(rule.match_kind for rule in rules):
         return 0, "", ""
 
     from dp.rules.apply import rewrite
     from dp.shell.guard import deadline
 
-    cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else ""
     with deadline(TIME_BUDGET_SECONDS):
-        result = rewrite(tool_input, rules, cwd=cwd, refetch=fetch if isinstance(command, str) else None)
+        result = rewrite(
+            tool_input, rules, cwd=cwd, refetch=fetch if isinstance(command, str) else None, pave=paving
+        )
     if result is None:
         return 0, "", ""
     return 0, _response(options, tool_input, result), ""
 
 
-def _rules(conn, tool: str, text: str):
+def _paving(options, command: str, words, cwd: str, payload: dict, rules):
+    """Project paving for this Bash call, when one of its words is a paving word and it is on."""
+    import os
+
+    from dp.paving import gate
+    from dp.store.read import db_location
+
+    paving = gate(words, command, os.path.dirname(db_location(options.db)), cwd)
+    if paving is not None:
+        session = payload.get("session_id")
+        paving.session = session if isinstance(session, str) else ""
+        paving.verbose = options.mode == "advise"
+        paving.user_commands = {rule.command for rule in rules if rule.match_kind and rule.command}
+    return paving
+
+
+def _rules(conn, tool: str, text: str, words=None):
     """The tool's rules that could apply to ``text`` (parameter rules always do)."""
     from dp.store.read import rules_for_tool
 
     if not text:
         return rules_for_tool(conn, tool)
-    from dp.shell.words import command_words
+    if words is None:
+        from dp.shell.words import command_words
 
-    words = sorted(command_words(text))
+        words = command_words(text)
+    words = sorted(words)
     if len(words) <= _WORDS_PER_QUERY:
         return rules_for_tool(conn, tool, words)
     present = set()
@@ -184,6 +210,8 @@ def _response(options, tool_input: dict, result) -> str:
     import json
 
     context = "dp: " + "; ".join(result.notes)
+    if result.updated_input == tool_input:  # advice only (`pip install` in a uv project …)
+        return json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": context}}) + "\n"
     if options.mode == "advise":
         changed = {key: value for key, value in result.updated_input.items() if tool_input.get(key) != value}
         if set(changed) == {"command"}:

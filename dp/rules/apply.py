@@ -34,14 +34,17 @@ class Result:
         self.notes = notes
 
 
-def rewrite(tool_input: dict, rules: list[Rule], *, cwd: str = "", refetch=None) -> Result | None:
-    """Apply ``rules`` to ``tool_input``; None when nothing changes.
+def rewrite(tool_input: dict, rules: list[Rule], *, cwd: str = "", refetch=None, pave=None) -> Result | None:
+    """Apply ``rules`` to ``tool_input``; None when nothing changes and nothing is to be said.
 
     ``refetch(value)`` (optional) returns the rules for a changed shell
     string (the ``command`` parameter), so that e.g. a flag rule for ``rg`` sees the command after
     ``grep → rg`` fired even though ``rg`` was not in the original text.
+    ``pave(value, commands)`` (optional, dp.paving) returns project paving's
+    edits and notes for the shell string, after the user's rules, from the
+    same parse; it leaves alone the commands the user's rules are about.
     """
-    params = []
+    params = [BASH_PARAM] if pave is not None else []
     for rule in rules:
         if rule.match_kind and rule.param not in params:
             params.append(rule.param)
@@ -52,15 +55,15 @@ def rewrite(tool_input: dict, rules: list[Rule], *, cwd: str = "", refetch=None)
         if not isinstance(value, str):
             continue
         shell_refetch = refetch if param == BASH_PARAM else None
-        new_value = _rewrite_value(value, param, rules, cwd, shell_refetch, notes)
+        new_value = _rewrite_value(value, param, rules, cwd, shell_refetch, notes, pave if param == BASH_PARAM else None)
         if new_value != value:
             updated[param] = new_value
-    if updated == tool_input:
+    if updated == tool_input and not notes:
         return None
     return Result(updated, notes)
 
 
-def _rewrite_value(value: str, param: str, rules, cwd, refetch, notes) -> str:
+def _rewrite_value(value: str, param: str, rules, cwd, refetch, notes, pave=None) -> str:
     original = value
     fetched_for = value
     segments = _SegmentCache()
@@ -77,6 +80,10 @@ def _rewrite_value(value: str, param: str, rules, cwd, refetch, notes) -> str:
             if new_value != value:
                 value = new_value
                 notes.append(note)
+    if pave is not None:
+        edits, pave_notes = pave(value, segments.all(value))
+        value = apply_edits(value, edits)
+        notes.extend(pave_notes)
     return value
 
 
@@ -86,12 +93,15 @@ class _SegmentCache:
     def __init__(self):
         self._parsed = {}
 
-    def commands(self, value: str, name: str) -> list:
+    def all(self, value: str) -> list:
         if value not in self._parsed:
             from dp.shell.segment import simple_commands
 
             self._parsed[value] = simple_commands(value) or []
-        return [command for command in self._parsed[value] if command.name == name]
+        return self._parsed[value]
+
+    def commands(self, value: str, name: str) -> list:
+        return [command for command in self.all(value) if command.name == name]
 
 
 def _apply(rule: Rule, value: str, segments: _SegmentCache, original: str, cwd: str):

@@ -72,8 +72,9 @@ def detect(directory: Path, project_root: Path) -> list[Runner]:
 
 def runner_for(manifest: Manifest, project_root: Path) -> Runner:
     """The script runner for ``manifest``'s package inside ``project_root``."""
-    manager, version, reason = _decide(manifest, project_root)
-    separator = "--" if _needs_separator(manager, version) else None
+    decision = decide_manager(manifest, project_root)
+    manager, reason = decision.manager, decision.reason
+    separator = "--" if manager == "npm" or decision.flavour == "pnpm-6" else None
     verb = "task" if manager == "deno" else "run"
     tasks = [
         Task(
@@ -95,22 +96,37 @@ def runner_for(manifest: Manifest, project_root: Path) -> Runner:
     )
 
 
-def _needs_separator(manager: str, version: str) -> bool:
-    """npm, and pnpm before 7, take options after ``run SCRIPT`` for themselves."""
-    if manager == "npm":
-        return True
-    major = re.match(r"\d+", version or "")
-    return manager == "pnpm" and major is not None and int(major.group()) < 7
+class ManagerDecision:
+    """Which manager a package uses, why, and whether that is really settled.
+
+    ``ambiguity`` is non-empty when the project's own files disagree (two
+    kinds of lockfile, a packageManager field that contradicts the lockfile):
+    ``dp tasks`` still picks one to list the scripts, but says how to settle
+    it, and the hook never rewrites an agent's command on such a guess.
+    ``flavour`` tells apart the variants whose commands differ: ``yarn``
+    (classic) / ``yarn-berry``, ``pnpm`` / ``pnpm-6`` (before 7, script
+    arguments follow ``--``); ``where`` is the directory whose files decided.
+    """
+
+    __slots__ = ("manager", "reason", "version", "flavour", "ambiguity", "where")
+
+    def __init__(self, manager, reason, version="", flavour="", ambiguity="", where=None):
+        self.manager = manager
+        self.reason = reason
+        self.version = version
+        self.flavour = flavour or manager
+        self.ambiguity = ambiguity
+        self.where = where
 
 
 def choose_manager(manifest: Manifest, project_root: Path) -> tuple[str, str]:
     """(manager, why) for the package of ``manifest``."""
-    manager, _, reason = _decide(manifest, project_root)
-    return manager, reason
+    decision = decide_manager(manifest, project_root)
+    return decision.manager, decision.reason
 
 
-def _decide(manifest: Manifest, project_root: Path) -> tuple[str, str, str]:
-    """(manager, declared version or '', why) for the package of ``manifest``.
+def decide_manager(manifest: Manifest, project_root: Path) -> ManagerDecision:
+    """The manager decision for the package of ``manifest``.
 
     A workspace member usually has neither lockfile nor packageManager field:
     both live in the workspace root. So the package's own directory is asked
@@ -130,7 +146,7 @@ def _decide(manifest: Manifest, project_root: Path) -> tuple[str, str, str]:
             return decided
         if folder == project_root or not folder.is_relative_to(project_root):
             break
-    return "npm", "", "package.json without a packageManager field or lockfile: npm"
+    return ManagerDecision("npm", "package.json without a packageManager field or lockfile: npm")
 
 
 def _shown(folder: Path, package_dir: Path) -> str:
@@ -140,39 +156,76 @@ def _shown(folder: Path, package_dir: Path) -> str:
     return os.path.relpath(folder, package_dir) + "/"
 
 
-def _manager_in(directory: Path, data: dict, prefix: str) -> Optional[tuple[str, str, str]]:
-    """(manager, version, why) from ``directory``'s package.json fields or lockfiles, if they say."""
+def _manager_in(directory: Path, data: dict, prefix: str) -> Optional[ManagerDecision]:
+    """The decision from ``directory``'s package.json fields or lockfiles, if they say."""
     lockfiles = [(name, manager) for name, manager in LOCKFILES if (directory / name).is_file()]
     declared = _declared_manager(data)
     if declared:
         manager, version, source = declared
+        flavour = _flavour(manager, version, directory)
         reason = f"{source} in {prefix}package.json says {manager}{'@' + version if version else ''}"
-        reason += _flavour(manager, version, directory)
+        reason += _flavour_note(flavour)
         others = [prefix + name for name, owner in lockfiles if owner != manager]
+        ambiguity = ""
         if others:
-            reason += f"; ignoring {', '.join(others)}"
-        return manager, version, reason
+            files = ", ".join(others)
+            reason += f"; ignoring {files} (to settle it, delete {files} or change {source})"
+            ambiguity = f"{source} says {manager} but {files} is another manager's; delete {files} or change {source}"
+        return ManagerDecision(manager, reason, version, flavour, ambiguity, directory)
     if not lockfiles:
         return None
     name, manager = lockfiles[0]
-    reason = f"{prefix}{name} found: {manager}" + _flavour(manager, "", directory)
+    flavour = _flavour(manager, "", directory)
+    reason = f"{prefix}{name} found: {manager}" + _flavour_note(flavour)
     conflicting = sorted({other for other_name, other in lockfiles[1:] if other != manager})
+    ambiguity = ""
     if conflicting:
         files = ", ".join(prefix + other_name for other_name, _ in lockfiles)
         reason += (
             f"; conflicting lockfiles ({files}), chose {manager} by lockfile order "
             f"({LOCKFILE_ORDER}); set packageManager in package.json to decide"
         )
-    return manager, "", reason
+        ambiguity = (
+            f"conflicting lockfiles ({files}); set packageManager in package.json "
+            "or delete the lockfiles of the managers you do not use"
+        )
+    return ManagerDecision(manager, reason, "", flavour, ambiguity, directory)
 
 
 def _flavour(manager: str, version: str, directory: Path) -> str:
-    """What of the manager's version changes how dp calls it, for the reason."""
+    """The variant of ``manager`` whose commands apply: yarn/yarn-berry, pnpm/pnpm-6."""
     if manager == "yarn":
-        return f" ({_yarn_flavour(version, directory)})"
-    if _needs_separator(manager, version) and manager == "pnpm":
+        return "yarn-berry" if _yarn_flavour(version, directory) == "berry" else "yarn"
+    if manager == "pnpm" and _pnpm_before_7(version, directory):
+        return "pnpm-6"
+    return manager
+
+
+def _flavour_note(flavour: str) -> str:
+    """What of the manager's version changes how dp calls it, for the reason."""
+    if flavour.startswith("yarn"):
+        return " (berry)" if flavour == "yarn-berry" else " (classic)"
+    if flavour == "pnpm-6":
         return " (before 7: script arguments follow --)"
     return ""
+
+
+def _pnpm_before_7(version: str, directory: Path) -> bool:
+    """pnpm 6 and older take options after ``run SCRIPT`` for themselves.
+
+    Without a version in packageManager, the lockfile says: pnpm 6 wrote
+    ``lockfileVersion: 5.3`` or lower, pnpm 7 ``5.4``, later ones ``6.0`` and up.
+    """
+    major = re.match(r"\d+", version or "")
+    if major is not None:
+        return int(major.group()) < 7
+    try:
+        with (directory / "pnpm-lock.yaml").open("rb") as lockfile:
+            head = lockfile.read(4096)
+    except OSError:
+        return False
+    found = re.search(rb"lockfileVersion: '?(\d+)\.(\d+)", head)
+    return bool(found) and (int(found.group(1)), int(found.group(2))) < (5, 4)
 
 
 def _declared_manager(data: dict) -> Optional[tuple[str, str, str]]:

@@ -35,7 +35,7 @@ def detect(directory: Path, project_root: Path) -> list[Runner]:
         return hatch
     entry_points = table(data, "project", "scripts")
     runners = []
-    for manager, own_scripts, why in _managers(directory, project_root, data):
+    for manager, own_scripts, why in managers(directory, project_root, data):
         tasks = {
             name: Task(name, [manager, "run", name], description=target, kind="entry point")
             for name, target in entry_points.items()
@@ -124,7 +124,7 @@ def _pytest_config(directory: Path) -> str | None:
     return None
 
 
-def _managers(directory: Path, project_root: Path, data: dict) -> list[tuple[str, dict, str]]:
+def managers(directory: Path, project_root: Path, data: dict) -> list[tuple[str, dict, str]]:
     """(manager, its own scripts table, why) for each manager the project uses."""
     found = []
     for manager, lockfile in MANAGERS:

@@ -108,7 +108,7 @@ def detect(cwd: Path) -> Project:
     """The runners of the project around ``cwd``; DpError when there is none."""
     start = Path(cwd).resolve()
     root = find_root(start)
-    for folder in _candidates(start, root):
+    for folder in candidates(start, root):
         runners: list[Runner] = []
         problems: dict[str, str] = {}
         for ecosystem in ECOSYSTEMS:
@@ -125,7 +125,7 @@ def detect(cwd: Path) -> Project:
     raise NoProjectFound(f"no project found in {where}: no {PROJECT_FILES}")
 
 
-def _candidates(start: Path, root: Optional[Path]):
+def candidates(start: Path, root: Optional[Path]):
     """``start`` and its parents up to ``root``, minus dependency and build dirs."""
     for folder in [start, *start.parents]:
         if not _excluded(folder, root):

@@ -1,0 +1,90 @@
+"""Project paving: run the agent's command with the project's own tools.
+
+An agent guesses ``npm install`` in a pnpm repository, ``pytest`` where the
+tool lives in the project's uv environment, ``make test`` where there is no
+Makefile. With no rule written by hand, the hook turns those into the
+project's own command — the same decision ``dp tasks`` reports (dp.runners)
+— through the translation tables under ``dp/rules/tables/``.
+
+This module is imported by the hook on every Bash call, so it is stdlib-only
+and cheap: ``gate`` answers from a set intersection (and, only when a word
+matches, one small read of the switch file) whether paving could apply.
+Detection, translation and bashlex load only after that.
+
+* ``dp.paving.switch``   — on/off, globally and per project (``dp paving``)
+* ``dp.paving.markers``  — the stat walk and the detection cache (hook path)
+* ``dp.paving.detect``   — the decision per ecosystem, from dp.runners
+* ``dp.paving.javascript``, ``.python``, ``.tasks`` — one translator each
+* ``dp.paving.plan``     — the edits for one Bash string
+"""
+
+from __future__ import annotations
+
+# Every command word paving can act on. A test keeps this in step with the
+# tables (dp/rules/tables/) and the task runners; the hook's `if` filters
+# include these words while paving is on.
+JAVASCRIPT_WORDS = frozenset({"npm", "npx", "yarn", "pnpm", "pnpx", "bun", "bunx"})
+TASK_WORDS = frozenset({"make", "just", "task"})
+PYTHON_WORDS = frozenset({
+    "pytest", "py.test", "ruff", "mypy", "black", "isort", "flake8", "pylint", "pyright",
+    "coverage", "tox", "nox", "pre-commit", "ipython", "sphinx-build", "alembic", "uvicorn",
+    "gunicorn", "django-admin", "celery", "bandit", "pyflakes", "pycodestyle", "yapf", "autopep8",
+    "python", "python3", "pip", "pip3",
+})
+WORDS = JAVASCRIPT_WORDS | TASK_WORDS | PYTHON_WORDS
+
+
+def filter_words(dp_dir: str) -> frozenset:
+    """The command words paving needs the hook to see: all of them while it is on."""
+    from dp.paving.switch import globally_enabled
+
+    return WORDS if globally_enabled(dp_dir) else frozenset()
+
+
+# Words that only matter with another word present: `python -m MODULE`, `pip install`.
+_NEEDS = {"python": " -m", "python3": " -m", "pip": "install", "pip3": "install"}
+
+
+def gate(words, command: str, dp_dir: str, cwd: str):
+    """A ``Paving`` for this call when a paving word occurs, paving is on and the
+    directory is inside some project (a marker file on the way up), else None."""
+    if not cwd:
+        return None
+    found = WORDS.intersection(words)
+    if not any(_NEEDS.get(word, "") in command for word in found):
+        return None
+    from dp.paving.switch import enabled_for
+
+    if not enabled_for(dp_dir, cwd):
+        return None
+    import os
+
+    from dp.paving.markers import fingerprint
+
+    directory = os.path.realpath(cwd)
+    fp = fingerprint(directory)
+    if not any(not path.endswith("/.git") for path, _ in fp):
+        return None  # in no project: nothing to pave, and no parse to pay for
+    paving = Paving(dp_dir, directory)
+    paving.fingerprints[directory] = fp
+    return paving
+
+
+class Paving:
+    """What paving needs to know about one hook call (filled in by the hook)."""
+
+    __slots__ = ("dp_dir", "cwd", "session", "verbose", "user_commands", "fingerprints")
+
+    def __init__(self, dp_dir: str, cwd: str):
+        self.dp_dir = dp_dir
+        self.cwd = cwd
+        self.session = ""
+        self.verbose = False  # advise mode: say why a command was left alone
+        self.user_commands: set = set()  # commands the user has rules for: theirs win
+        self.fingerprints: dict = {}  # directory → markers found (dp.paving.markers)
+
+    def __call__(self, value: str, commands) -> tuple[list, list]:
+        """(edits, notes) for the Bash string ``value`` and its simple commands."""
+        from dp.paving.plan import pave
+
+        return pave(self, value, commands)

@@ -1,0 +1,97 @@
+"""Which project files are where, and the detection cache keyed by them.
+
+On the hook's path detection reads only what it must: one ``stat`` per
+marker file, from the command's directory up to the repository root (the
+directory holding ``.git``). The markers' paths and mtimes are the key of the
+cache entry (``paving-cache.json`` in the user's dp directory) that holds the
+decision ``dp.paving.detect`` made for that directory; any change to a
+marker — a new lockfile, an edited package.json, a created ``.venv`` —
+misses the cache and detection runs again. Stdlib-only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+# Every file whose presence or content changes a paving decision. A test keeps
+# this in step with the names dp.runners looks for.
+MARKERS = (
+    "package.json", "bun.lock", "bun.lockb", "pnpm-lock.yaml", "yarn.lock", "package-lock.json",
+    "npm-shrinkwrap.json", ".yarnrc.yml",
+    "pyproject.toml", "uv.lock", "poetry.lock", "pdm.lock", "hatch.toml", ".venv",
+    "GNUmakefile", "makefile", "Makefile", "justfile", "Justfile", "JUSTFILE", ".justfile",
+    "Cargo.toml", "Taskfile.yml", "taskfile.yml", "Taskfile.yaml", "taskfile.yaml",
+    "Taskfile.dist.yml", "taskfile.dist.yml", "Taskfile.dist.yaml", "taskfile.dist.yaml",
+)
+CACHE_FILE = "paving-cache.json"
+CACHE_VERSION = 1
+MAX_ENTRIES = 64
+# Deeper than this is not a project layout worth walking.
+MAX_DEPTH = 40
+
+
+def fingerprint(start: str) -> list:
+    """``[[path, mtime_ns], …]`` of the markers from ``start`` up to the repository root."""
+    found = []
+    folder = start
+    for _ in range(MAX_DEPTH):
+        for name in MARKERS:
+            path = os.path.join(folder, name)
+            try:
+                found.append([path, os.stat(path).st_mtime_ns])
+            except OSError:
+                pass
+        if os.path.exists(os.path.join(folder, ".git")):
+            found.append([os.path.join(folder, ".git"), 0])
+            break
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return found
+
+
+class Cache:
+    """The detection cache file: ``{start directory: {"fp": …, "decision": …}}``."""
+
+    def __init__(self, dp_dir: str):
+        self.path = os.path.join(dp_dir, CACHE_FILE)
+        self.entries = self._read()
+        self.dirty = False
+
+    def _read(self) -> dict:
+        try:
+            with open(self.path, "rb") as handle:
+                data = json.loads(handle.read(4 << 20))
+        except (OSError, ValueError):
+            return {}
+        if not isinstance(data, dict) or data.get("version") != CACHE_VERSION:
+            return {}
+        entries = data.get("entries")
+        return entries if isinstance(entries, dict) else {}
+
+    def get(self, start: str, fp: list):
+        entry = self.entries.get(start)
+        if isinstance(entry, dict) and entry.get("fp") == fp:
+            return entry.get("decision")
+        return None
+
+    def put(self, start: str, fp: list, decision: dict) -> None:
+        self.entries.pop(start, None)
+        self.entries[start] = {"fp": fp, "decision": decision}
+        while len(self.entries) > MAX_ENTRIES:
+            del self.entries[next(iter(self.entries))]
+        self.dirty = True
+
+    def save(self) -> None:
+        if not self.dirty:
+            return
+        from dp.cachedir import write_atomically
+
+        try:
+            data = json.dumps({"version": CACHE_VERSION, "entries": self.entries})
+            write_atomically(self.path, data.encode())
+        except OSError:
+            pass  # a cache that cannot be written only costs a detection next time
+        self.dirty = False

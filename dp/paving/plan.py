@@ -1,0 +1,212 @@
+"""The paving edits for one Bash string: which commands, in which directory, how.
+
+Each simple command (found by dp.shell.segment, the parse the user's rules
+use) whose word paving knows is looked at in its own directory: the hook's
+``cwd``, or the directory a ``cd DIR &&`` before it in the same flat list
+leads to. A command aimed elsewhere in a way the parse cannot follow (a
+``cd`` inside a subshell, ``cd $VAR``, ``pushd``) is left alone. Commands the
+user has rules for are theirs: paving does not touch them.
+"""
+
+from __future__ import annotations
+
+import os
+
+from dp.paving import JAVASCRIPT_WORDS, PYTHON_WORDS, TASK_WORDS
+from dp.paving.javascript import Skip
+from dp.paving.markers import Cache, fingerprint
+
+_CHDIR = frozenset({"cd", "pushd", "popd"})
+_FLAT_SEPARATORS = ("&&", ";", "\n")
+_MAX_SHOWN = 80
+
+
+def pave(paving, value: str, commands) -> tuple[list, list]:
+    """(edits, notes) for ``value``: ``(start, end, replacement)`` spans and what to tell."""
+    state = _State(paving)
+    edits, notes = [], []
+    for command in commands:
+        name = command.name
+        if name not in JAVASCRIPT_WORDS | TASK_WORDS | PYTHON_WORDS or name in paving.user_commands:
+            continue
+        if command.run_by:
+            continue  # `xargs npm …`, `find -exec`: the program is run by another one
+        directory = _directory(value, commands, command, paving.cwd)
+        if directory is None:
+            _explain(paving, notes, name, "the command runs in a directory dp cannot tell from the command line")
+            continue
+        try:
+            edit, note = _pave_one(state, command, value, directory)
+        except Skip as reason:
+            _explain(paving, notes, name, str(reason))
+            continue
+        if edit is not None:
+            edits.append(edit)
+        if note:
+            notes.append(note)
+    state.save()
+    return edits, notes
+
+
+def _explain(paving, notes: list, name: str, reason: str) -> None:
+    if paving.verbose and reason:
+        notes.append(f"left `{name}` as it is: {reason}")
+
+
+def _pave_one(state, command, value: str, directory: str):
+    name = command.name
+    start, end = command.word.start, (command.args[-1].end if command.args else command.word.end)
+    if any(start < redirect_start < end for redirect_start, _ in command.redirects):
+        raise Skip("a redirection between its words")
+    original = value[start:end]
+    if name in ("pip", "pip3"):
+        return None, _python_advice(state, command, directory)
+    if name in PYTHON_WORDS:
+        from dp.paving import python
+
+        project = state.decision(directory)["python"]
+        if project is None:
+            raise Skip("")
+        prefix = python.pave(command, project, state)
+        why = f"{project['manager']} project ({project['reason']}), {name} is in {_short(project['environment'])}"
+        return (start, start, prefix), state.tell(project["directory"], "python", why, original, prefix + original)
+    project = state.decision(directory)["javascript"]
+    if name in JAVASCRIPT_WORDS and project is not None:
+        replacement = _javascript(project, command)
+        why = f"this repository uses {project['manager']} ({project['reason']})"
+        return (start, end, replacement), state.tell(project["package_dir"], "javascript", why, original, replacement)
+    from dp.paving import javascript, tasks
+
+    found = state.tasks(directory)
+    replacement, owner = tasks.pave(command, found, javascript.script_call)
+    missing = tasks.RUNNER_OF.get(name) or "package.json"
+    why = f"this project has no {missing}, and only {owner} defines that task"
+    return (start, end, replacement), state.tell(found["directory"], "tasks", why, original, replacement)
+
+
+def _javascript(project: dict, command) -> str:
+    from dp.paving.javascript import translate
+
+    if not project["manager"]:
+        raise Skip(project.get("error", ""))
+    if project["ambiguity"]:
+        raise Skip(f"the package manager is ambiguous: {project['ambiguity']}")
+    return translate(command, project)
+
+
+def _python_advice(state, command, directory: str) -> str:
+    from dp.paving.python import advice
+
+    project = state.decision(directory)["python"]
+    return advice(command, project) if project else ""
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 1] + "…"
+
+
+class _State:
+    """Decisions per directory for this call (cached across calls), and the session log."""
+
+    def __init__(self, paving):
+        self.paving = paving
+        self.cache = Cache(paving.dp_dir)
+        self.decided: dict = {}
+
+    def _entry(self, directory: str):
+        if directory not in self.decided:
+            fp = self.paving.fingerprints.get(directory) or fingerprint(directory)
+            decision = self.cache.get(directory, fp)
+            if decision is None:
+                from dp.paving.detect import decide
+
+                decision = decide(directory)
+                self.cache.put(directory, fp, decision)
+            self.decided[directory] = (fp, decision)
+        return self.decided[directory]
+
+    def decision(self, directory: str) -> dict:
+        return self._entry(directory)[1]
+
+    def tasks(self, directory: str):
+        fp, decision = self._entry(directory)
+        if "tasks" not in decision:
+            from dp.paving.detect import tasks
+
+            decision["tasks"] = tasks(directory)
+            self.cache.put(directory, fp, decision)
+        return decision["tasks"]
+
+    def has_module(self, interpreter: str, module: str, probe) -> bool:
+        """Does ``interpreter`` have ``module``? Cached by the interpreter's path and mtime."""
+        try:
+            stamp = os.stat(interpreter).st_mtime_ns
+        except OSError:
+            return True
+        key = f"module:{os.path.realpath(interpreter)}:{stamp}:{module}"
+        answer = self.cache.get(key, [])
+        if answer is None:
+            answer = {"found": probe(interpreter, module)}
+            self.cache.put(key, [], answer)
+        return answer["found"]
+
+    def tell(self, project: str, ecosystem: str, why: str, original: str, replacement: str) -> str:
+        """The note for one paved command: the reason once per session and project, then short."""
+        from dp.paving.session import first_time
+
+        done = f"ran `{_short(replacement)}` instead of `{_short(original)}`"
+        if first_time(self.paving.dp_dir, self.paving.session, f"{ecosystem}:{project}"):
+            return f"{why}: {done}"
+        return done
+
+    def save(self) -> None:
+        self.cache.save()
+
+
+def _directory(value: str, commands, command, cwd: str):
+    """The directory ``command`` runs in, or None when the command line hides it."""
+    if _changes_directory(value, command):
+        return None
+    directory = os.path.realpath(cwd)
+    before = [other for other in commands if other.start < command.start]
+    if not any(other.name in _CHDIR for other in before):
+        return directory
+    position = 0
+    for other in [*before, command]:
+        if not _flat(value[position : other.start]):
+            return None  # a `cd` in a subshell, a pipeline, a condition: not followed
+        if other is command:
+            return directory
+        if other.name in _CHDIR:
+            directory = _cd(directory, other) if other.name == "cd" else None
+            if directory is None:
+                return None
+        position = other.end
+    return directory
+
+
+def _flat(between: str) -> bool:
+    """Only `&&`, `;` and newlines between two commands: they run one after the other, here."""
+    rest = between
+    for separator in _FLAT_SEPARATORS:
+        rest = rest.replace(separator, " ")
+    return not rest.strip()
+
+
+def _changes_directory(value: str, command) -> bool:
+    """``env -C DIR`` / ``sudo --chdir``: a wrapper that runs the command elsewhere."""
+    prefix = value[command.start : command.word.start]
+    return any(word in ("-C", "--chdir") or word.startswith("--chdir=") for word in prefix.split())
+
+
+def _cd(directory: str, command):
+    values = [arg.value for arg in command.args]
+    if len(values) != 1 or any(arg.masked or arg.raw != arg.value for arg in command.args):
+        return None  # `cd` alone, `cd -`, quoted or expanded paths: not followed
+    target = values[0]
+    if target == "-" or "$" in target or "`" in target:
+        return None
+    if target.startswith("~"):
+        target = os.path.expanduser(target)
+    resolved = os.path.realpath(os.path.join(directory, target))
+    return resolved if os.path.isdir(resolved) else None

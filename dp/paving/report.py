@@ -1,0 +1,126 @@
+"""What project paving does here, in words: for ``dp paving``, ``dp doctor``,
+``dp aliases`` and ``dp pave --agents-md``.
+
+Everything is derived from the same decision the hook makes (dp.paving.detect)
+and from the translation table itself — the example translations are the
+table run on sample commands — so what is shown is what the hook does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from dp.paving import switch
+from dp.paving.detect import decide, tasks
+from dp.paving.javascript import Skip, translate
+
+# Sample commands shown as the project's rules (the hook's translation of each).
+JAVASCRIPT_SAMPLES = ("npm install", "npm ci", "npm install -D PKG", "npm uninstall PKG", "npm run SCRIPT -- ARGS",
+                      "npm test", "npx BIN")
+OTHER_MANAGERS = ("npm", "yarn", "pnpm", "bun")
+
+
+def set_switch(dp_dir: str, on: bool, project: str | None) -> dict:
+    """Turn paving on/off globally (``project`` None) or for one project directory."""
+    from dp.files import read_bytes, replace_file
+
+    path = Path(switch.state_path(dp_dir))
+    before = read_bytes(path)
+    state = switch.read_state(dp_dir)
+    if project is None:
+        state["enabled"] = on
+    else:
+        project = os.path.realpath(project)
+        state["off"] = [item for item in state["off"] if item != project] + ([] if on else [project])
+    replace_file(path, (json.dumps(state, indent=2) + "\n").encode(), expected=before)
+    return state
+
+
+def project_directory(cwd: str) -> str:
+    """The directory a per-project switch names: the repository root, else ``cwd``."""
+    from dp.runners.registry import find_root
+
+    root = find_root(Path(cwd).resolve())
+    return str(root or Path(cwd).resolve())
+
+
+def explain(dp_dir: str, cwd: str) -> dict:
+    """``{"enabled", "why_off", "ecosystems": [{"ecosystem", "status", "message", "rules"}]}``."""
+    state = switch.read_state(dp_dir)
+    directory = os.path.realpath(cwd)
+    off = switch.disabling_project(state, directory)
+    why_off = "" if state["enabled"] and off is None else (
+        "switched off for every project (dp paving on)" if not state["enabled"] else f"switched off for {off} (dp paving on --project)"
+    )
+    decision = decide(directory)
+    ecosystems = [_javascript(decision["javascript"]), _python(decision["python"]), _tasks(directory)]
+    return {"enabled": not why_off, "why_off": why_off, "ecosystems": [entry for entry in ecosystems if entry]}
+
+
+def _entry(ecosystem: str, status: str, message: str, rules=()) -> dict:
+    return {"ecosystem": ecosystem, "status": status, "message": message, "rules": list(rules)}
+
+
+def _javascript(project) -> dict | None:
+    if project is None:
+        return None
+    if not project["manager"]:
+        return _entry("javascript", "error", f"package.json not read: {project['error']}")
+    if project["ambiguity"]:
+        return _entry("javascript", "ambiguous", f"not paved: {project['ambiguity']}")
+    manager = project["manager"]
+    others = [name for name in OTHER_MANAGERS if name != manager]
+    message = f"{manager}: {project['reason']} → {', '.join(others[:-1])} and {others[-1]} commands are paved to {manager}"
+    return _entry("javascript", "ok", message, _javascript_rules(project))
+
+
+def _javascript_rules(project: dict) -> list:
+    """(agent's command, what runs) for the sample commands, by the hook's own translation."""
+    from dp.shell.segment import simple_commands
+
+    sample_project = dict(project, scripts=sorted({*project["scripts"], "SCRIPT", "test"}))
+    source = "npm" if project["manager"] != "npm" else "pnpm"
+    rules = []
+    for sample in JAVASCRIPT_SAMPLES:
+        sample = sample.replace("npm", source, 1) if source != "npm" and not sample.startswith("npx") else sample
+        if source != "npm" and sample.startswith("npx"):
+            sample = "pnpm dlx BIN"
+        command = (simple_commands(sample) or [None])[0]
+        try:
+            rules.append([sample, translate(command, sample_project)])
+        except Skip:
+            continue
+    return rules
+
+
+def _python(project) -> dict | None:
+    if project is None:
+        return None
+    if not project["manager"]:
+        return _entry("python", "ambiguous" if project.get("ambiguity") else "error",
+                      f"not paved: {project.get('ambiguity') or project.get('error')}")
+    from dp.rules.tables import load
+
+    commands = load("python-runners")["managers"][project["manager"]]
+    if not project["environment"]:
+        return _entry("python", "inactive", f"{project['manager']}: {project['reason']}; no environment yet, so nothing "
+                      f"is paved (create it with `{commands['sync']}`)")
+    message = (f"{project['manager']}: {project['reason']}; environment {project['environment']} → its tools that are "
+               f"not on PATH run through `{commands['run']}`; pip install is advised as `{commands['add']}`")
+    return _entry("python", "ok", message, [["pytest ARGS", f"{commands['run']} pytest ARGS"],
+                                            ["pip install PKG", f"(advice) {commands['add']} PKG"]])
+
+
+def _tasks(directory: str) -> dict | None:
+    found = tasks(directory)
+    if not found or not found.get("runners"):
+        return None
+    names = [entry["name"] for entry in found["runners"]]
+    missing = [word for word in ("make", "just", "npm") if word not in names and not (word == "npm" and set(names) & set(OTHER_MANAGERS))]
+    if not missing:
+        return _entry("tasks", "ok", f"runners here: {', '.join(names)}; every task command has its runner")
+    message = (f"runners here: {', '.join(names)}; {', '.join(f'`{word} TASK`' for word in missing)} "
+               "run the task through the one runner that defines it (unknown or shared task names stay as typed)")
+    return _entry("tasks", "ok", message)

@@ -1,0 +1,54 @@
+"""On or off: project paving is on unless the user switched it off.
+
+The switch is one small JSON file beside the store (``paving.json`` in the
+user's dp directory): ``{"enabled": false}`` turns paving off everywhere,
+``"off": [DIR, …]`` in those project directories and below. A missing or
+unreadable file means on (the default from ``dp init``). Stdlib-only: the
+hook reads it whenever a paving word occurs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+FILE_NAME = "paving.json"
+
+
+def state_path(dp_dir: str) -> str:
+    return os.path.join(dp_dir, FILE_NAME)
+
+
+def read_state(dp_dir: str) -> dict:
+    """``{"enabled": bool, "off": [dir…]}``; defaults for a missing or broken file."""
+    try:
+        with open(state_path(dp_dir), "rb") as handle:
+            data = json.loads(handle.read(1 << 16))
+    except (OSError, ValueError):
+        data = {}
+    if not isinstance(data, dict):
+        data = {}
+    off = data.get("off")
+    return {
+        "enabled": data.get("enabled") is not False,
+        "off": [item for item in off if isinstance(item, str)] if isinstance(off, list) else [],
+    }
+
+
+def globally_enabled(dp_dir: str) -> bool:
+    return read_state(dp_dir)["enabled"]
+
+
+def enabled_for(dp_dir: str, directory: str) -> bool:
+    """Is paving on for ``directory`` (off globally, or in it or a parent)?"""
+    state = read_state(dp_dir)
+    return state["enabled"] and disabling_project(state, directory) is None
+
+
+def disabling_project(state: dict, directory: str):
+    """The switched-off project that contains ``directory``, if any."""
+    directory = os.path.realpath(directory)
+    for project in state["off"]:
+        if directory == project or directory.startswith(project.rstrip("/") + "/"):
+            return project
+    return None

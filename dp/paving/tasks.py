@@ -1,0 +1,60 @@
+"""``make test`` where there is no Makefile: the one runner that has the task.
+
+A task command (``make T``, ``just T``, ``task T``, ``npm test`` / ``npm run
+T``…) in a project that has no such runner, but exactly one runner that
+defines ``T`` — the runners and tasks ``dp tasks`` lists — becomes that
+runner's command for the task. An unknown task, or one several runners
+define, stays as it is.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from dp.paving.javascript import Skip
+
+# The runner name (as dp tasks reports it) each task command word belongs to.
+RUNNER_OF = {"make": "make", "just": "just", "task": "task"}
+JAVASCRIPT = ("npm", "yarn", "pnpm", "bun")
+
+
+def pave(command, tasks: dict, javascript_script) -> tuple[str, str]:
+    """(replacement text from the command word to its last argument, runner); Skip otherwise.
+
+    ``javascript_script(command)`` reads ``npm test`` / ``npm run T -- ARGS``
+    into (task, raw args) with the package-manager table.
+    """
+    if tasks is None or tasks.get("error"):
+        raise Skip(tasks.get("error", "") if tasks else "")
+    name = command.name
+    runner = RUNNER_OF.get(name, name)
+    present = {entry["name"] for entry in tasks["runners"]}
+    if runner in present or (name in JAVASCRIPT and present & set(JAVASCRIPT)):
+        raise Skip("")  # the project has that runner: the command is its own
+    task, args = javascript_script(command) if name in JAVASCRIPT else _read(command)
+    owners = [entry for entry in tasks["runners"] if task in entry["tasks"]]
+    if len(owners) != 1:
+        names = ", ".join(entry["name"] for entry in owners)
+        raise Skip(f"several runners define {task!r} ({names})" if owners else f"no runner defines {task!r}")
+    argv, separator, marks, accepts = owners[0]["tasks"][task]
+    if marks and args[:1] == ["--"]:
+        args = args[1:]
+    if args and not accepts:
+        raise Skip(f"{owners[0]['name']}'s {task!r} takes no arguments")
+    words = [shlex.quote(word) for word in argv]
+    if args and separator:
+        words.append(separator)
+    return " ".join(words + list(args)), owners[0]["name"]
+
+
+def _read(command) -> tuple[str, list]:
+    """``make T`` / ``task T [-- ARGS]`` / ``just T ARGS``: the task and its raw arguments."""
+    values = [arg.value for arg in command.args]
+    if not values or values[0].startswith("-") or "=" in values[0] or any(arg.masked for arg in command.args):
+        raise Skip("")
+    task, raws = values[0], [arg.raw for arg in command.args[1:]]
+    if command.name == "make" and raws:
+        raise Skip("make with more than one target or a variable")
+    if command.name == "task" and raws and raws[0] != "--":
+        raise Skip("task with more than one task")
+    return task, raws
