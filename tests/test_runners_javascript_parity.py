@@ -146,7 +146,7 @@ def test_pnpm_6_lockfile_alone_is_plain_pnpm(tmp_path):
 def test_field_beats_lockfile_and_the_reason_says_what_was_ignored(tmp_path):
     found = project(tmp_path, {"package.json": manifest(packageManager="pnpm@9.0.0"), "yarn.lock": ""})
     assert found.name == "pnpm"
-    assert found.reason.endswith("ignoring yarn.lock")
+    assert "ignoring yarn.lock (to settle it, delete yarn.lock or change packageManager)" in found.reason
 
 
 def test_deno_lock_beats_pnpm_lock_by_order_and_says_how_to_settle(tmp_path):
