@@ -6,7 +6,8 @@ from typing import Optional
 
 import typer
 
-from dp.cli.common import JSON_OPTION, db_path, print_json
+from dp.cli.common import print_json, status
+from dp.cli.options import Shared, shared
 
 HELP = """Project paving: the hook runs the agent's npm/yarn/pnpm/bun, Python-tool and task
 commands with the project's own tools. On by default.
@@ -20,12 +21,11 @@ dp paving on --project         on again for this repository
 """
 
 
+@shared("db", "cwd", "json", "quiet")
 def paving(
-    ctx: typer.Context,
     state: Optional[str] = typer.Argument(None, metavar="[on|off]", help="Switch paving on or off."),
     project: bool = typer.Option(False, "--project", help="Only for this repository (its root directory)."),
-    cwd: Optional[str] = typer.Option(None, "--cwd", metavar="DIR", help="Directory to look at (default: here)."),
-    json_output: bool = JSON_OPTION,
+    opts: Shared = None,
 ) -> None:
     import os
 
@@ -36,21 +36,21 @@ def paving(
         raise DpError(f"expected on or off, got {state!r}: dp paving [on|off] [--project]")
     if project and state is None:
         raise DpError("--project needs on or off: dp paving off --project")
-    directory = os.path.abspath(cwd or os.getcwd())
+    directory = os.path.abspath(opts.directory)
     if not os.path.isdir(directory):
-        raise DpError(f"--cwd {cwd}: no such directory")
-    dp_dir = str(db_path(ctx).parent)
+        raise DpError(f"--cwd {opts.cwd}: no such directory")
+    dp_dir = str(opts.store.parent)
     if state is not None:
         target = report.project_directory(directory) if project else None
         report.set_switch(dp_dir, state == "on", target)
         where = f"for {target}" if target else "for every project"
-        if json_output:
+        if opts.json:
             print_json({"paving": state, "project": target})
         else:
-            typer.echo(f"Project paving is {state} {where}.")
+            status(f"Project paving is {state} {where}.")
         return
     result = report.explain(dp_dir, directory)
-    if json_output:
+    if opts.json:
         print_json(result)
         return
     typer.echo(f"Project paving: {'on' if result['enabled'] else 'off — ' + result['why_off']}")
