@@ -318,8 +318,9 @@ def test_examples_are_valid_without_warnings(path):
 
 @pytest.mark.parametrize("command,tool", [
     ("eval echo {{x}}", "eval"),
-    ('bash -c "echo {{x}}"', "bash -c"),
-    ("sh  -c 'ls {{x}}'", "sh -c"),
+    ("bash -c {{x}}", "bash -c"),
+    ("sh  -c ls{{x}}", "sh -c"),
+    ("trap {{x}} EXIT", "trap"),
     ("cd /; ssh host ls {{x}}", "ssh"),
 ])
 def test_values_reaching_a_second_shell_are_warned_about(command, tool):

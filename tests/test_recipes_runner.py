@@ -33,14 +33,14 @@ name: flow
 context: {who: world}
 steps:
   - id: greet
-    command: 'echo "  hello {{who}}  "'
+    command: echo '  hello' {{who}} '  '
   - id: data
     command: |
       echo '{"count": 2, "names": ["a", "b"]}'
     output: info
   - id: use
     condition: info.count == 2 and 'b' in info.names and greet == 'hello world'
-    command: echo "{{info.names[1]}} from {{greet}}"
+    command: echo {{info.names[1]}} from {{greet}}
 """,
         tmp_path,
     )
@@ -329,7 +329,7 @@ def test_sub_recipe_context_flows_both_ways(tmp_path):
 name: child
 context: {suffix: default}
 steps:
-  - {id: made, command: 'echo "{{base}}-{{suffix}}"'}
+  - {id: made, command: 'echo {{base}}-{{suffix}}'}
   - id: extra
     command: |
       echo '{"n": 5}'
@@ -466,9 +466,9 @@ def test_hooks_are_rendered_and_their_failures_only_warn(tmp_path):
 name: hooks
 context: {tag: "$(touch pwned)"}
 hooks:
-  pre_step: 'echo "pre {{step_id}} {{tag}}"'
+  pre_step: echo pre {{step_id}} {{tag}}
   post_step: echo post {{step_id}}; exit 7
-  on_error: 'echo "error {{step_id}}: {{step_error}}"'
+  on_error: echo error {{step_id}}":" {{step_error}}
 steps:
   - {id: good, command: echo ok}
   - {id: bad, command: exit 2}

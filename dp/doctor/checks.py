@@ -346,6 +346,8 @@ def check_rules(rules: list[Rule]) -> list[Finding]:
         problem = rule_problem(rule)
         if problem:
             findings.append(Finding("rules", ERROR, f"can never fire: {problem}", f"{delete}, then add it again fixed"))
+        if rule.match_kind == RECIPE:
+            findings += _check_raw(rule)
         if rule.match_kind == TOOL_ALIAS:
             findings += _check_alias(rule, alias_names, delete)
         elif not rule.command:
@@ -353,6 +355,17 @@ def check_rules(rules: list[Rule]) -> list[Finding]:
     if not findings and rules:
         findings.append(Finding("rules", OK, f"all {len(rules)} rules can fire"))
     return findings
+
+
+def _check_raw(rule: Rule) -> list[Finding]:
+    """Every ``|raw`` in a recipe: text spliced where dp does not check what bash makes of it."""
+    from dp.rules.recipe import raw_uses
+
+    return [
+        Finding("rules", WARNING, f"recipe {rule.from_name!r} splices the agent's text unchecked: {tag}",
+                "make sure no quotes, heredoc or arithmetic surround it, or drop |raw")
+        for tag in raw_uses(rule.to_name)
+    ]
 
 
 def _check_alias(rule: Rule, alias_names: set[str], delete: str) -> list[Finding]:

@@ -425,7 +425,7 @@ def _check_shell_template(command: str, label: str, problems: list[str],
 # Where a value becomes shell code again after dp passed it as data: eval's
 # and ssh's arguments, and the script text of sh -c (not the arguments after it).
 _REPARSED = re.compile(
-    r"(?:^|[\s;&|(`])(eval|ssh)\s[^\n]*?\{\{"
+    r"(?:^|[\s;&|(`])(eval|ssh|trap)\s[^\n]*?\{\{"
     r"|(?:^|[\s;&|(`])((?:ba|da|z|k)?sh\s+-c|su\s+-c)\s+(?:\"[^\"]*|'[^']*|[^\s'\"]*)\{\{"
 )
 

@@ -288,12 +288,14 @@ def _without_spans(text: str, start: int, end: int, spans) -> str:
 
 
 def group(script: str) -> str:
-    """``{ script; }``, or ``{ script\\n}`` when a trailing ``&`` or comment needs the newline."""
+    """``{ script; }``, or ``{ script\\n}`` when a trailing ``&``, a comment or a
+    heredoc (whose delimiter must end its line) needs the newline."""
+    from dp.shell.lexer import needs_own_line
+
     body = script.strip()
     while body.endswith(";") and not body.endswith(";;"):
         body = body[:-1].rstrip()
-    last_line = body.rsplit("\n", 1)[-1]
-    if body.endswith("&") or "#" in last_line:
+    if body.endswith("&") or needs_own_line(body):
         return "{ " + body + "\n}"
     return "{ " + body + "; }"
 

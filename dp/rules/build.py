@@ -135,11 +135,14 @@ def rule_problem(rule: Rule) -> str | None:
             where = f" at position {exc.pos}" if exc.pos is not None else ""
             return f"invalid regex {rule.from_name!r}: {exc.msg}{where}"
     if rule.match_kind == RECIPE:
-        from dp.rules.recipe import template_error
+        from dp.rules.recipe import placement_error, template_error
 
         error = template_error(rule.to_name)
         if error:
             return f"recipe template for {rule.from_name!r} does not parse: {error}"
+        unsafe = placement_error(rule.to_name)
+        if unsafe:
+            return f"recipe template for {rule.from_name!r} is refused: {unsafe}"
     return None
 
 

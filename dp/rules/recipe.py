@@ -61,6 +61,9 @@ def render(source: str, *, args, matched: str, raw: str, full: str, cwd: str) ->
     """
     if not is_template(source):
         return source, set()
+    unsafe = placement_error(source)
+    if unsafe:
+        raise RecipeError(unsafe)
     source = _from_go(source)
     arguments = [value if isinstance(value, Arg) else Arg(value) for value in args]
     values = {"args": arguments, "matched": _Verbatim(matched), "raw": raw, "full": full, "cwd": cwd}
@@ -181,6 +184,52 @@ def template_error(source: str) -> str | None:
         )
         available = "args, arg(n), matched, raw, full, cwd"
         return f"line {line}: unknown variable '{name}' (available: {available})"
+    return None
+
+
+# A Jinja2 tag, its quoted strings read whole: {{ … }}, {% … %}, {# … #}.
+_TAG = re.compile(
+    r"""\{\{(?:[^'"}]|'[^']*'|"[^"]*"|\}(?!\}))*\}\}"""
+    r"""|\{%(?:[^'"%]|'[^']*'|"[^"]*"|%(?!\}))*%\}|\{\#.*?\#\}""",
+    re.S,
+)
+_RAW_BLOCK = re.compile(r"\{%-?\s*raw\s*-?%\}(.*?)\{%-?\s*endraw\s*-?%\}", re.S)
+_RAW_OUTPUT = re.compile(r"\|\s*raw\s*-?\}\}\Z")
+
+
+def raw_uses(source: str) -> list[str]:
+    """The ``{{ …|raw }}`` tags of a recipe template: where its author opted out of the placement check."""
+    return [match.group() for match in _TAG.finditer(_from_go(source)) if _RAW_OUTPUT.search(match.group())]
+
+
+def placement_error(source: str) -> str | None:
+    """Why a placeholder of ``source`` sits where bash would re-read the agent's text, or None.
+
+    Every ``{{ … }}`` must be a plain shell word (``echo {{ args }}``, not
+    ``echo "{{ args }}"``); one ending in ``|raw`` is the explicit opt-out.
+    """
+    from dp.shell.lexer import Unparseable
+    from dp.shell.placement import misplaced
+
+    source = _from_go(source)
+    outputs, blanks = [], []
+    literal = [match.span(1) for match in _RAW_BLOCK.finditer(source)]  # {% raw %}…{% endraw %}
+    for match in _TAG.finditer(source):
+        if not any(start <= match.start() < end for start, end in literal):
+            (outputs if match.group().startswith("{{") else blanks).append(match.span())
+    if not outputs:
+        return None
+    try:
+        found = misplaced(source, outputs, blanks)
+    except Unparseable as exc:
+        return f"the script is not complete Bash ({exc}), so where its placeholders sit cannot be judged"
+    for item in found:
+        tag = source[item.start:item.end]
+        if not _RAW_OUTPUT.search(tag):
+            return (
+                f"line {item.line}: {tag} is {item.description}, where bash would read the agent's text "
+                f"as code; {item.advice} (or end the tag in |raw to splice it there anyway)"
+            )
     return None
 
 

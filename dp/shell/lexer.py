@@ -7,8 +7,11 @@
   reports is a position in the original string. Strings the lexer cannot close
   (an open quote, a missing ``)``, an unterminated heredoc — the inputs that
   make bashlex hang) raise ``Unparseable`` so that the caller does nothing.
-* ``plain_runs(word)`` and ``has_several_commands(script)`` — tokenisation
-  helpers for the rule kinds.
+* ``regions(text)`` — the quoting contexts (quotes, substitutions, heredoc
+  bodies, arithmetic, comments …) found by the same scan; ``dp.shell.placement``
+  judges template placeholders with them.
+* ``plain_runs(word)``, ``has_several_commands(script)`` and
+  ``needs_own_line(script)`` — tokenisation helpers for the rule kinds.
 """
 
 from __future__ import annotations
@@ -18,10 +21,6 @@ import re
 
 class Unparseable(Exception):
     """The string is not something we can segment safely; leave it alone."""
-
-
-# A backslash escape, a single-quoted string, or a double-quoted string.
-_QUOTED = re.compile(r"""\\.|'[^']*'|"(?:[^"\\]|\\.)*\"""", re.S)
 
 
 # --- the pre-pass --------------------------------------------------------------
@@ -35,6 +34,12 @@ _KEEP_COMMAND_POSITION = frozenset({"!", "{", "then", "do", "else", "elif", "if"
 _UNSUPPORTED = frozenset({"coproc", "select"})
 # What ends a case clause's command list.
 _CASE_END = "case"
+
+# Region kinds recorded by the scanner (see ``_Scanner.regions``).
+SINGLE_QUOTED, DOUBLE_QUOTED, ANSI_C_QUOTED = "single-quoted", "double-quoted", "ansi-c-quoted"
+BACKTICK, SUBSTITUTION, PARAMETER = "backtick", "substitution", "parameter"
+ARITHMETIC, TEST, COMMENT = "arithmetic", "test", "comment"
+HEREDOC, QUOTED_HEREDOC = "heredoc", "quoted-heredoc"
 
 
 class Prepared:
@@ -53,10 +58,7 @@ class Prepared:
 
 def prepare(text: str) -> Prepared:
     """Return ``text`` with unreadable constructs overwritten, same length."""
-    scanner = _Scanner(text)
-    end = scanner.commands(0, None)
-    if end != len(text) or scanner.pending:
-        raise Unparseable("unbalanced input")
+    scanner = _scan(text)
     chars = list(text)
     for start, stop, head, fill in scanner.edits:
         for index in range(start, stop):
@@ -66,6 +68,19 @@ def prepare(text: str) -> Prepared:
     return Prepared("".join(chars), masks)
 
 
+def regions(text: str) -> list[tuple[int, int, str]]:
+    """The quoting contexts of ``text`` as ``(start, stop, kind)``; raises ``Unparseable``."""
+    return _scan(text).regions
+
+
+def _scan(text: str) -> "_Scanner":
+    scanner = _Scanner(text)
+    end = scanner.commands(0, None)
+    if end != len(text) or scanner.pending:
+        raise Unparseable("unbalanced input")
+    return scanner
+
+
 class _Scanner:
     """Recursive-descent scan of shell text that records same-length edits."""
 
@@ -73,7 +88,10 @@ class _Scanner:
         self.s = text
         self.n = len(text)
         self.edits: list[tuple[int, int, str, str]] = []
-        self.pending: list[tuple[str, bool]] = []  # heredoc (delimiter, strip tabs)
+        self.pending: list[tuple[str, bool, bool]] = []  # heredoc (delimiter, strip tabs, quoted)
+        # Quoting contexts as (start, stop, kind), innermost last among overlapping
+        # ones; read by ``dp.shell.placement`` to judge where a placeholder sits.
+        self.regions: list[tuple[int, int, str]] = []
 
     def edit(self, start: int, stop: int, head: str, fill: str = " ") -> None:
         self.edits.append((start, stop, head, fill))
@@ -97,8 +115,7 @@ class _Scanner:
                 i += 2
                 continue
             if c == "#":
-                newline = s.find("\n", i)
-                i = n if newline < 0 else newline
+                i = self.comment(i)
                 continue
             if closer == "`" and c == "`":
                 return i + 1
@@ -124,6 +141,7 @@ class _Scanner:
                 if command_position and s.startswith("((", i):
                     stop = self.arithmetic(i + 2)
                     self.edit(i, stop, ":")
+                    self.regions.append((i, stop, ARITHMETIC))
                     i, command_position = stop, False
                     continue
                 after = self.skip_blanks(i + 1)
@@ -134,7 +152,8 @@ class _Scanner:
                 continue
             if c in "<>":
                 if s.startswith(("<(", ">("), i):
-                    i = self.commands(i + 2, ")")
+                    start, i = i, self.commands(i + 2, ")")
+                    self.regions.append((start, i, SUBSTITUTION))
                     command_position = False
                     continue
                 if s.startswith("<<<", i):
@@ -159,6 +178,7 @@ class _Scanner:
             if word == "[[":
                 i = self.double_bracket(i)
                 self.edit(start, i, ":")
+                self.regions.append((start, i, TEST))
                 command_position = False
             elif word == "time":
                 i = self.time_options(start, i)
@@ -172,6 +192,13 @@ class _Scanner:
         if closer is not None and closer != _CASE_END:
             raise Unparseable(f"missing {closer}")
         return i
+
+    def comment(self, i: int) -> int:
+        """Skip a comment from its ``#`` to (not past) the end of its line."""
+        newline = self.s.find("\n", i)
+        stop = self.n if newline < 0 else newline
+        self.regions.append((i, stop, COMMENT))
+        return stop
 
     def skip_blanks(self, i: int) -> int:
         while i < self.n and self.s[i] in _BLANKS:
@@ -218,13 +245,18 @@ class _Scanner:
         c = self.s[i]
         if c == "\\":
             return i + 2
+        if c == "'" and in_double_quotes:
+            return i + 1
+        if c == "$":
+            return self.dollar(i, in_double_quotes)
         if c == "'":
-            return i + 1 if in_double_quotes else self.single_quoted(i + 1)
-        if c == '"':
-            return self.double_quoted(i + 1)
-        if c == "`":
-            return self.commands(i + 1, "`")
-        return self.dollar(i, in_double_quotes)
+            stop, kind = self.single_quoted(i + 1), SINGLE_QUOTED
+        elif c == '"':
+            stop, kind = self.double_quoted(i + 1), DOUBLE_QUOTED
+        else:
+            stop, kind = self.commands(i + 1, "`"), BACKTICK
+        self.regions.append((i, stop, kind))
+        return stop
 
     def single_quoted(self, i: int) -> int:
         close = self.s.find("'", i)
@@ -247,14 +279,17 @@ class _Scanner:
         if s.startswith("$((", i):
             stop = self.arithmetic(i + 3)
             self.edit(i, stop, "$", "_")
-            return stop
-        if s.startswith("$(", i):
-            return self.commands(i + 2, ")")
-        if s.startswith("${", i):
-            return self.parameter(i + 2, in_double_quotes)
-        if not in_double_quotes and s.startswith("$'", i):
-            return self.ansi_c_quoted(i + 2)
-        return i + 1
+            kind = ARITHMETIC
+        elif s.startswith("$(", i):
+            stop, kind = self.commands(i + 2, ")"), SUBSTITUTION
+        elif s.startswith("${", i):
+            stop, kind = self.parameter(i + 2, in_double_quotes), PARAMETER
+        elif not in_double_quotes and s.startswith("$'", i):
+            stop, kind = self.ansi_c_quoted(i + 2), ANSI_C_QUOTED
+        else:
+            return i + 1
+        self.regions.append((i, stop, kind))
+        return stop
 
     def ansi_c_quoted(self, i: int) -> int:
         s, n = self.s, self.n
@@ -316,8 +351,9 @@ class _Scanner:
         i = self.word(i)
         if i == word_start:
             raise Unparseable("heredoc without a delimiter")
-        delimiter = re.sub(r"\\(.)|['\"]", lambda m: m.group(1) or "", self.s[word_start:i])
-        self.pending.append((delimiter, strip_tabs))
+        word = self.s[word_start:i]
+        delimiter = re.sub(r"\\(.)|['\"]", lambda m: m.group(1) or "", word)
+        self.pending.append((delimiter, strip_tabs, delimiter != word))
         self.edit(start, i, "<", "_")
         return i
 
@@ -325,7 +361,7 @@ class _Scanner:
     def heredoc_bodies(self, i: int) -> int:
         s, n = self.s, self.n
         pending, self.pending = self.pending, []
-        for delimiter, strip_tabs in pending:
+        for delimiter, strip_tabs, quoted in pending:
             body_start = i
             while True:
                 if i >= n:
@@ -335,6 +371,7 @@ class _Scanner:
                 line = s[i:line_end]
                 if (line.lstrip("\t") if strip_tabs else line) == delimiter:
                     self.edit(body_start, line_end, "")
+                    self.regions.append((body_start, i, QUOTED_HEREDOC if quoted else HEREDOC))
                     i = line_end + 1 if newline >= 0 else n
                     break
                 i = line_end + 1
@@ -420,8 +457,7 @@ class _Scanner:
             if s[i] in " \t\n":
                 i += 1
             elif s[i] == "#":
-                newline = s.find("\n", i)
-                i = n if newline < 0 else newline
+                i = self.comment(i)
             else:
                 break
         return i
@@ -461,6 +497,30 @@ _PARAMETER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-]")
 
 
 def has_several_commands(script: str) -> bool:
-    """Whether ``script`` has a command separator outside quotes (; & | newline)."""
-    stripped = _QUOTED.sub(" ", script.strip())
-    return any(separator in stripped for separator in ";&|\n")
+    """Whether ``script`` is more than one simple command in place.
+
+    True for a separator (``;`` ``&`` ``|`` newline) outside quotes and
+    substitutions, for a comment (spliced inline it would swallow what follows
+    the command), and for text that cannot be read (grouping is the safe side).
+    """
+    text = script.strip()
+    try:
+        found = regions(text)
+    except Unparseable:
+        return True
+    chars = list(text)
+    for start, stop, kind in found:
+        if kind == COMMENT:
+            return True
+        chars[start:stop] = " " * (stop - start)
+    rest = re.sub(r"\\.", "", "".join(chars), flags=re.S)  # escaped characters are literal
+    return any(separator in rest for separator in ";&|\n")
+
+
+def needs_own_line(script: str) -> bool:
+    """Whether what follows ``script`` must start on a new line: it has a comment
+    or a heredoc (or cannot be read, where a newline is the safe side)."""
+    try:
+        return any(kind in (COMMENT, HEREDOC, QUOTED_HEREDOC) for _, _, kind in regions(script))
+    except Unparseable:
+        return True

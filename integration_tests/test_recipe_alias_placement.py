@@ -1,0 +1,133 @@
+"""Recipe aliases: placeholders only where bash takes the agent's words as words.
+
+Judged once, when the alias is written (``dp alias --recipe``, ``dp aliases
+import``); the hook skips a stored template that fails the same check; ``|raw``
+opts out and ``dp doctor`` lists it. A recipe spliced into a list stays one
+command of that list whatever the script's shape (heredoc, several lines, a
+trailing comment): checked by running bash on the original and the rewrite.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+
+import pytest
+from cli_assertions import assert_one_line_error
+
+
+@pytest.mark.parametrize("script,context,safe", [
+    ('echo "{{ args }}"', 'inside double quotes "…"', "write it as a plain word: echo {{ args }}"),
+    ('echo "got: {{ arg(1) }}!"', "inside double quotes", 'echo "got: "{{ arg(1) }}"!"'),
+    ("trap 'rm -f {{ arg(1) }}' EXIT", "inside single quotes", "trap 'rm -f '{{ arg(1) }} EXIT"),
+    ("echo $'{{ args }}'", "inside $'…' quotes", "echo {{ args }}"),
+    ("cat <<EOF\n{{ args }}\nEOF", "line 2: {{ args }} is in a heredoc body", "printf '%s\\n' {{ args }}"),
+    ("cat <<'EOF'\n{{ args }}\nEOF", "in a heredoc body", "printf"),
+    ("echo $(( {{ arg(1) }} * 2 ))", "inside arithmetic", "v={{ arg(1) }}"),
+    ("echo `ls {{ args }}`", "inside backticks", "$( … )"),
+    ("echo ${X:-{{ arg(1) }}}", "parameter expansion", "v={{ arg(1) }}"),
+    ("[[ {{ arg(1) }} -gt 2 ]] && echo big", "arithmetic comparison", "[ … -eq … ]"),
+    ("echo ok # {{ args }}", "in a comment", "out of the comment"),
+    ('echo "{{.Args}}"', "inside double quotes", "echo {{ args }}"),
+    ('{% for a in args %}echo "{{ a }}"; {% endfor %}', "inside double quotes", "echo {{ a }}"),
+])
+def test_alias_refuses_placeholders_outside_plain_words(dp, db_path, script, context, safe):
+    proc = dp("alias", "--recipe", "gt x", script)
+    assert_one_line_error(proc, "recipe template for 'gt x' is refused: ")
+    assert context in proc.stderr and safe in proc.stderr and "|raw" in proc.stderr
+    assert not db_path.exists() or _rows(db_path) == []
+
+
+@pytest.mark.parametrize("script", [
+    "echo {{ args }}",
+    'echo "$(cat {{ arg(1) }})" {{ args[1:] | join(" ") }}',
+    "{% if arg(1) == 'open' %}xdg-open {{ arg(2) }}{% else %}echo '{% raw %}x{% endraw %}'{% endif %}",
+    "cat <<'EOF'\nliteral $HOME\nEOF\necho {{ args }}",
+    "[[ -n {{ arg(1) }} ]] && echo {{ arg(1) }}",
+    "docker ps --format '{% raw %}{{.State}}{% endraw %}' {{ args }}",
+])
+def test_alias_accepts_plain_words(dp, script):
+    proc = dp("alias", "--recipe", "gt x", script)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_import_refuses_the_same_and_writes_nothing(dp, tmp_path, db_path):
+    dp("alias", "keep_me", "Read")
+    collection = tmp_path / "team.json"
+    collection.write_text(json.dumps({"aliases": [
+        {"from": "gt ok", "to": "echo {{ args }}", "command": "gt", "match_kind": "recipe",
+         "tool": "Bash", "param": "command"},
+        {"from": "gt bad", "to": "sh -c 'echo {{ args }}'", "command": "gt", "match_kind": "recipe",
+         "tool": "Bash", "param": "command"},
+    ]}))
+    proc = dp("aliases", "import", collection)
+    assert_one_line_error(proc, "entry 2: recipe template for 'gt bad' is refused: line 1: {{ args }} is inside single quotes")
+    assert [row[0] for row in _rows(db_path)] == ["keep_me"]
+
+
+def test_raw_is_the_opt_out_and_doctor_lists_every_use(dp):
+    assert dp("alias", "--recipe", "gt x", 'echo "{{ args|raw }}" {{ arg(1) }} "{{.Raw}}"').returncode != 0
+    assert dp("alias", "--recipe", "gt x", 'echo "{{ args|raw }}" {{ arg(1) }}').returncode == 0
+    report = json.loads(dp("doctor", "--json").stdout)
+    raw = [f["message"] for f in report["checks"] if "unchecked" in f["message"]]
+    assert raw == ["recipe 'gt x' splices the agent's text unchecked: {{ args|raw }}"]
+
+
+def test_hook_skips_a_stored_template_that_fails_the_check(dp, db_path, pave_check, tmp_path):
+    """A row written by an older dp (or by hand) is never rendered into a quoted context."""
+    dp("alias", "--recipe", "gt x", "echo {{ args }}")
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE aliases_v3 SET to_name = ? WHERE from_name = 'gt x'", ('sh -c "echo {{ args }}"',))
+    proc = pave_check({"tool_name": "Bash", "tool_input": {"command": "gt x '$(touch pwned)'"}})
+    assert (proc.returncode, proc.stdout) == (0, "")
+    doctor = dp("doctor")
+    assert "can never fire: recipe template for 'gt x' is refused" in doctor.stdout
+
+
+SHAPES = {
+    "heredoc": "cat <<'EOF'\nheredoc line\nEOF\necho {{ arg(1) }}",
+    "heredoc-last": "echo {{ arg(1) }}\ncat <<EOF\nlast $((1 + 1))\nEOF",
+    "multi-line": "echo one\necho {{ arg(1) }}",
+    "trailing-comment": "echo {{ arg(1) }} # a note",
+    "multi-line-comment": "echo one # first\necho {{ arg(1) }} # second",
+    "background": "echo {{ arg(1) }} &\nwait",
+    "one-command": "echo {{ arg(1) }}",
+}
+LISTS = [
+    "gt x hello && echo done",
+    "gt x hello; echo done",
+    "gt x hello || echo never",
+    "gt x hello | tr a-z A-Z",
+    "echo before && gt x hello",
+    "out=$(gt x hello); echo \"[$out]\"",
+    "if gt x hello; then echo yes; fi",
+    "gt x hello > out.txt && cat out.txt",
+    "! gt x hello; echo after",
+]
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_a_recipe_spliced_into_a_list_behaves_like_the_original(dp, pave_check, tmp_path, shape):
+    """The original runs with ``gt`` defined as a function whose body is the rendered script."""
+    script = SHAPES[shape]
+    assert dp("alias", "--recipe", "gt x", script).returncode == 0
+    rendered = script.replace("{{ arg(1) }}", "hello")
+    for command in LISTS:
+        proc = pave_check({"tool_name": "Bash", "tool_input": {"command": command}})
+        rewritten = json.loads(proc.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
+        syntax = subprocess.run(["bash", "-n", "-c", rewritten], capture_output=True, text=True)
+        assert syntax.returncode == 0, (rewritten, syntax.stderr)
+        expected = _bash(f"gt() {{\n{rendered}\n}}\n{command}", tmp_path / "expected")
+        assert _bash(rewritten, tmp_path / "actual") == expected, rewritten
+
+
+def _bash(script: str, cwd) -> tuple[int, str]:
+    cwd.mkdir(exist_ok=True)
+    proc = subprocess.run(["bash", "-c", script], cwd=cwd, capture_output=True, text=True, timeout=10)
+    return proc.returncode, proc.stdout
+
+
+def _rows(db_path) -> list[tuple]:
+    with sqlite3.connect(db_path) as conn:
+        return conn.execute("SELECT from_name, to_name FROM aliases_v3 ORDER BY rowid").fetchall()
