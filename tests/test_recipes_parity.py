@@ -311,7 +311,7 @@ def test_values_render_like_the_runner(tmp_path, value, rendered):
 def test_unicode_and_multiline(tmp_path):
     result = run(
         'name: t\ncontext: {name: "Zoë ✓"}\nsteps:\n  - id: s\n    condition: "name == \'Zoë ✓\'"\n'
-        '    command: |\n      echo "line one {{name}}"\n      echo line two\n',
+        '    command: |\n      echo line one {{name}}\n      echo line two\n',
         tmp_path,
     )
     assert step(result, "s").output == "line one Zoë ✓\nline two"
