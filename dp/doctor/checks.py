@@ -550,6 +550,9 @@ def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> lis
     if rules:
         findings += check_rules(rules)
     findings.append(check_latency(files, db_path, cwd))
+    from dp.doctor.paving import check_paving
+
+    findings += check_paving(db_path, cwd)
     return findings
 
 

@@ -37,4 +37,7 @@ def init(
     command = hook.command_for(db_path, permission, mode)
     store = ensure_store(db_path)
     installed = hook.install(path, command, label)
-    return {"store": store, "hook": installed, "demo": demo.run(command)}
+    from dp.paving.switch import globally_enabled
+
+    paving = {"enabled": globally_enabled(str(db_path.parent))}
+    return {"store": store, "hook": installed, "paving": paving, "demo": demo.run(command)}

@@ -46,7 +46,7 @@ def project_directory(cwd: str) -> str:
     return str(root or Path(cwd).resolve())
 
 
-def explain(dp_dir: str, cwd: str) -> dict:
+def explain(dp_dir: str, cwd: str, with_tasks: bool = True) -> dict:
     """``{"enabled", "why_off", "ecosystems": [{"ecosystem", "status", "message", "rules"}]}``."""
     state = switch.read_state(dp_dir)
     directory = os.path.realpath(cwd)
@@ -55,7 +55,9 @@ def explain(dp_dir: str, cwd: str) -> dict:
         "switched off for every project (dp paving on)" if not state["enabled"] else f"switched off for {off} (dp paving on --project)"
     )
     decision = decide(directory)
-    ecosystems = [_javascript(decision["javascript"]), _python(decision["python"]), _tasks(directory)]
+    ecosystems = [_javascript(decision["javascript"]), _python(decision["python"])]
+    if with_tasks:
+        ecosystems.append(_tasks(directory))
     return {"enabled": not why_off, "why_off": why_off, "ecosystems": [entry for entry in ecosystems if entry]}
 
 
@@ -124,3 +126,48 @@ def _tasks(directory: str) -> dict | None:
     message = (f"runners here: {', '.join(names)}; {', '.join(f'`{word} TASK`' for word in missing)} "
                "run the task through the one runner that defines it (unknown or shared task names stay as typed)")
     return _entry("tasks", "ok", message)
+
+
+def lines(result: dict) -> list:
+    """``explain``'s answer as text lines (dp paving)."""
+    out = [f"Project paving: {'on' if result['enabled'] else 'off — ' + result['why_off']}"]
+    for entry in result["ecosystems"]:
+        out.append(f"{entry['status']:<9} {entry['ecosystem']:<10} {entry['message']}")
+        out.extend(f"{'':20} {agent}  →  {runs}" for agent, runs in entry["rules"])
+    if not result["ecosystems"]:
+        out.append("No JavaScript, Python or task-runner project here: nothing to pave.")
+    return out
+
+
+def rules_in_effect(dp_dir: str, cwd: str) -> list:
+    """(ecosystem, why, [(agent's command, what runs)…]) for this directory, if paving is on."""
+    result = explain(dp_dir, cwd, with_tasks=False)
+    if not result["enabled"]:
+        return []
+    return [(entry["ecosystem"], entry["message"], entry["rules"]) for entry in result["ecosystems"] if entry["rules"]]
+
+
+def markdown(dp_dir: str, cwd: str) -> str:
+    """The ``# Project Commands`` section of dp pave --agents-md ('' when nothing is paved here)."""
+    found = rules_in_effect(dp_dir, cwd)
+    if not found:
+        return ""
+    out = ["# Project Commands", "", "Use this project's own tools. dp runs these for you if you forget:", ""]
+    for ecosystem, why, rules in found:
+        out.append(f"## {ecosystem}")
+        out.append("")
+        out.append(f"How dp decided: {why}.")
+        out.append("")
+        out.extend(f"- `{agent}` → `{runs}`" for agent, runs in rules)
+        out.append("")
+    return "\n".join(out)
+
+
+def text_lines(dp_dir: str, cwd: str) -> list:
+    """The project rules as lines for ``dp aliases``."""
+    out = []
+    for ecosystem, why, rules in rules_in_effect(dp_dir, cwd):
+        out.append(f"Project rules here ({ecosystem}, dp paving): {why}")
+        width = max(len(agent) for agent, _ in rules)
+        out.extend(f"  {agent:<{width}}  →  {runs}" for agent, runs in rules)
+    return out

@@ -63,11 +63,24 @@ def list_aliases(
     if opts.json:
         print_json([rule.to_dict() for rule in rules])
         return
+    filtered = tool is not None or cmd is not None or kind is not None
     if not rules:
-        filtered = tool is not None or cmd is not None or kind is not None
         note("No aliases match those filters." if filtered else "No aliases configured.")
-        return
-    typer.echo(render_table(rules))
+    else:
+        typer.echo(render_table(rules))
+    if not filtered:
+        _project_rules(opts, after_table=bool(rules))
+
+
+def _project_rules(opts: Shared, after_table: bool) -> None:
+    """The rules project paving applies in this directory (dp paving), after the user's."""
+    import os
+
+    from dp.paving.report import text_lines
+
+    found = text_lines(str(opts.store.parent), os.getcwd())
+    if found:
+        typer.echo(("\n" if after_table else "") + "\n".join(found))
 
 
 def render_table(rules) -> str:

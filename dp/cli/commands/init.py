@@ -43,12 +43,20 @@ def init(
     if opts.json:
         print_json(report)
     else:
-        _print_report(report["store"], describe_hook_result(report["hook"]), report["demo"])
+        _print_report(report["store"], describe_hook_result(report["hook"]), report["demo"], report["paving"])
     if not report["demo"]["ok"]:
         raise DpError("the installed hook failed the demonstration above; run 'dp doctor' to see why")
 
 
-def _print_report(store: dict, hook_lines: list[str], shown: dict) -> None:
+def _print_paving(paving: dict) -> None:
+    if paving["enabled"]:
+        typer.echo("Paving: on — the agent's npm/yarn/pnpm/bun commands, Python tools and task commands")
+        typer.echo("       run with each project's own tools (dp paving shows how; dp paving off to stop)")
+    else:
+        typer.echo("Paving: off (you switched it off; dp paving on turns it back on)")
+
+
+def _print_report(store: dict, hook_lines: list[str], shown: dict, paving: dict) -> None:
     rules = store["rules"]
     typer.echo(
         f"Store: {store['path']} ({store['status']}, schema {store['schema_version']}, "
@@ -57,6 +65,7 @@ def _print_report(store: dict, hook_lines: list[str], shown: dict) -> None:
     typer.echo(f"Hook:  {hook_lines[0]}")
     for line in hook_lines[1:]:
         typer.echo(f"     {line}")
+    _print_paving(paving)
     typer.echo("")
     typer.echo("Live demo: the installed hook, with a throwaway store holding two sample rules")
     typer.echo(f"(rules: {', '.join(shown['rules'])}):")

@@ -90,12 +90,14 @@ def _agents_md(opts: Shared, output: Optional[Path], tasks: bool) -> None:
     from dp.pave import agents_md
     from dp.store import read_rules
 
+    from dp.paving.report import markdown as paving_markdown
+
     rules = read_rules(opts.store)
-    extra = ""
+    extra = paving_markdown(str(opts.store.parent), str(Path.cwd()))
     if tasks:
         from dp.runners import tasks_markdown
 
-        extra = tasks_markdown(Path.cwd())
+        extra = "\n".join(part for part in (extra, tasks_markdown(Path.cwd())) if part)
     result = agents_md.generate(rules, extra, output)
     if not rules and not opts.json:
         note(agents_md.EMPTY_NOTE)

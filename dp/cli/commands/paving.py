@@ -16,7 +16,7 @@ commands with the project's own tools. On by default.
 dp paving                      what paving does in this directory, per ecosystem
 dp paving off                  off for every project
 dp paving on                   on again (projects switched off stay off)
-dp paving off --project        off for this repository only (its root, or --cwd)
+dp paving off --project        off for this repository only (its root, or that of --cwd)
 dp paving on --project         on again for this repository
 """
 
@@ -53,13 +53,8 @@ def paving(
     if opts.json:
         print_json(result)
         return
-    typer.echo(f"Project paving: {'on' if result['enabled'] else 'off — ' + result['why_off']}")
-    for entry in result["ecosystems"]:
-        typer.echo(f"{entry['status']:<9} {entry['ecosystem']:<10} {entry['message']}")
-        for agent, runs in entry["rules"]:
-            typer.echo(f"{'':20} {agent}  →  {runs}")
-    if not result["ecosystems"]:
-        typer.echo("No JavaScript, Python or task runner project here: nothing to pave.")
+    for line in report.lines(result):
+        typer.echo(line)
 
 
 def register(app: typer.Typer) -> None:
