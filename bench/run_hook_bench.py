@@ -63,11 +63,15 @@ def build_store(path: Path, filler: int) -> Path:
     return path
 
 
-def bash(command: str) -> bytes:
+# Replaced by the benchmark's own directories at run time.
+PNPM_PROJECT, NO_PROJECT = "@PNPM_PROJECT@", "@NO_PROJECT@"
+
+
+def bash(command: str, cwd: str = "/tmp") -> bytes:
     payload = {
         "session_id": "bench",
         "hook_event_name": "PreToolUse",
-        "cwd": "/tmp",
+        "cwd": cwd,
         "tool_name": "Bash",
         "tool_input": {"command": command, "description": "benchmark"},
     }
@@ -87,9 +91,26 @@ CASES = [
     ("Bash command rewrite (10k rules)", bash("grep -n TODO src/*.py | head"), "10k", 2.5, 0),
     ("Bash recipe, Jinja2 + args (10k rules)", bash("gt convoy wait abc123 10"), "10k", 4.0, 0),
     ("Bash recipe, plain {{ arg(1) }} (10k rules)", bash("gt convoy check abc123"), "10k", 4.0, 0),
+    ("Bash paved: npm ci in a pnpm project (10k)", bash("npm ci && npm test", PNPM_PROJECT), "10k", 1.8, 0),
+    ("Bash npm ci in no project (10k rules)", bash("npm ci && npm test", NO_PROJECT), "10k", 1.3, 0),
     ("Bash flag rewrite (10 rules)", bash("cd src && scp -r build host:/srv/app"), "10", None, 0),
     ("Bash flag rewrite (100k rules)", bash("cd src && scp -r build host:/srv/app"), "100k", None, 0),
 ]
+
+
+def pnpm_project(directory: Path) -> Path:
+    """A git repository with a package.json and a pnpm lockfile (project paving's case)."""
+    directory.mkdir()
+    subprocess.run(["git", "init", "-q", str(directory)], check=True)
+    (directory / "package.json").write_text(json.dumps({"name": "app", "scripts": {"test": "vitest"}}))
+    (directory / "pnpm-lock.yaml").write_text("lockfileVersion: '9.0'\n")
+    return directory
+
+
+def _place(payload: bytes, places: dict) -> bytes:
+    for marker, directory in places.items():
+        payload = payload.replace(marker.encode(), str(directory).encode())
+    return payload
 
 
 def run_once(command, payload: bytes, env: dict) -> tuple[float, int]:
@@ -114,17 +135,20 @@ def main() -> int:
         stores = {size: build_store(tmp / f"{size}.db", count)
                   for size, count in (("10", 10), ("10k", 10_000), ("100k", 100_000))}
         env = {**os.environ, "XDG_CACHE_HOME": str(tmp / "cache"), "HOME": str(tmp)}
+        places = {PNPM_PROJECT: pnpm_project(tmp / "app"), NO_PROJECT: tmp / "scratch"}
+        (tmp / "scratch").mkdir()
+        cases = [(name, _place(payload, places), *rest) for name, payload, *rest in CASES]
 
         timings: dict[str, list[float]] = {name: [] for name, *_ in CASES}
         floor: list[float] = []
-        for name, payload, store, _, expected in CASES:  # warm-up + sanity check
+        for name, payload, store, _, expected in cases:  # warm-up + sanity check
             _, status = run_once([pave_check, "--db", str(stores[store])], payload, env)
             if status != expected:
                 print(f"{name}: exit {status}, expected {expected}", file=sys.stderr)
                 return 2
         for _ in range(runs):
             floor.append(run_once(FLOOR, b"", env)[0])
-            for name, payload, store, _, _ in CASES:
+            for name, payload, store, _, _ in cases:
                 timings[name].append(run_once([pave_check, "--db", str(stores[store])], payload, env)[0])
 
     floor_ms = statistics.median(floor) * 1000

@@ -277,3 +277,11 @@ def test_npm_test_in_a_makefile_project(pave_check, repo):
 
 def test_no_project_no_parse(pave_check, tmp_path):
     assert call(pave_check, tmp_path, "npm install") is None
+
+
+def test_npm_test_in_a_cargo_project(pave_check, repo):
+    (repo / "Cargo.toml").write_text('[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n')
+    output = call(pave_check, repo, "npm test")
+    assert output["updatedInput"]["command"] == "cargo test"
+    assert "this project has no package.json, and only cargo defines that task" in output["additionalContext"]
+    assert paved(pave_check, repo, "npm test -- --nocapture") is None  # cargo takes arguments differently

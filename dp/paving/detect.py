@@ -156,10 +156,7 @@ def tasks(start: str) -> Optional[dict]:
             {
                 "name": runner.name,
                 "reason": runner.reason,
-                "tasks": {
-                    task.name: [list(task.argv), task.arg_separator or "", task.dashdash_marks_args, task.accepts_args]
-                    for task in runner.tasks
-                },
+                "tasks": {task.name: list(task.argv) for task in runner.tasks},
             }
             for runner in project.runners
         ],

@@ -25,7 +25,7 @@ MARKERS = (
     "Taskfile.dist.yml", "taskfile.dist.yml", "Taskfile.dist.yaml", "taskfile.dist.yaml",
 )
 CACHE_FILE = "paving-cache.json"
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 MAX_ENTRIES = 64
 # Deeper than this is not a project layout worth walking.
 MAX_DEPTH = 40

@@ -3,8 +3,8 @@
 A task command (``make T``, ``just T``, ``task T``, ``npm test`` / ``npm run
 T``…) in a project that has no such runner, but exactly one runner that
 defines ``T`` — the runners and tasks ``dp tasks`` lists — becomes that
-runner's command for the task. An unknown task, or one several runners
-define, stays as it is.
+runner's command for the task. An unknown task, one several runners define,
+or a task given arguments (each runner passes them its own way) stays as it is.
 """
 
 from __future__ import annotations
@@ -36,25 +36,16 @@ def pave(command, tasks: dict, javascript_script) -> tuple[str, str]:
     if len(owners) != 1:
         names = ", ".join(entry["name"] for entry in owners)
         raise Skip(f"several runners define {task!r} ({names})" if owners else f"no runner defines {task!r}")
-    argv, separator, marks, accepts = owners[0]["tasks"][task]
-    if marks and args[:1] == ["--"]:
-        args = args[1:]
-    if args and not accepts:
-        raise Skip(f"{owners[0]['name']}'s {task!r} takes no arguments")
-    words = [shlex.quote(word) for word in argv]
-    if args and separator:
-        words.append(separator)
-    return " ".join(words + list(args)), owners[0]["name"]
+    if args:
+        # `npm test -- --x` and `cargo test -- --x` pass arguments differently: the
+        # agent's intent for them cannot be carried over from another runner.
+        raise Skip(f"arguments for {task!r} would reach {owners[0]['name']} differently")
+    return " ".join(shlex.quote(word) for word in owners[0]["tasks"][task]), owners[0]["name"]
 
 
 def _read(command) -> tuple[str, list]:
-    """``make T`` / ``task T [-- ARGS]`` / ``just T ARGS``: the task and its raw arguments."""
+    """``make T`` / ``just T ARGS`` / ``task T [-- ARGS]``: the task and its raw arguments."""
     values = [arg.value for arg in command.args]
     if not values or values[0].startswith("-") or "=" in values[0] or any(arg.masked for arg in command.args):
         raise Skip("")
-    task, raws = values[0], [arg.raw for arg in command.args[1:]]
-    if command.name == "make" and raws:
-        raise Skip("make with more than one target or a variable")
-    if command.name == "task" and raws and raws[0] != "--":
-        raise Skip("task with more than one task")
-    return task, raws
+    return values[0], [arg.raw for arg in command.args[1:]]

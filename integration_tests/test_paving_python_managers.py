@@ -1,0 +1,72 @@
+"""Python paving proven with the REAL uv and poetry (installed once into ~/.cache/dp-tests/pytools).
+
+A project whose environment holds a tool that is not on PATH: the agent's
+`pyflakes …` is paved to `uv run --frozen pyflakes …` / `poetry run pyflakes …`,
+which really runs (same output as the environment's own program) and leaves
+the lockfile byte-identical.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from paving_projects import git_init
+
+TOOLS = Path(os.path.expanduser("~/.cache/dp-tests/pytools"))
+PYPROJECT = '[project]\nname = "fixture"\nversion = "0.1.0"\nrequires-python = ">=3.8"\ndependencies = []\n'
+
+
+@pytest.fixture(scope="session")
+def python_managers():
+    bin_dir = TOOLS / "bin"
+    if not (bin_dir / "uv").exists() or not (bin_dir / "poetry").exists():
+        subprocess.run([sys.executable, "-m", "venv", str(TOOLS)], check=True)
+        proc = subprocess.run([str(bin_dir / "pip"), "install", "-q", "uv", "poetry"], capture_output=True, text=True)
+        if proc.returncode != 0:
+            pytest.skip(f"LOUD SKIP: cannot install uv and poetry from PyPI: {proc.stderr[-300:]}")
+    return bin_dir
+
+
+def _environment(project: Path, bin_dir: Path, env: dict) -> None:
+    uv = str(bin_dir / "uv")
+    for argv in ([uv, "venv", "-q", "--allow-existing", ".venv"], [uv, "pip", "install", "-q", "--python", ".venv/bin/python", "pyflakes"]):
+        proc = subprocess.run(argv, cwd=project, env=env, capture_output=True, text=True, timeout=300)
+        if proc.returncode != 0:
+            pytest.skip(f"LOUD SKIP: cannot build the fixture environment: {proc.stderr[-300:]}")
+
+
+@pytest.mark.parametrize("manager, prefix", [("uv", "uv run --frozen"), ("poetry", "poetry run")])
+def test_tool_in_the_environment_runs_through_the_real_manager(pave_check, python_managers, tmp_path, manager, prefix):
+    project = tmp_path / "project"
+    project.mkdir()
+    git_init(project)
+    (project / "pyproject.toml").write_text(PYPROJECT + ("" if manager == "uv" else "\n[tool.poetry]\npackage-mode = false\n"))
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "POETRY", "UV_"))},
+           "PATH": f"{python_managers}:/usr/bin:/bin", "POETRY_VIRTUALENVS_IN_PROJECT": "true",
+           "UV_CACHE_DIR": str(TOOLS / "uv-cache"), "POETRY_CACHE_DIR": str(TOOLS / "poetry-cache")}
+    lock = [str(python_managers / manager), "lock"]
+    proc = subprocess.run(lock, cwd=project, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    _environment(project, python_managers, env)
+    lockfile = f"{manager}.lock"
+    before = (project / lockfile).read_bytes()
+
+    payload = {"session_id": "py", "cwd": str(project), "hook_event_name": "PreToolUse", "tool_name": "Bash",
+               "tool_input": {"command": "pyflakes --version && echo ok"}}
+    answer = pave_check(payload, extra_env={"PATH": env["PATH"]})
+    assert answer.stdout, (answer.stderr, sorted(os.listdir(project)), sorted(os.listdir(project / ".venv" / "bin")))
+    paved = json.loads(answer.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
+    assert paved == f"{prefix} pyflakes --version && echo ok"
+
+    ran = subprocess.run(["bash", "-c", paved], cwd=project, env=env, capture_output=True, text=True, timeout=300)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    direct = subprocess.run([str(project / ".venv/bin/pyflakes"), "--version"], capture_output=True, text=True)
+    assert ran.stdout.splitlines()[0] == direct.stdout.strip()
+    assert (project / lockfile).read_bytes() == before
+    # Without the paving the agent's command fails: the tool is not on PATH.
+    assert subprocess.run(["bash", "-c", "pyflakes --version"], cwd=project, env=env, capture_output=True).returncode == 127
