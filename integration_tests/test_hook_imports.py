@@ -65,3 +65,15 @@ def test_bashlex_loads_only_when_a_rule_command_occurs(store_env):
 def test_simple_recipe_templates_do_not_need_jinja2(store_env):
     assert "jinja2" not in probe(store_env, bash("gt convoy wait c1"))["loaded"]
     assert "jinja2" in probe(store_env, bash("gt loop a b"))["loaded"]
+
+
+def test_paving_words_outside_any_project_parse_nothing(store_env, tmp_path):
+    outside = {**bash("npm install && pytest -q && make test"), "cwd": str(tmp_path)}
+    assert probe(store_env, outside) == {"status": 0, "loaded": []}
+
+
+def test_paving_in_a_project_loads_the_parser_but_not_the_cli(store_env, tmp_path):
+    (tmp_path / "package.json").write_text('{"name": "app"}')
+    (tmp_path / "pnpm-lock.yaml").write_text("lockfileVersion: '9.0'\n")
+    loaded = probe(store_env, {**bash("npm install"), "cwd": str(tmp_path)})["loaded"]
+    assert "bashlex" in loaded and "typer" not in loaded and "jinja2" not in loaded

@@ -285,3 +285,12 @@ def test_npm_test_in_a_cargo_project(pave_check, repo):
     assert output["updatedInput"]["command"] == "cargo test"
     assert "this project has no package.json, and only cargo defines that task" in output["additionalContext"]
     assert paved(pave_check, repo, "npm test -- --nocapture") is None  # cargo takes arguments differently
+
+
+def test_python_dash_m_only_when_the_interpreter_on_path_lacks_the_module(pave_check, repo):
+    make_python_project(repo, "uv", tools=())
+    (repo / ".venv" / "lib" / "python3.11" / "site-packages" / "fixturemod").mkdir(parents=True)
+    (repo / ".venv" / "lib" / "python3.11" / "site-packages" / "json").mkdir()
+    assert paved(pave_check, repo, "python3 -m fixturemod -v") == "uv run --frozen python3 -m fixturemod -v"
+    assert paved(pave_check, repo, "python3 -m json.tool x.json") is None  # PATH's python3 has json
+    assert paved(pave_check, repo, "python3 -c 'import fixturemod'") is None

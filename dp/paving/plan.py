@@ -143,7 +143,7 @@ class _State:
             stamp = os.stat(interpreter).st_mtime_ns
         except OSError:
             return True
-        key = f"module:{os.path.realpath(interpreter)}:{stamp}:{module}"
+        key = f"module:{os.path.abspath(interpreter)}:{stamp}:{module}"  # a venv shares its base python
         answer = self.cache.get(key, [])
         if answer is None:
             answer = {"found": probe(interpreter, module)}

@@ -59,8 +59,9 @@ def _check_module(command, environment: str, cache) -> None:
     interpreter = shutil.which(command.name)
     if interpreter is None:
         return
-    if os.path.realpath(interpreter) == os.path.realpath(os.path.join(environment, "bin", "python")):
-        raise Skip("")
+    # A venv's python is a symlink to the base interpreter: compare directories, not targets.
+    if os.path.realpath(os.path.dirname(interpreter)) == os.path.realpath(os.path.join(environment, "bin")):
+        raise Skip("")  # the environment is active already
     if cache.has_module(interpreter, top, _module_found):
         raise Skip("")
 
