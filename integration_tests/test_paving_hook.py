@@ -294,3 +294,10 @@ def test_python_dash_m_only_when_the_interpreter_on_path_lacks_the_module(pave_c
     assert paved(pave_check, repo, "python3 -m fixturemod -v") == "uv run --frozen python3 -m fixturemod -v"
     assert paved(pave_check, repo, "python3 -m json.tool x.json") is None  # PATH's python3 has json
     assert paved(pave_check, repo, "python3 -c 'import fixturemod'") is None
+
+
+def test_a_manager_without_a_table_is_left_alone_and_user_rules_still_apply(pave_check, dp, repo):
+    make_js_project(repo, "npm", package_manager="deno@2.1.0", lockfile=False)
+    assert dp("alias", "--cmd", "grep", "--replace", "rg").returncode == 0
+    output = call(pave_check, repo, "npm install && grep -n x f")
+    assert output["updatedInput"]["command"] == "npm install && rg -n x f"

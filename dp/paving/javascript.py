@@ -48,8 +48,11 @@ def translate(command, project: dict) -> str:
         raise Skip("")  # already the project's manager
     if any(arg.masked for arg in command.args):
         raise Skip("an argument dp cannot read safely")
+    target = table["target"].get(project["flavour"])
+    if target is None:
+        raise Skip(f"the translation table has no commands for {project['flavour']}")
     operation = read(table["source"][manager], manager, forced, command.args, project)
-    return write(table["target"][project["flavour"]], operation, project)
+    return write(target, operation, project)
 
 
 def read(source: dict, manager: str, forced, args, project: dict) -> Operation:

@@ -17,8 +17,8 @@ import os
 # Every file whose presence or content changes a paving decision. A test keeps
 # this in step with the names dp.runners looks for.
 MARKERS = (
-    "package.json", "bun.lock", "bun.lockb", "pnpm-lock.yaml", "yarn.lock", "package-lock.json",
-    "npm-shrinkwrap.json", ".yarnrc.yml",
+    "package.json", "bun.lock", "bun.lockb", "deno.lock", "pnpm-lock.yaml", "pnpm-workspace.yaml",
+    "yarn.lock", "package-lock.json", "npm-shrinkwrap.json", ".yarnrc.yml", "deno.json", "deno.jsonc",
     "pyproject.toml", "uv.lock", "poetry.lock", "pdm.lock", "hatch.toml", ".venv",
     "GNUmakefile", "makefile", "Makefile", "justfile", "Justfile", "JUSTFILE", ".justfile",
     "Cargo.toml", "Taskfile.yml", "taskfile.yml", "Taskfile.yaml", "taskfile.yaml",

@@ -40,6 +40,8 @@ def pave(paving, value: str, commands) -> tuple[list, list]:
         except Skip as reason:
             _explain(paving, notes, name, str(reason))
             continue
+        except Exception:  # paving fails open on its own: the user's rules still apply
+            continue
         if edit is not None:
             edits.append(edit)
         if note:
