@@ -50,21 +50,21 @@ def check(env, command: str, **extra_input):
     "command, expected",
     [
         ("scp -r a h:/ && scp -r b h:/", "scp -R a h:/ && scp -R b h:/"),
-        ("ls &&\n  grep -n foo bar", "ls &&\n  rg --line-number foo bar"),
+        ("ls &&\n  grep -n foo bar.py", "ls &&\n  rg --line-number foo bar.py"),
         ("sudo FOO=1 /usr/bin/scp -r a h:/", "sudo FOO=1 /usr/bin/scp -R a h:/"),
         ('echo "grep x" | grep y', 'echo "grep x" | rg y'),
         ("cat > notes.md <<'EOF'\nrun grep -n and scp -r here\nEOF\nwc -l notes.md", None),
         (
-            "git commit -m \"$(cat <<'EOF'\nUse grep -r, not scp -r\nEOF\n)\" && grep -n x f",
-            "git commit -m \"$(cat <<'EOF'\nUse grep -r, not scp -r\nEOF\n)\" && rg --line-number x f",
+            "git commit -m \"$(cat <<'EOF'\nUse grep -r, not scp -r\nEOF\n)\" && grep -n x f.py",
+            "git commit -m \"$(cat <<'EOF'\nUse grep -r, not scp -r\nEOF\n)\" && rg --line-number x f.py",
         ),
         ("scp -r file user@old:/srv 'user@old:'", "scp -R file user@new:/srv 'user@old:'"),
-        ("for f in *.py; do grep -c TODO \"$f\"; done", "for f in *.py; do rg -c TODO \"$f\"; done"),
-        ("find . -name '*.py' | xargs grep -l x", "find . -name '*.py' | xargs rg -l x"),
-        ("[[ -f x ]] && time grep -n y x", "[[ -f x ]] && time rg --line-number y x"),
+        ("for f in *.py; do grep -c TODO \"$f\"; done", "for f in *.py; do rg -c --include-zero --max-depth 0 TODO \"$f\"; done"),
+        ("find . -name '*.py' | xargs grep -l x", "find . -name '*.py' | xargs rg -l --max-depth 0 x"),
+        ("[[ -f x ]] && time grep -n y x.py", "[[ -f x ]] && time rg --line-number y x.py"),
         ("echo 'grep -n' # grep -n", None),
-        ("echo $'it\\'s' ; grep -n x f ; echo 'ok'", "echo $'it\\'s' ; rg --line-number x f ; echo 'ok'"),
-        ("command -v grep || grep -n x f", "command -v grep || rg --line-number x f"),
+        ("echo $'it\\'s' ; grep -n x f.py ; echo 'ok'", "echo $'it\\'s' ; rg --line-number x f.py ; echo 'ok'"),
+        ("command -v grep || grep -n x f.py", "command -v grep || rg --line-number x f.py"),
         ("gt await-signal &", "{ while ! gt mol status | rg -q signaled; do sleep 5; done; } &"),
         ("ls | xargs gt await-signal", None),
     ],
@@ -74,11 +74,11 @@ def test_bash_rewrites(hook_env, command, expected):
 
 
 def test_full_input_survives_and_context_explains(hook_env):
-    _, output = check(hook_env, "grep -n x f", description="Search", timeout=120000, run_in_background=False)
+    _, output = check(hook_env, "grep -n x f.py", description="Search", timeout=120000, run_in_background=False)
     specific = output["hookSpecificOutput"]
     assert specific["hookEventName"] == "PreToolUse"
     assert specific["updatedInput"] == {
-        "command": "rg --line-number x f",
+        "command": "rg --line-number x f.py",
         "description": "Search",
         "timeout": 120000,
         "run_in_background": False,
@@ -119,4 +119,4 @@ def test_hang_input_returns_within_a_second(hook_env):
 def test_commands_with_many_distinct_words_still_find_their_rules(hook_env):
     # Over 500 distinct words: the store is asked in chunks.
     words = " ".join(f"w{n}" for n in range(1200))
-    assert check(hook_env, f"echo {words} && grep -n x f")[0] == f"echo {words} && rg --line-number x f"
+    assert check(hook_env, f"echo {words} && grep -n x f.py")[0] == f"echo {words} && rg --line-number x f.py"

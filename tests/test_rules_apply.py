@@ -88,19 +88,19 @@ def test_flag_rule_fixes_every_matching_command():
 
 def test_command_rewrite_keeps_everything_else_byte_identical():
     command = "ls &&\n  grep  -n 'foo bar' my\\ file\\;   | wc  # grep"
-    expected = "ls &&\n  rg  -n 'foo bar' my\\ file\\;   | wc  # grep"
-    assert bash(command, [replace("grep", "rg")]) == expected
+    expected = "ls &&\n  ggrep  -n 'foo bar' my\\ file\\;   | wc  # grep"
+    assert bash(command, [replace("grep", "ggrep")]) == expected
 
 
 def test_command_rewrite_through_paths_wrappers_and_substitutions():
     command = "sudo /usr/bin/grep x f; echo \"$(grep y f)\" `grep z`"
-    expected = "sudo rg x f; echo \"$(rg y f)\" `rg z`"
-    assert bash(command, [replace("grep", "rg")]) == expected
+    expected = "sudo ggrep x f; echo \"$(ggrep y f)\" `ggrep z`"
+    assert bash(command, [replace("grep", "ggrep")]) == expected
 
 
 def test_quoted_mentions_and_heredoc_bodies_are_not_rewritten():
     command = 'echo "grep x" | grep y\ncat <<EOF\ngrep in body\nEOF'
-    assert bash(command, [replace("grep", "rg")]) == 'echo "grep x" | rg y\ncat <<EOF\ngrep in body\nEOF'
+    assert bash(command, [replace("grep", "ggrep")]) == 'echo "grep x" | ggrep y\ncat <<EOF\ngrep in body\nEOF'
 
 
 def test_literal_replaces_every_unquoted_occurrence_in_matching_commands():
@@ -111,7 +111,7 @@ def test_literal_replaces_every_unquoted_occurrence_in_matching_commands():
 
 
 def test_unparseable_command_is_left_alone():
-    assert bash("grep 'open", [replace("grep", "rg")]) is None
+    assert bash("grep 'open", [replace("grep", "ggrep")]) is None
 
 
 # --- parameter rules (any tool) ---------------------------------------------------
@@ -261,29 +261,37 @@ def test_group_forms():
 def test_kinds_apply_in_fixed_order_regardless_of_insertion():
     rules = [
         Rule(r"\bfoo\b", "bar", BASH_TOOL, BASH_PARAM, "", REGEX),
-        literal("rg", "pattern", "foo"),
-        flag("rg", "n", "line-number"),
-        replace("grep", "rg"),
+        literal("ggrep", "pattern", "foo"),
+        flag("ggrep", "n", "line-number"),
+        replace("grep", "ggrep"),
     ]
-    assert bash("grep -n pattern f", rules) == "rg --line-number bar f"
+    assert bash("grep -n pattern f", rules) == "ggrep --line-number bar f"
 
 
 def test_within_a_kind_insertion_order_decides():
-    first = [literal("sed", "a", "b"), literal("sed", "b", "c")]
-    assert bash("sed a", first) == "sed c"
-    assert bash("sed a", list(reversed(first))) == "sed b"
+    first = [literal("sed", "a", "b"), literal("sed", "a", "c")]
+    assert bash("sed a", first) == "sed b"
+    assert bash("sed a", list(reversed(first))) == "sed c"
+
+
+def test_every_rule_sees_the_original_command_once():
+    # One pass over one parse: a rule never acts on another rule's output
+    # within a kind, so rules cannot chain or undo each other.
+    assert bash("sed a", [literal("sed", "a", "b"), literal("sed", "b", "c")]) == "sed b"
+    rules = [replace("find", "gfind"), replace("ls", "gls")]
+    assert bash("find . -exec ls {} \\; && ls", rules) == "gfind . -exec gls {} \\; && gls"
 
 
 def test_refetch_brings_in_rules_for_the_rewritten_command():
-    grep_rule, rg_flag = replace("grep", "rg"), flag("rg", "n", "line-number")
+    grep_rule, rg_flag = replace("grep", "ggrep"), flag("ggrep", "n", "line-number")
     seen = []
 
     def refetch(value):
         seen.append(value)
         return [grep_rule, rg_flag]
 
-    assert bash("grep -n x", [grep_rule], refetch=refetch) == "rg --line-number x"
-    assert seen[0] == "rg -n x"  # asked again once grep → rg changed the words
+    assert bash("grep -n x", [grep_rule], refetch=refetch) == "ggrep --line-number x"
+    assert seen == ["ggrep"]  # asked once for the rules of the new name
 
 
 def test_whole_input_is_carried_over_and_nothing_changed_is_none():

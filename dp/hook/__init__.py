@@ -27,10 +27,12 @@ TIME_BUDGET_SECONDS = 2.0
 # Above this many distinct words, ask the store in chunks (SQL variable limits).
 _WORDS_PER_QUERY = 500
 
-USAGE = """usage: pave-check [--db PATH] [--permission none|ask|allow] [--mode rewrite|advise]
+USAGE = """usage: pave-check [--db PATH] [--permission none|ask|allow] [--mode rewrite|advise] [--verbose]
 
 Claude Code PreToolUse hook: reads the hook JSON on stdin, blocks tool-name
 aliases (exit 2), rewrites tool input by the alias rules (JSON on stdout).
+With --verbose (and always with --mode advise) a command dp left as typed
+because it could not translate it exactly carries a note saying why.
 Unknown or malformed options are ignored; every error lets the call through.
 
 Example hook command:  pave-check --db ~/.dp/dp.db --permission none
@@ -38,12 +40,18 @@ Example hook command:  pave-check --db ~/.dp/dp.db --permission none
 
 
 class Options:
-    __slots__ = ("db", "permission", "mode")
+    __slots__ = ("db", "permission", "mode", "verbose")
 
     def __init__(self):
         self.db = None
         self.permission = "none"
         self.mode = "rewrite"
+        self.verbose = False
+
+    @property
+    def explains(self) -> bool:
+        """Whether notes about commands left as typed are shown."""
+        return self.verbose or self.mode == "advise"
 
 
 def parse_options(argv) -> Options:
@@ -57,7 +65,9 @@ def parse_options(argv) -> Options:
     i = 0
     while i < len(argv):
         name, has_value, value = str(argv[i]).partition("=")
-        if name in ("--db", "--permission", "--mode"):
+        if name == "--verbose" and not has_value:
+            options.verbose = True
+        elif name in ("--db", "--permission", "--mode"):
             if not has_value:
                 if i + 1 >= len(argv) or str(argv[i + 1]).startswith("--"):
                     i += 1
@@ -181,7 +191,7 @@ def _paving(options, command: str, words, cwd: str, payload: dict, rules):
     if paving is not None:
         session = payload.get("session_id")
         paving.session = session if isinstance(session, str) else ""
-        paving.verbose = options.mode == "advise"
+        paving.verbose = options.explains
         paving.user_commands = {rule.command for rule in rules if rule.match_kind and rule.command}
     return paving
 
@@ -209,8 +219,11 @@ def _rules(conn, tool: str, text: str, words=None):
 def _response(options, tool_input: dict, result) -> str:
     import json
 
-    context = "dp: " + "; ".join(result.notes)
-    if result.updated_input == tool_input:  # advice only (`pip install` in a uv project …)
+    notes = result.notes + (result.remarks if options.explains else [])
+    if not notes:
+        return ""  # only a translation held back, and this mode does not say so
+    context = "dp: " + "; ".join(notes)
+    if result.updated_input == tool_input:  # advice only (`pip install` in a uv project, `grep -P` left alone …)
         return json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": context}}) + "\n"
     if options.mode == "advise":
         changed = {key: value for key, value in result.updated_input.items() if tool_input.get(key) != value}

@@ -25,21 +25,26 @@ _GO_GROUP = re.compile(r"\$(?:(\d+)|\{(\w+)\})")
 
 
 class Result:
-    """The rewritten tool input and one note per rule that changed it."""
+    """The rewritten tool input, one note per rule that changed it, and why rules held back.
 
-    __slots__ = ("updated_input", "notes")
+    ``remarks`` name what stopped a translation (``grep -P …``): the hook shows
+    them only in advise or verbose mode, since the command then runs as typed.
+    """
 
-    def __init__(self, updated_input: dict, notes: list[str]):
+    __slots__ = ("updated_input", "notes", "remarks")
+
+    def __init__(self, updated_input: dict, notes: list[str], remarks: list[str] | None = None):
         self.updated_input = updated_input
         self.notes = notes
+        self.remarks = remarks or []
 
 
 def rewrite(tool_input: dict, rules: list[Rule], *, cwd: str = "", refetch=None, pave=None) -> Result | None:
     """Apply ``rules`` to ``tool_input``; None when nothing changes and nothing is to be said.
 
-    ``refetch(value)`` (optional) returns the rules for a changed shell
-    string (the ``command`` parameter), so that e.g. a flag rule for ``rg`` sees the command after
-    ``grep → rg`` fired even though ``rg`` was not in the original text.
+    ``refetch(text)`` (optional) returns the rules for the command words of
+    ``text``: the rules for a command a rule produced (``rg`` after
+    ``grep → rg``) that the original string did not name.
     ``pave(value, commands)`` (optional, dp.paving) returns project paving's
     edits and notes for the shell string, after the user's rules, from the
     same parse; it leaves alone the commands the user's rules are about.
@@ -49,89 +54,200 @@ def rewrite(tool_input: dict, rules: list[Rule], *, cwd: str = "", refetch=None,
         if rule.match_kind and rule.param not in params:
             params.append(rule.param)
     updated = dict(tool_input)
-    notes: list[str] = []
+    pass_ = _Pass(rules, cwd, refetch, pave)
     for param in params:
         value = tool_input.get(param)
         if not isinstance(value, str):
             continue
-        shell_refetch = refetch if param == BASH_PARAM else None
-        new_value = _rewrite_value(value, param, rules, cwd, shell_refetch, notes, pave if param == BASH_PARAM else None)
+        new_value = pass_.value(value, param)
         if new_value != value:
             updated[param] = new_value
-    if updated == tool_input and not notes:
+    notes = pass_.notes()
+    if updated == tool_input and not notes and not pass_.remarks:
         return None
-    return Result(updated, notes)
+    return Result(updated, notes, pass_.remarks)
 
 
-def _rewrite_value(value: str, param: str, rules, cwd, refetch, notes, pave=None) -> str:
-    original = value
-    fetched_for = value
-    segments = _SegmentCache()
-    for kind in APPLY_ORDER:
-        if refetch is not None and value != fetched_for:
-            rules, fetched_for = refetch(value), value
-        for rule in rules:
-            if rule.match_kind != kind or rule.param != param:
-                continue
-            try:
-                new_value, note = _apply(rule, value, segments, original, cwd)
-            except re.error:
-                continue  # a broken pattern skips its rule, never the call
-            if new_value != value:
-                value = new_value
-                notes.append(note)
-    if pave is not None:
-        edits, pave_notes = pave(value, segments.all(value))
-        value = apply_edits(value, edits)
-        notes.extend(pave_notes)
-    return value
+class _Pass:
+    """One application of the rules: command rules edit one parse, then parameter rules run."""
 
+    def __init__(self, rules, cwd: str, refetch, pave=None):
+        self.rules = rules
+        self.cwd = cwd
+        self.refetch = refetch
+        self.pave = pave
+        self.fired: dict = {}  # rule key → (kind rank, rule rank, note)
+        self.paving_notes: list[str] = []
+        self.remarks: list[str] = []
+        self._by_name: dict = {}
+        self._parsed: dict = {}
 
-class _SegmentCache:
-    """Parse each distinct string once, only when a command rule needs it."""
+    def value(self, value: str, param: str) -> str:
+        self.original = value
+        if any(rule.command and rule.param == param for rule in self.rules):
+            value = self.shell(value, param, APPLY_ORDER)
+        if self.pave is not None and param == BASH_PARAM:
+            edits, notes = self.pave(value, self.parse(value))
+            value = apply_edits(value, edits)
+            self.paving_notes.extend(notes)
+        for kind in (LITERAL, REGEX):
+            for rule in self.rules:
+                if rule.match_kind == kind and rule.param == param and not rule.command:
+                    value = self._whole_value(rule, value)
+        return value
 
-    def __init__(self):
-        self._parsed = {}
+    def notes(self) -> list[str]:
+        fired = [note for _, _, note in sorted(self.fired.values(), key=lambda item: item[:2])]
+        return fired + self.paving_notes
 
-    def all(self, value: str) -> list:
-        if value not in self._parsed:
+    def parse(self, text: str) -> list:
+        """The simple commands of ``text``, parsed once per distinct string."""
+        if text not in self._parsed:
             from dp.shell.segment import simple_commands
 
-            self._parsed[value] = simple_commands(value) or []
-        return self._parsed[value]
+            self._parsed[text] = simple_commands(text) or []
+        return self._parsed[text]
 
-    def commands(self, value: str, name: str) -> list:
-        return [command for command in self.all(value) if command.name == name]
+    def _fire(self, rule: Rule, extra=()) -> None:
+        if rule.key not in self.fired:
+            rank = (APPLY_ORDER.index(rule.match_kind), self._rank(rule))
+            self.fired[rule.key] = (*rank, _describe(rule, extra))
+
+    def _rank(self, rule: Rule) -> int:
+        for rank, known in enumerate(self.rules):
+            if known.key == rule.key:
+                return rank
+        return len(self.rules)
+
+    def _whole_value(self, rule: Rule, value: str) -> str:
+        try:
+            if rule.match_kind == LITERAL and rule.from_name:
+                new_value = value.replace(rule.from_name, rule.to_name)
+            else:
+                new_value = re.sub(rule.from_name, go_replacement(rule.to_name), value)
+        except re.error:
+            return value  # a broken pattern skips its rule, never the call
+        if new_value != value:
+            self._fire(rule)
+        return new_value
+
+    def rules_for(self, name: str, param: str, kind: str) -> list:
+        """Rules of ``kind`` for command ``name`` (asking the store for names the input lacked)."""
+        if name not in self._by_name:
+            found = [rule for rule in self.rules if rule.command == name]
+            if not found and self.refetch is not None:
+                found = [rule for rule in self.refetch(name) if rule.command == name]
+            self._by_name[name] = found
+        return [rule for rule in self._by_name[name] if rule.match_kind == kind and rule.param == param]
+
+    def shell(self, text: str, param: str, kinds, only_first: bool = False) -> str:
+        """``text`` with every command's edits, collected from one parse and applied right to left."""
+        commands = self.parse(text)
+        if only_first:
+            commands = commands[:1]
+        edits: list = []
+        # Innermost (latest-starting) first: a translation takes its nested commands' edits along.
+        for command in sorted(commands, key=lambda command: -command.start):
+            _CommandEdits(self, text, param, kinds, edits).collect(command)
+        return apply_edits(text, edits)
 
 
-def _apply(rule: Rule, value: str, segments: _SegmentCache, original: str, cwd: str):
-    kind = rule.match_kind
-    if not rule.command:
-        if kind == LITERAL and rule.from_name:
-            return value.replace(rule.from_name, rule.to_name), _describe(rule)
-        if kind == REGEX:
-            return re.sub(rule.from_name, go_replacement(rule.to_name), value), _describe(rule)
-        return value, ""
-    commands = segments.commands(value, rule.command)
-    if not commands:
-        return value, ""
-    notes = []
-    edits = []
-    for command in commands:
-        if kind == COMMAND:
-            edits.append((command.word.start, command.word.end, rule.to_name))
-        elif kind == FLAG:
-            edits.extend(flag_edits(command, rule.from_name, rule.to_name))
-        elif kind == LITERAL and rule.from_name:
-            edits.extend(literal_edits(command, rule.from_name, rule.to_name))
-        elif kind == REGEX:
-            edits.extend(regex_edits(command, value, rule.from_name, rule.to_name))
-        elif kind == RECIPE:
-            edit = recipe_edit(command, rule, value, original, cwd, notes)
+class _CommandEdits:
+    """The edits the rules make to one simple command."""
+
+    def __init__(self, pass_: _Pass, text: str, param: str, kinds, edits: list):
+        self.pass_ = pass_
+        self.text = text
+        self.param = param
+        self.kinds = kinds
+        self.edits = edits
+
+    def collect(self, command) -> None:
+        if RECIPE in self.kinds and self._recipe(command):
+            return
+        name = command.name
+        if COMMAND in self.kinds:
+            name = self._command(command)
+            if name is None:
+                return
+        for kind in (FLAG, LITERAL, REGEX):
+            if kind in self.kinds:
+                for rule in self.pass_.rules_for(name, self.param, kind):
+                    self._args_rule(rule, command)
+
+    def _recipe(self, command) -> bool:
+        pass_ = self.pass_
+        for rule in pass_.rules_for(command.name, self.param, RECIPE):
+            notes: list = []
+            edit = recipe_edit(command, rule, self.text, pass_.original, pass_.cwd, notes)
             if edit is not None:
-                edits.append(edit)
-    new_value = apply_edits(value, edits)
-    return new_value, _describe(rule, notes)
+                start, end, script = edit
+                script = pass_.shell(script, self.param, APPLY_ORDER[APPLY_ORDER.index(RECIPE) + 1 :])
+                self.edits.append((start, end, script))
+                pass_._fire(rule, notes)
+                return True
+        return False
+
+    def _command(self, command) -> str | None:
+        """Apply the first command rule; the name later kinds match, or None when done."""
+        for rule in self.pass_.rules_for(command.name, self.param, COMMAND):
+            return self._translate(rule, command)
+        return command.name
+
+    def _translate(self, rule: Rule, command) -> str | None:
+        from dp.rules.tables.pairs import TableError, table_for
+        from dp.rules.translate import Refusal, translate_command
+        from dp.shell.segment import basename
+
+        try:
+            table = table_for(command.name, rule.to_name)
+        except (TableError, OSError, ValueError) as error:
+            self.pass_.remarks.append(f"{command.name} → {rule.to_name}: table unreadable ({error})")
+            return command.name
+        if table is None:
+            self.edits.append((command.word.start, command.word.end, rule.to_name))
+            self.pass_._fire(rule)
+            return basename(rule.to_name.split(" ", 1)[0])
+        consumed: list = []
+        try:
+            replacement, notes = translate_command(command, table, self._composer(consumed))
+        except Refusal as refusal:
+            self.pass_.remarks.append(f"{command.name} left as typed, not translated to {rule.to_name}: {refusal}")
+            return command.name
+        for edit in consumed:
+            self.edits.remove(edit)
+        replacement = self.pass_.shell(replacement, self.param, (FLAG, LITERAL, REGEX), only_first=True)
+        start, end = command.word.start, (command.args[-1].end if command.args else command.word.end)
+        inside = [self.text[s:e] for s, e in command.redirects if start <= s < end]
+        self.edits.append((start, end, " ".join([replacement, *inside])))
+        self.pass_._fire(rule, notes)
+        return None
+
+    def _composer(self, consumed: list):
+        """``text(start, end)`` with the edits already made inside that span applied."""
+
+        def source_text(start: int, end: int) -> str:
+            inner = [edit for edit in self.edits if start <= edit[0] and edit[1] <= end]
+            consumed.extend(inner)
+            shifted = [(s - start, e - start, replacement) for s, e, replacement in inner]
+            return apply_edits(self.text[start:end], shifted)
+
+        return source_text
+
+    def _args_rule(self, rule: Rule, command) -> None:
+        kind = rule.match_kind
+        try:
+            if kind == FLAG:
+                found = flag_edits(command, rule.from_name, rule.to_name)
+            elif kind == LITERAL:
+                found = literal_edits(command, rule.from_name, rule.to_name) if rule.from_name else []
+            else:
+                found = regex_edits(command, self.text, rule.from_name, rule.to_name)
+        except re.error:
+            return
+        if found:
+            self.edits.extend(found)
+            self.pass_._fire(rule)
 
 
 def apply_edits(text: str, edits) -> str:
@@ -328,6 +444,8 @@ def _describe(rule: Rule, notes=()) -> str:
         text = f"{rule.from_name} → recipe"
     if rule.message:
         text += f" ({rule.message})"
+    if kind == COMMAND and notes:
+        return text + ": " + ", ".join(notes)  # what the translation changed
     for note in notes:
         text += f"; {note}"
     return text

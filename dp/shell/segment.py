@@ -44,7 +44,7 @@ class Word:
 class SimpleCommand:
     """A simple command: whole span, the command word past any wrappers, its arguments."""
 
-    __slots__ = ("start", "end", "word", "args", "redirects", "run_by")
+    __slots__ = ("start", "end", "word", "args", "redirects", "run_by", "stdin_redirected")
 
     def __init__(self, start, end, word: Word, args: list, redirects: list, run_by: str = ""):
         self.start = start
@@ -55,6 +55,9 @@ class SimpleCommand:
         # The program that runs this command itself (`xargs`, `find -exec`), adding
         # arguments at run time; '' when the shell runs it. A shell script can't take its place.
         self.run_by = run_by
+        # Whether its standard input is a pipe or a file (`a | grep x`, `grep x < f`),
+        # not the terminal or whatever the caller left there.
+        self.stdin_redirected = False
 
     @property
     def name(self) -> str:
@@ -147,18 +150,20 @@ def simple_commands(text: str) -> list[SimpleCommand] | None:
             trees = bashlex.parse(prepared.text)
         found: list[SimpleCommand] = []
         for tree in trees:
-            _walk(tree, text, prepared, found)
+            _walk(tree, text, prepared, found, False)
     except (Unparseable, Timeout, RecursionError, Exception):
         return None
     found.sort(key=lambda command: command.start)
     return found
 
 
-def _walk(node, text: str, prepared: Prepared, found: list) -> None:
+def _walk(node, text: str, prepared: Prepared, found: list, piped: bool) -> None:
     kind = node.kind
     if kind == "command":
         command = _simple_command(node, text, prepared)
         if command is not None:
+            command.stdin_redirected = piped or any(text[start:end].lstrip("0").startswith("<")
+                                                    for start, end in command.redirects)
             found.append(command)
             found.extend(find_exec_commands(command))
     children = []
@@ -169,7 +174,9 @@ def _walk(node, text: str, prepared: Prepared, found: list) -> None:
         if child is not None and hasattr(child, "kind"):
             children.append(child)
     for child in children:
-        _walk(child, text, prepared, found)
+        if kind == "pipeline" and child.kind == "pipe":
+            piped = True  # every part after a | reads the pipe
+        _walk(child, text, prepared, found, piped)
 
 
 _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
@@ -211,6 +218,8 @@ def _simple_command(node, text, prepared: Prepared) -> SimpleCommand | None:
     index = command_word_index(words)
     if words[index].masked:
         return None  # `[[ … ]]` or `(( … ))`: not a program we could rewrite
+    if any(word.raw.startswith("\\") for word in words[: index + 1]):
+        return None  # `\grep`, `\time ls`: the shell's own way of bypassing aliases, so dp's too
     start, end = node.pos
     run_by = "xargs" if any(basename(word.value) == "xargs" for word in words[:index]) else ""
     return SimpleCommand(start, end, words[index], words[index + 1 :], redirects, run_by)

@@ -2,7 +2,10 @@
 
 Each table says how one family of tools spells the same things (how npm,
 yarn, pnpm and bun install, add, run…) under one rule: what the table knows
-is translated, anything else leaves the command untouched.
+is translated, anything else leaves the command untouched. Tables for one
+tool pair (``grep-to-rg.toml``, ``find-to-fd.toml``: what a user's
+``dp alias --cmd grep --replace rg`` translates) are read by
+``dp.rules.tables.pairs``.
 
 ``load(name)`` is on the hook's path, where importing ``tomllib`` and parsing
 costs more than the rest of a rewrite, so the parsed table is cached as JSON
@@ -27,9 +30,14 @@ def path(name: str) -> str:
 
 def load(name: str) -> dict:
     """The table ``name`` (``package-managers`` …) as plain dicts and lists."""
-    if name in _loaded:
-        return _loaded[name]
-    source = path(name)
+    return load_path(path(name))
+
+
+def load_path(source: str) -> dict:
+    """The TOML file ``source`` as plain dicts and lists, through the JSON cache."""
+    if source in _loaded:
+        return _loaded[source]
+    name = os.path.basename(source)[: -len(".toml")]
     stat = os.stat(source)
     cached = os.path.join(cache_dir(), f"table-{name}-{stat.st_size:x}-{stat.st_mtime_ns:x}.json")
     try:
@@ -41,7 +49,7 @@ def load(name: str) -> dict:
             write_atomically(cached, json.dumps(table).encode())
         except OSError:
             pass  # a read-only cache only costs the parse next time
-    _loaded[name] = table
+    _loaded[source] = table
     return table
 
 

@@ -1,0 +1,171 @@
+"""The ``style = "find"`` translation engine: ``find`` expressions into fd flags.
+
+find reads ``[-L|-P] [start points…] [expression]`` where the expression is a
+chain of primaries (``-name G -type f -exec … {} ;``). fd has one pattern,
+filters as flags and an ``--exec`` that takes the rest of the line, so only a
+conjunction of primaries the table knows translates; ``-o``, ``!``,
+parentheses and anything unknown refuse the whole command. Two differences no
+flag can fix also refuse: find prints a start point that matches the
+expression itself (``find . -type d`` prints ``.``), fd never does; and fd
+cannot search a file given as a start point.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+
+from dp.rules.translate import Refusal, Value, check_value, expand, marks_match, shell_value
+
+_OPTIONS_BEFORE_PATHS = ("-L", "-P", "-H")
+_FIND_TYPES = {"f": "f", "d": "d", "l": "l", "p": "p", "s": "s"}
+
+
+class _Expression:
+    __slots__ = ("paths", "flags", "notes", "marks", "glob", "types", "exec_words")
+
+    def __init__(self):
+        self.paths: list[Value] = []
+        self.flags: list[str] = []
+        self.notes: list[str] = []
+        self.marks: set[str] = set()
+        self.glob: Value | None = None
+        self.types: set[str] = set()
+        self.exec_words: list[str] = []
+
+
+def translate_find(command, table, source_text=None) -> tuple[str, list[str]]:
+    """(replacement, notes) for a ``find`` command; raises Refusal.
+
+    ``source_text(start, end)`` returns the text of a span with the edits of
+    commands nested in it applied (the command an ``-exec`` runs).
+    """
+    args = command.args
+    expression = _Expression()
+    i = 0
+    while i < len(args) and args[i].value in _OPTIONS_BEFORE_PATHS:
+        i = _primary(args, i, table, expression, source_text)
+    while i < len(args) and not _starts_expression(args[i].value):
+        expression.paths.append(_start_point(args[i]))
+        i += 1
+    while i < len(args):
+        i = _primary(args, i, table, expression, source_text)
+    _check_start_points(expression)
+    return _assemble(table, expression)
+
+
+def _starts_expression(value: str) -> bool:
+    return value.startswith("-") or value in ("!", "(", ")", ",")
+
+
+def _start_point(word) -> Value:
+    value = shell_value(word)
+    literal = value.literal
+    if literal is None:
+        raise Refusal(f"the start point {word.raw} uses a shell expansion: it may be a file")
+    name = literal.rstrip("/").rsplit("/", 1)[-1]
+    if "." in name.lstrip(".") or any(c in literal for c in "*?["):
+        raise Refusal(f"the start point {word.raw} may be a file, which fd cannot search")
+    return value
+
+
+def _primary(args, i: int, table, expression: _Expression, source_text) -> int:
+    word = args[i]
+    name = word.value
+    entry = table.flag(name)
+    if entry is None:
+        raise Refusal(f"find {name} has no known fd equivalent")
+    if "unknown" in entry:
+        raise Refusal(f"find {name}: {entry['unknown']}")
+    expression.marks.update(entry.get("sets", []))
+    if "batch" in entry:
+        return _exec(args, i, entry, expression, source_text)
+    if not entry.get("value"):
+        expression.flags.extend(entry["to"])
+        return i + 1
+    if i + 1 >= len(args):
+        raise Refusal(f"{name} without its value")
+    value = shell_value(args[i + 1])
+    if entry.get("check") == "name-glob":
+        if expression.glob is not None:
+            raise Refusal("fd takes one name pattern")
+        expression.glob = _literal(value, name)
+    elif entry.get("check") == "find-type":
+        kind = _literal(value, name).literal
+        if kind not in _FIND_TYPES:
+            raise Refusal(f"-type {kind} has no fd equivalent")
+        expression.types.add(kind)
+        value = Value(_FIND_TYPES[kind], _FIND_TYPES[kind])
+    elif entry.get("check"):
+        value = check_value(entry["check"], value, expression.marks, table)
+    if name == "-mindepth":
+        expression.marks.add(f"min-depth-{value.literal}")
+    expression.flags.extend(expand(entry["to"], value))
+    return i + 2
+
+
+def _literal(value: Value, name: str) -> Value:
+    if value.literal is None:
+        raise Refusal(f"{name} {value.text}: a shell expansion dp cannot check")
+    return value
+
+
+def _exec(args, i: int, entry: dict, expression: _Expression, source_text) -> int:
+    """``-exec CMD … {} ;`` → ``--exec CMD … {}``; ``… {} +`` → ``--exec-batch``."""
+    if expression.exec_words:
+        raise Refusal("fd runs one command per search")
+    end = i + 1
+    while end < len(args) and args[end].value not in (";", "+"):
+        end += 1
+    if end >= len(args) or end == i + 1:
+        raise Refusal("-exec without its command or terminator")
+    words = args[i + 1 : end]
+    if not any(word.value == "{}" for word in words):
+        raise Refusal("-exec without {}: fd would add the path at the end")
+    if any("{" in word.value and word.value != "{}" for word in words):
+        raise Refusal("-exec with braces fd reads as placeholders")
+    batch = args[end].value == "+"
+    if batch and words[-1].value != "{}":
+        raise Refusal("-exec … + needs {} last")
+    text = source_text(words[0].start, words[-1].end) if source_text else None
+    if text is None:
+        text = " ".join(word.raw for word in words)
+    expression.exec_words = [*(entry["batch"] if batch else entry["to"]), text]
+    if entry.get("note") and not batch:
+        expression.notes.append("note: " + entry["note"])
+    return end + 1
+
+
+def _check_start_points(expression: _Expression) -> None:
+    """Refuse when find would also print a start point (fd never does)."""
+    if any(mark.startswith("min-depth-") and mark != "min-depth-0" for mark in expression.marks):
+        return
+    if expression.types and "d" not in expression.types:
+        return
+    for path in expression.paths or [Value(".", ".")]:
+        name = path.literal.rstrip("/").rsplit("/", 1)[-1] or path.literal
+        glob = expression.glob
+        if glob is None or _matches(name, glob.literal, "ignore-case" in expression.marks):
+            raise Refusal(f"find also prints the start point {path.text} itself; fd never does")
+
+
+def _matches(name: str, glob: str, ignore_case: bool) -> bool:
+    if ignore_case:
+        return fnmatch.fnmatchcase(name.lower(), glob.lower())
+    return fnmatch.fnmatchcase(name, glob)
+
+
+def _assemble(table, expression: _Expression):
+    words = [table.target, *expression.flags]
+    notes = list(expression.notes)
+    for rule in table.adjust:
+        if marks_match(rule, expression.marks):
+            words.extend(rule.get("add", []))
+            added = " ".join(rule.get("add", []))
+            notes.append(f"added {added} ({rule['note']})" if rule.get("note") else f"added {added}")
+    if expression.glob is not None:
+        words.extend(["--glob", expression.glob.text])
+    elif expression.paths:
+        words.append(".")  # fd's pattern comes before the paths: any name
+    words.extend(path.text for path in expression.paths)
+    words.extend(expression.exec_words)
+    return " ".join(words), notes

@@ -1,0 +1,178 @@
+"""Translation tables: how one command's flags and operands map onto another's.
+
+A command rule between two tools (``dp alias --cmd grep --replace rg``) only
+keeps the agent's meaning if every flag is translated too. The knowledge of
+*what* maps to *what* is data: one TOML file per tool pair in
+``dp/rules/tables/``, named ``SOURCE-to-TARGET.toml`` (``grep-to-rg.toml``,
+``find-to-fd.toml`` …). The engines that
+apply it live in ``dp.rules.translate`` (``style = "options"``) and
+``dp.rules.findexpr`` (``style = "find"``). Anything a table does not name is
+*unknown*, and a command using it is left untouched: never a half translation.
+
+Format (every key optional unless marked)::
+
+    source = "grep"            # required: the command the agent typed
+    target = "rg"              # required: the command it becomes
+    style = "options"          # "options" (getopt-style) or "find" (find's expression)
+    about = "one line shown by dp doctor / the README"
+
+    [flags]                    # source flag → its translation
+    "-i" = { to = ["-i"] }                 # target words; [] drops the flag
+    "--ignore-case" = "-i"                  # a string: same entry as that flag
+    "-A" = { value = true, to = ["-A", "{}"] }   # takes a value; "{}" is the value as one word
+    "--include" = { value = true, to = ["-g", "{}"], check = "basename-glob" }
+    "-E" = { to = [], sets = ["ere"] }     # marks, read by [[adjust]] / [[refuse]] / checks
+    "-G" = { unknown = "basic regex …" }   # explicitly unknown, with the reason shown
+
+    [operands]
+    pattern = true             # the first operand is a pattern (unless a flag `sets` "pattern-given")
+    check = { default = "bre", ere = "ere", fixed = "any" }   # pattern check per mark
+
+    [[adjust]]                 # semantics the flags can fix: applied when all `when` marks
+    when = ["recursive"]       # are set and none of `unless` is
+    unless = []
+    add = ["--hidden", "--no-ignore"]   # target flags added after the translated ones
+    paths = ["."]              # operands used when the command gave none
+    note = "rg skips hidden and ignored files; grep -r does not"
+
+    [[refuse]]                 # shapes the target cannot express
+    when = ["pattern-file"]
+    unless = ["fixed"]
+    reason = "-f patterns are basic regexes dp cannot check"
+
+    [subcommands.install]      # for tools with subcommands (package managers):
+    to = ["add"]               # the target's words for it,
+    flags = { "-D" = { to = ["-D"] } }   # flags of this subcommand (over the top-level ones)
+
+Marks the engine sets itself: ``no-paths`` (no operand besides the pattern),
+``file-paths`` (every operand looks like a file name, not a directory),
+``run-by`` (``xargs``/``find -exec`` adds operands when it runs the command),
+``stdin`` (standard input is a pipe or a file).
+
+Tables are read through ``dp.rules.tables.load_path`` (TOML parsed once,
+then JSON from the cache directory, keyed by the file's size and mtime): the
+hook opens one small JSON file, and only when a command rule fires. Another
+directory of tables in the same form can be passed to ``table_for`` and
+``load_tables``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+TABLE_DIR = os.path.dirname(__file__)
+SUFFIX = ".toml"
+_NAME = re.compile(r"[A-Za-z0-9_.+]+(-[A-Za-z0-9_.+]+)*\Z")
+STYLES = ("options", "find")
+_ENTRY_KEYS = frozenset({"to", "value", "sets", "unknown", "check", "note", "batch"})
+
+
+class TableError(Exception):
+    """A table file that does not follow the format (a bug in the shipped data)."""
+
+
+class Table:
+    """One tool pair's translation data, validated."""
+
+    __slots__ = ("source", "target", "style", "about", "flags", "operands", "adjust", "refuse", "subcommands", "path")
+
+    def __init__(self, data: dict, path: str = ""):
+        self.source = data["source"]
+        self.target = data["target"]
+        self.style = data.get("style", "options")
+        self.about = data.get("about", "")
+        self.flags = data.get("flags", {})
+        self.operands = data.get("operands", {})
+        self.adjust = data.get("adjust", [])
+        self.refuse = data.get("refuse", [])
+        self.subcommands = data.get("subcommands", {})
+        self.path = path
+
+    def flag(self, name: str, subcommand: str = ""):
+        """The entry for source flag ``name`` (dict), or None when unknown."""
+        if subcommand:
+            entry = self.subcommands[subcommand].get("flags", {}).get(name)
+            if entry is not None:
+                return entry
+        return self.flags.get(name)
+
+    def __repr__(self) -> str:
+        return f"Table({self.source!r} → {self.target!r})"
+
+
+def table_for(source: str, target: str, directory: str = TABLE_DIR) -> Table | None:
+    """The table translating ``source`` into ``target``, or None if dp has none."""
+    if not (_NAME.match(source) and _NAME.match(target)):
+        return None
+    path = os.path.join(directory, f"{source}-to-{target}{SUFFIX}")
+    if not os.path.isfile(path):
+        return None
+    return Table(compile_file(path), path)
+
+
+def load_tables(directory: str = TABLE_DIR) -> dict:
+    """Every pair table in ``directory`` by ``(source, target)``."""
+    try:
+        names = sorted(name for name in os.listdir(directory) if name.endswith(SUFFIX) and "-to-" in name)
+    except OSError:
+        return {}
+    tables = {}
+    for name in names:
+        path = os.path.join(directory, name)
+        table = Table(compile_file(path), path)
+        tables[(table.source, table.target)] = table
+    return tables
+
+
+def compile_file(path: str) -> dict:
+    """Read and validate one table (aliases such as ``"--x" = "-y"`` resolved)."""
+    from dp.rules.tables import load_path
+
+    try:
+        data = load_path(path)
+    except ValueError as error:  # tomllib.TOMLDecodeError
+        raise TableError(f"{path}: {error}") from None
+    return validate(data, path)
+
+
+def validate(data: dict, where: str = "table") -> dict:
+    """Check one table's structure; returns it with flag aliases resolved."""
+    for key in ("source", "target"):
+        if not isinstance(data.get(key), str) or not data[key]:
+            raise TableError(f"{where}: '{key}' must be a non-empty string")
+    if data.get("style", "options") not in STYLES:
+        raise TableError(f"{where}: style must be one of {', '.join(STYLES)}")
+    data["flags"] = _flags(data.get("flags", {}), where)
+    for name, sub in data.get("subcommands", {}).items():
+        if not isinstance(sub, dict) or not _words(sub.get("to", [name])):
+            raise TableError(f"{where}: subcommand {name!r} needs 'to' as a list of words")
+        sub["flags"] = _flags(sub.get("flags", {}), f"{where}: subcommand {name!r}")
+    for section in ("adjust", "refuse"):
+        for rule in data.get(section, []):
+            if not (_words(rule.get("when", [])) and _words(rule.get("unless", []))):
+                raise TableError(f"{where}: [[{section}]] 'when'/'unless' must be lists of marks")
+            if section == "refuse" and not isinstance(rule.get("reason"), str):
+                raise TableError(f"{where}: [[refuse]] needs a 'reason'")
+    return data
+
+
+def _flags(flags: dict, where: str) -> dict:
+    resolved = {}
+    for name, entry in flags.items():
+        seen = [name]
+        while isinstance(entry, str):
+            if entry in seen or entry not in flags:
+                raise TableError(f"{where}: flag {name!r} refers to {entry!r}, which is not a flag of the table")
+            seen.append(entry)
+            entry = flags[entry]
+        if not isinstance(entry, dict) or set(entry) - _ENTRY_KEYS:
+            raise TableError(f"{where}: flag {name!r} has keys outside {sorted(_ENTRY_KEYS)}")
+        if "unknown" not in entry and not _words(entry.get("to")):
+            raise TableError(f"{where}: flag {name!r} needs 'to' (a list of words) or 'unknown'")
+        resolved[name] = entry
+    return resolved
+
+
+def _words(value) -> bool:
+    return isinstance(value, list) and all(isinstance(word, str) for word in value)

@@ -1,0 +1,283 @@
+"""Translate one simple command into another tool's flags, by a table, or refuse.
+
+``translate(command, table)`` returns the text that replaces the command word
+and its arguments (``rg -n -g '*.py' --hidden --no-ignore foo .``) plus notes
+saying what was translated, or raises ``Refusal`` naming the flag or shape that
+stopped it. Every flag must be known to the table; anything else refuses the
+whole command — dp never emits a half translation.
+
+This module is the ``style = "options"`` engine (getopt-style commands: short
+flags grouped as ``-rni``, values attached or in the next word, ``--long`` and
+``--long=value``, options and operands in any order until ``--``).
+``dp.rules.findexpr`` is the ``find`` one; both share ``Refusal``,
+``shell_value`` and ``expand``.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from dp.rules.patterns import check_pattern
+
+
+class Refusal(Exception):
+    """The command cannot be translated exactly; ``str(self)`` says why."""
+
+
+class Value:
+    """A word (or the part of one after ``=``/a flag letter) as shell text and, if known, its literal value."""
+
+    __slots__ = ("text", "literal")
+
+    def __init__(self, text: str, literal: str | None):
+        self.text = text
+        self.literal = literal
+
+
+def shell_value(word, offset: int = 0, source_text=None) -> Value:
+    """``word`` from character ``offset`` of its value on, as a standalone shell word."""
+    if word.masked:
+        raise Refusal(f"{word.raw!r} holds a construct dp does not read")
+    expands = "$" in word.raw or "`" in word.raw
+    if offset == 0:
+        text = source_text(word.start, word.end) if source_text and expands else word.raw
+        return Value(text, None if expands else word.value)
+    prefix = word.value[:offset]
+    if not word.raw.startswith(prefix):
+        if expands:
+            raise Refusal(f"{word.raw!r}: a quoted option with an expansion")
+        return Value(shlex.quote(word.value[offset:]), word.value[offset:])
+    rest = word.raw[offset:]
+    literal = None if expands else word.value[offset:]
+    # Inside `--include=*.py` the glob never expanded; standing alone it would.
+    return Value(rest if literal is None or rest != literal else shlex.quote(literal), literal)
+
+
+def expand(template: list[str], value: Value | None) -> list[str]:
+    """A table's ``to`` words with ``{}`` replaced by ``value`` (quoted as one word)."""
+    words = []
+    for item in template:
+        if "{}" not in item:
+            words.append(item)
+            continue
+        before, after = item.split("{}", 1)
+        if value.literal is not None:
+            words.append(shlex.quote(before + value.literal + after) if (before or after) else value.text)
+        else:  # an expansion: quote the table's text around the agent's own word
+            words.append((shlex.quote(before) if before else "") + value.text + (shlex.quote(after) if after else ""))
+    return words
+
+
+def marks_match(rule: dict, marks: set) -> bool:
+    return set(rule.get("when", [])) <= marks and not set(rule.get("unless", [])) & marks
+
+
+_INTEGER = re.compile(r"\d+\Z")
+
+
+def check_value(check: str, value: Value, marks: set, table) -> Value:
+    """Validate (and for patterns, convert) a flag value; raises Refusal."""
+    literal = value.literal
+    if check == "pattern":
+        return _pattern(value, marks, table)
+    if literal is None:
+        raise Refusal(f"{value.text}: a shell expansion dp cannot check")
+    if check == "integer" and not _INTEGER.match(literal):
+        raise Refusal(f"{literal!r} is not a count")
+    if check == "basename-glob" and ("/" in literal or not literal):
+        raise Refusal(f"{literal!r}: a glob with a '/' matches differently")
+    if check == "color" and literal not in ("never", "always", "auto"):
+        raise Refusal(f"--color={literal}")
+    return value
+
+
+def _pattern(value: Value, marks: set, table) -> Value:
+    checks = table.operands.get("check", {})
+    syntax = next((checks[mark] for mark in checks if mark != "default" and mark in marks), checks.get("default", "any"))
+    if syntax == "any":
+        return value
+    if value.literal is None:
+        raise Refusal(f"the pattern {value.text} uses a shell expansion: its regex syntax cannot be checked")
+    converted = check_pattern(value.literal, syntax)
+    if converted is None:
+        raise Refusal(f"the pattern {value.text} uses regex syntax that {table.target} reads differently")
+    if converted == value.literal:
+        return value
+    return Value(shlex.quote(converted), converted)
+
+
+class _Parsed:
+    __slots__ = ("flags", "notes", "operands", "marks", "checked", "dashdash", "subcommand")
+
+    def __init__(self):
+        self.flags: list[tuple[str, list[str], str]] = []  # (source text, target words, note)
+        self.notes: list[str] = []
+        self.operands: list[Value] = []
+        self.marks: set[str] = set()
+        self.checked: list[tuple[int, str, Value]] = []  # flag index, check, value
+        self.dashdash = False
+        self.subcommand = ""
+
+
+def translate_command(command, table, source_text=None) -> tuple[str, list[str]]:
+    """(replacement text, notes) for ``command`` under ``table``, by the table's style; raises Refusal.
+
+    ``source_text(start, end)`` returns a span of the original string with the
+    edits of the commands nested in it applied (``$( … )`` in an operand, the
+    command of ``find -exec``), so one translation carries them along.
+    """
+    if table.style == "find":
+        from dp.rules.findexpr import translate_find
+
+        return translate_find(command, table, source_text)
+    return translate(command, table, source_text)
+
+
+def translate(command, table, source_text=None) -> tuple[str, list[str]]:
+    """The ``options`` engine: (replacement text, notes); raises Refusal."""
+    parsed = _parse(command.args, table, source_text)
+    if command.run_by:
+        parsed.marks.add("run-by")  # xargs / find -exec append operands at run time
+    if command.stdin_redirected:
+        parsed.marks.add("stdin")  # a pipe or a file: rg reads it without being told
+    for index, check, value in parsed.checked:
+        fixed = check_value(check, value, parsed.marks, table)
+        if fixed is not value:
+            parsed.notes.append(f"pattern {value.text} → {fixed.text}")
+        entry_source, words, note = parsed.flags[index]
+        parsed.flags[index] = (entry_source, [fixed.text if word == value.text else word for word in words], note)
+    operands = parsed.operands
+    if table.operands.get("pattern") and "pattern-given" not in parsed.marks:
+        if not operands:
+            raise Refusal("no pattern")
+        pattern = _pattern(operands[0], parsed.marks, table)
+        if pattern is not operands[0]:
+            parsed.notes.append(f"pattern {operands[0].text} → {pattern.text}")
+        operands = [pattern, *operands[1:]]
+    return _assemble(table, parsed, operands)
+
+
+def _assemble(table, parsed: _Parsed, operands: list[Value]):
+    positional = 1 if table.operands.get("pattern") and "pattern-given" not in parsed.marks else 0
+    paths = operands[positional:]
+    marks = parsed.marks
+    if not paths:
+        marks.add("no-paths")
+    if all(_file_like(path) for path in paths) and (paths or "run-by" not in marks):
+        marks.add("file-paths")
+    for rule in table.refuse:
+        if marks_match(rule, marks):
+            raise Refusal(rule["reason"])
+    words = [table.target]
+    if parsed.subcommand:
+        words.extend(table.subcommands[parsed.subcommand].get("to", [parsed.subcommand]))
+    notes = list(parsed.notes)
+    for source, target, note in parsed.flags:
+        words.extend(target)
+        if " ".join(target) != source:
+            change = f"{source} → {' '.join(target)}" if target else f"dropped {source}"
+            notes.append(f"{change} ({note})" if note else change)
+    for rule in table.adjust:
+        if marks_match(rule, marks):
+            words.extend(rule.get("add", []))
+            if not paths and rule.get("paths"):
+                paths = [Value(path, path) for path in rule["paths"]]
+            added = " ".join(rule.get("add", []) + rule.get("paths", []))
+            notes.append(f"added {added} ({rule['note']})" if rule.get("note") else f"added {added}")
+    if parsed.dashdash:
+        words.append("--")
+    words.extend(value.text for value in operands[:positional])
+    words.extend(value.text for value in paths)
+    return " ".join(words), notes
+
+
+def _file_like(path: Value) -> bool:
+    """Whether an operand names a file rather than a directory, judging by its name."""
+    literal = path.literal
+    if literal is None:
+        return False
+    if literal == "-":
+        return True
+    name = literal.rstrip("/").rsplit("/", 1)[-1]
+    return not literal.endswith("/") and "." in name.lstrip(".") and name not in (".", "..")
+
+
+def _parse(args, table, source_text) -> _Parsed:
+    parsed = _Parsed()
+    i = 0
+    while i < len(args):
+        word = args[i]
+        text = word.value
+        if word.masked:
+            raise Refusal(f"{word.raw!r} holds a construct dp does not read")
+        if parsed.dashdash or text == "-" or not text.startswith("-"):
+            if table.subcommands and not parsed.subcommand and not parsed.operands:
+                if text not in table.subcommands:
+                    raise Refusal(f"subcommand {text!r} is not in the table")
+                parsed.subcommand = text
+            else:
+                parsed.operands.append(shell_value(word, source_text=source_text))
+            i += 1
+        elif text == "--":
+            parsed.dashdash = True
+            i += 1
+        elif text.startswith("--"):
+            i = _long(args, i, table, parsed)
+        else:
+            i = _short_group(args, i, table, parsed)
+    return parsed
+
+
+def _long(args, i: int, table, parsed: _Parsed) -> int:
+    word = args[i]
+    name, has_value, _ = word.value.partition("=")
+    entry = _entry(table, name, parsed)
+    if not entry.get("value"):
+        if has_value:
+            raise Refusal(f"{word.value}: {name} takes no value")
+        _add(parsed, word.raw, entry, None)
+        return i + 1
+    if has_value:
+        _add(parsed, word.raw, entry, shell_value(word, len(name) + 1))
+        return i + 1
+    if i + 1 >= len(args):
+        raise Refusal(f"{name} without its value")
+    _add(parsed, f"{word.raw} {args[i + 1].raw}", entry, shell_value(args[i + 1]))
+    return i + 2
+
+
+def _short_group(args, i: int, table, parsed: _Parsed) -> int:
+    word = args[i]
+    text = word.value
+    for at in range(1, len(text)):
+        letter = "-" + text[at]
+        entry = _entry(table, letter, parsed)
+        if not entry.get("value"):
+            _add(parsed, letter, entry, None)
+            continue
+        if at + 1 < len(text):
+            _add(parsed, letter + text[at + 1 :], entry, shell_value(word, at + 1))
+            return i + 1
+        if i + 1 >= len(args):
+            raise Refusal(f"{letter} without its value")
+        _add(parsed, f"{letter} {args[i + 1].raw}", entry, shell_value(args[i + 1]))
+        return i + 2
+    return i + 1
+
+
+def _entry(table, name: str, parsed: _Parsed) -> dict:
+    entry = table.flag(name, parsed.subcommand)
+    if entry is None:
+        raise Refusal(f"{table.source} {name} has no known {table.target} equivalent")
+    if "unknown" in entry:
+        raise Refusal(f"{table.source} {name}: {entry['unknown']}")
+    return entry
+
+
+def _add(parsed: _Parsed, source: str, entry: dict, value: Value | None) -> None:
+    parsed.marks.update(entry.get("sets", []))
+    words = expand(entry["to"], value)
+    if value is not None and entry.get("check"):
+        parsed.checked.append((len(parsed.flags), entry["check"], value))
+    parsed.flags.append((source, words, entry.get("note", "")))
