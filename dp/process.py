@@ -22,7 +22,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import IO, Mapping, Optional, Sequence
+from typing import IO, Callable, Mapping, Optional, Sequence
 
 from dp.errors import DpError
 
@@ -58,18 +58,25 @@ INSTALL_HINTS = {
 
 
 class ProcessResult:
-    """How a child process ended and the tail of what it printed."""
+    """How a child process ended and the tail of what it printed.
 
-    __slots__ = ("exit_code", "output", "truncated", "timed_out", "duration_ms")
+    ``dropped_bytes`` is how much output was cut from the front to keep the
+    capture bounded (0 when ``truncated`` is false), so a report can say so.
+    """
+
+    __slots__ = ("exit_code", "output", "truncated", "timed_out", "duration_ms", "dropped_bytes", "cancelled")
 
     def __init__(
-        self, exit_code: int, output: str, truncated: bool, timed_out: bool, duration_ms: int
+        self, exit_code: int, output: str, truncated: bool, timed_out: bool, duration_ms: int,
+        dropped_bytes: int = 0, cancelled: bool = False,
     ):
         self.exit_code = exit_code
         self.output = output
         self.truncated = truncated
         self.timed_out = timed_out
         self.duration_ms = duration_ms
+        self.dropped_bytes = dropped_bytes
+        self.cancelled = cancelled
 
     def __repr__(self) -> str:
         return (
@@ -117,6 +124,7 @@ def run_process(
     capture_limit: int = 1_000_000,
     grace: float = KILL_GRACE_SECONDS,
     cancel: Optional[threading.Event] = None,
+    on_output: Optional[Callable[[bytes], None]] = None,
 ) -> ProcessResult:
     """Run ``argv`` in ``cwd`` and wait for it (and everything it started).
 
@@ -126,7 +134,10 @@ def run_process(
     child's stdout/stderr to ours as it arrives. ``output`` keeps the last
     ``capture_limit`` bytes of both streams in arrival order. Setting
     ``cancel`` (from another thread: a Ctrl-C seen by the main thread) ends
-    the child's group like a timeout, without marking it timed out.
+    the child's group like a timeout, without marking it timed out (the MCP
+    server sets it when a request is cancelled). ``on_output`` is called with
+    every chunk as it arrives, on this thread (the MCP server turns it into
+    progress notifications).
     """
     if not argv:
         raise ValueError("run_process needs a program to run")
@@ -149,7 +160,7 @@ def run_process(
         raise DpError(f"cannot run {argv[0]}: {exc.strerror or exc}") from None
     if stdin is not None:
         threading.Thread(target=_feed, args=(proc.stdin, stdin), daemon=True).start()
-    supervisor = _Supervisor(proc, timeout, grace, echo, capture_limit, cancel)
+    supervisor = _Supervisor(proc, timeout, grace, echo, capture_limit, cancel, on_output)
     try:
         supervisor.run()
     except BaseException:
@@ -164,6 +175,8 @@ def run_process(
         truncated=truncated,
         timed_out=supervisor.timed_out,
         duration_ms=int((time.monotonic() - started) * 1000),
+        dropped_bytes=supervisor.dropped,
+        cancelled=supervisor.cancelled,
     )
 
 
@@ -183,9 +196,12 @@ class _Supervisor:
     """Reads a child's pipes and escalates TERM → KILL on its process group."""
 
     def __init__(self, proc: subprocess.Popen, timeout, grace: float, echo: bool, limit: int,
-                 cancel: Optional[threading.Event] = None):
+                 cancel: Optional[threading.Event] = None,
+                 on_output: Optional[Callable[[bytes], None]] = None):
         self.proc = proc
         self.cancel = cancel
+        self.cancelled = False
+        self.on_output = on_output
         self.group = proc.pid  # start_new_session: the child leads its own group
         self.deadline = None if timeout is None else time.monotonic() + timeout
         self.grace = grace
@@ -226,6 +242,7 @@ class _Supervisor:
                 self.timed_out = True
                 self.term_at = now
             elif self.cancel is not None and self.cancel.is_set() and self.term_at is None:
+                self.cancelled = True
                 self.term_at = now
             return
         self.exit_code = _shell_exit_code(code)
@@ -266,6 +283,8 @@ class _Supervisor:
                 key.fileobj.close()
                 continue
             self._keep(chunk)
+            if self.on_output is not None:
+                self.on_output(chunk)
             if key.data is not None:
                 _echo(key.data, chunk)
 

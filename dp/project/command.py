@@ -48,8 +48,12 @@ class Command:
             planned["stdin"] = self.stdin.decode("utf-8", errors="replace")
         return planned
 
-    def run(self, *, echo: bool, timeout: float, capture_limit: int):
-        """Run it through ``dp.process``; returns its ``ProcessResult``."""
+    def run(self, *, echo: bool, timeout: float, capture_limit: int, cancel=None, on_output=None):
+        """Run it through ``dp.process``; returns its ``ProcessResult``.
+
+        ``cancel`` and ``on_output`` are ``run_process``'s (the MCP server's
+        cancellation and progress; the CLI leaves them out).
+        """
         from dp.process import run_process
 
         return run_process(
@@ -59,6 +63,8 @@ class Command:
             echo=echo,
             timeout=timeout,
             capture_limit=capture_limit,
+            cancel=cancel,
+            on_output=on_output,
         )
 
     def __repr__(self) -> str:

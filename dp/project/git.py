@@ -81,14 +81,18 @@ def read_message(
     return data
 
 
-def failure_hint(root: Path, output: str) -> str:
-    """What to try when git failed in ``root`` (its own message is shown as is)."""
+def failure_hint(root: Path, output: str, option: str = "--cwd") -> str:
+    """What to try when git failed in ``root`` (its own message is shown as is).
+
+    ``option`` is how the caller names the directory (the MCP tool's parameter
+    is ``working_directory``).
+    """
     if "not a git repository" in output.lower():
         return (
             f"hint: {root} is not inside a git repository; run `git init` there, "
-            "or pass --cwd with the repository you meant"
+            f"or pass {option} with the repository you meant"
         )
     return (
-        f"hint: git failed in {root}; if that is not the repository you meant, pass --cwd "
+        f"hint: git failed in {root}; if that is not the repository you meant, pass {option} "
         "with another directory (or run `git init` to start one there)"
     )

@@ -56,7 +56,7 @@ class RunOptions:
                  dry_run: bool = False, include_tags: Iterable[str] = (),
                  exclude_tags: Iterable[str] = (), audit_dir: Optional[Path] = None,
                  auto_stage: bool = True, listener: Optional[Listener] = None,
-                 max_parallel: int = MAX_PARALLEL):
+                 max_parallel: int = MAX_PARALLEL, cancel: Optional[threading.Event] = None):
         self.project_dir = Path(project_dir).resolve()
         self.recipe_roots = discovery.search_roots(self.project_dir, recipe_dirs)
         self.agent_dirs = discovery.agent_dirs(self.project_dir, agent_dirs)
@@ -68,6 +68,8 @@ class RunOptions:
         self.auto_stage = auto_stage
         self.listener = listener or Listener()
         self.max_parallel = max(1, max_parallel)
+        # Set from outside (a cancelled MCP request) to stop the run like Ctrl-C does.
+        self.cancel = cancel
 
 
 def run_recipe(recipe: model.Recipe, options: RunOptions,
@@ -114,7 +116,7 @@ class _Run:
         self.lock = threading.Lock()
         # Set on Ctrl-C: the main thread gets the KeyboardInterrupt, but steps
         # running on parallel-group threads only learn of it through this.
-        self.interrupted = threading.Event()
+        self.interrupted = options.cancel if options.cancel is not None else threading.Event()
         self.total_steps = 0
         self.audit = None if options.dry_run or options.audit_dir is None \
             else _AuditLog(options.audit_dir, recipe.name)

@@ -82,12 +82,12 @@ def find_root(start: Path) -> Optional[Path]:
     return None
 
 
-def confine(base: Path, requested: Optional[str]) -> Path:
+def confine(base: Path, requested: Optional[str], label: str = "--cwd") -> Path:
     """``requested`` (relative to ``base``) as a real directory inside base's project.
 
     The boundary is the repository root of ``base`` (``base`` itself outside a
     repository). ``..``, absolute paths and symlinks that lead outside it are
-    refused.
+    refused; ``label`` names the option (or MCP parameter) in the message.
     """
     base = base.resolve()
     if requested is None or requested == "":
@@ -96,11 +96,11 @@ def confine(base: Path, requested: Optional[str]) -> Path:
     target = (base / requested).resolve()
     if not target.is_relative_to(boundary):
         raise DpError(
-            f"--cwd {requested} leads outside the project root {boundary}; "
+            f"{label} {requested} leads outside the project root {boundary}; "
             "give a directory inside the project"
         )
     if not target.is_dir():
-        raise DpError(f"--cwd {requested}: no such directory in the project")
+        raise DpError(f"{label} {requested}: no such directory in the project")
     return target
 
 
