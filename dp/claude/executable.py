@@ -71,9 +71,9 @@ def _shebang_interpreter(head: str) -> str | None:
     return words[0] if words else None
 
 
-def candidates() -> list[Path]:
-    """Where an installed pave-check can be, best first."""
-    names = [PROGRAM + ".exe", PROGRAM] if os.name == "nt" else [PROGRAM]
+def candidates(program: str = PROGRAM) -> list[Path]:
+    """Where an installed console script (pave-check, dp) can be, best first."""
+    names = [program + ".exe", program] if os.name == "nt" else [program]
     directories = [Path(sys.executable).parent]
     for scheme in (None, f"{os.name}_user"):
         try:
@@ -83,7 +83,7 @@ def candidates() -> list[Path]:
         if scripts:
             directories.append(Path(scripts))
     found = [directory / name for directory in directories for name in names]
-    on_path = shutil.which(PROGRAM)
+    on_path = shutil.which(program)
     if on_path:
         found.append(Path(on_path))
     return found
@@ -91,8 +91,13 @@ def candidates() -> list[Path]:
 
 def find_pave_check() -> Path:
     """The real, absolute path of the installed pave-check (never a shim)."""
+    return find_program(PROGRAM)
+
+
+def find_program(program: str) -> Path:
+    """The real, absolute path of dp's installed console script ``program`` (never a shim)."""
     rejected = []
-    for candidate in candidates():
+    for candidate in candidates(program):
         if not (candidate.is_file() and os.access(candidate, os.X_OK)):
             continue
         real = Path(os.path.realpath(candidate))
@@ -103,7 +108,7 @@ def find_pave_check() -> Path:
         return real
     detail = f" (only shims found: {'; '.join(rejected)})" if rejected else ""
     raise DpError(
-        f"cannot find the installed {PROGRAM} program{detail}; reinstall dp "
+        f"cannot find the installed {program} program{detail}; reinstall dp "
         "(pip install dp, or pipx install dp) so that it ships its console scripts"
     )
 

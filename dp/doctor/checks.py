@@ -553,6 +553,9 @@ def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> lis
     from dp.doctor.paving import check_paving
 
     findings += check_paving(db_path, cwd)
+    from dp.doctor.mcp_check import check_mcp  # it builds on this module's Finding
+
+    findings += check_mcp(cwd)
     return findings
 
 

@@ -112,6 +112,7 @@ def run_script(args: dict, context: Context, job: Job) -> tuple[str, dict]:
     text += f"exit: {result.exit_code}"
     return text, {
         "command": shlex.join(resolved.argv),
+        "timeout": timeout,
         "exit_code": result.exit_code,
         "timed_out": result.timed_out,
         "output": text,

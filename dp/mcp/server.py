@@ -109,7 +109,7 @@ async def _run_job(ctx, job: Job, work):
 
     thread = threading.Thread(target=target, name="dp-mcp-tool", daemon=True)
     thread.start()
-    reported = (0, -HEARTBEAT_SECONDS)
+    reported = (0, 0.0)  # the first notification: on the first news, or after a heartbeat
     try:
         while thread.is_alive():
             reported = await _report(ctx, job, reported)

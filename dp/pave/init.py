@@ -31,13 +31,26 @@ def init(
     explicit: Path | None = None,
     permission: str = "none",
     mode: str = "rewrite",
+    mcp: bool = False,
 ) -> dict:
-    """Set dp up; ``demo.ok`` says whether the installed hook really works."""
+    """Set dp up; ``demo.ok`` says whether the installed hook really works.
+
+    With ``mcp`` the MCP server is registered too, in the same scope as the
+    hook (user unless ``scope`` is project).
+    """
+    from dp.pave import mcp as pave_mcp
+
     label, path = hook.target(scope, explicit)  # bad options fail before anything is created
     command = hook.command_for(db_path, permission, mode)
+    if mcp:
+        pave_mcp.target(scope)
+        pave_mcp.server_command()
     store = ensure_store(db_path)
     installed = hook.install(path, command, label)
     from dp.paving.switch import globally_enabled
 
     paving = {"enabled": globally_enabled(str(db_path.parent))}
-    return {"store": store, "hook": installed, "paving": paving, "demo": demo.run(command)}
+    report = {"store": store, "hook": installed, "paving": paving, "demo": demo.run(command)}
+    if mcp:
+        report["mcp"] = pave_mcp.install(scope)
+    return report

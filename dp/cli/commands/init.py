@@ -23,6 +23,7 @@ is duplicated.
 Examples:
   dp init                        # user scope: every project
   dp init --scope project        # only this project (.claude/settings.json)
+  dp init --mcp                  # also register the dp MCP server (dp mcp)
   dp init --json
 """
 
@@ -33,17 +34,22 @@ def init(
     settings: Optional[Path] = SETTINGS_OPTION,
     permission: str = PERMISSION_OPTION,
     mode: str = MODE_OPTION,
+    mcp: bool = typer.Option(
+        False, "--mcp", help="Also register the dp MCP server with Claude Code (user, or project with --scope project)."
+    ),
     opts: Shared = None,
 ) -> None:
     from dp.cli.commands.pave import describe_hook_result
     from dp.errors import DpError
     from dp.pave.init import init as set_up
 
-    report = set_up(opts.store, scope, settings, permission, mode)
+    report = set_up(opts.store, scope, settings, permission, mode, mcp)
     if opts.json:
         print_json(report)
     else:
         _print_report(report["store"], describe_hook_result(report["hook"]), report["demo"], report["paving"])
+        if "mcp" in report:
+            _print_mcp(report["mcp"])
     if not report["demo"]["ok"]:
         raise DpError("the installed hook failed the demonstration above; run 'dp doctor' to see why")
 
@@ -91,6 +97,16 @@ def _print_report(store: dict, hook_lines: list[str], shown: dict, paving: dict)
         typer.echo("  dp alias --cmd grep --replace rg          add your own rules (see dp alias --help)")
         typer.echo("  dp pave --agents-md --output AGENTS.md    tell the agent about them up front")
         typer.echo("  dp doctor                                 check the whole setup")
+
+
+def _print_mcp(result: dict) -> None:
+    from dp.cli.commands.pave import describe_mcp_result
+
+    lines = describe_mcp_result(result)
+    typer.echo("")
+    typer.echo(f"MCP:   {lines[0]}")
+    for line in lines[1:]:
+        typer.echo(f"     {line}")
 
 
 def register(app: typer.Typer) -> None:

@@ -22,6 +22,10 @@ call; --unhook removes it. Scopes: user (~/.claude/settings.json, default),
 project (.claude/settings.json), local (.claude/settings.local.json), or
 --settings PATH. The previous file is kept in ~/.dp/backups/ (last 5 versions).
 \b
+--mcp registers `dp mcp` (dp's project tools as MCP tools) where Claude Code
+looks for MCP servers: user scope (~/.claude.json, default) or project scope
+(.mcp.json); --unmcp removes it.
+\b
 Examples:
   dp pave --agents-md                              # print the Markdown
   dp pave --agents-md --output AGENTS.md           # write/refresh dp's block in AGENTS.md
@@ -29,6 +33,7 @@ Examples:
   dp pave --hook                                   # install for every project (user scope)
   dp pave --hook --scope project --permission ask  # this project; ask before rewritten calls
   dp pave --unhook --scope project
+  dp pave --mcp --scope project                    # .mcp.json: the project's tools for Claude Code
 """
 
 # Shared with ``dp init``, which installs the hook too.
@@ -53,6 +58,8 @@ def pave(
     tasks: bool = typer.Option(False, "--tasks", help="With --agents-md: add a '# Project Tasks' section."),
     hook: bool = typer.Option(False, "--hook", help="Install the PreToolUse hook in Claude Code's settings."),
     unhook: bool = typer.Option(False, "--unhook", help="Remove dp's hook entries (nothing else)."),
+    mcp: bool = typer.Option(False, "--mcp", help="Register the dp MCP server (dp mcp) with Claude Code."),
+    unmcp: bool = typer.Option(False, "--unmcp", help="Remove dp's MCP server registration (nothing else)."),
     scope: Optional[str] = SCOPE_OPTION,
     settings: Optional[Path] = SETTINGS_OPTION,
     permission: str = PERMISSION_OPTION,
@@ -61,9 +68,10 @@ def pave(
 ) -> None:
     from dp.errors import DpError
 
-    chosen = [name for name, on in (("--agents-md", agents_md), ("--hook", hook), ("--unhook", unhook)) if on]
+    modes = (("--agents-md", agents_md), ("--hook", hook), ("--unhook", unhook), ("--mcp", mcp), ("--unmcp", unmcp))
+    chosen = [name for name, on in modes if on]
     if len(chosen) != 1:
-        raise DpError("choose one of --agents-md, --hook or --unhook (see 'dp pave --help')")
+        raise DpError("choose one of --agents-md, --hook, --unhook, --mcp or --unmcp (see 'dp pave --help')")
     if not agents_md and (output is not None or tasks):
         raise DpError("--output and --tasks go with --agents-md")
     hook_options = [
@@ -78,10 +86,14 @@ def pave(
     ]
     if agents_md and hook_options:
         raise DpError(f"{hook_options[0]} goes with --hook or --unhook")
+    if (mcp or unmcp) and set(hook_options) - {"--scope"}:
+        raise DpError(f"{(set(hook_options) - {'--scope'}).pop()} goes with --hook; --mcp takes only --scope user|project")
     if unhook and ("--permission" in hook_options or "--mode" in hook_options):
         raise DpError("--permission and --mode are options of --hook")
     if agents_md:
         _agents_md(opts, output, tasks)
+    elif mcp or unmcp:
+        _mcp_change(opts, mcp, scope)
     else:
         _hook_change(opts, hook, scope, settings, permission, mode)
 
@@ -135,6 +147,36 @@ def _hook_change(
     else:
         for line in describe_hook_result(result):
             status(line)
+
+
+def _mcp_change(opts: Shared, install: bool, scope: Optional[str]) -> None:
+    from dp.pave import mcp as pave_mcp
+
+    result = pave_mcp.install(scope, opts.store) if install else pave_mcp.uninstall(scope, opts.store)
+    if opts.json:
+        print_json(result)
+    else:
+        for line in describe_mcp_result(result):
+            status(line)
+
+
+def describe_mcp_result(result: dict) -> list[str]:
+    """The MCP registration report as lines for people; ``dp init --mcp`` prints them too."""
+    where = f"{result['config']} ({result['scope']} scope)"
+    lines = [{
+        "configured": f"Registered the dp MCP server in {where}.",
+        "updated": f"Updated the dp MCP server in {where}.",
+        "already_configured": f"The dp MCP server is already registered in {where}; nothing changed.",
+        "removed": f"Removed the dp MCP server from {where}.",
+        "not_installed": f"No dp MCP server in {where}; nothing changed.",
+    }[result["status"]]]
+    if "command" in result:
+        lines.append(f"  command: {' '.join([result['command'], *result['args']])}")
+    if result.get("backup"):
+        lines.append(f"  previous file kept as {result['backup']}")
+    if result["status"] in ("configured", "updated", "removed"):
+        lines.append("  Claude Code sessions already running pick this up after a restart (or in /mcp).")
+    return lines
 
 
 def describe_hook_result(result: dict) -> list[str]:
