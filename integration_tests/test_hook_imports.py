@@ -14,7 +14,7 @@ import io, json, sys
 sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))
 from dp.hook import main
 status = main([])
-heavy = ("bashlex", "jinja2", "typer", "click", "sqlite_utils", "dp.rules.apply", "dp.shell.segment")
+heavy = ("bashlex", "jinja2", "typer", "click", "sqlite_utils", "dp.rules.apply", "dp.shell.segment", "mcp")
 print(json.dumps({"status": status, "loaded": sorted(name for name in heavy if name in sys.modules)}))
 """
 
