@@ -302,9 +302,9 @@ def test_find_pave_check_skips_a_shim_first_on_path(tmp_path, monkeypatch):
 
     shim = _script(tmp_path / ".pyenv" / "shims" / "pave-check", '#!/bin/sh\nexec pyenv exec pave-check "$@"\n')
     real = _script(tmp_path / "venv" / "bin" / "pave-check", f"#!{sys.executable}\nfrom dp.hook import main\n")
-    monkeypatch.setattr(executable, "candidates", lambda: [shim, real])
+    monkeypatch.setattr(executable, "candidates", lambda program: [shim, real])
     assert find_pave_check() == real
-    monkeypatch.setattr(executable, "candidates", lambda: [shim])
+    monkeypatch.setattr(executable, "candidates", lambda program: [shim])
     with pytest.raises(DpError) as caught:
         find_pave_check()
     assert "only shims found" in caught.value.message

@@ -220,3 +220,24 @@ def test_out_of_range_timeouts_are_refused(seconds):
 def test_timeouts_in_range_are_accepted():
     assert check_timeout(1800) == 1800.0
     assert check_timeout(0.5) == 0.5
+
+
+def test_dropped_bytes_say_how_much_was_cut_and_every_chunk_is_seen(tmp_path):
+    code = "import sys; sys.stdout.write('a' * 50000); sys.stdout.flush(); sys.stderr.write('b' * 100)"
+    chunks = []
+    result = run_process([sys.executable, "-c", code], cwd=tmp_path, capture_limit=1000, on_output=chunks.append)
+    assert result.dropped_bytes == 50100 - 1000
+    assert sum(len(chunk) for chunk in chunks) == 50100
+    assert b"".join(chunks).count(b"b") == 100
+
+
+def test_cancel_ends_the_childs_group_and_says_so(tmp_path):
+    import threading
+
+    cancel = threading.Event()
+    pid_file = tmp_path / "grandchild.pid"
+    script = f"sleep 60 & echo $! > {pid_file}; wait"
+    threading.Timer(0.5, cancel.set).start()
+    result = run_process(["sh", "-c", script], cwd=tmp_path, timeout=60, cancel=cancel)
+    assert result.cancelled and not result.timed_out
+    assert _wait_gone(int(pid_file.read_text()))
