@@ -70,6 +70,19 @@ def test_user_scope_keeps_everything_else_in_claude_json(dp, home, project):
     assert gone["status"] == "not_installed"
 
 
+def test_registrations_are_recorded_for_dp_uninstall(dp, db_path, project):
+    from dp.store.installs import MCP, read
+
+    dp("pave", "--mcp", "--scope", "project", cwd=project)
+    [recorded] = read(db_path, MCP)
+    assert (recorded.path, recorded.kind, recorded.scope, recorded.created_file) == (
+        str(project / ".mcp.json"), "mcp", "project", True)
+    assert recorded.details == {"command": DP_REAL, "args": ["mcp"]}
+    dp("pave", "--unmcp", "--scope", "project", cwd=project)
+    assert read(db_path, MCP) == []
+    assert read_json(project / ".mcp.json") == {"mcpServers": {}}
+
+
 def test_a_symlinked_config_is_written_through(dp, home, tmp_path, project):
     real = tmp_path / "dotfiles" / "claude.json"
     real.parent.mkdir()

@@ -52,5 +52,5 @@ def init(
     paving = {"enabled": globally_enabled(str(db_path.parent))}
     report = {"store": store, "hook": installed, "paving": paving, "demo": demo.run(command)}
     if mcp:
-        report["mcp"] = pave_mcp.install(scope)
+        report["mcp"] = pave_mcp.install(scope, db_path)
     return report

@@ -31,8 +31,11 @@ def server_command() -> tuple[str, list[str]]:
     return str(find_program("dp")), ["mcp"]
 
 
-def install(scope: str | None = None, path: Path | None = None) -> dict:
-    """Register dp's MCP server; returns the report (status configured/updated/already_configured)."""
+def install(scope: str | None = None, db_path: Path | None = None, *, path: Path | None = None) -> dict:
+    """Register dp's MCP server; returns the report (status configured/updated/already_configured).
+
+    With ``db_path`` the registration is recorded in that store's installs record.
+    """
     label, default_path = target(scope)
     path = path or default_path
     command, args = server_command()
@@ -45,27 +48,54 @@ def install(scope: str | None = None, path: Path | None = None) -> dict:
     current = servers.get(SERVER_NAME)
     report = {"scope": label, "config": str(path), "server": SERVER_NAME, "command": command, "args": args}
     if current == wanted:
+        _record(db_path, path, label, created=False, details={"command": command, "args": args})
         return {"status": "already_configured", **report}
     servers[SERVER_NAME] = wanted
     backup = replace_file(path, dump_settings(config, original), expected=original, backup=True)
+    _record(db_path, path, label, created=original is None, details={"command": command, "args": args})
     status = "configured" if current is None else "updated"
     return {"status": status, **report, **({"backup": str(backup)} if backup else {})}
 
 
-def uninstall(scope: str | None = None, path: Path | None = None) -> dict:
-    """Remove dp's entry (and nothing else); status removed or not_installed."""
+def uninstall(scope: str | None = None, db_path: Path | None = None, *, path: Path | None = None) -> dict:
+    """Remove dp's entry (and nothing else); status removed or not_installed.
+
+    ``path`` (a recorded install's file) overrides the scope's usual file; with
+    ``db_path`` the install is forgotten in that store's record.
+    """
     label, default_path = target(scope)
     path = path or default_path
     original = read_bytes(path)
     report = {"scope": label, "config": str(path), "server": SERVER_NAME}
-    if original is None:
-        return {"status": "not_installed", **report}
-    config = parse_settings(original, path)
+    config = parse_settings(original, path) if original is not None else {}
     if dp_entry(config) is None:
+        _forget(db_path, path)
         return {"status": "not_installed", **report}
     del config[SERVERS_KEY][SERVER_NAME]
     backup = replace_file(path, dump_settings(config, original), expected=original, backup=True)
+    _forget(db_path, path)
     return {"status": "removed", **report, **({"backup": str(backup)} if backup else {})}
+
+
+def _record(db_path: Path | None, path: Path, scope: str, created: bool, details: dict) -> None:
+    if db_path is None:
+        return
+    from dp.store import Store
+    from dp.store.installs import MCP, record
+
+    with Store.open(db_path) as store:
+        record(store, path, MCP, scope, created_file=created, details=details)
+
+
+def _forget(db_path: Path | None, path: Path) -> None:
+    """Drop the record (a missing store has nothing to forget, and is not created for it)."""
+    if db_path is None or not Path(db_path).expanduser().is_file():
+        return
+    from dp.store import Store
+    from dp.store.installs import MCP, forget
+
+    with Store.open(db_path) as store:
+        forget(store, path, MCP)
 
 
 def registrations(home: Path | None = None, project_dir: Path | None = None) -> list[dict]:
