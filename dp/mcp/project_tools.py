@@ -28,6 +28,7 @@ class Context:
 
 def run_planned(command, job: Job, timeout: float):
     """Run a planned ``dp.project.command.Command`` for a tool: bounded, cancellable, reporting."""
+    job.total = timeout
     return command.run(
         echo=False, timeout=timeout, capture_limit=OUTPUT_LIMIT, cancel=job.cancel, on_output=job.output
     )
@@ -99,7 +100,6 @@ def run_script(args: dict, context: Context, job: Job) -> tuple[str, dict]:
         resolved = resolve_script(project, name)
     except DpError as exc:
         raise ToolRefusal(f"run_script: {exc.message}") from None
-    job.total = timeout
     try:
         result = run_planned(Command(resolved.argv, resolved.cwd), job, timeout)
     except DpError as exc:

@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 
 import anyio
-import mcp_types as types
+import mcp.types as types
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
