@@ -175,7 +175,7 @@ context:
   who: world
 steps:
   - id: hello
-    command: echo "Hello, {{who}}!"
+    command: echo Hello {{who}}
   - id: count
     command: printf '%s' {{hello}} | wc -w | tr -d ' '
 """
@@ -219,7 +219,7 @@ def test_recipe_list_validate_and_run(recipes_project, env, tmp_path):
     result = structured(ran)
     assert result["recipe"] == "greet" and result["success"] is True
     assert [(step["id"], step["status"], step["output"]) for step in result["steps"]] == [
-        ("hello", "completed", "Hello, $(touch pwned) Ada!"), ("count", "completed", "4")]
+        ("hello", "completed", "Hello $(touch pwned) Ada"), ("count", "completed", "4")]
     assert not (recipes_project / "pwned").exists()
     assert structured(dry)["dry_run"] is True and structured(dry)["steps"][0]["status"] == "pending"
     assert "is outside the project" in refusal(outside)
