@@ -106,8 +106,13 @@ def read_bytes(path, limit: int = MAX_USER_FILE_BYTES) -> bytes | None:
         return None
 
 
-def read_regular(path, limit: int = MAX_USER_FILE_BYTES, what: str = "") -> bytes:
-    """Like ``read_bytes`` but a missing file raises ``FileNotFoundError``."""
+def read_regular(path, limit: int = MAX_USER_FILE_BYTES, what: str = "", whole: bool = True) -> bytes:
+    """Like ``read_bytes`` but a missing file raises ``FileNotFoundError``.
+
+    ``what`` names the file in errors ("commit message file"). With ``whole``
+    False a longer file is not an error: its first ``limit`` bytes are
+    returned (callers pass limit + 1 to word their own size error).
+    """
     label = f"{what} {path}" if what else str(path)
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
@@ -123,16 +128,16 @@ def read_regular(path, limit: int = MAX_USER_FILE_BYTES, what: str = "") -> byte
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise DpError(_not_regular(path, info.st_mode).replace(str(path), label, 1))
-        if info.st_size > limit:
+        if info.st_size > limit and whole:
             raise DpError(f"{label} is {info.st_size} bytes; dp reads at most {limit} bytes from it")
         chunks, total = [], 0
         while True:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            chunk = os.read(fd, min(1 << 20, limit + int(whole) - total))
             if not chunk:
                 break
             chunks.append(chunk)
             total += len(chunk)
-            if total > limit:
+            if total > limit and whole:
                 raise DpError(f"{label} is over {limit} bytes; dp reads at most {limit} bytes from it")
         return b"".join(chunks)
     except OSError as exc:

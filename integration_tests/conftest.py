@@ -34,6 +34,8 @@ def home(tmp_path) -> Path:
 
 @pytest.fixture
 def db_path(tmp_path) -> Path:
+    # dp creates only its default directory (~/.dp); a --db / DP_DB directory must exist.
+    (tmp_path / "store").mkdir()
     return tmp_path / "store" / "dp.db"
 
 

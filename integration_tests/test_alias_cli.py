@@ -132,7 +132,7 @@ def test_aliases_empty_store(dp, db_path):
     assert proc.stderr.strip() == "No aliases configured."
     assert json.loads(dp("aliases", "--json").stdout) == []
     assert dp("aliases", "export").stdout.startswith("[meta]\n")
-    assert not db_path.exists() and not db_path.parent.exists()  # reading never creates the store
+    assert not db_path.exists() and list(db_path.parent.iterdir()) == []  # reading never creates the store
 
 
 def test_aliases_table_and_filters(dp):
@@ -160,6 +160,7 @@ def test_aliases_table_and_filters(dp):
 
 def test_db_option_and_env_var(dp, tmp_path, db_path):
     other = tmp_path / "other" / "x.db"
+    other.parent.mkdir()
     assert dp("--db", other, "alias", "read_file", "Read").returncode == 0
     assert rows(other) == [("read_file", "Read", "", "", "", "", "")]
     assert not db_path.exists()
@@ -177,7 +178,7 @@ def test_default_store_is_under_home(dp, home, env):
 def test_unusable_store_path_is_a_clear_error(dp, tmp_path):
     blocker = tmp_path / "blocker"
     blocker.write_text("")
-    assert_one_line_error(dp("--db", blocker / "dp.db", "alias", "a", "b"), "cannot open the alias store")
+    assert_one_line_error(dp("--db", blocker / "dp.db", "alias", "a", "b"), "blocker is not a directory")
 
 
 def test_export_import_round_trip(dp, tmp_path, db_path):

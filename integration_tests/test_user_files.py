@@ -102,8 +102,13 @@ def _fifo(path: Path) -> None:
 
 def _socket(path: Path) -> None:
     server = socket.socket(socket.AF_UNIX)
-    server.bind(str(path))
-    server.close()  # the socket file stays
+    here = os.getcwd()
+    os.chdir(path.parent)  # a relative name: tmp paths can exceed AF_UNIX's 108 bytes
+    try:
+        server.bind(path.name)
+    finally:
+        os.chdir(here)
+        server.close()  # the socket file stays
 
 
 def _directory(path: Path) -> None:

@@ -23,8 +23,11 @@ def store(tmp_path):
         yield opened
 
 
-def test_open_creates_parent_directory_and_schema(tmp_path):
-    path = tmp_path / "a" / "b" / "dp.db"
+def test_open_creates_the_schema_but_not_a_missing_directory(tmp_path):
+    with pytest.raises(DpError, match="does not exist"):
+        Store.open(tmp_path / "typo" / "dp.db")
+    assert not (tmp_path / "typo").exists()
+    path = tmp_path / "dp.db"
     with Store.open(path) as store:
         assert store.schema_version == SCHEMA_VERSION >= 1
     columns = [row[1] for row in sqlite3.connect(path).execute("PRAGMA table_info(aliases_v3)")]
@@ -98,6 +101,7 @@ def test_split_statements_keeps_semicolons_in_strings():
 
 def test_concurrent_first_open_of_a_fresh_database(tmp_path):
     path = tmp_path / "fresh" / "dp.db"
+    path.parent.mkdir()
     script = textwrap.dedent(
         f"""
         from dp.store import Store
@@ -216,7 +220,7 @@ def test_import_is_all_or_nothing(store):
 def test_unwritable_location_is_a_clear_error(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("")
-    with pytest.raises(DpError, match="cannot open the alias store"):
+    with pytest.raises(DpError, match="is not a directory"):
         Store.open(blocker / "dp.db")
 
 

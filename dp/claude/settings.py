@@ -19,10 +19,10 @@ import shlex
 from pathlib import Path
 
 from dp.errors import DpError
+from dp.hook import HOOK_TIMEOUT_SECONDS  # one constant: the hook's own ceiling is derived from it
 
 SCOPES = ("user", "project", "local")
 EVENT = "PreToolUse"
-HOOK_TIMEOUT_SECONDS = 5
 DP_MATCHER = "*"
 HOOK_PROGRAM = "pave-check"
 # Hook fields that would stop dp doing its job: an async hook cannot block

@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 _quiet = False
+# Collections and recipe scripts: far above any real one, far below what hurts.
+MAX_ARGUMENT_FILE_BYTES = 4 * 1024 * 1024
 
 
 def set_quiet(quiet: bool) -> None:
@@ -21,16 +23,27 @@ def print_json(value: Any) -> None:
     sys.stdout.write("\n")
 
 
-def read_text_argument(source: str, what: str) -> str:
-    """The text of a FILE argument, ``-`` meaning stdin; a clear error if unreadable."""
+def read_text_argument(source: str, what: str, limit: int = MAX_ARGUMENT_FILE_BYTES) -> str:
+    """The text of a FILE argument, ``-`` meaning stdin; a clear error if unreadable.
+
+    Bounded (a collection is refused past ``limit`` bytes before it is read
+    whole) and never blocking: a FIFO or device named as FILE is an error.
+    """
     from dp.errors import DpError
+    from dp.files import read_regular
 
     try:
         if source == "-":
-            return sys.stdin.read()
-        return Path(source).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DpError(f"cannot read {what} {source}: {exc}") from None
+            data = sys.stdin.buffer.read(limit + 1)
+            if len(data) > limit:
+                raise DpError(f"{what} on stdin is over {limit} bytes; dp reads at most {limit} bytes")
+        else:
+            data = read_regular(source, limit, what=what)
+        return data.decode("utf-8")
+    except FileNotFoundError:
+        raise DpError(f"cannot read {what} {source}: it does not exist") from None
+    except UnicodeDecodeError as exc:
+        raise DpError(f"{what} {source} is not UTF-8 text (byte {exc.start})") from None
 
 
 def note(message: str) -> None:

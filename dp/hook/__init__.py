@@ -21,9 +21,19 @@ from __future__ import annotations
 import sys
 
 MAX_INPUT_BYTES = 1 << 20
-# CPU budget for applying the rules (wall-clock ceiling: 4×); past it the
-# call goes ahead untouched.
+# The one timing constant: the timeout ``dp init`` / ``dp pave --hook``
+# install (seconds; Claude Code kills the hook past it). Everything the hook
+# does itself ends well before, so it always answers rather than being killed.
+HOOK_TIMEOUT_SECONDS = 5
+# Wall-clock ceiling from the start of the hook, store wait included: past it
+# the call goes ahead untouched.
+WALL_CEILING_SECONDS = HOOK_TIMEOUT_SECONDS * 0.6
+# CPU budget for applying the rules (a runaway parse), inside the ceiling.
 TIME_BUDGET_SECONDS = 2.0
+# A hook starved of CPU (dozens of parallel calls) that reaches the rules
+# late still gets this long for them: past the installed timeout Claude Code
+# lets the call through untouched anyway, so giving up early gains nothing.
+MIN_WALL_SECONDS_FOR_RULES = 1.0
 # Above this many distinct words, ask the store in chunks (SQL variable limits).
 _WORDS_PER_QUERY = 500
 
@@ -85,12 +95,15 @@ def parse_options(argv) -> Options:
 
 def main(argv=None) -> int:
     """Console entry point; the return value is the exit status (0, or 2 to block)."""
+    import time
+
+    started = time.monotonic()
     args = sys.argv[1:] if argv is None else list(argv)
     if args and args[0] in ("-h", "--help"):
         sys.stdout.write(USAGE)
         return 0
     try:
-        status, stdout, stderr = run(parse_options(args), _read_stdin())
+        status, stdout, stderr = run(parse_options(args), _read_stdin(), started)
     except BaseException:  # fail open: never break the agent's session
         return 0
     try:
@@ -113,8 +126,11 @@ def _read_stdin() -> bytes | None:
     return None if len(data) > MAX_INPUT_BYTES else data
 
 
-def run(options: Options, data: bytes | None) -> tuple[int, str, str]:
-    """Decide the hook's answer: (exit status, stdout, stderr). Raises on internal errors."""
+def run(options: Options, data: bytes | None, started: float | None = None) -> tuple[int, str, str]:
+    """Decide the hook's answer: (exit status, stdout, stderr). Raises on internal errors.
+
+    ``started`` (``time.monotonic()`` when the hook began) anchors the wall-clock ceiling.
+    """
     if not data:
         return 0, "", ""
     import json
@@ -128,7 +144,7 @@ def run(options: Options, data: bytes | None) -> tuple[int, str, str]:
         return 0, "", ""
     conn = _open_store(options.db)
     try:
-        return _decide(conn, options, tool, payload.get("tool_input"), payload)
+        return _decide(conn, options, tool, payload.get("tool_input"), payload, started)
     finally:
         if conn is not None:
             conn.close()
@@ -140,7 +156,7 @@ def _open_store(explicit):
     return open_readonly(db_location(explicit))
 
 
-def _decide(conn, options, tool, tool_input, payload):
+def _decide(conn, options, tool, tool_input, payload, started=None):
     """The answer for one call; ``conn`` is None when there is no store (no user rules)."""
     from dp.rules.model import BASH_PARAM, BASH_TOOL
     from dp.store.read import tool_alias
@@ -171,7 +187,11 @@ def _decide(conn, options, tool, tool_input, payload):
     from dp.rules.apply import rewrite
     from dp.shell.guard import deadline
 
-    with deadline(TIME_BUDGET_SECONDS):
+    import time
+
+    spent = time.monotonic() - started if started is not None else 0.0
+    left = max(WALL_CEILING_SECONDS - spent, MIN_WALL_SECONDS_FOR_RULES)
+    with deadline(min(TIME_BUDGET_SECONDS, left), left):
         result = rewrite(
             tool_input, rules, cwd=cwd, refetch=fetch if isinstance(command, str) else None, pave=paving
         )

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import BinaryIO, Iterable, Mapping, Optional
 
 from dp.errors import DpError
+from dp.files import read_regular
 from dp.project.command import Command
 from dp.project.workdir import confine
 
@@ -68,10 +69,9 @@ def read_message(
     else:
         path = root / confine(root, file)
         try:
-            with open(path, "rb") as handle:
-                data = handle.read(limit + 1)
-        except OSError as exc:
-            raise DpError(f"cannot read commit message file {file}: {exc.strerror or exc}") from None
+            data = read_regular(path, limit + 1, what="commit message file", whole=False)
+        except FileNotFoundError:
+            raise DpError(f"cannot read commit message file {file}: it does not exist") from None
         source = f"commit message file {file}"
     if len(data) > limit:
         raise DpError(

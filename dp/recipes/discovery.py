@@ -113,8 +113,13 @@ def resolve_agent(reference: str, dirs: Iterable[Path]) -> Path:
 
 def read_agent_prompt(path: Path) -> tuple[str, dict]:
     """The definition's body (the system prompt) and its front-matter fields."""
-    with open(path, "rb") as handle:
-        data = handle.read(MAX_AGENT_BYTES + 1)
+    from dp.errors import DpError
+    from dp.files import read_regular
+
+    try:
+        data = read_regular(path, MAX_AGENT_BYTES + 1, whole=False)
+    except (OSError, DpError) as exc:
+        raise AgentNotFound(f"cannot read agent definition {path}: {getattr(exc, 'message', None) or exc}") from None
     if len(data) > MAX_AGENT_BYTES:
         raise AgentNotFound(f"agent definition {path} is larger than 100 KB")
     text = data.decode("utf-8", errors="replace")

@@ -23,11 +23,15 @@ class RecipeLoadError(Exception):
 
 
 def read_recipe_text(path: Path) -> str:
+    from dp.errors import DpError
+    from dp.files import read_regular
+
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_RECIPE_BYTES + 1)
-    except OSError as exc:
-        raise RecipeLoadError(f"cannot read {path}: {exc.strerror or exc}") from None
+        data = read_regular(path, MAX_RECIPE_BYTES + 1, whole=False)
+    except FileNotFoundError:
+        raise RecipeLoadError(f"cannot read {path}: it does not exist") from None
+    except DpError as exc:
+        raise RecipeLoadError(exc.message) from None
     if len(data) > MAX_RECIPE_BYTES:
         raise RecipeLoadError(f"{path} is larger than 1 MB; recipes are limited to 1 MB")
     try:

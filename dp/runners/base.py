@@ -133,16 +133,12 @@ class Runner:
 
 def read_text(path: Path) -> str:
     """A project file's text, size-bounded, or a DpError that names the file."""
+    from dp.files import read_regular
+
     try:
-        size = path.stat().st_size
-        if size > MAX_PROJECT_FILE_BYTES:
-            raise DpError(
-                f"{path} is {size} bytes; dp reads project files of at most "
-                f"{MAX_PROJECT_FILE_BYTES} bytes"
-            )
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise DpError(f"cannot read {path}: {exc.strerror or exc}") from None
+        return read_regular(path, MAX_PROJECT_FILE_BYTES).decode("utf-8", errors="replace")
+    except FileNotFoundError:
+        raise DpError(f"cannot read {path}: it does not exist") from None
 
 
 def read_json(path: Path) -> Any:

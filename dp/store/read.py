@@ -30,20 +30,39 @@ def db_location(explicit=None) -> str:
 def open_readonly(path) -> sqlite3.Connection | None:
     """Open the store for reading, or None when the file does not exist.
 
-    Uses a ``mode=ro`` URI so that a missing file is never created. Raises
-    ``sqlite3.Error`` when the file exists but cannot be read as a database.
+    Never creates, blocks on or writes anything: the path must be a regular
+    file (a FIFO would hang ``open``), it is opened with ``mode=ro``, and when
+    even a WAL reader cannot work (a read-only directory or file system, where
+    SQLite cannot create the ``-shm`` file) it is read as an immutable file,
+    so the rules still apply. Raises ``sqlite3.Error`` when the file exists
+    but cannot be read as a database.
     """
-    # Escape what a SQLite URI filename reserves (urllib.parse costs the hook ~2 ms).
-    escaped = str(path).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
-    uri = "file:" + escaped + "?mode=ro"
-    try:
-        conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
-    except sqlite3.OperationalError:
-        import os
+    import os
+    import stat
 
-        if not os.path.exists(path):
-            return None
-        raise
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise sqlite3.OperationalError(f"cannot use {path}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise sqlite3.OperationalError(f"{path} is not a regular file")
+    # Escape what a SQLite URI filename reserves (urllib.parse costs the hook ~2 ms).
+    uri = "file:" + str(path).replace("%", "%25").replace("?", "%3f").replace("#", "%23") + "?mode=ro"
+    conn = _connect(uri)
+    try:
+        conn.execute("PRAGMA user_version").fetchone()
+    except sqlite3.OperationalError as exc:
+        if "unable to open" not in str(exc):
+            raise  # busy or corrupt: never read around a writer
+        conn.close()
+        conn = _connect(uri + "&immutable=1")
+    return conn
+
+
+def _connect(uri: str) -> sqlite3.Connection:
+    conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
     return conn
 

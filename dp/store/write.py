@@ -9,6 +9,7 @@ sqlite-utils commits on its own and would split our transactions.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 from contextlib import contextmanager
@@ -18,8 +19,10 @@ from pathlib import Path
 import sqlite_utils
 
 from dp.errors import DpError
+from dp.files import resolve
 from dp.rules.model import FIELDS, KEY_FIELDS, TOOL_ALIAS, Rule, kind_label
 from dp.store.migrations import load_migrations, migrate
+from dp.store.read import DEFAULT_DB, open_readonly, schema_version
 
 WRITE_BUSY_TIMEOUT_MS = 15000
 TABLE = "aliases_v3"
@@ -62,17 +65,27 @@ class Store:
 
     @classmethod
     def open(cls, path) -> "Store":
-        """Open (creating the file and its directory) and bring the schema up to date."""
+        """Open for writing (creating the file) and bring the schema up to date.
+
+        Only the default store's directory (``~/.dp``) is created: a
+        directory named by --db or DP_DB must exist, so a typo is an error
+        rather than a new, empty store somewhere. A read-only store and one
+        written by a newer dp are refused with what to do, before anything
+        is written; a newer schema is never migrated down.
+        """
         path = Path(path).expanduser()
+        check_location(path, create=path.absolute() == Path(DEFAULT_DB).expanduser().absolute())
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(path, timeout=WRITE_BUSY_TIMEOUT_MS / 1000, isolation_level=None)
             conn.execute(f"PRAGMA busy_timeout = {WRITE_BUSY_TIMEOUT_MS}")
+            _refuse_newer(conn, path)
             _enable_wal(conn)
             conn.execute("PRAGMA synchronous = NORMAL")
             migrate(conn)
-        except (OSError, sqlite3.Error) as exc:
-            raise DpError(f"cannot open the alias store {path}: {exc} (check the path, or set --db / DP_DB)")
+        except sqlite3.Error as exc:
+            if "readonly" in str(exc):
+                raise DpError(_read_only_message(path)) from None
+            raise DpError(f"cannot open the alias store {path}: {exc} (check the path, or set --db / DP_DB)") from None
         return cls(conn, path)
 
     def close(self) -> None:
@@ -184,11 +197,81 @@ class Store:
 
 def read_rules(path, tool=None, command=None, kind=None) -> list[Rule]:
     """``Store.list_rules`` for commands that only read: a missing store is an
-    empty one, and nothing is created."""
-    if not Path(path).expanduser().exists():
-        return []
-    with Store.open(path) as store:
-        return store.list_rules(tool=tool, command=command, kind=kind)
+    empty one, nothing is created or migrated, and a read-only store or one
+    from a newer dp is read as far as it can be."""
+    path = Path(path).expanduser()
+    check_location(path, create=path.absolute() == Path(DEFAULT_DB).expanduser().absolute(), write=False)
+    try:
+        conn = open_readonly(path)
+        if conn is None:
+            return []
+        version = schema_version(conn)
+    except sqlite3.Error as exc:
+        raise DpError(f"cannot read the alias store {path}: {exc} (check the path, or set --db / DP_DB)") from None
+    if version < SCHEMA_VERSION and os.access(path, os.W_OK):
+        conn.close()
+        with Store.open(path) as store:  # an older store: bring it up to date first
+            return store.list_rules(tool=tool, command=command, kind=kind)
+    try:
+        return Store(conn, path).list_rules(tool=tool, command=command, kind=kind)
+    except sqlite3.Error as exc:
+        hint = (
+            f"it was written by a newer dp (schema {version}, this dp knows {SCHEMA_VERSION}); upgrade dp"
+            if version > SCHEMA_VERSION
+            else "check the path, or set --db / DP_DB"
+        )
+        raise DpError(f"cannot read the alias store {path}: {exc}; {hint}") from None
+    finally:
+        conn.close()
+
+
+def check_location(path: Path, create: bool, write: bool = True) -> None:
+    """A clear DpError for a store path that cannot work; creates ``~/.dp`` when ``create``."""
+    parent = path.parent
+    if not parent.exists():
+        if not create:
+            raise DpError(
+                f"the directory {parent} does not exist; create it (mkdir -p {parent}) "
+                "or fix --db / DP_DB (nothing was created)"
+            )
+        if write:
+            try:
+                parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise DpError(f"cannot create {parent} for the alias store: {exc.strerror or exc}") from None
+        return
+    if not parent.is_dir():
+        raise DpError(f"{parent} is not a directory; fix --db / DP_DB")
+    if os.path.lexists(path):
+        try:
+            resolve(path)  # a regular file, or a link to one
+        except DpError as exc:
+            raise DpError(f"the alias store {exc.message}; fix --db / DP_DB") from None
+    if write and not _writable(path):
+        raise DpError(_read_only_message(path))
+
+
+def _writable(path: Path) -> bool:
+    """SQLite needs to write the file and, for its journal, the directory."""
+    if path.exists() and not os.access(path, os.W_OK):
+        return False
+    return os.access(path.parent, os.W_OK)
+
+
+def _read_only_message(path: Path) -> str:
+    return (
+        f"the alias store {path} is read-only (file, directory or file system); "
+        "nothing was changed. Rules still apply; to change them make it writable or use --db"
+    )
+
+
+def _refuse_newer(conn: sqlite3.Connection, path: Path) -> None:
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        raise DpError(
+            f"the alias store {path} has schema {version}, newer than this dp knows ({SCHEMA_VERSION}); "
+            "upgrade dp (pip install -U dp) to change it (nothing was changed; reading still works)"
+        )
 
 
 _IMPORT_ACTION = {"set": "imported", "kept": "skipped", "updated": "overwritten"}
