@@ -8,7 +8,8 @@ arrives (echoed live when asked, captured in arrival order with only the tail
 kept), and a timeout sends SIGTERM to the group, waits ``grace`` seconds, then
 SIGKILLs it. Whatever the child leaves behind when it exits gets the same
 treatment, so no grandchild is orphaned and none can hang the reader by
-holding a pipe open.
+holding a pipe open. Processes that left the group (``setsid cmd &``) are
+found too: dp is their subreaper and they carry the run's tag (``dp.reaper``).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import time
 from pathlib import Path
 from typing import IO, Callable, Mapping, Optional, Sequence
 
+from dp import reaper
 from dp.errors import DpError
 
 DEFAULT_TIMEOUT = 300
@@ -144,13 +146,15 @@ def run_process(
     if not Path(cwd).is_dir():
         raise DpError(f"working directory {cwd} does not exist or is not a directory")
     executable = find_executable(argv[0], env, cwd)
+    reaper.become_subreaper()
+    tag = reaper.new_tag()
     started = time.monotonic()
     try:
         proc = subprocess.Popen(
             list(argv),
             executable=executable,
             cwd=cwd,
-            env=None if env is None else dict(env),
+            env=reaper.tagged_environment(env, tag),
             stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -160,7 +164,7 @@ def run_process(
         raise DpError(f"cannot run {argv[0]}: {exc.strerror or exc}") from None
     if stdin is not None:
         threading.Thread(target=_feed, args=(proc.stdin, stdin), daemon=True).start()
-    supervisor = _Supervisor(proc, timeout, grace, echo, capture_limit, cancel, on_output)
+    supervisor = _Supervisor(proc, timeout, grace, echo, capture_limit, cancel, on_output, tag)
     try:
         supervisor.run()
     except BaseException:
@@ -197,8 +201,10 @@ class _Supervisor:
 
     def __init__(self, proc: subprocess.Popen, timeout, grace: float, echo: bool, limit: int,
                  cancel: Optional[threading.Event] = None,
-                 on_output: Optional[Callable[[bytes], None]] = None):
+                 on_output: Optional[Callable[[bytes], None]] = None, tag: str = ""):
         self.proc = proc
+        self.tag = tag
+        self.seen: set[int] = set()  # this run's processes other than proc, to reap
         self.cancel = cancel
         self.cancelled = False
         self.on_output = on_output
@@ -232,6 +238,7 @@ class _Supervisor:
         self._close_pipes()
         if self.exit_code is None:
             self.exit_code = _shell_exit_code(self.proc.wait())
+        self._end_escaped()
 
     def _reap(self, now: float) -> None:
         if self.exit_code is not None:
@@ -253,11 +260,13 @@ class _Supervisor:
         if self.term_at is not None and now >= self.term_at and self.kill_at is None:
             if self._group_alive():
                 _signal_group(self.group, signal.SIGTERM)
+                reaper.signal_all(self._escaped(), signal.SIGTERM)
                 self.kill_at = now + self.grace
             elif self.exit_code is not None:
                 self.kill_at = now  # nothing left to terminate
         if self.kill_at is not None and now >= self.kill_at and self.give_up_at is None:
             _signal_group(self.group, signal.SIGKILL)
+            reaper.signal_all(self._escaped(), signal.SIGKILL)
             self.give_up_at = now + DRAIN_AFTER_KILL_SECONDS
 
     def _finished(self, now: float) -> bool:
@@ -296,7 +305,31 @@ class _Supervisor:
             self.dropped += excess
 
     def _group_alive(self) -> bool:
-        return _signal_group(self.group, 0) and _has_live_member(self.group)
+        if _signal_group(self.group, 0) and self._live_members():
+            return True
+        return bool(self._escaped())
+
+    def _live_members(self) -> bool:
+        """Whether a non-zombie process is in the group.
+
+        A zombie still answers ``kill(0)``, so on Linux look at /proc instead.
+        """
+        if not os.path.exists("/proc/self/stat"):
+            return True
+        members = {pid for pid, _, state, group in reaper.processes() if group == self.group and state != b"Z"}
+        self.seen.update(members - {self.proc.pid})
+        return bool(members)
+
+    def _escaped(self) -> list[int]:
+        """The run's processes outside its group (new sessions), found by tag."""
+        found = [pid for pid in reaper.tagged(self.tag) if pid != self.proc.pid] if self.tag else []
+        self.seen.update(found)
+        return found
+
+    def _end_escaped(self) -> None:
+        """Nothing of this run outlives it, whatever session it moved to; its zombies are reaped."""
+        if self.tag:
+            reaper.end(self._escaped, self.grace, self.seen)
 
     def _close_pipes(self) -> None:
         for key in list(self.selector.get_map().values()):
@@ -313,6 +346,7 @@ class _Supervisor:
         _signal_group(self.group, signal.SIGKILL)
         self.proc.wait()
         self._close_pipes()
+        self._end_escaped()
 
     def captured(self) -> tuple[str, bool]:
         data = bytes(self.buffer)
@@ -337,28 +371,6 @@ def _signal_group(group: int, sig: int) -> bool:
     except (ProcessLookupError, PermissionError):
         return False
     return True
-
-
-def _has_live_member(group: int) -> bool:
-    """Whether a non-zombie process is in ``group``.
-
-    Killed stragglers are reparented to init, which may be slow to reap them;
-    a zombie still answers ``kill(0)``, so on Linux look at /proc instead.
-    """
-    proc = Path("/proc")
-    if not (proc / "self" / "stat").exists():
-        return True
-    for entry in os.scandir(proc):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as handle:
-                fields = handle.read().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        if len(fields) > 2 and int(fields[2]) == group and fields[0] != b"Z":
-            return True
-    return False
 
 
 def _echo(stream: IO[str], chunk: bytes) -> None:

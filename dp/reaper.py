@@ -56,8 +56,8 @@ def tagged_environment(env, tag: str) -> dict:
     return {**(os.environ if env is None else env), TAG_VARIABLE: tag}
 
 
-def _processes():
-    """(pid, parent pid, state) of every process we can see (empty off Linux)."""
+def processes():
+    """(pid, parent pid, state, process group) of every process we can see (empty off Linux)."""
     try:
         entries = os.listdir("/proc")
     except OSError:
@@ -70,14 +70,14 @@ def _processes():
                 fields = handle.read().rsplit(b")", 1)[1].split()
         except (OSError, IndexError):
             continue
-        yield int(name), int(fields[1]), fields[0]
+        yield int(name), int(fields[1]), fields[0], int(fields[2])
 
 
 def tagged(tag: str) -> list[int]:
     """Live (non-zombie) processes carrying ``tag`` in their environment."""
     marker = f"\0{TAG_VARIABLE}={tag}\0".encode()
     found = []
-    for pid, _, state in _processes():
+    for pid, _, state, _ in processes():
         if state == b"Z" or pid == os.getpid():
             continue
         try:
@@ -95,7 +95,7 @@ def descendants(root: int | None = None) -> list[int]:
     root = os.getpid() if root is None else root
     children: dict[int, list[int]] = {}
     states = {}
-    for pid, parent, state in _processes():
+    for pid, parent, state, _ in processes():
         children.setdefault(parent, []).append(pid)
         states[pid] = state
     found, stack = [], [root]
@@ -115,36 +115,38 @@ def signal_all(pids, sig: int) -> None:
             pass
 
 
-def reap_orphans(keep=()) -> None:
-    """Collect exited processes reparented to dp (the subreaper), except those in ``keep``.
+def reap(pids) -> None:
+    """Collect those of ``pids`` that exited as dp's children (the subreaper adopts orphans).
 
-    ``keep`` holds the pids ``subprocess`` waits for itself: reaping one of
-    them here would steal its exit status.
+    Only pids found as this run's processes are passed: reaping any child
+    would steal the exit status ``subprocess`` waits for in another thread.
     """
-    for pid, parent, state in list(_processes()):
-        if parent == os.getpid() and state == b"Z" and pid not in keep:
-            try:
-                os.waitpid(pid, os.WNOHANG)
-            except ChildProcessError:
-                pass
+    for pid in pids:
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except (ChildProcessError, OSError):
+            pass
 
 
-def end(find, grace: float, keep=()) -> None:
-    """SIGTERM what ``find()`` returns, SIGKILL what is still there after ``grace`` seconds, reap."""
-    pids = find()
-    if not pids:
-        return
-    signal_all(pids, signal.SIGTERM)
-    stop = time.monotonic() + grace
-    while time.monotonic() < stop:
-        reap_orphans(keep)
-        pids = find()
+def end(find, grace: float, seen: set) -> None:
+    """SIGTERM what ``find()`` returns, SIGKILL what is still there after ``grace`` seconds.
+
+    Every pid found is added to ``seen`` and reaped once it has exited.
+    """
+
+    def look() -> list[int]:
+        found = find()
+        seen.update(found)
+        reap(seen)
+        return found
+
+    pids = look()
+    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, 1.0)):
         if not pids:
-            return
-        time.sleep(0.02)
-    signal_all(pids, signal.SIGKILL)
-    stop = time.monotonic() + 1.0
-    while find() and time.monotonic() < stop:
-        reap_orphans(keep)
-        time.sleep(0.02)
-    reap_orphans(keep)
+            break
+        signal_all(pids, sig)
+        stop = time.monotonic() + wait
+        while pids and time.monotonic() < stop:
+            time.sleep(0.02)
+            pids = look()
+    reap(seen)

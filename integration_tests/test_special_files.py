@@ -12,32 +12,13 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 from pathlib import Path
 
 import pytest
+from special_kinds import make_directory, make_fifo, make_socket
 
 QUICK = 15  # seconds: far above a real answer, far below "hung"
-
-
-def _fifo(path: Path) -> None:
-    os.mkfifo(path)
-
-
-def _socket(path: Path) -> None:
-    server = socket.socket(socket.AF_UNIX)
-    here = os.getcwd()
-    os.chdir(path.parent)  # a relative name: tmp paths can exceed AF_UNIX's 108 bytes
-    try:
-        server.bind(path.name)
-    finally:
-        os.chdir(here)
-        server.close()
-
-
-def _directory(path: Path) -> None:
-    path.mkdir()
 
 
 def _device(path: Path) -> None:
@@ -58,9 +39,9 @@ def _loop(path: Path) -> None:
 
 
 KINDS = {
-    "fifo": _fifo,
-    "socket": _socket,
-    "directory": _directory,
+    "fifo": make_fifo,
+    "socket": make_socket,
+    "directory": make_directory,
     "device": _device,
     "link-to-fifo": _link_to_fifo,
     "dangling-link": _dangling,

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import stat
 from pathlib import Path
 
 import pytest
+from special_kinds import make_directory, make_fifo, make_socket
 
 
 def _settings(home: Path, project: Path, scope: str) -> Path:
@@ -96,29 +96,10 @@ def test_a_link_to_a_regular_file_is_written_through_and_stays_a_link(dp, home, 
     assert [p.name for p in path.parent.iterdir() if p.name.endswith(".tmp")] == []
 
 
-def _fifo(path: Path) -> None:
-    os.mkfifo(path)
-
-
-def _socket(path: Path) -> None:
-    server = socket.socket(socket.AF_UNIX)
-    here = os.getcwd()
-    os.chdir(path.parent)  # a relative name: tmp paths can exceed AF_UNIX's 108 bytes
-    try:
-        server.bind(path.name)
-    finally:
-        os.chdir(here)
-        server.close()  # the socket file stays
-
-
-def _directory(path: Path) -> None:
-    path.mkdir()
-
-
 SPECIAL_TARGETS = {
-    "fifo": _fifo,
-    "socket": _socket,
-    "directory": _directory,
+    "fifo": make_fifo,
+    "socket": make_socket,
+    "directory": make_directory,
     "char-device": None,  # /dev/null
     "dangling": "missing",
     "loop": "loop",
