@@ -49,11 +49,11 @@ def _write(path: Path, data) -> bytes:
     return raw
 
 
-def _dp_entries(settings: dict) -> list[dict]:
+def _dp_entries(settings: dict, event: str = "PreToolUse") -> list[dict]:
+    """dp's handlers for one event (dp also answers SessionStart and PostToolBatch)."""
     return [
         hook
-        for groups in settings.get("hooks", {}).values()
-        for group in groups
+        for group in settings.get("hooks", {}).get(event, [])
         for hook in group.get("hooks", [])
         if "pave-check" in hook.get("command", "")
     ]
@@ -122,6 +122,9 @@ def test_populated_settings_survive_in_value_and_order(dp, home):
     dp_group = after["hooks"]["PreToolUse"].pop()
     assert dp_group["matcher"] == "*"
     assert dp_group["hooks"][0]["command"].endswith("--permission ask --mode advise")
+    for event in ("SessionStart", "PostToolBatch"):
+        [group] = after["hooks"].pop(event)
+        assert group["hooks"][0]["command"] == dp_group["hooks"][0]["command"]
     assert _pairs(after) == _pairs(POPULATED)
 
 
@@ -143,7 +146,7 @@ def test_changed_options_update_the_entry_in_place(dp, home):
     settings = json.loads(_settings(home).read_text())
     [hook] = _dp_entries(settings)
     assert "--mode" not in hook["command"]
-    assert Path(report["backup"]).read_text().count("--mode advise") == 1
+    assert Path(report["backup"]).read_text().count("--mode advise") == 3  # PreToolUse, SessionStart, PostToolBatch
 
 
 def test_go_tool_entry_is_taken_over_not_duplicated(dp, home):

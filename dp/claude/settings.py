@@ -217,42 +217,87 @@ def dp_hooks(settings: dict) -> list[tuple[str, dict, dict]]:
 
 
 def install_entry(settings: dict, command: str, timeout: int = HOOK_TIMEOUT_SECONDS) -> str:
-    """Make ``settings`` run ``command`` before every tool call, exactly once.
+    """Make ``settings`` run ``command`` before every tool call, exactly once (the plain handler)."""
+    handler = {"type": "command", "command": command, "timeout": timeout}
+    return sync_entries(settings, {EVENT: [{"matcher": DP_MATCHER, "hooks": [handler]}]})
 
-    Returns ``configured`` (added), ``updated`` (an existing dp entry changed
-    in place, duplicates removed) or ``already_configured`` (no change).
+
+def sync_entries(settings: dict, wanted: dict[str, list[dict]], is_mine=is_dp_hook) -> str:
+    """Make dp's hooks in ``settings`` exactly ``wanted`` (event → hook groups).
+
+    The one path for installing, updating and pruning dp's entries: for each
+    event in ``wanted``, the hooks that ``is_mine`` are taken out and the
+    wanted groups put back where dp's first group was (appended when there
+    was none); fields the user added to a dp handler (other than ones that
+    would disable it) are carried over to the handler with the same ``if``.
+    Everything else — other events, the user's own hooks and groups, key
+    order — stays as it was. Events not named in ``wanted`` are not touched.
+
+    Returns ``configured`` (dp had no entry before), ``updated`` or
+    ``already_configured`` (nothing changed).
     """
-    groups = _pre_tool_use_groups(settings)
-    found = [(group, hook) for group, hook in _hooks_in(groups) if is_dp_hook(hook)]
-    wanted = {"type": "command", "command": command, "timeout": timeout}
-    if not found:
-        groups.append({"matcher": DP_MATCHER, "hooks": [wanted]})
-        return "configured"
+    before = json.dumps(settings)
+    hooks = _hooks_object(settings)
+    had_any = any(is_mine(hook) for _, _, hook in iter_hooks(settings))
+    for event, groups in wanted.items():
+        _sync_event(hooks, event, groups, is_mine)
+    if not hooks and "hooks" not in json.loads(before):
+        del settings["hooks"]
+    if json.dumps(settings) == before:
+        return "already_configured"
+    return "updated" if had_any else "configured"
 
-    changed = False
-    keep_group, keep = found[0]
-    for group, hook in found[1:]:
-        _remove_hook(groups, group, hook)
-        changed = True
-    for key, value in wanted.items():
-        if keep.get(key) != value or type(keep.get(key)) is not type(value):
-            keep[key] = value
-            changed = True
-    for key in DISABLING_FIELDS:
-        if keep.get(key):
-            del keep[key]
-            changed = True
-    if all(is_dp_hook(hook) for hook in keep_group["hooks"]):
-        if keep_group.get("matcher") != DP_MATCHER:
-            keep_group["matcher"] = DP_MATCHER
-            changed = True
-    elif keep_group.get("matcher") not in (None, "", DP_MATCHER):
-        # Shared with the user's own hooks under a narrower matcher: dp must
-        # see every tool call, so it moves to a group of its own.
-        _remove_hook(groups, keep_group, keep)
-        groups.append({"matcher": DP_MATCHER, "hooks": [keep]})
-        changed = True
-    return "updated" if changed else "already_configured"
+
+def _sync_event(hooks: dict, event: str, wanted_groups: list[dict], is_mine) -> None:
+    groups = hooks.get(event)
+    if groups is None:
+        groups = []
+    if not isinstance(groups, list):
+        raise DpError(f'"hooks.{event}" is not a list; fix it by hand (nothing was changed)')
+    extras, position = {}, None
+    kept = []
+    for group in groups:
+        mine = [hook for _, hook in _hooks_in([group]) if is_mine(hook)]
+        if not mine:
+            kept.append(group)
+            continue
+        for hook in mine:
+            extra = {k: v for k, v in hook.items() if k not in _WRITTEN_FIELDS and k not in DISABLING_FIELDS}
+            extras.setdefault(hook.get("if"), extra)
+        group["hooks"] = [hook for hook in group["hooks"] if not is_mine(hook)]
+        if group["hooks"]:
+            kept.append(group)  # shared with the user's hooks: theirs stay, dp's follow
+        if position is None:
+            position = len(kept)
+    fresh = [_with_extras(group, extras) for group in wanted_groups]
+    position = len(kept) if position is None else position
+    kept[position:position] = fresh
+    if kept:
+        hooks[event] = kept
+    elif event in hooks:
+        del hooks[event]
+
+
+_WRITTEN_FIELDS = ("type", "command", "timeout", "if")
+
+
+def _with_extras(group: dict, extras: dict) -> dict:
+    handlers = [{**extras.get(h.get("if"), {}), **h} for h in group["hooks"]]
+    ordered = []
+    for handler in handlers:
+        # dp's fields first, in a fixed order, then the user's own.
+        head = {k: handler[k] for k in _WRITTEN_FIELDS if k in handler}
+        ordered.append({**head, **{k: v for k, v in handler.items() if k not in head}})
+    return {**group, "hooks": ordered}
+
+
+def _hooks_object(settings: dict) -> dict:
+    hooks = settings.get("hooks")
+    if hooks is None:
+        hooks = settings["hooks"] = {}
+    if not isinstance(hooks, dict):
+        raise DpError('"hooks" is not an object; fix it by hand (nothing was changed)')
+    return hooks
 
 
 def remove_entries(settings: dict) -> int:

@@ -1,4 +1,4 @@
-"""pave-check: the Claude Code PreToolUse hook that enforces the aliases.
+"""pave-check: the Claude Code hook that enforces the aliases.
 
 Claude Code runs it before every tool call with the PreToolUse JSON on
 stdin. Outcomes:
@@ -9,7 +9,10 @@ stdin. Outcomes:
   (or, with ``--mode advise``, a deny carrying the corrected call);
 * anything else — no rule, a rule that changes nothing, bad input, a missing
   or unreadable store, any internal error, running out of time → exit 0 and
-  no output, so the call goes ahead untouched (fail open).
+  no output, so the call goes ahead untouched (fail open);
+* SessionStart / PostToolBatch → the corrections as ``additionalContext``
+  (at session start; after a batch where Claude Code rejected an aliased
+  tool name it does not know — see dp/hook/events.py).
 
 This module is imported on every tool call: it stays stdlib-only and parses
 its options by hand. Bash parsing, Jinja2 and the rule logic are imported
@@ -140,6 +143,8 @@ def run(options: Options, data: bytes | None, started: float | None = None) -> t
         return 0, "", ""
     tool = payload.get("tool_name")
     event = payload.get("hook_event_name", "PreToolUse")
+    if event in _CONTEXT_EVENTS:
+        return 0, _context(options, event, payload), ""
     if not isinstance(tool, str) or not tool or event != "PreToolUse":
         return 0, "", ""
     conn = _open_store(options.db)
@@ -148,6 +153,26 @@ def run(options: Options, data: bytes | None, started: float | None = None) -> t
     finally:
         if conn is not None:
             conn.close()
+
+
+# Events answered with additionalContext only (dp/hook/events.py).
+_CONTEXT_EVENTS = ("SessionStart", "PostToolBatch")
+
+
+def _context(options, event: str, payload: dict) -> str:
+    conn = _open_store(options.db)
+    if conn is None:
+        return ""
+    from dp.hook import events
+
+    try:
+        if event == "SessionStart":
+            from dp.store.read import all_rules
+
+            return events.answer(event, events.session_context(all_rules(conn)))
+        return events.answer(event, events.unknown_tool_corrections(conn, payload))
+    finally:
+        conn.close()
 
 
 def _open_store(explicit):

@@ -1,4 +1,4 @@
-"""Installing, removing and calling dp's PreToolUse hook.
+"""Installing, syncing, removing and calling dp's hook entries.
 
 The settings file changes only when dp's entry has to (so a second install is
 a no-op that touches nothing), always atomically, with the previous content
@@ -13,19 +13,21 @@ import subprocess
 import time
 from pathlib import Path
 
+from dp.claude import filters
 from dp.claude.settings import (
     EVENT,
     HOOK_TIMEOUT_SECONDS,
     SCOPES,
+    dp_hooks,
     dump_settings,
-    install_entry,
     parse_settings,
     remove_entries,
     settings_path,
+    sync_entries,
 )
 from dp.errors import DpError
 from dp.files import backups_of, read_bytes, remove_file, replace_file
-from dp.store import DEFAULT_DB
+from dp.store import DEFAULT_DB, Store, installs, read_rules
 
 
 def target(scope: str | None, explicit: Path | None) -> tuple[str, Path]:
@@ -51,8 +53,8 @@ def change(
     """``dp pave --hook`` / ``--unhook`` (and the hook step of ``dp init``); returns the report."""
     label, path = target(scope, explicit)
     if not install_hook:
-        return uninstall(path, label)
-    return install(path, command_for(db_path, permission, mode), label)
+        return uninstall(path, label, db_path)
+    return install(path, command_for(db_path, permission, mode), label, db_path)
 
 
 def command_for(db_path: Path, permission: str = "none", mode: str = "rewrite") -> str:
@@ -72,12 +74,31 @@ def db_option(db_path: Path) -> Path | None:
     return None if chosen == DEFAULT_DB.expanduser().absolute() else chosen
 
 
-def install(path: Path, command: str, scope: str) -> dict:
-    """Put dp's entry running ``command`` into the settings at ``path``; the file is written only on a change."""
+def install(path: Path, command: str, scope: str, db_path: Path, support: dict | None = None) -> dict:
+    """Put dp's entries running ``command`` into the settings at ``path`` and record the install.
+
+    The entries follow the rules now in the store (``if`` filters when the
+    installed Claude Code has them, see dp/claude/filters.py); the file is
+    written only on a change.
+    """
+    from dp.claude.client import filter_support
+
+    support = support or filter_support()
+    existed = path.exists()
+    report = _apply(path, scope, command, support["filtered"], db_path)
+    report["filters"] = {key: support[key] for key in ("filtered", "version", "reason")}
+    with Store.open(db_path) as store:
+        installs.record(store, path, installs.HOOK, scope, created_file=not existed,
+                        details={"command": command, "filtered": support["filtered"]})
+    return report
+
+
+def _apply(path: Path, scope: str, command: str, filtered: bool, db_path: Path) -> dict:
+    """Sync dp's entries in one settings file with the rules; the install report."""
     original = read_bytes(path)
     settings = parse_settings(original, path)
     try:
-        status = install_entry(settings, command)
+        status = sync_entries(settings, filters.wanted(command, read_rules(db_path), filtered))
     except DpError as exc:
         raise DpError(f"{path}: {exc.message}") from None
     backup = None
@@ -86,7 +107,31 @@ def install(path: Path, command: str, scope: str) -> dict:
     return _report(status, scope, path, backup, command=command, timeout=HOOK_TIMEOUT_SECONDS)
 
 
-def uninstall(path: Path, scope: str) -> dict:
+def sync_installed(db_path: Path) -> list[dict]:
+    """After a rule change: bring dp's entries in every recorded settings file in line with the rules.
+
+    Returns one report per file that changed or could not be synced
+    (``{"settings", "status", "error"?}``); a file whose dp entries the user
+    removed by hand is left alone (and reported by ``dp doctor``).
+    """
+    changes = []
+    for entry in installs.read(db_path, installs.HOOK):
+        path = Path(entry.path)
+        try:
+            settings = parse_settings(read_bytes(path), path)
+            if not dp_hooks(settings):
+                continue
+            report = _apply(path, entry.scope, entry.details.get("command", ""), bool(entry.details.get("filtered")),
+                            db_path)
+        except DpError as exc:
+            changes.append({"settings": str(path), "status": "error", "error": exc.message})
+            continue
+        if report["status"] != "already_configured":
+            changes.append(report)
+    return changes
+
+
+def uninstall(path: Path, scope: str, db_path: Path | None = None) -> dict:
     """Take dp's entries out of the settings at ``path``; a file without them is not touched.
 
     When what is left is exactly what the file held before dp's entry went in
@@ -98,6 +143,9 @@ def uninstall(path: Path, scope: str) -> dict:
     original = read_bytes(path)
     settings = parse_settings(original, path)
     removed = remove_entries(settings)
+    if db_path is not None and Path(db_path).exists():
+        with Store.open(db_path) as store:
+            installs.forget(store, path, installs.HOOK)
     if not removed:
         return _report("not_installed", scope, path, None, removed=0)
     earlier = _earlier_form(path, settings)

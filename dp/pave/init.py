@@ -46,7 +46,7 @@ def init(
         pave_mcp.target(scope)
         pave_mcp.server_command()
     store = ensure_store(db_path)
-    installed = hook.install(path, command, label)
+    installed = hook.install(path, command, label, db_path)
     from dp.paving.switch import globally_enabled
 
     paving = {"enabled": globally_enabled(str(db_path.parent))}

@@ -96,12 +96,15 @@ class Session:
         return result["text"] + "\n" + result["context"]
 
     @property
-    def first_user_text(self) -> str:
-        """The opening user message: CLAUDE.md, SessionStart context and the prompt land here."""
+    def opening(self) -> str:
+        """Everything the model read before its first turn: the prompt, CLAUDE.md and the
+        SessionStart context (2.1.330 sends that as a ``role: "system"`` message)."""
+        parts = []
         for message in self.messages:
-            if message.get("role") == "user":
-                return block_text(message.get("content"))
-        return ""
+            if message.get("role") == "assistant":
+                break
+            parts.append(block_text(message.get("content")))
+        return "\n".join(parts)
 
     @property
     def all_text(self) -> str:
@@ -120,6 +123,8 @@ class RealClient:
         self.bin = root / "bin"
         for directory in (self.home / "tmp", self.project, self.bin):
             directory.mkdir(parents=True, exist_ok=True)
+        # The user's own `claude` on PATH, as dp init and dp doctor look for it.
+        (self.bin / "claude").symlink_to(claude)
         self.store = self.home / ".dp" / "dp.db"
         self.settings = self.home / ".claude" / "settings.json"
         self.env = self._environment()

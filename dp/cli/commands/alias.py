@@ -72,6 +72,9 @@ def alias(
         else:
             action = store.set_rule(rule)
             rule = store.get_rule(rule)
+    from dp.cli.commands.pave import sync_hooks
+
+    sync_hooks(opts.store)
     if opts.json:
         print_json({"action": action, **rule.to_dict()})
     elif action == "deleted":

@@ -159,6 +159,10 @@ def import_(
     rules = collection.parse(text, suffix if suffix in collection.FORMATS else None)
     with Store.open(opts.store) as store:
         report = store.import_rules(rules, conflict=conflict.value, dry_run=dry_run)
+    if not dry_run:
+        from dp.cli.commands.pave import sync_hooks
+
+        sync_hooks(opts.store)
     summary = report.to_dict()
     if opts.json:
         print_json({**summary, "dry_run": dry_run})

@@ -192,6 +192,9 @@ def describe_hook_result(result: dict) -> list[str]:
     }[status]
     if "command" in result:
         lines.append(f"  command: {result['command']} (timeout {result['timeout']} s)")
+        lines.append("  also on SessionStart and PostToolBatch: the corrections the model reads")
+    if result.get("filters"):
+        lines.append(f"  {result['filters']['reason']}")
     if result.get("deleted"):
         lines.append("  The file held nothing else, so it was deleted.")
     if result.get("backup"):
@@ -200,6 +203,19 @@ def describe_hook_result(result: dict) -> list[str]:
         # Claude Code snapshots hooks when a session starts.
         lines.append("  Claude Code sessions already running pick this up after a restart (or in /hooks).")
     return lines
+
+
+def sync_hooks(store) -> None:
+    """After a rule change: update dp's hook entries (their ``if`` filters) in every settings
+    file dp installed into, and say which changed; a file that cannot be synced is a warning."""
+    from dp.cli.common import warning
+    from dp.pave.hook import sync_installed
+
+    for change in sync_installed(store):
+        if change["status"] == "error":
+            warning(f"could not update dp's hook entries: {change['error']}")
+        else:
+            note(f"Hook entries updated in {change['settings']} ({change['scope']} scope)")
 
 
 def _entries(count) -> str:

@@ -1,0 +1,59 @@
+"""The user's installed Claude Code: where it is and which version, for what it can do.
+
+Hook ``if`` conditions exist since Claude Code 2.1.85; an older client would
+ignore them and start every handler on every call, so dp writes filtered
+handlers only when it knows the client understands them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+
+IF_FILTERS_SINCE = (2, 1, 85)
+VERSION_TIMEOUT_SECONDS = 15
+
+
+def find_claude() -> str | None:
+    """The ``claude`` on PATH (``$DP_CLAUDE`` names another), or None."""
+    explicit = os.environ.get("DP_CLAUDE")
+    if explicit:
+        return shutil.which(explicit) or (explicit if os.access(explicit, os.X_OK) else None)
+    return shutil.which("claude")
+
+
+def version_of(binary: str) -> tuple[int, ...] | None:
+    """``claude --version`` as a tuple (``2.1.330 (Claude Code)`` → (2, 1, 330)), None if it does not say."""
+    try:
+        proc = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=VERSION_TIMEOUT_SECONDS,
+                              stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    match = re.match(r"\s*(\d+)\.(\d+)\.(\d+)", proc.stdout or "")
+    return tuple(int(part) for part in match.groups()) if proc.returncode == 0 and match else None
+
+
+def spelled(version: tuple[int, ...]) -> str:
+    return ".".join(map(str, version))
+
+
+def filter_support() -> dict:
+    """``{"filtered", "version", "reason"}``: whether to write ``if`` filters, and why, in words."""
+    binary = find_claude()
+    if binary is None:
+        return {"filtered": False, "version": None,
+                "reason": "claude is not on PATH, so its version is unknown: installed the plain handler "
+                          "(it runs on every tool call; run the install again once claude is installed)"}
+    version = version_of(binary)
+    if version is None:
+        return {"filtered": False, "version": None,
+                "reason": f"`{binary} --version` did not say its version: installed the plain handler"}
+    if version < IF_FILTERS_SINCE:
+        return {"filtered": False, "version": spelled(version),
+                "reason": f"Claude Code {spelled(version)} has no hook `if` filters (they need "
+                          f"{spelled(IF_FILTERS_SINCE)}+): installed the plain handler, which runs on every tool call"}
+    return {"filtered": True, "version": spelled(version),
+            "reason": f"Claude Code {spelled(version)}: the hook starts only for Bash commands a rule can match "
+                      "and for tools that have rules (`if` filters, kept in sync with the rules)"}

@@ -1,0 +1,109 @@
+"""The set of hook entries dp wants in a settings file, given the rules.
+
+Claude Code (2.1.85+) lets a hook handler carry an ``if`` condition in
+permission-rule syntax; the handler's process is started only when the
+condition matches. dp uses that so a Bash call no rule can touch never starts
+Python. Observed in the real client (2.1.330), for a handler
+``"if": "Bash(grep *)"``:
+
+* it matches ``grep`` with or without arguments, in every simple command of a
+  compound one (``|``, ``&&``, ``;``, newlines, ``$( )``, subshells, ``VAR=1``
+  prefixes, redirections), but NOT behind wrappers (``sudo grep``, ``xargs -0
+  grep``, ``timeout 5 grep``) nor as a path (``/usr/bin/grep``);
+* ``*`` matches anything, so the pair ``Bash(*grep *)`` / ``Bash(*grep)`` sees
+  the word in all of those places — what dp's own parser rewrites — at the
+  price of a rare extra start for words that merely end in ``grep``;
+* a command Claude Code cannot analyze statically (a ``for`` loop variable,
+  ``${X:-y}``) starts every filtered handler, whatever the condition;
+* handlers with the same command but different conditions are not merged:
+  a call matching two conditions starts the hook twice (harmless: both
+  answer the same), so dp keeps the conditions per word to two.
+
+Without ``if`` support (or when a rule can match any Bash command) dp falls
+back to the plain handler that sees every call.
+"""
+
+from __future__ import annotations
+
+import re
+
+from dp.rules.model import BASH_PARAM, BASH_TOOL, TOOL_ALIAS
+
+PRE = "PreToolUse"
+SESSION_START = "SessionStart"
+POST_TOOL_BATCH = "PostToolBatch"
+EVENTS = (PRE, SESSION_START, POST_TOOL_BATCH)
+TIMEOUT_SECONDS = 5
+PLAIN_MATCHER = "*"
+# A word Claude Code's permission syntax can hold without quoting or wildcards.
+_SAFE_WORD = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+@%:=,-]*$")
+
+
+def conditions(word: str) -> list[str]:
+    """The ``if`` conditions that together see ``word`` wherever dp's parser would."""
+    return [f"Bash(*{word} *)", f"Bash(*{word})"]
+
+
+def bash_words(rules) -> tuple[list[str], bool]:
+    """(command words Bash rules are keyed on, whether some Bash rule needs every call)."""
+    words, everything = set(), False
+    for rule in rules:
+        if rule.tool != BASH_TOOL or rule.match_kind == TOOL_ALIAS:
+            continue
+        if rule.param == BASH_PARAM and rule.command and _SAFE_WORD.match(rule.command):
+            words.add(rule.command)
+        else:
+            everything = True  # a parameter rule on the whole command, or a word `if` cannot spell
+    return sorted(words), everything
+
+
+def other_tools(rules) -> list[str]:
+    """Non-Bash tools that have rules: parameter rules, and aliases of names Claude Code knows
+    (a name it does not know never reaches PreToolUse, so filtering on it costs nothing)."""
+    names = {rule.tool for rule in rules if rule.tool and rule.tool != BASH_TOOL}
+    names |= {rule.from_name for rule in rules if rule.match_kind == TOOL_ALIAS}
+    return sorted(names)
+
+
+def wanted(command: str, rules, filtered: bool) -> dict[str, list[dict]]:
+    """Every dp hook group per event, for ``command`` (the pave-check command line).
+
+    ``filtered``: write ``if`` conditions (Claude Code ≥ 2.1.85); otherwise one
+    plain PreToolUse handler for every tool. SessionStart and PostToolBatch
+    are always there: they carry the corrections that reach the model.
+    """
+    rules = list(rules)
+    return {
+        PRE: _pre_tool_use(command, rules) if filtered else [_group(PLAIN_MATCHER, [_handler(command)])],
+        SESSION_START: [{"hooks": [_handler(command)]}],
+        POST_TOOL_BATCH: [{"hooks": [_handler(command)]}],
+    }
+
+
+def _pre_tool_use(command: str, rules) -> list[dict]:
+    groups = []
+    words, everything = bash_words(rules)
+    if everything:
+        groups.append(_group(BASH_TOOL, [_handler(command)]))
+    elif words:
+        groups.append(_group(BASH_TOOL, [_handler(command, condition) for w in words for condition in conditions(w)]))
+    tools = other_tools(rules)
+    if tools:
+        groups.append(_group("|".join(re.escape(name) for name in tools), [_handler(command)]))
+    return groups
+
+
+def _group(matcher: str, handlers: list[dict]) -> dict:
+    return {"matcher": matcher, "hooks": handlers}
+
+
+def _handler(command: str, condition: str | None = None) -> dict:
+    handler = {"type": "command", "command": command, "timeout": TIMEOUT_SECONDS}
+    if condition:
+        handler["if"] = condition
+    return handler
+
+
+def plain_installed(groups: list) -> bool:
+    """Whether PreToolUse groups hold dp's plain every-tool handler (installed without filters)."""
+    return any(isinstance(g, dict) and g.get("matcher") in (None, "", PLAIN_MATCHER) for g in groups)

@@ -1,0 +1,99 @@
+"""dp's hook entries follow the rules: `if` filters written at install and kept in sync by every rule change."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture
+def claude_version(tmp_path):
+    """A stand-in `claude` that answers --version like the real one; returns the env to use it."""
+
+    def make(version: str) -> dict:
+        path = tmp_path / "fake-claude"
+        path.write_text(f"#!/bin/sh\necho '{version} (Claude Code)'\n")
+        path.chmod(0o755)
+        return {"DP_CLAUDE": str(path)}
+
+    return make
+
+
+def _hooks(home: Path) -> dict:
+    return json.loads((home / ".claude" / "settings.json").read_text())["hooks"]
+
+
+def _conditions(hooks: dict) -> list:
+    return [(group["matcher"], handler.get("if")) for group in hooks.get("PreToolUse", []) for handler in group["hooks"]]
+
+
+def test_filtered_install_follows_every_rule_change(dp, home, claude_version):
+    env = claude_version("2.1.330")
+    report = json.loads(dp("init", "--json", extra_env=env).stdout)
+    assert report["hook"]["filters"]["filtered"] is True
+    assert "2.1.330" in report["hook"]["filters"]["reason"]
+    hooks = _hooks(home)
+    assert "PreToolUse" not in hooks  # no rules: no Bash call starts the hook
+    assert [len(hooks[event]) for event in ("SessionStart", "PostToolBatch")] == [1, 1]
+
+    proc = dp("alias", "--cmd", "grep", "--replace", "rg")
+    assert proc.returncode == 0 and "Hook entries updated in" in proc.stderr
+    assert _conditions(_hooks(home)) == [("Bash", "Bash(*grep *)"), ("Bash", "Bash(*grep)")]
+
+    dp("alias", "read_file", "Read")
+    dp("alias", "--tool", "Edit", "--param", "file_path", "/old", "/new")
+    assert _conditions(_hooks(home))[2:] == [("Edit|read_file", None)]
+
+    unchanged = dp("alias", "--cmd", "grep", "--replace", "rg", "--message", "faster")
+    assert "Hook entries" not in unchanged.stderr  # same words: the file is not touched
+
+    dp("alias", "--delete", "--cmd", "grep", "--replace", "rg")
+    assert _conditions(_hooks(home)) == [("Edit|read_file", None)]
+
+
+def test_import_syncs_and_a_bash_wide_rule_takes_the_plain_bash_handler(dp, home, tmp_path, claude_version):
+    dp("init", extra_env=claude_version("2.1.85"))
+    collection = tmp_path / "team.json"
+    collection.write_text(json.dumps({"aliases": [
+        {"from": "scp", "to": "rsync", "match_kind": "command", "tool": "Bash", "param": "command", "command": "scp"},
+        {"from": "foo", "to": "bar", "match_kind": "regex", "tool": "Bash", "param": "command"},
+    ]}))
+    proc = dp("aliases", "import", str(collection))
+    assert proc.returncode == 0, proc.stderr
+    assert _conditions(_hooks(home)) == [("Bash", None)]
+
+
+def test_an_old_claude_gets_the_plain_handler_and_is_told_why(dp, home, claude_version):
+    dp("alias", "--cmd", "grep", "--replace", "rg")
+    proc = dp("pave", "--hook", extra_env=claude_version("2.1.80"))
+    assert proc.returncode == 0, proc.stderr
+    assert "Claude Code 2.1.80 has no hook `if` filters" in proc.stdout
+    assert _conditions(_hooks(home)) == [("*", None)]
+    dp("alias", "--cmd", "scp", "--replace", "rsync")
+    assert _conditions(_hooks(home)) == [("*", None)]
+
+
+def test_sync_touches_only_dp_entries_in_every_recorded_file(dp, home, tmp_path, claude_version):
+    env = claude_version("2.1.330")
+    other = tmp_path / "other" / "settings.json"
+    other.parent.mkdir()
+    own = {"matcher": "Bash", "hooks": [{"type": "command", "command": "~/guard.sh", "if": "Bash(rm *)"}]}
+    other.write_text(json.dumps({"model": "x", "hooks": {"PreToolUse": [own]}}, indent=4))
+    dp("init", extra_env=env)
+    dp("pave", "--hook", "--settings", str(other), extra_env=env)
+    dp("alias", "--cmd", "grep", "--replace", "rg")
+    for path in (home / ".claude" / "settings.json", other):
+        settings = json.loads(path.read_text())
+        assert ("Bash", "Bash(*grep *)") in _conditions(settings["hooks"])
+    settings = json.loads(other.read_text())
+    assert list(settings) == ["model", "hooks"] and settings["hooks"]["PreToolUse"][0] == own
+
+
+def test_a_settings_file_that_broke_is_a_warning_not_a_failed_alias(dp, home, claude_version):
+    dp("init", extra_env=claude_version("2.1.330"))
+    (home / ".claude" / "settings.json").write_text("{ not json")
+    proc = dp("alias", "--cmd", "grep", "--replace", "rg")
+    assert proc.returncode == 0
+    assert "dp: warning: could not update dp's hook entries:" in proc.stderr and "not valid JSON" in proc.stderr
