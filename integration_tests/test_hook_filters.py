@@ -97,3 +97,27 @@ def test_a_settings_file_that_broke_is_a_warning_not_a_failed_alias(dp, home, cl
     proc = dp("alias", "--cmd", "grep", "--replace", "rg")
     assert proc.returncode == 0
     assert "dp: warning: could not update dp's hook entries:" in proc.stderr and "not valid JSON" in proc.stderr
+
+
+def test_doctor_reports_stale_entries_and_where_each_kind_takes_effect(dp, home, claude_version):
+    env = claude_version("2.1.330")
+    dp("init", extra_env=env)
+    dp("alias", "read_file", "Read")
+    dp("alias", "--cmd", "grep", "--replace", "rg")
+    checks = json.loads(dp("doctor", "--json", extra_env=env).stdout)["checks"]
+    [entries] = [c for c in checks if c["check"] == "entries"]
+    assert entries["status"] == "ok" and "if-filtered hook entries match the rules" in entries["message"]
+    reach = " ".join(c["message"] for c in checks if c["check"] == "reach")
+    assert "(read_file) cannot be blocked" in reach and "after the failed call (PostToolBatch)" in reach
+    assert "Claude Code 2.1.330" in reach and "1 Bash rules rewrite the command" in reach
+
+    path = home / ".claude" / "settings.json"
+    settings = json.loads(path.read_text())
+    settings["hooks"]["PreToolUse"][0]["hooks"] = settings["hooks"]["PreToolUse"][0]["hooks"][:1]
+    path.write_text(json.dumps(settings))
+    checks = json.loads(dp("doctor", "--json", extra_env=env).stdout)["checks"]
+    [entries] = [c for c in checks if c["check"] == "entries"]
+    assert entries["status"] == "warning" and "stale" in entries["message"] and entries["fix"] == "dp pave --hook"
+    dp("pave", "--hook", extra_env=env)
+    assert [c["status"] for c in json.loads(dp("doctor", "--json", extra_env=env).stdout)["checks"]
+            if c["check"] == "entries"] == ["ok"]

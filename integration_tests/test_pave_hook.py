@@ -277,3 +277,21 @@ def test_explicit_settings_path_and_symlinked_file(dp, tmp_path):
 def test_bad_options_are_one_line_errors(dp, home, args, fragment):
     assert_one_line_error(dp(*args), fragment)
     assert not _settings(home).exists()
+
+
+def test_permission_allow_needs_yes_and_says_what_it_widens(dp, home):
+    refused = dp("pave", "--hook", "--permission", "allow")
+    assert refused.returncode == 1 and not _settings(home).exists()
+    assert_one_line_error(refused, "runs even without --allowedTools Bash")
+    assert "add --yes" in refused.stderr
+    assert dp("init", "--permission", "allow").returncode == 1
+    proc = dp("pave", "--hook", "--permission", "allow", "--yes")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith("dp: warning: --permission allow approves every call dp rewrites")
+    assert _dp_entries(json.loads(_settings(home).read_text()))[0]["command"].endswith("--permission allow")
+
+
+def test_permission_ask_warns_that_non_interactive_runs_refuse_rewrites(dp, home):
+    proc = dp("pave", "--hook", "--permission", "ask")
+    assert proc.returncode == 0, proc.stderr
+    assert "non-interactive runs (claude -p, CI, dp recipe agent steps) cannot ask" in proc.stderr

@@ -13,8 +13,8 @@ import pytest
 from dp.claude import tools
 from dp.claude.executable import find_pave_check, hook_argv, hook_command, hook_options, shim_reason
 from dp.claude.settings import (
+    sync_entries,
     dump_settings,
-    install_entry,
     is_dp_command,
     matcher_matches,
     parse_settings,
@@ -23,6 +23,12 @@ from dp.claude.settings import (
 )
 from dp.errors import DpError
 from dp.files import replace_file
+
+
+def install_entry(settings: dict, command: str) -> str:
+    """The plain every-tool PreToolUse handler, through dp's one sync path."""
+    handler = {"type": "command", "command": command, "timeout": 5}
+    return sync_entries(settings, {"PreToolUse": [{"matcher": "*", "hooks": [handler]}]})
 
 PAVE = "/opt/dp/bin/pave-check"
 

@@ -58,8 +58,9 @@ def bash_words(rules) -> tuple[list[str], bool]:
 
 
 def other_tools(rules) -> list[str]:
-    """Non-Bash tools that have rules: parameter rules, and aliases of names Claude Code knows
-    (a name it does not know never reaches PreToolUse, so filtering on it costs nothing)."""
+    """Tools other than Bash's command words that have rules: parameter rules and tool-name
+    aliases (an alias of a name Claude Code does not know never reaches PreToolUse; its entry
+    costs nothing and starts working if the name ever becomes a real tool, e.g. an MCP one)."""
     names = {rule.tool for rule in rules if rule.tool and rule.tool != BASH_TOOL}
     names |= {rule.from_name for rule in rules if rule.match_kind == TOOL_ALIAS}
     return sorted(names)

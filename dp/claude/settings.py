@@ -216,12 +216,6 @@ def dp_hooks(settings: dict) -> list[tuple[str, dict, dict]]:
 # -- changing dp's entry ------------------------------------------------------
 
 
-def install_entry(settings: dict, command: str, timeout: int = HOOK_TIMEOUT_SECONDS) -> str:
-    """Make ``settings`` run ``command`` before every tool call, exactly once (the plain handler)."""
-    handler = {"type": "command", "command": command, "timeout": timeout}
-    return sync_entries(settings, {EVENT: [{"matcher": DP_MATCHER, "hooks": [handler]}]})
-
-
 def sync_entries(settings: dict, wanted: dict[str, list[dict]], is_mine=is_dp_hook) -> str:
     """Make dp's hooks in ``settings`` exactly ``wanted`` (event → hook groups).
 
@@ -332,21 +326,6 @@ def _hooks_in(groups: list):
         if isinstance(group, dict) and isinstance(group.get("hooks"), list):
             for hook in group["hooks"]:
                 yield group, hook
-
-
-def _pre_tool_use_groups(settings: dict) -> list:
-    """The PreToolUse array, created if missing; malformed parents are refused."""
-    hooks = settings.get("hooks")
-    if hooks is None:
-        hooks = settings["hooks"] = {}
-    if not isinstance(hooks, dict):
-        raise DpError('"hooks" is not an object; fix it by hand (nothing was changed)')
-    groups = hooks.get(EVENT)
-    if groups is None:
-        groups = hooks[EVENT] = []
-    if not isinstance(groups, list):
-        raise DpError(f'"hooks.{EVENT}" is not a list; fix it by hand (nothing was changed)')
-    return groups
 
 
 def _remove_hook(groups: list, group: dict, hook: dict) -> None:

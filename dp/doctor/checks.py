@@ -14,6 +14,7 @@ from pathlib import Path
 
 from dp.claude import settings as claude_settings
 from dp.claude import tools
+from dp.doctor import reach
 from dp.claude.executable import find_pave_check, hook_argv, hook_command, hook_options, shim_reason
 from dp.errors import DpError
 from dp.files import read_bytes
@@ -178,8 +179,9 @@ def check_hook(files: list[SettingsFile], db_path: Path) -> list[Finding]:
     if not installed:
         return [Finding("hook", ERROR, "the dp hook is not installed in any Claude Code settings", "dp pave --hook")]
     findings = []
-    for file, event, group, hook in installed:
+    for file, event, group, hook in _one_per_file(installed):
         findings += _check_entry(file, event, group, hook, db_path)
+    findings += _misplaced(installed)
     locked = [file for file in files if file.scope == "managed" and file.data.get("allowManagedHooksOnly") is True]
     if locked and not any(file.scope == "managed" for file, _, _, _ in installed):
         findings.append(
@@ -191,7 +193,7 @@ def check_hook(files: list[SettingsFile], db_path: Path) -> list[Finding]:
                 "ask your administrator to add the pave-check hook to the managed settings",
             )
         )
-    pre_tool = sorted({file.scope for file, event, _, _ in installed if event == claude_settings.EVENT})
+    pre_tool = sorted({file.scope for file, _, _, _ in installed})
     if len(pre_tool) > 1:
         extra = [scope for scope in pre_tool if scope != "user"] or pre_tool[1:]
         findings.append(
@@ -215,15 +217,6 @@ def _check_entry(file: SettingsFile, event: str, group: dict, hook: dict, db_pat
     command = hook.get("command", "")
     words = claude_settings.command_words(command)
     where = file.where
-    if event != claude_settings.EVENT:
-        return [
-            Finding(
-                "hook",
-                WARNING,
-                f"pave-check is registered for {event} in {where}, where it does nothing",
-                f"dp pave --unhook{_scope_option(file)} && {reinstall}",
-            )
-        ]
     program = os.path.expanduser(os.path.expandvars(words[0]))  # as the shell would
     if os.path.basename(program) == "dp":
         return [
@@ -247,16 +240,6 @@ def _check_entry(file: SettingsFile, event: str, group: dict, hook: dict, db_pat
     reason = shim_reason(resolved)
     if reason:
         findings.append(Finding("hook", WARNING, f"{where}: {reason}; it adds ~100 ms to every tool call", reinstall))
-    if group.get("matcher") not in (None, "", claude_settings.DP_MATCHER):
-        findings.append(
-            Finding(
-                "hook",
-                WARNING,
-                f"{where}: matcher {group.get('matcher')!r} hides some tool calls "
-                "from dp (tool-name aliases need every call)",
-                reinstall,
-            )
-        )
     disabling = [key for key in claude_settings.DISABLING_FIELDS if hook.get(key)]
     if disabling:
         findings.append(
@@ -286,6 +269,33 @@ def _check_entry(file: SettingsFile, event: str, group: dict, hook: dict, db_pat
             )
         )
     return findings
+
+
+def _one_per_file(installed):
+    """The entry that speaks for each file: its first PreToolUse handler, else its first dp entry
+    (the others share its command; whether they are the right set is the ``entries`` check)."""
+    chosen = {}
+    for entry in installed:
+        file, event = entry[0], entry[1]
+        if id(file) not in chosen or (event == claude_settings.EVENT and chosen[id(file)][1] != event):
+            chosen[id(file)] = entry
+    return list(chosen.values())
+
+
+def _misplaced(installed) -> list[Finding]:
+    """pave-check registered for an event it does not answer."""
+    from dp.claude.filters import EVENTS
+
+    return [
+        Finding(
+            "hook",
+            WARNING,
+            f"pave-check is registered for {event} in {file.where}, where it does nothing",
+            f"dp pave --unhook{_scope_option(file)} && {_reinstall_command(file)}",
+        )
+        for file, event, _, _ in installed
+        if event not in EVENTS
+    ]
 
 
 def _default_db() -> Path:
@@ -547,8 +557,10 @@ def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> lis
     findings += check_settings(files)
     findings += check_hook(files, db_path)
     findings += check_colliding_hooks(files)
+    findings += reach.check_entries(files, rules or [], db_path)
     if rules:
         findings += check_rules(rules)
+        findings += reach.check_reach(rules)
     findings.append(check_latency(files, db_path, cwd))
     from dp.doctor.paving import check_paving
 

@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from dp.cli.commands.pave import MODE_OPTION, PERMISSION_OPTION, SCOPE_OPTION, SETTINGS_OPTION
+from dp.cli.commands.pave import MODE_OPTION, PERMISSION_OPTION, SCOPE_OPTION, SETTINGS_OPTION, YES_OPTION
 from dp.cli.common import print_json
 from dp.cli.options import Shared, shared
 
@@ -37,12 +37,14 @@ def init(
     mcp: bool = typer.Option(
         False, "--mcp", help="Also register the dp MCP server with Claude Code (user, or project with --scope project)."
     ),
+    yes: bool = YES_OPTION,
     opts: Shared = None,
 ) -> None:
-    from dp.cli.commands.pave import describe_hook_result
+    from dp.cli.commands.pave import check_permission, describe_hook_result
     from dp.errors import DpError
     from dp.pave.init import init as set_up
 
+    check_permission(permission, yes)
     report = set_up(opts.store, scope, settings, permission, mode, mcp)
     if opts.json:
         print_json(report)

@@ -44,6 +44,7 @@ SETTINGS_OPTION = typer.Option(None, "--settings", metavar="PATH", help="Use thi
 PERMISSION_OPTION = typer.Option(
     "none", "--permission", metavar="none|ask|allow", help="Hook option: permission decision on rewrites."
 )
+YES_OPTION = typer.Option(False, "--yes", help="Confirm --permission allow (it widens what the agent may do).")
 MODE_OPTION = typer.Option(
     "rewrite", "--mode", metavar="rewrite|advise", help="Hook option: rewrite, or deny with advice."
 )
@@ -64,6 +65,7 @@ def pave(
     settings: Optional[Path] = SETTINGS_OPTION,
     permission: str = PERMISSION_OPTION,
     mode: str = MODE_OPTION,
+    yes: bool = YES_OPTION,
     opts: Shared = None,
 ) -> None:
     from dp.errors import DpError
@@ -95,6 +97,8 @@ def pave(
     elif mcp or unmcp:
         _mcp_change(opts, mcp, scope)
     else:
+        if hook:
+            check_permission(permission, yes)
         _hook_change(opts, hook, scope, settings, permission, mode)
 
 
@@ -177,6 +181,30 @@ def describe_mcp_result(result: dict) -> list[str]:
     if result["status"] in ("configured", "updated", "removed"):
         lines.append("  Claude Code sessions already running pick this up after a restart (or in /mcp).")
     return lines
+
+
+ALLOW_WIDENS = (
+    "--permission allow approves every call dp rewrites, skipping your permission rules: in -p mode a "
+    "rewritten Bash call runs even without --allowedTools Bash, and interactively it runs without the "
+    "prompt your rules would show"
+)
+ASK_REFUSES = (
+    "--permission ask: non-interactive runs (claude -p, CI, dp recipe agent steps) cannot ask, so they "
+    "refuse every rewritten call; only interactive sessions get the question"
+)
+
+
+def check_permission(permission: str, yes: bool) -> None:
+    """``allow`` needs ``--yes`` and says what it widens; ``ask`` warns about non-interactive runs."""
+    from dp.cli.common import warning
+    from dp.errors import DpError
+
+    if permission == "allow" and not yes:
+        raise DpError(f"{ALLOW_WIDENS}; add --yes if that is what you want")
+    if permission == "allow":
+        warning(ALLOW_WIDENS)
+    elif permission == "ask":
+        warning(ASK_REFUSES)
 
 
 def describe_hook_result(result: dict) -> list[str]:

@@ -1,0 +1,89 @@
+"""dp doctor: are dp's hook entries the set the rules call for, and where does each kind of
+rule take effect in the installed Claude Code?
+
+Claude Code (observed in 2.1.330) rejects a tool name it does not know before
+any PreToolUse hook runs, so such an alias can only be *told*: at session
+start and after the failed call (PostToolBatch). Saying so per kind is what
+keeps the report honest.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from dp.claude import filters, tools
+from dp.claude.executable import hook_argv
+from dp.claude.settings import dp_hooks, sync_entries
+from dp.rules.model import BASH_TOOL, TOOL_ALIAS
+
+OK, WARNING = "ok", "warning"
+
+
+def check_entries(files, rules, db_path) -> list:
+    """A settings file whose dp entries are not what the rules call for (stale filters, a missing
+    SessionStart/PostToolBatch entry, a hand-narrowed matcher)."""
+    from dp.doctor.checks import Finding, _reinstall_command
+    from dp.store import installs
+
+    recorded = {entry.path: entry for entry in installs.read(db_path, installs.HOOK)}
+    findings = []
+    for file in files:
+        mine = dp_hooks(file.data)
+        if not mine:
+            continue
+        command = next((hook.get("command") for _, _, hook in mine if hook_argv(hook.get("command"))), None)
+        if command is None:
+            continue
+        record = recorded.get(str(file.path))
+        filtered = record.details.get("filtered") if record else any(hook.get("if") for _, _, hook in mine)
+        trial = copy.deepcopy(file.data)
+        if sync_entries(trial, filters.wanted(command, rules, bool(filtered))) != "already_configured":
+            findings.append(Finding(
+                "entries", WARNING,
+                f"{file.where}: dp's hook entries are stale: they do not match the {len(rules)} rules "
+                f"({'filtered' if filtered else 'plain'} install)",
+                _reinstall_command(file),
+            ))
+        else:
+            kind = "if-filtered" if filtered else "plain"
+            findings.append(Finding("entries", OK, f"{file.where}: dp's {kind} hook entries match the rules"))
+    return findings
+
+
+def check_reach(rules) -> list:
+    """One line per kind of rule present: where it takes effect, and where it cannot."""
+    from dp.claude.client import find_claude, spelled, version_of
+    from dp.doctor.checks import Finding
+
+    binary = find_claude()
+    version = version_of(binary) if binary else None
+    client = f"Claude Code {spelled(version)}" if version else "Claude Code (not found; as observed in 2.1.330)"
+    unknown = sorted(r.from_name for r in rules if r.match_kind == TOOL_ALIAS and not _known_tool(r.from_name))
+    known = sorted(r.from_name for r in rules if r.match_kind == TOOL_ALIAS and _known_tool(r.from_name))
+    bash = [r for r in rules if r.tool == BASH_TOOL and r.match_kind != TOOL_ALIAS]
+    params = [r for r in rules if r.tool and r.tool != BASH_TOOL]
+    findings = []
+    if unknown:
+        findings.append(Finding(
+            "reach", OK,
+            f"{client}: tool-name aliases for names it does not know ({', '.join(unknown[:5])}"
+            f"{', …' if len(unknown) > 5 else ''}) cannot be blocked (it rejects the call before any hook); "
+            "they are delivered at session start and after the failed call (PostToolBatch)",
+        ))
+    if known:
+        findings.append(Finding(
+            "reach", OK, f"{client}: aliases of tools it has ({', '.join(known[:5])}) are blocked by PreToolUse"))
+    if bash:
+        findings.append(Finding(
+            "reach", OK,
+            f"{client}: {len(bash)} Bash rules rewrite the command before it runs (PreToolUse updatedInput), "
+            "and the model is told what changed; listed at session start too",
+        ))
+    if params:
+        findings.append(Finding(
+            "reach", OK, f"{client}: {len(params)} tool-parameter rules rewrite the input before the call runs"))
+    return findings
+
+
+def _known_tool(name: str) -> bool:
+    return name in tools.BUILTIN_TOOLS or name.startswith("mcp__")
