@@ -31,6 +31,7 @@ def _conditions(hooks: dict) -> list:
 
 def test_filtered_install_follows_every_rule_change(dp, home, claude_version):
     env = claude_version("2.1.330")
+    dp("paving", "off")  # paving's own command words are the next test's subject
     report = json.loads(dp("init", "--json", extra_env=env).stdout)
     assert report["hook"]["filters"]["filtered"] is True
     assert "2.1.330" in report["hook"]["filters"]["reason"]
@@ -51,6 +52,17 @@ def test_filtered_install_follows_every_rule_change(dp, home, claude_version):
 
     dp("alias", "--delete", "--cmd", "grep", "--replace", "rg")
     assert _conditions(_hooks(home)) == [("Edit|read_file", None)]
+
+
+def test_project_paving_words_are_filtered_while_paving_is_on(dp, home, claude_version):
+    dp("init", extra_env=claude_version("2.1.330"))
+    conditions = {condition for _, condition in _conditions(_hooks(home))}
+    assert {"Bash(*npm *)", "Bash(*pytest)", "Bash(*make *)"} <= conditions
+    proc = dp("paving", "off")
+    assert "Hook entries updated in" in proc.stderr
+    assert "PreToolUse" not in _hooks(home)
+    dp("paving", "on")
+    assert "Bash(*npm *)" in {condition for _, condition in _conditions(_hooks(home))}
 
 
 def test_import_syncs_and_a_bash_wide_rule_takes_the_plain_bash_handler(dp, home, tmp_path, claude_version):
@@ -77,6 +89,7 @@ def test_an_old_claude_gets_the_plain_handler_and_is_told_why(dp, home, claude_v
 
 def test_sync_touches_only_dp_entries_in_every_recorded_file(dp, home, tmp_path, claude_version):
     env = claude_version("2.1.330")
+    dp("paving", "off")
     other = tmp_path / "other" / "settings.json"
     other.parent.mkdir()
     own = {"matcher": "Bash", "hooks": [{"type": "command", "command": "~/guard.sh", "if": "Bash(rm *)"}]}
@@ -101,6 +114,7 @@ def test_a_settings_file_that_broke_is_a_warning_not_a_failed_alias(dp, home, cl
 
 def test_doctor_reports_stale_entries_and_where_each_kind_takes_effect(dp, home, claude_version):
     env = claude_version("2.1.330")
+    dp("paving", "off")
     dp("init", extra_env=env)
     dp("alias", "read_file", "Read")
     dp("alias", "--cmd", "grep", "--replace", "rg")

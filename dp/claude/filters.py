@@ -66,24 +66,27 @@ def other_tools(rules) -> list[str]:
     return sorted(names)
 
 
-def wanted(command: str, rules, filtered: bool) -> dict[str, list[dict]]:
+def wanted(command: str, rules, filtered: bool, extra_words=()) -> dict[str, list[dict]]:
     """Every dp hook group per event, for ``command`` (the pave-check command line).
 
     ``filtered``: write ``if`` conditions (Claude Code ≥ 2.1.85); otherwise one
     plain PreToolUse handler for every tool. SessionStart and PostToolBatch
     are always there: they carry the corrections that reach the model.
+    ``extra_words`` are command words the hook acts on without a rule (project
+    paving's package managers and runners, while paving is on).
     """
     rules = list(rules)
     return {
-        PRE: _pre_tool_use(command, rules) if filtered else [_group(PLAIN_MATCHER, [_handler(command)])],
+        PRE: _pre_tool_use(command, rules, extra_words) if filtered else [_group(PLAIN_MATCHER, [_handler(command)])],
         SESSION_START: [{"hooks": [_handler(command)]}],
         POST_TOOL_BATCH: [{"hooks": [_handler(command)]}],
     }
 
 
-def _pre_tool_use(command: str, rules) -> list[dict]:
+def _pre_tool_use(command: str, rules, extra_words) -> list[dict]:
     groups = []
     words, everything = bash_words(rules)
+    words = sorted(set(words) | {word for word in extra_words if _SAFE_WORD.match(word)})
     if everything:
         groups.append(_group(BASH_TOOL, [_handler(command)]))
     elif words:

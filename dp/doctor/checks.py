@@ -557,7 +557,7 @@ def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> lis
     findings += check_settings(files)
     findings += check_hook(files, db_path)
     findings += check_colliding_hooks(files)
-    findings += reach.check_entries(files, rules or [], db_path)
+    findings += reach.check_entries(files, db_path)
     if rules:
         findings += check_rules(rules)
         findings += reach.check_reach(rules)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 
-from dp.claude import filters, tools
+from dp.claude import tools
 from dp.claude.executable import hook_argv
 from dp.claude.settings import dp_hooks, sync_entries
 from dp.rules.model import BASH_TOOL, TOOL_ALIAS
@@ -19,10 +19,11 @@ from dp.rules.model import BASH_TOOL, TOOL_ALIAS
 OK, WARNING = "ok", "warning"
 
 
-def check_entries(files, rules, db_path) -> list:
+def check_entries(files, db_path) -> list:
     """A settings file whose dp entries are not what the rules call for (stale filters, a missing
     SessionStart/PostToolBatch entry, a hand-narrowed matcher)."""
     from dp.doctor.checks import Finding, _reinstall_command
+    from dp.pave.hook import wanted_entries
     from dp.store import installs
 
     recorded = {entry.path: entry for entry in installs.read(db_path, installs.HOOK)}
@@ -37,10 +38,10 @@ def check_entries(files, rules, db_path) -> list:
         record = recorded.get(str(file.path))
         filtered = record.details.get("filtered") if record else any(hook.get("if") for _, _, hook in mine)
         trial = copy.deepcopy(file.data)
-        if sync_entries(trial, filters.wanted(command, rules, bool(filtered))) != "already_configured":
+        if sync_entries(trial, wanted_entries(command, bool(filtered), db_path)) != "already_configured":
             findings.append(Finding(
                 "entries", WARNING,
-                f"{file.where}: dp's hook entries are stale: they do not match the {len(rules)} rules "
+                f"{file.where}: dp's hook entries are stale: they do not match the rules "
                 f"({'filtered' if filtered else 'plain'} install)",
                 _reinstall_command(file),
             ))

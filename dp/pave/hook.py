@@ -98,13 +98,20 @@ def _apply(path: Path, scope: str, command: str, filtered: bool, db_path: Path) 
     original = read_bytes(path)
     settings = parse_settings(original, path)
     try:
-        status = sync_entries(settings, filters.wanted(command, read_rules(db_path), filtered))
+        status = sync_entries(settings, wanted_entries(command, filtered, db_path))
     except DpError as exc:
         raise DpError(f"{path}: {exc.message}") from None
     backup = None
     if status != "already_configured":
         backup = replace_file(path, dump_settings(settings, original), expected=original, backup=True)
     return _report(status, scope, path, backup, command=command, timeout=HOOK_TIMEOUT_SECONDS)
+
+
+def wanted_entries(command: str, filtered: bool, db_path: Path) -> dict:
+    """dp's entries for the rules in the store and, while project paving is on, its command words."""
+    from dp.paving import filter_words
+
+    return filters.wanted(command, read_rules(db_path), filtered, filter_words(str(Path(db_path).parent)))
 
 
 def sync_installed(db_path: Path) -> list[dict]:

@@ -43,6 +43,9 @@ def paving(
     if state is not None:
         target = report.project_directory(directory) if project else None
         report.set_switch(dp_dir, state == "on", target)
+        from dp.cli.commands.pave import sync_hooks
+
+        sync_hooks(opts.store)  # the hook's `if` filters include paving's words while it is on
         where = f"for {target}" if target else "for every project"
         if opts.json:
             print_json({"paving": state, "project": target})
