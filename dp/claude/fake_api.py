@@ -38,6 +38,21 @@ def bash(command: str, **extra) -> dict:
     return tool_use("Bash", {"command": command, **extra})
 
 
+def block_text(content) -> str:
+    """The text of a message content as the model reads it (a string, or blocks incl. tool results)."""
+    if isinstance(content, str):
+        return content
+    parts = []
+    for block in content or []:
+        if not isinstance(block, dict):
+            continue
+        if block.get("type") == "text":
+            parts.append(block.get("text", ""))
+        elif block.get("type") == "tool_result":
+            parts.append(block_text(block.get("content")))
+    return "\n".join(parts)
+
+
 @dataclass
 class Recorded:
     """One request the client sent: path and parsed JSON body (None if it was not JSON)."""

@@ -18,7 +18,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from dp.claude.fake_api import FakeAnthropic
+from dp.claude.fake_api import FakeAnthropic, block_text
 
 BIN = Path(sys.executable).parent
 QUIET = {
@@ -27,21 +27,6 @@ QUIET = {
     "DISABLE_TELEMETRY": "1",
     "DISABLE_ERROR_REPORTING": "1",
 }
-
-
-def block_text(content) -> str:
-    """The text of a message content (a string or a list of blocks, tool results included)."""
-    if isinstance(content, str):
-        return content
-    parts = []
-    for block in content or []:
-        if not isinstance(block, dict):
-            continue
-        if block.get("type") == "text":
-            parts.append(block.get("text", ""))
-        elif block.get("type") == "tool_result":
-            parts.append(block_text(block.get("content")))
-    return "\n".join(parts)
 
 
 @dataclass

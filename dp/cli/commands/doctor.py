@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Optional
 
@@ -24,6 +25,7 @@ Examples:
   dp doctor
   dp doctor --json | jq '.checks[] | select(.status != "ok")'
   dp doctor --settings ./ci/claude-settings.json
+  dp doctor --live      # your claude, a local fake model, a temporary project: does dp work end to end?
 """
 
 _LABEL = {"ok": "ok", "warning": "warn", "error": "ERROR"}
@@ -32,8 +34,11 @@ _LABEL = {"ok": "ok", "warning": "warn", "error": "ERROR"}
 @shared("db", "cwd", "json")
 def doctor(
     settings: Optional[Path] = typer.Option(None, "--settings", metavar="PATH", help="Also check this settings file."),
+    live: bool = typer.Option(False, "--live", help="Run your claude against a local fake model and show what dp did."),
     opts: Shared = None,
 ) -> int:
+    if live:
+        return _live(opts)
     from dp.doctor import checks
 
     findings = checks.run_all(opts.store, opts.directory.resolve(), settings)
@@ -47,6 +52,30 @@ def doctor(
                 typer.echo(f"{'':<18} fix: {finding.fix}")
         typer.echo(f"\n{summary['ok']} ok, {summary['warning']} warning(s), {summary['error']} error(s)")
     if summary[checks.ERROR]:
+        raise typer.Exit(1)
+    return 0
+
+
+def _live(opts: Shared) -> int:
+    from dp.doctor import live
+    from dp.store import read_rules
+
+    report = live.run(opts.store, read_rules(opts.store))
+    fired = all(probe["fired"] for probe in report["probes"])
+    if opts.json:
+        print_json({"ok": fired, **report})
+    else:
+        typer.echo(f"Claude Code {report['version'] or '(version unknown)'} ({report['claude']}) against a fake model "
+                   "on 127.0.0.1, in a temporary project and HOME:")
+        typer.echo(f"  session start: the model was shown {report['session_start']!r}" if report["session_start"]
+                   else "  session start: no dp context reached the model")
+        for probe in report["probes"]:
+            typer.echo(f"  {probe['probe']}: the model called {probe['tool']} {json.dumps(probe['input'])}")
+            typer.echo(f"    hook fired: {'yes' if probe['fired'] else 'NO'}")
+            for line in probe["told"]:
+                typer.echo(f"    the model was told: {line}")
+            typer.echo(f"    the call returned: {probe['result'][:200]!r}")
+    if not fired:
         raise typer.Exit(1)
     return 0
 
