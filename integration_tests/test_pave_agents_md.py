@@ -233,3 +233,25 @@ def test_a_closed_pipe_is_not_a_traceback(every_kind, env):
     finally:
         os.close(write_end)
     assert proc.returncode != 0 and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_claude_md_gets_an_agents_md_import_line_once(dp, tmp_path):
+    project = tmp_path / "proj"
+    project.mkdir()
+    (project / "CLAUDE.md").write_bytes(b"# Team notes\r\nBe kind.")
+    dp("alias", "read_file", "Read")
+    written = dp("pave", "--agents-md", "--output", "AGENTS.md", cwd=project)
+    assert "Claude Code reads CLAUDE.md: add an @AGENTS.md import line with `dp pave --claude-md`" in written.stderr
+    proc = dp("pave", "--claude-md", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("CLAUDE.md: added the @AGENTS.md import line")
+    assert (project / "CLAUDE.md").read_bytes() == b"# Team notes\r\nBe kind.\r\n\r\n@AGENTS.md\r\n"
+    again = dp("pave", "--claude-md", "--json", cwd=project)
+    assert '"action": "present"' in again.stdout
+    assert "Claude Code reads CLAUDE.md" not in dp("pave", "--agents-md", "--output", "AGENTS.md", cwd=project).stderr
+
+
+def test_claude_md_is_created_when_missing(dp, tmp_path):
+    proc = dp("pave", "--claude-md", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "CLAUDE.md").read_text() == "@AGENTS.md\n"

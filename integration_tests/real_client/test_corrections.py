@@ -46,3 +46,14 @@ def test_a_bash_command_that_fails_gets_no_tool_name_note(client):
     failing = bash("exit 3")
     session = client.run([[failing]])
     assert "read_file" not in session.tool_result(failing["id"])["context"]
+
+
+def test_agents_md_reaches_the_model_through_the_claude_md_import(client):
+    client.init()
+    client.dp("alias", "read_file", "Read", "--message", "Read is the file tool here")
+    (client.project / "CLAUDE.md").write_text("Project rules follow.\n")
+    client.dp("pave", "--agents-md", "--output", "AGENTS.md")
+    client.dp("pave", "--claude-md")
+    session = client.run([])
+    assert "Project rules follow." in session.opening
+    assert "# Tool Name Corrections" in session.opening  # AGENTS.md, through @AGENTS.md

@@ -30,6 +30,7 @@ Examples:
   dp pave --agents-md                              # print the Markdown
   dp pave --agents-md --output AGENTS.md           # write/refresh dp's block in AGENTS.md
   dp pave --agents-md --tasks --output CLAUDE.md   # plus the project's tasks
+  dp pave --claude-md                              # ./CLAUDE.md gets an @AGENTS.md import line
   dp pave --hook                                   # install for every project (user scope)
   dp pave --hook --scope project --permission ask  # this project; ask before rewritten calls
   dp pave --unhook --scope project
@@ -57,6 +58,7 @@ def pave(
         None, "--output", "-o", metavar="FILE", help="With --agents-md: write them into FILE between dp's markers."
     ),
     tasks: bool = typer.Option(False, "--tasks", help="With --agents-md: add a '# Project Tasks' section."),
+    claude_md: bool = typer.Option(False, "--claude-md", help="Add an @AGENTS.md import line to ./CLAUDE.md."),
     hook: bool = typer.Option(False, "--hook", help="Install the PreToolUse hook in Claude Code's settings."),
     unhook: bool = typer.Option(False, "--unhook", help="Remove dp's hook entries (nothing else)."),
     mcp: bool = typer.Option(False, "--mcp", help="Register the dp MCP server (dp mcp) with Claude Code."),
@@ -70,10 +72,15 @@ def pave(
 ) -> None:
     from dp.errors import DpError
 
-    modes = (("--agents-md", agents_md), ("--hook", hook), ("--unhook", unhook), ("--mcp", mcp), ("--unmcp", unmcp))
+    modes = (
+        ("--agents-md", agents_md), ("--claude-md", claude_md), ("--hook", hook), ("--unhook", unhook),
+        ("--mcp", mcp), ("--unmcp", unmcp),
+    )
     chosen = [name for name, on in modes if on]
     if len(chosen) != 1:
-        raise DpError("choose one of --agents-md, --hook, --unhook, --mcp or --unmcp (see 'dp pave --help')")
+        raise DpError(
+            "choose one of --agents-md, --claude-md, --hook, --unhook, --mcp or --unmcp (see 'dp pave --help')"
+        )
     if not agents_md and (output is not None or tasks):
         raise DpError("--output and --tasks go with --agents-md")
     hook_options = [
@@ -86,13 +93,15 @@ def pave(
         )
         if value != default
     ]
-    if agents_md and hook_options:
+    if (agents_md or claude_md) and hook_options:
         raise DpError(f"{hook_options[0]} goes with --hook or --unhook")
     if (mcp or unmcp) and set(hook_options) - {"--scope"}:
         raise DpError(f"{(set(hook_options) - {'--scope'}).pop()} goes with --hook; --mcp takes only --scope user|project")
     if unhook and ("--permission" in hook_options or "--mode" in hook_options):
         raise DpError("--permission and --mode are options of --hook")
-    if agents_md:
+    if claude_md:
+        _claude_md(opts)
+    elif agents_md:
         _agents_md(opts, output, tasks)
     elif mcp or unmcp:
         _mcp_change(opts, mcp, scope)
@@ -123,8 +132,36 @@ def _agents_md(opts: Shared, output: Optional[Path], tasks: bool) -> None:
         if rules or result["action"] != "unchanged":
             count = len(rules)
             status(f"{output}: {_ACTION_TEXT[result['action']]} ({count} rule{'s' if count != 1 else ''})")
+        _claude_md_hint(Path(output))
     else:
         typer.echo(result.get("markdown", ""), nl=False)
+
+
+def _claude_md(opts: Shared) -> None:
+    from dp.pave.claude_md import IMPORT_LINE, add_import
+    from dp.store import Store, installs
+
+    path = Path("CLAUDE.md").absolute()
+    action = add_import(path)
+    if action != "present":
+        with Store.open(opts.store) as store:
+            installs.record(store, path, installs.CLAUDE_MD, "project", created_file=action == "created",
+                            details={"line": IMPORT_LINE})
+    if opts.json:
+        print_json({"output": str(path), "action": action, "line": IMPORT_LINE})
+    else:
+        done = {"created": "created with", "added": "added", "present": "already has"}[action]
+        status(f"CLAUDE.md: {done} the {IMPORT_LINE} import line (Claude Code reads CLAUDE.md; the line brings AGENTS.md)")
+
+
+def _claude_md_hint(output: Path) -> None:
+    """After writing AGENTS.md: say how Claude Code gets to read it, unless CLAUDE.md already imports it."""
+    from dp.pave.claude_md import imports_agents_md
+
+    claude_md = output.parent / "CLAUDE.md"
+    if output.name == "AGENTS.md" and not imports_agents_md(claude_md):
+        note("Claude Code reads CLAUDE.md: add an @AGENTS.md import line with `dp pave --claude-md`, "
+             "or put dp's block there with `dp pave --agents-md --output CLAUDE.md`")
 
 
 _ACTION_TEXT = {
