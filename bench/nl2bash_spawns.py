@@ -22,6 +22,8 @@ import fnmatch
 import re
 import sys
 
+from corpus import commands as read_commands  # bench/corpus.py, shared by the corpus benches
+
 from dp.claude import filters
 from dp.rules.model import Rule
 from dp.shell.words import command_words
@@ -52,8 +54,7 @@ def main(argv: list[str]) -> int:
     if not argv or argv[0].startswith("-"):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
-    with open(argv[0], encoding="utf-8", errors="replace") as handle:
-        corpus = [line.rstrip("\n") for line in handle if line.strip()]
+    corpus = read_commands(argv[0])
     words, _ = filters.bash_words(RULES)
     if "--paving" in argv:
         from dp.paving import WORDS
