@@ -25,6 +25,11 @@ SCOPES = ("user", "project", "local")
 EVENT = "PreToolUse"
 DP_MATCHER = "*"
 HOOK_PROGRAM = "pave-check"
+# The capture hook: records failures and success shapes after each tool call.
+# ``async`` so the agent never waits for it (it cannot change anything anyway).
+CAPTURE_PROGRAM = "dp-capture"
+CAPTURE_EVENTS = ("PostToolUseFailure", "PostToolUse")
+CAPTURE_TIMEOUT_SECONDS = 60
 # Hook fields that would stop dp doing its job: an async hook cannot block
 # or rewrite, a ``once`` hook removes itself after its first run.
 DISABLING_FIELDS = ("async", "asyncRewake", "once")
@@ -182,6 +187,19 @@ def is_dp_hook(hook) -> bool:
     return isinstance(hook, dict) and hook.get("type", "command") == "command" and is_dp_command(hook.get("command"))
 
 
+def is_capture_hook(hook) -> bool:
+    """A command hook running dp-capture, whatever its path and options."""
+    if not (isinstance(hook, dict) and hook.get("type", "command") == "command"):
+        return False
+    words = command_words(hook.get("command"))
+    return bool(words) and os.path.basename(words[0]) in (CAPTURE_PROGRAM, CAPTURE_PROGRAM + ".exe")
+
+
+def capture_hooks(settings: dict) -> list[tuple[str, dict, dict]]:
+    """(event, group, hook) of every dp-capture entry, in file order."""
+    return [(event, group, hook) for event, group, hook in iter_hooks(settings) if is_capture_hook(hook)]
+
+
 def matcher_matches(matcher, tool_name: str) -> bool:
     """Whether a hook group's matcher selects ``tool_name`` (exact name, ``*``/empty, or a regex)."""
     if matcher is None or matcher in ("", "*"):
@@ -294,8 +312,14 @@ def _hooks_object(settings: dict) -> dict:
     return hooks
 
 
+def capture_entries(command: str, timeout: int = CAPTURE_TIMEOUT_SECONDS) -> dict[str, list[dict]]:
+    """dp-capture's entries for sync_entries: one async handler for every tool in each of CAPTURE_EVENTS."""
+    handler = {"type": "command", "command": command, "timeout": timeout, "async": True}
+    return {event: [{"matcher": DP_MATCHER, "hooks": [dict(handler)]}] for event in CAPTURE_EVENTS}
+
+
 def remove_entries(settings: dict) -> int:
-    """Remove dp's hooks from every event; returns how many were removed.
+    """Remove dp's hooks (pave-check and dp-capture) from every event; returns how many were removed.
 
     A group left with no hooks goes, and so do an event array and a
     ``"hooks"`` object left empty (dp added them): no ``{"hooks": {}}``
@@ -309,7 +333,7 @@ def remove_entries(settings: dict) -> int:
         groups = hooks[event]
         if not isinstance(groups, list):
             continue
-        mine = [(group, hook) for group, hook in _hooks_in(groups) if is_dp_hook(hook)]
+        mine = [(group, hook) for group, hook in _hooks_in(groups) if is_dp_hook(hook) or is_capture_hook(hook)]
         for group, hook in mine:
             _remove_hook(groups, group, hook)
         removed += len(mine)

@@ -85,3 +85,29 @@ def is_builtin(name: str) -> bool:
 def is_possible_tool(name: str) -> bool:
     """A name a tool call can carry: a built-in tool or an MCP tool."""
     return name in BUILTIN_TOOLS or (name.startswith(MCP_PREFIX) and len(name) > len(MCP_PREFIX))
+
+# Parameters a call cannot do without, and the other (non-string) ones, so that
+# a hallucinated call's input can be checked against a real tool's schema.
+REQUIRED_PARAMS = {
+    "Bash": ("command",),
+    "Read": ("file_path",),
+    "Write": ("file_path", "content"),
+    "Edit": ("file_path", "old_string", "new_string"),
+    "Glob": ("pattern",),
+    "Grep": ("pattern",),
+    "NotebookEdit": ("notebook_path", "new_source"),
+    "WebFetch": ("url", "prompt"),
+    "WebSearch": ("query",),
+}
+OTHER_PARAMS = {
+    "Bash": ("timeout", "run_in_background", "dangerouslyDisableSandbox"),
+    "Read": ("offset", "limit"),
+    "Edit": ("replace_all",),
+    "Grep": ("-i", "-n", "-A", "-B", "-C", "multiline", "head_limit", "offset"),
+    "WebSearch": ("allowed_domains", "blocked_domains"),
+}
+
+
+def tool_params(name: str) -> frozenset:
+    """Every parameter dp knows of the built-in tool ``name``."""
+    return frozenset(TOOL_PARAMS.get(name, ()) + REQUIRED_PARAMS.get(name, ()) + OTHER_PARAMS.get(name, ()))

@@ -568,6 +568,9 @@ def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> lis
     from dp.doctor.mcp_check import check_mcp  # it builds on this module's Finding
 
     findings += check_mcp(cwd)
+    from dp.doctor.capture import check_capture
+
+    findings += check_capture(files, db_path, rules)
     return findings
 
 

@@ -15,11 +15,15 @@ from pathlib import Path
 
 from dp.claude import filters
 from dp.claude.settings import (
+    CAPTURE_EVENTS,
+    CAPTURE_TIMEOUT_SECONDS,
     EVENT,
     HOOK_TIMEOUT_SECONDS,
     SCOPES,
     dp_hooks,
     dump_settings,
+    capture_entries,
+    is_capture_hook,
     parse_settings,
     remove_entries,
     settings_path,
@@ -64,6 +68,17 @@ def command_for(db_path: Path, permission: str = "none", mode: str = "rewrite") 
     return hook_command(find_pave_check(), db_option(db_path), permission, mode)
 
 
+def capture_command_for(db_path: Path) -> str:
+    """The capture entries' command: the real installed dp-capture, with ``--db`` for a non-default store."""
+    import shlex
+
+    from dp.claude.executable import find_program
+    from dp.claude.settings import CAPTURE_PROGRAM
+
+    db = db_option(db_path)
+    return shlex.join([str(find_program(CAPTURE_PROGRAM)), *(["--db", str(db)] if db else [])])
+
+
 def db_option(db_path: Path) -> Path | None:
     """The store the hook must be told about: None for the default store.
 
@@ -74,18 +89,20 @@ def db_option(db_path: Path) -> Path | None:
     return None if chosen == DEFAULT_DB.expanduser().absolute() else chosen
 
 
-def install(path: Path, command: str, scope: str, db_path: Path, support: dict | None = None) -> dict:
+def install(path: Path, command: str, scope: str, db_path: Path, support: dict | None = None,
+            capture_command: str | None = None) -> dict:
     """Put dp's entries running ``command`` into the settings at ``path`` and record the install.
 
     The entries follow the rules now in the store (``if`` filters when the
-    installed Claude Code has them, see dp/claude/filters.py); the file is
-    written only on a change.
+    installed Claude Code has them, see dp/claude/filters.py); with
+    ``capture_command`` the dp-capture entries go in too. The file is written
+    only on a change.
     """
     from dp.claude.client import filter_support
 
     support = support or filter_support()
     existed = path.exists()
-    report = _apply(path, scope, command, support["filtered"], db_path)
+    report = _apply(path, scope, command, support["filtered"], db_path, capture_command)
     report["filters"] = {key: support[key] for key in ("filtered", "version", "reason")}
     with Store.open(db_path) as store:
         installs.record(store, path, installs.HOOK, scope, created_file=not existed,
@@ -102,9 +119,13 @@ def _apply(path: Path, scope: str, command: str, filtered: bool, db_path: Path) 
     except DpError as exc:
         raise DpError(f"{path}: {exc.message}") from None
     backup = None
-    if status != "already_configured":
+    if status != "already_configured" or capture not in (None, "already_configured"):
         backup = replace_file(path, dump_settings(settings, original), expected=original, backup=True)
-    return _report(status, scope, path, backup, command=command, timeout=HOOK_TIMEOUT_SECONDS)
+    report = _report(status, scope, path, backup, command=command, timeout=HOOK_TIMEOUT_SECONDS)
+    if capture_command:
+        report["capture"] = {"status": capture, "events": list(CAPTURE_EVENTS), "command": capture_command,
+                             "async": True, "timeout": CAPTURE_TIMEOUT_SECONDS}
+    return report
 
 
 def wanted_entries(command: str, filtered: bool, db_path: Path) -> dict:

@@ -32,21 +32,25 @@ def init(
     permission: str = "none",
     mode: str = "rewrite",
     mcp: bool = False,
+    capture: bool = True,
 ) -> dict:
     """Set dp up; ``demo.ok`` says whether the installed hook really works.
 
     With ``mcp`` the MCP server is registered too, in the same scope as the
-    hook (user unless ``scope`` is project).
+    hook (user unless ``scope`` is project). ``capture`` also installs the
+    dp-capture entries (PostToolUse and PostToolUseFailure) that record what
+    agents get wrong.
     """
     from dp.pave import mcp as pave_mcp
 
     label, path = hook.target(scope, explicit)  # bad options fail before anything is created
     command = hook.command_for(db_path, permission, mode)
+    capture_command = hook.capture_command_for(db_path) if capture else None
     if mcp:
         pave_mcp.target(scope)
         pave_mcp.server_command()
     store = ensure_store(db_path)
-    installed = hook.install(path, command, label, db_path)
+    installed = hook.install(path, command, label, db_path, capture_command=capture_command)
     from dp.paving.switch import globally_enabled
 
     paving = {"enabled": globally_enabled(str(db_path.parent))}

@@ -11,7 +11,8 @@ leaves the command alone.
 from __future__ import annotations
 
 from dp.shell.guard import Timeout, deadline
-from dp.shell.lexer import ASSIGNMENT, Prepared, Unparseable, prepare
+from dp.shell.lexer import Prepared, Unparseable, prepare
+from dp.shell.wrappers import basename, program_index
 
 # Longer commands are left alone rather than risk a slow parse.
 MAX_PARSE_CHARS = 100_000
@@ -68,73 +69,9 @@ class SimpleCommand:
         return f"SimpleCommand({self.name!r}, {self.start}, {self.end})"
 
 
-def basename(word: str) -> str:
-    return word.rsplit("/", 1)[-1]
-
-
-# Transparent wrappers: options that take a separate value, whether NAME=value
-# words may follow, and how many positional words precede the command.
-_WRAPPERS = {
-    "sudo": (
-        {"-u", "-g", "-h", "-p", "-C", "-D", "-R", "-r", "-t", "-T", "-U", "--user", "--group",
-         "--host", "--prompt", "--chdir", "--chroot", "--role", "--type", "--close-from",
-         "--command-timeout", "--other-user"},
-        True,
-        0,
-    ),
-    "env": ({"-u", "-C", "-S", "--unset", "--chdir", "--split-string"}, True, 0),
-    "time": ({"-f", "-o", "--format", "--output"}, False, 0),
-    "nice": ({"-n", "--adjustment"}, False, 0),
-    "nohup": (set(), False, 0),
-    "command": (set(), False, 0),
-    "exec": ({"-a"}, False, 0),
-    "timeout": ({"-s", "-k", "--signal", "--kill-after"}, False, 1),
-    "xargs": (
-        {"-I", "-L", "-n", "-P", "-s", "-E", "-d", "-a", "--arg-file", "--delimiter",
-         "--max-args", "--max-procs", "--max-chars", "--eof", "--max-lines"},
-        False,
-        0,
-    ),
-}
-# Options with which a wrapper only reports on the command instead of running
-# it (`command -v grep`, `sudo -l grep`): the wrapper is then the command.
-_QUERY_OPTIONS = {"command": {"-v", "-V"}, "sudo": {"-l", "--list"}}
-
-
-def _is_query(wrapper: str, option: str) -> bool:
-    queries = _QUERY_OPTIONS.get(wrapper, ())
-    if option.startswith("--"):
-        return option in queries
-    return any(f"-{letter}" in queries for letter in option[1:])
-
-
 def command_word_index(words: list[Word]) -> int:
     """Index of the word that names the program run, past any wrappers."""
-    i = 0
-    while i < len(words):
-        wrapper = basename(words[i].value)
-        spec = _WRAPPERS.get(wrapper)
-        if spec is None:
-            return i
-        options_with_values, assignments, positional = spec
-        j = i + 1
-        while j < len(words):
-            value = words[j].value
-            if value == "--":
-                j += 1
-                break
-            if not value.startswith("-") or value == "-":
-                break
-            if _is_query(wrapper, value):
-                return i
-            j += 2 if value in options_with_values else 1
-        while assignments and j < len(words) and ASSIGNMENT.match(words[j].value):
-            j += 1
-        j += positional
-        if j >= len(words):
-            return i  # a bare wrapper (`time`, `env`) is itself the command
-        i = j
-    return 0
+    return program_index([word.value for word in words])
 
 
 def simple_commands(text: str) -> list[SimpleCommand] | None:

@@ -24,7 +24,7 @@ def __getattr__(name):
     if name == "DEFAULT_DB":  # a Path for callers; pathlib stays off the hook's import path
         from pathlib import Path
 
-        from dp.store.read import DEFAULT_DB
+        from dp.store.location import DEFAULT_DB
 
         return Path(DEFAULT_DB)
     # The write path pulls in sqlite-utils; load it only when asked for, so

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import time
 from pathlib import Path
 
 _NAME = re.compile(r"^(\d{4})_[A-Za-z0-9_]+\.sql$")
@@ -79,3 +80,16 @@ def migrate(conn: sqlite3.Connection, migrations=None) -> int:
         conn.execute("ROLLBACK")
         raise
     return max(current, latest)
+
+
+def enable_wal(conn: sqlite3.Connection, attempts: int = 50) -> None:
+    """Switch to WAL; a concurrent first open may hold the lock, so retry briefly."""
+    for attempt in range(attempts):
+        try:
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        except sqlite3.OperationalError:
+            mode = None
+        if mode == "wal":
+            return
+        time.sleep(0.02 * (attempt + 1))
+    raise sqlite3.OperationalError("could not switch the store to WAL journal mode (database locked)")

@@ -10,21 +10,10 @@ from __future__ import annotations
 import sqlite3
 
 from dp.rules.model import FIELDS, Rule
+from dp.store.location import DEFAULT_DB, db_location  # noqa: F401 (re-exported)
 
 BUSY_TIMEOUT_MS = 2000
-DEFAULT_DB = "~/.dp/dp.db"
 _COLUMNS = ", ".join(FIELDS)
-
-
-def db_location(explicit=None) -> str:
-    """The store's path as a string: ``explicit`` (--db), else ``$DP_DB``, else ``~/.dp/dp.db``.
-
-    A string, not a Path: the hook calls this on every tool call and pathlib
-    costs it a few milliseconds to import.
-    """
-    import os
-
-    return os.path.expanduser(str(explicit or os.environ.get("DP_DB") or DEFAULT_DB))
 
 
 def open_readonly(path) -> sqlite3.Connection | None:

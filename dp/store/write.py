@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import time
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -21,7 +20,7 @@ import sqlite_utils
 from dp.errors import DpError
 from dp.files import resolve
 from dp.rules.model import FIELDS, KEY_FIELDS, TOOL_ALIAS, Rule, kind_label
-from dp.store.migrations import load_migrations, migrate
+from dp.store.migrations import enable_wal, load_migrations, migrate
 from dp.store.read import DEFAULT_DB, open_readonly, schema_version
 
 WRITE_BUSY_TIMEOUT_MS = 15000
@@ -79,7 +78,7 @@ class Store:
             conn = sqlite3.connect(path, timeout=WRITE_BUSY_TIMEOUT_MS / 1000, isolation_level=None)
             conn.execute(f"PRAGMA busy_timeout = {WRITE_BUSY_TIMEOUT_MS}")
             _refuse_newer(conn, path)
-            _enable_wal(conn)
+            enable_wal(conn)
             conn.execute("PRAGMA synchronous = NORMAL")
             migrate(conn)
         except sqlite3.Error as exc:
@@ -279,16 +278,3 @@ _IMPORT_ACTION = {"set": "imported", "kept": "skipped", "updated": "overwritten"
 
 class _DryRun(Exception):
     """Raised inside a transaction to roll it back on purpose."""
-
-
-def _enable_wal(conn: sqlite3.Connection, attempts: int = 50) -> None:
-    """Switch to WAL; a concurrent first open may hold the lock, so retry briefly."""
-    for attempt in range(attempts):
-        try:
-            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-        except sqlite3.OperationalError:
-            mode = None
-        if mode == "wal":
-            return
-        time.sleep(0.02 * (attempt + 1))
-    raise sqlite3.OperationalError("could not switch the store to WAL journal mode (database locked)")

@@ -14,8 +14,10 @@ from dp.cli.options import Shared, shared
 HELP = """Set dp up: create the alias store, install the Claude Code hook, and show it working.
 
 The hook goes into your user settings (~/.claude/settings.json) unless you
-pick --scope project|local or --settings PATH. The demonstration runs the
-installed pave-check against a throwaway store with two sample rules, so
+pick --scope project|local or --settings PATH. Next to it go the capture
+hooks (dp-capture, PostToolUse and PostToolUseFailure, async) that record
+failed calls for dp paths / dp suggest; --no-capture leaves them out.
+The demonstration runs the installed pave-check against a throwaway store with two sample rules, so
 your own store stays empty until you add rules. Safe to run again: nothing
 is duplicated.
 
@@ -24,6 +26,7 @@ Examples:
   dp init                        # user scope: every project
   dp init --scope project        # only this project (.claude/settings.json)
   dp init --mcp                  # also register the dp MCP server (dp mcp)
+  dp init --no-capture           # only the PreToolUse hook
   dp init --json
 """
 
@@ -38,6 +41,9 @@ def init(
         False, "--mcp", help="Also register the dp MCP server with Claude Code (user, or project with --scope project)."
     ),
     yes: bool = YES_OPTION,
+    no_capture: bool = typer.Option(
+        False, "--no-capture", help="Do not install the dp-capture hooks that record failed tool calls."
+    ),
     opts: Shared = None,
 ) -> None:
     from dp.cli.commands.pave import check_permission, describe_hook_result
@@ -45,7 +51,7 @@ def init(
     from dp.pave.init import init as set_up
 
     check_permission(permission, yes)
-    report = set_up(opts.store, scope, settings, permission, mode, mcp)
+    report = set_up(opts.store, scope, settings, permission, mode, mcp, capture=not no_capture)
     if opts.json:
         print_json(report)
     else:

@@ -262,9 +262,14 @@ def describe_hook_result(result: dict) -> list[str]:
         lines.append(f"  {result['filters']['reason']}")
     if result.get("deleted"):
         lines.append("  The file held nothing else, so it was deleted.")
+    capture = result.get("capture")
+    if capture:
+        verb = {"configured": "installed", "updated": "updated", "already_configured": "already installed"}
+        lines.append(f"  capture: {verb[capture['status']]} for {' and '.join(capture['events'])} (async): "
+                     f"{capture['command']}")
     if result.get("backup"):
         lines.append(f"  previous file kept as {result['backup']}")
-    if status in ("configured", "updated", "removed"):
+    if status in ("configured", "updated", "removed") or (capture and capture["status"] != "already_configured"):
         # Claude Code snapshots hooks when a session starts.
         lines.append("  Claude Code sessions already running pick this up after a restart (or in /hooks).")
     return lines

@@ -1,0 +1,140 @@
+"""From a tool call to the rows stored for it.
+
+A failure keeps its redacted input and error plus the shape of the command
+that failed; a success keeps only shapes (tool, command word, subcommand,
+flags) — one row per simple command of a Bash string. Shared by the capture
+hook, the transcript reader and the Go-database import, so every source
+stores the same thing for the same call.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from dp.capture.redact import clean_error, clean_input
+from dp.shell.shape import Shape, shapes
+
+BASH = "Bash"
+COLUMNS = ("source", "event_key", "outcome", "tool_name", "tool_input", "error", "command", "subcommand",
+           "flags", "input_keys", "error_class", "session_id", "cwd", "timestamp")
+MAX_KEY_CHARS = 200
+
+# (error class, lower-case phrases), first match wins: the order puts the
+# specific messages before the generic ones (`bash: x: command not found`
+# also ends in "exit code 127").
+ERROR_CLASSES = (
+    ("unknown tool", ("no such tool available",)),
+    ("command not found", ("command not found", ": not found", "executable file not found")),
+    ("unknown subcommand", ("is not a git command", "unknown command", "no such command", "unrecognized subcommand",
+                            "unknown subcommand", "invalid choice", "is not a valid command", "unrecognized command")),
+    ("unknown option", ("unrecognized option", "unknown option", "invalid option", "illegal option",
+                        "unexpected argument", "unknown flag", "unknown argument", "no such option",
+                        "unrecognized arguments", "unknown shorthand flag", "invalid argument")),
+    ("no such file", ("no such file or directory", "does not exist", "file not found", "not a directory")),
+    ("permission denied", ("permission denied", "operation not permitted", "requires approval")),
+    ("non-zero exit", ("exit code", "exit status")),
+)
+
+
+def error_class(error) -> str:
+    """The failure's class (``command not found``, ``unknown option`` …), ``error`` when none fits."""
+    text = (error or "").lower() if isinstance(error, str) else ""
+    for name, phrases in ERROR_CLASSES:
+        if any(phrase in text for phrase in phrases):
+            return name
+    return "error"
+
+
+def now_iso() -> str:
+    """UTC, microseconds, ``Z``: sorts as text, like every stored timestamp."""
+    now = time.time()
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1_000_000):06d}Z"
+
+
+def event_key(session_id, tool_use_id) -> str | None:
+    """``<session>:<tool_use_id>``, the identity shared by the hook and the transcript of one call."""
+    if not isinstance(tool_use_id, str) or not tool_use_id:
+        return None
+    return f"{str(session_id or '')[:MAX_KEY_CHARS]}:{tool_use_id[:MAX_KEY_CHARS]}"
+
+
+def failing_shape(command: str, error) -> Shape | None:
+    """The simple command the error is about: the one it names, else the last one that ran."""
+    found = shapes(command)
+    if not found:
+        return None
+    text = error if isinstance(error, str) else ""
+    for shape in reversed(found):
+        name = shape.command
+        if f"{name}:" in text or f"'{name}'" in text or f"{name} " in text[: len(name) + 1]:
+            return shape
+    return found[-1]
+
+
+def failure_row(source: str, tool_name: str, tool_input, error, session_id, cwd, timestamp, key) -> dict:
+    """The row for one failed call (input redacted and bounded)."""
+    tool_input = tool_input if isinstance(tool_input, dict) else {}
+    shape = None
+    if tool_name == BASH and isinstance(tool_input.get("command"), str):
+        shape = failing_shape(tool_input["command"], error)
+    error_text = clean_error(error)
+    return _row(source, key, "failure", tool_name, json.dumps(clean_input(tool_input), ensure_ascii=False),
+                error_text, shape, tool_input, error_class(error_text), session_id, cwd, timestamp)
+
+
+def success_rows(source: str, tool_name: str, tool_input, session_id, cwd, timestamp, key) -> list[dict]:
+    """The rows for one successful call: its shapes only, never its input."""
+    tool_input = tool_input if isinstance(tool_input, dict) else {}
+    found = shapes(tool_input["command"]) if tool_name == BASH and isinstance(tool_input.get("command"), str) else []
+    rows = []
+    for index, shape in enumerate(found or [None]):
+        row_key = f"{key}#{index}" if key else None
+        rows.append(_row(source, row_key, "success", tool_name, None, None, shape, tool_input, "", session_id, cwd,
+                         timestamp))
+    return rows
+
+
+def _row(source, key, outcome, tool_name, tool_input_json, error, shape, tool_input, klass, session_id, cwd, timestamp):
+    return {
+        "source": source,
+        "event_key": key,
+        "outcome": outcome,
+        "tool_name": str(tool_name)[:MAX_KEY_CHARS],
+        "tool_input": tool_input_json,
+        "error": error,
+        "command": shape.command[:MAX_KEY_CHARS] if shape else "",
+        "subcommand": shape.subcommand if shape else "",
+        "flags": json.dumps(list(shape.flags) if shape else []),
+        "input_keys": json.dumps(sorted(str(key)[:64] for key in tool_input)[:32]),
+        "error_class": klass,
+        "session_id": str(session_id or "")[:MAX_KEY_CHARS],
+        "cwd": str(cwd or "")[:1024],
+        "timestamp": timestamp,
+    }
+
+
+_INSERT = f"INSERT OR IGNORE INTO desires ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
+
+
+def insert_rows(conn, rows) -> int:
+    """Insert rows (an event key already stored is skipped); returns how many were new. No transaction handling."""
+    before = conn.total_changes
+    conn.executemany(_INSERT, ([row[name] for name in COLUMNS] for row in rows))
+    return conn.total_changes - before
+
+
+def in_transaction(conn, work):
+    """``work()`` inside ``BEGIN IMMEDIATE`` … ``COMMIT`` (rolled back on any error); returns its result.
+
+    Immediate: concurrent writers queue on SQLite's lock (busy timeout) at the
+    start instead of failing halfway.
+    """
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        result = work()
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+    return result

@@ -1,0 +1,108 @@
+"""``dp desires``: the failed tool calls dp captured, newest first (and ``--purge``)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from dp.cli.common import JSON_OPTION, db_path, note, print_json
+
+HELP = """List the failed tool calls dp captured (hooks, transcripts, imports), newest first.
+
+Inputs are stored redacted (tokens, passwords, keys → [redacted]), at most
+4 KB, and without Write/Edit contents.
+
+\b
+Examples:
+  dp desires                          # the latest 50
+  dp desires --since 7d --tool Bash   # also: 12h, 2w, 2026-01-31
+  dp desires --json --limit 10
+  dp desires --purge --before 2026-01-01   # delete older events (--purge alone: all)
+"""
+DEFAULT_TEXT_LIMIT = 50
+INPUT_WIDTH = 50
+ERROR_WIDTH = 60
+
+
+def desires(
+    ctx: typer.Context,
+    since: Optional[str] = typer.Option(None, "--since", metavar="WHEN", help="Only events since WHEN (7d, 12h, 2w or a date)."),
+    tool: Optional[str] = typer.Option(None, "--tool", metavar="NAME", help="Only calls of tool NAME."),
+    limit: Optional[int] = typer.Option(None, "--limit", min=1, metavar="N", help="At most N events (text default 50)."),
+    purge: bool = typer.Option(False, "--purge", help="Delete captured events (every one, or those before --before)."),
+    before: Optional[str] = typer.Option(None, "--before", metavar="DATE", help="With --purge: only events before DATE."),
+    json_output: bool = JSON_OPTION,
+) -> None:
+    from dp.desires import query
+    from dp.errors import DpError
+    from dp.store import Store
+
+    if before is not None and not purge:
+        raise DpError("--before goes with --purge: dp desires --purge --before 2026-01-31")
+    if purge and (since or tool or limit):
+        raise DpError("--purge deletes by date only: dp desires --purge [--before DATE]")
+    cutoff = query.parse_date(before, "--before") if before is not None else None
+    start = query.parse_since(since) if since else None
+    with Store.open(db_path(ctx)) as store:
+        if purge:
+            deleted = query.purge(store.conn, cutoff)
+            _report_purge(deleted, before, json_output)
+            return
+        shown_limit = limit or (None if json_output else DEFAULT_TEXT_LIMIT)
+        events = query.list_failures(store.conn, start, tool, shown_limit)
+        total = query.counts(store.conn)["failure"] if not json_output and len(events) == shown_limit else None
+    if json_output:
+        print_json(events)
+    elif not events:
+        note("No failed tool calls captured" + (" match those filters." if since or tool else
+             " yet. dp init installs the capture hooks; dp ingest --claude-transcripts reads past sessions."))
+    else:
+        typer.echo(render(events))
+        if total and total > len(events) and not (since or tool):
+            note(f"(showing the latest {len(events)} of {total}; --limit N for more)")
+
+
+def _report_purge(deleted: int, before: Optional[str], json_output: bool) -> None:
+    if json_output:
+        print_json({"deleted": deleted, "before": before})
+    else:
+        typer.echo(f"Deleted {deleted} captured event{'s' if deleted != 1 else ''}" + (f" from before {before}." if before else "."))
+
+
+def render(events: list[dict]) -> str:
+    from tabulate import tabulate
+
+    rows = [
+        [e["timestamp"].replace("T", " ").rstrip("Z"), e["source"], e["tool_name"], e["error_class"],
+         fold(describe_input(e["tool_name"], e["tool_input"]), INPUT_WIDTH), fold(first_line(e["error"]), ERROR_WIDTH)]
+        for e in events
+    ]
+    return tabulate(rows, headers=["TIME", "SOURCE", "TOOL", "CLASS", "INPUT", "ERROR"], tablefmt="plain",
+                    disable_numparse=True)
+
+
+def describe_input(tool: str, tool_input: dict) -> str:
+    """A Bash call's command, or any other call's input as compact JSON."""
+    import json
+
+    command = tool_input.get("command")
+    if tool == "Bash" and isinstance(command, str):
+        return command
+    return json.dumps(tool_input, ensure_ascii=False, separators=(", ", ": "))
+
+
+def first_line(text) -> str:
+    """The first informative line of an error (Claude Code starts Bash errors with ``Exit code N``)."""
+    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
+    informative = [line for line in lines if not line.startswith("Exit code")]
+    return (informative or lines or [""])[0]
+
+
+def fold(text: str, width: int) -> str:
+    folded = " ".join(text.split())
+    return folded if len(folded) <= width else folded[: width - 3] + "..."
+
+
+def register(app: typer.Typer) -> None:
+    app.command("desires", help=HELP, short_help="List captured failed tool calls (or --purge them).")(desires)

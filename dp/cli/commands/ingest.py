@@ -1,0 +1,107 @@
+"""``dp ingest``: failed calls from Claude Code transcripts and the Go desire-path tool's database."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from dp.cli.common import JSON_OPTION, db_path, note, print_json
+
+HELP = """Import failed tool calls recorded elsewhere into the dp store.
+
+--claude-transcripts [DIR] reads Claude Code session transcripts (default
+~/.claude/projects): every failed call, including the hallucinated tool
+names Claude Code rejects before any hook runs, plus the shapes of the
+calls that worked. --desire-path-db FILE imports the Go desire-path tool's
+desires.db (any schema version). Both are idempotent: what is already
+stored is not added again. Inputs are redacted before they are stored.
+
+\b
+Examples:
+  dp ingest --claude-transcripts
+  dp ingest --claude-transcripts ~/.claude/projects/-home-me-app
+  dp ingest --desire-path-db ~/.dp/desires.db
+"""
+PROGRESS_FROM_FILES = 20
+
+
+def ingest(
+    ctx: typer.Context,
+    directory: Optional[Path] = typer.Argument(None, metavar="[DIR]", show_default=False,
+                                               help="Transcript directory for --claude-transcripts."),
+    transcripts: bool = typer.Option(False, "--claude-transcripts", help="Read Claude Code transcripts (DIR, default ~/.claude/projects)."),
+    go_db: Optional[Path] = typer.Option(None, "--desire-path-db", metavar="FILE", help="Import the Go desire-path tool's desires.db."),
+    json_output: bool = JSON_OPTION,
+) -> None:
+    from dp.errors import DpError
+    from dp.store import Store
+
+    if not transcripts and go_db is None:
+        raise DpError("say what to ingest: --claude-transcripts [DIR] or --desire-path-db FILE")
+    if directory is not None and not transcripts:
+        raise DpError(f"{directory}: a directory goes with --claude-transcripts (dp ingest --claude-transcripts DIR)")
+    report = {}
+    with Store.open(db_path(ctx)) as store:
+        if transcripts:
+            report["claude_transcripts"] = _transcripts(store.conn, directory, json_output)
+        if go_db is not None:
+            report["desire_path_db"] = _go_db(store.conn, go_db.expanduser())
+    if json_output:
+        print_json(report)
+        return
+    for line in describe(report):
+        typer.echo(line)
+
+
+def _transcripts(conn, directory: Optional[Path], quiet: bool) -> dict:
+    from dp.capture import transcripts
+    from dp.errors import DpError
+
+    where = (directory or transcripts.DEFAULT_DIR).expanduser()
+    if not where.is_dir():
+        raise DpError(f"{where} is not a directory (Claude Code keeps transcripts in ~/.claude/projects)")
+    totals = transcripts.ingest(conn, where, progress=None if quiet else _progress)
+    return {"directory": str(where), **totals.to_dict()}
+
+
+def _progress(done: int, total: int, path: Path) -> None:
+    """A line every tenth of the way on large directories (stderr, so it never mixes with the report)."""
+    if total < PROGRESS_FROM_FILES:
+        return
+    step = max(1, total // 10)
+    if done % step == 0 or done == total:
+        end = "\n" if done == total or not sys.stderr.isatty() else "\r"
+        print(f"dp: read {done}/{total} transcript files", end=end, file=sys.stderr, flush=True)
+
+
+def _go_db(conn, path: Path) -> dict:
+    from dp.capture import godb
+
+    return {"file": str(path), **godb.ingest(conn, path)}
+
+
+def describe(report: dict) -> list[str]:
+    lines = []
+    found = report.get("claude_transcripts")
+    if found:
+        skipped = f"; {found['skipped_lines']} unreadable line{'s' if found['skipped_lines'] != 1 else ''} skipped" \
+            if found["skipped_lines"] else ""
+        lines.append(f"{found['directory']}: {found['files']} transcript file{'s' if found['files'] != 1 else ''}, "
+                     f"{found['lines']} lines{skipped}")
+        lines.append(f"  {found['failures']} failed calls, {found['successes']} successful ones; "
+                     f"{found['added']} new events stored")
+    imported = report.get("desire_path_db")
+    if imported:
+        version = imported["schema_version"]
+        lines.append(f"{imported['file']} (desire-path schema {version if version is not None else 'unknown'}): "
+                     f"{imported['read']} desires read, {imported['added']} new events stored")
+    if lines:
+        lines.append("Next: dp paths, then dp suggest")
+    return lines
+
+
+def register(app: typer.Typer) -> None:
+    app.command("ingest", help=HELP, short_help="Import failures from transcripts or the Go tool's desires.db.")(ingest)

@@ -1,0 +1,69 @@
+"""``dp paths``: captured failures grouped by shape, most worn first."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from dp.cli.common import JSON_OPTION, db_path, note, print_json
+
+HELP = """Group the captured failures by shape: the trails agents keep wearing.
+
+A Bash failure's shape is its command word, subcommand and flags plus the
+error class (command not found, unknown subcommand, unknown option, no such
+file, permission denied, non-zero exit); any other tool's is its name and
+input keys. COVERED BY names the rule that already corrects a shape.
+
+\b
+Examples:
+  dp paths
+  dp paths --since 7d
+  dp paths --json
+"""
+
+
+def paths(
+    ctx: typer.Context,
+    since: Optional[str] = typer.Option(None, "--since", metavar="WHEN", help="Only failures since WHEN (7d, 12h, or a date)."),
+    json_output: bool = JSON_OPTION,
+) -> None:
+    from dp.desires.paths import paths as group
+    from dp.desires.query import parse_since
+    from dp.store import Store
+
+    start = parse_since(since) if since else None
+    with Store.open(db_path(ctx)) as store:
+        found = group(store.conn, store.list_rules(), start)
+    if json_output:
+        print_json(found)
+    elif not found:
+        note("No failed tool calls captured" + (" in that time." if since else " yet."))
+    else:
+        typer.echo(render(found))
+        if any(path["covered_by"] is None for path in found):
+            note("Next: dp suggest (aliases proposed from these paths)")
+
+
+def render(found: list[dict]) -> str:
+    from tabulate import tabulate
+
+    from dp.cli.commands.alias import describe
+    from dp.cli.commands.desires import describe_input, first_line, fold
+    from dp.rules.model import Rule
+
+    rows = []
+    for path in found:
+        example = path["example"] or {}
+        shown = fold(describe_input(path["tool_name"], example.get("tool_input") or {}), 30)
+        rows.append([
+            path["count"], path["sessions"], path["tool_name"], fold(path["shape"], 30), path["error_class"],
+            path["last_seen"].replace("T", " ").rstrip("Z"), shown, fold(first_line(example.get("error")), 40),
+            describe(Rule(**path["covered_by"])) if path["covered_by"] else "-",
+        ])
+    headers = ["COUNT", "SESSIONS", "TOOL", "SHAPE", "CLASS", "LAST SEEN", "EXAMPLE", "ERROR", "COVERED BY"]
+    return tabulate(rows, headers=headers, tablefmt="plain", disable_numparse=True)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("paths", help=HELP, short_help="Group captured failures by shape.")(paths)

@@ -1,0 +1,89 @@
+"""``dp suggest``: aliases proposed from the captured failures, and ``--apply ID``."""
+
+from __future__ import annotations
+
+import shlex
+from typing import Optional
+
+import typer
+
+from dp.cli.common import JSON_OPTION, db_path, note, print_json
+
+HELP = """Propose aliases from the captured failures, each with its evidence.
+
+Evidence: hallucinated tool names (matched to a real tool by name and input),
+"command not found" followed by a sibling that worked (python → python3),
+subcommand typos (the tool's own hint, or a subcommand seen working), and
+unknown options followed by success with another flag. A suggestion needs
+--min-count events unless its evidence is unambiguous on its own.
+
+--apply ID creates the rule exactly as `dp alias` would (same validation,
+same output).
+
+\b
+Examples:
+  dp suggest
+  dp suggest --min-count 3 --json
+  dp suggest --apply s1b2c3d
+"""
+
+
+def suggest(
+    ctx: typer.Context,
+    apply: Optional[str] = typer.Option(None, "--apply", metavar="ID", help="Create the suggested rule ID."),
+    min_count: int = typer.Option(2, "--min-count", min=1, metavar="N", help="Events a suggestion needs (default 2)."),
+    json_output: bool = JSON_OPTION,
+) -> None:
+    from dp.desires.suggest import suggest as propose
+    from dp.errors import DpError
+    from dp.store import Store
+
+    db = db_path(ctx)
+    with Store.open(db) as store:
+        found = propose(store.conn, store.list_rules(), 1 if apply else min_count)
+    if apply:
+        chosen = next((item for item in found if item["id"] == apply.strip()), None)
+        if chosen is None:
+            raise DpError(f"no pending suggestion {apply!r}; list them with: dp suggest")
+        _apply(db, chosen["alias"], json_output)
+        return
+    if json_output:
+        print_json(found)
+    elif not found:
+        note(f"No suggestions (each needs {min_count} matching failures unless unambiguous; see dp paths).")
+    else:
+        typer.echo(render(found))
+        note("Apply one with: dp suggest --apply ID")
+
+
+def alias_command(alias: list[str]) -> str:
+    return shlex.join(["dp", "alias", *alias])
+
+
+def _apply(db, alias: list[str], json_output: bool) -> None:
+    """Run ``dp alias …`` in this process: the same parsing, validation and output as typing it."""
+    from dp.cli.app import build_app
+
+    args = ["--db", str(db), "alias", *(["--json"] if json_output else []), *alias]
+    build_app("alias")(args=args, prog_name="dp", standalone_mode=False)
+
+
+def render(found: list[dict]) -> str:
+    from dp.cli.commands.desires import describe_input, fold
+
+    blocks = []
+    for item in found:
+        events = f"{item['count']} event{'s' if item['count'] != 1 else ''}, {item['sessions']} session{'s' if item['sessions'] != 1 else ''}"
+        lines = [f"{item['id']}  {item['kind']:<10}  confidence {item['confidence']:.2f}  {events}",
+                 f"    {alias_command(item['alias'])}",
+                 f"    why: {item['reason']}"]
+        for event in item["evidence"]:
+            then = f"  → then: {event['then']}" if event.get("then") else ""
+            lines.append(f"    e.g. {fold(describe_input(event['tool_name'], event['tool_input']), 50)}: "
+                         f"{fold(event['error'], 60)}{then}")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("suggest", help=HELP, short_help="Propose aliases from captured failures (--apply ID).")(suggest)

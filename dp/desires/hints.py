@@ -1,0 +1,111 @@
+"""Reading command-line tools' own error messages: which flag they rejected, what they suggest.
+
+``git: 'comit' is not a git command … The most similar command is commit``,
+``grep: invalid option -- 'P'``, ``error: unexpected argument '--foo' found``,
+``Did you mean `build`?`` — a tool's own "did you mean" is the one piece of
+evidence strong enough to act on after a single failure.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SUGGESTION_HEADS = re.compile(
+    r"(?:most similar commands? (?:is|are)|did you mean(?: this| one of these)?\??|"
+    r"similar commands? (?:is|are)|perhaps you meant)[ \t:]*", re.I)
+_WORD = re.compile(r"[`'\"]?([A-Za-z][\w:.-]*)[`'\"]?")
+_FLAG_HINT = re.compile(r"did you mean[\s:]*[`'\"]?(--?[A-Za-z][\w-]*)", re.I)
+_REJECTED = (
+    re.compile(r"invalid option -- '?([A-Za-z0-9])'?"),
+    re.compile(r"illegal option -- '?([A-Za-z0-9])'?"),
+    re.compile(r"unknown shorthand flag: '([A-Za-z0-9])'"),
+    re.compile(r"(?:unrecognized|unknown|invalid|illegal|no such) (?:option|flag|argument)s?[:\s]+[`'\"]?(-{1,2}[A-Za-z0-9][\w-]*)", re.I),
+    re.compile(r"unexpected argument [`'\"](-{1,2}[A-Za-z0-9][\w-]*)", re.I),
+    re.compile(r"option [`'\"](-{1,2}[A-Za-z0-9][\w-]*)[`'\"] (?:is unknown|not recognized)", re.I),
+)
+
+
+def suggested_word(error: str) -> str | None:
+    """The single command a tool's message suggests (None when it suggests none, or several)."""
+    match = _SUGGESTION_HEADS.search(error)
+    if not match:
+        return None
+    rest = error[match.end():]
+    lines = [line.strip() for line in rest.splitlines()]
+    if lines and lines[0]:
+        candidates = [lines[0]]
+    else:  # git lists them on the following lines, tab-indented, up to a blank line
+        candidates = []
+        for line in lines[1:]:
+            if not line and candidates:
+                break
+            if line:
+                candidates.append(line)
+    if len(candidates) != 1:
+        return None
+    word = _WORD.match(candidates[0])
+    return word.group(1).rstrip(".?") if word else None
+
+
+def suggested_flag(error: str) -> str | None:
+    match = _FLAG_HINT.search(error)
+    return match.group(1) if match else None
+
+
+def rejected_flag(error: str, flags: list[str]) -> str | None:
+    """The flag the error says was rejected, as the agent typed it (``-P`` for a letter in ``-rP``)."""
+    for pattern in _REJECTED:
+        match = pattern.search(error)
+        if not match:
+            continue
+        flag = match.group(1)
+        return flag if flag.startswith("-") else f"-{flag}"
+    unknown = [flag for flag in flags if flag.startswith("--")]
+    return unknown[0] if len(unknown) == 1 and len(flags) == 1 else None
+
+
+def swapped_flag(failed: list[str], worked: list[str], bad: str) -> str | None:
+    """What replaced ``bad`` between a failing and a working flag list (one swap, nothing else changed)."""
+    removed = [flag for flag in failed if flag not in worked]
+    added = [flag for flag in worked if flag not in failed]
+    if len(removed) != 1 or len(added) != 1:
+        return None
+    old, new = removed[0], added[0]
+    if old == bad:
+        return new
+    # A letter inside a short-option group: -rP → -rE
+    letter = bad[1:] if len(bad) == 2 and not bad.startswith("--") else None
+    if letter and _is_group(old) and _is_group(new) and len(old) == len(new) and letter in old:
+        differ = [(a, b) for a, b in zip(old[1:], new[1:]) if a != b]
+        if len(differ) == 1 and differ[0][0] == letter:
+            return "-" + differ[0][1]
+    return None
+
+
+def _is_group(flag: str) -> bool:
+    return len(flag) >= 2 and flag[0] == "-" and flag[1] != "-"
+
+
+def distance(a: str, b: str) -> int:
+    """Optimal-string-alignment edit distance (a transposition counts as one edit: ``comit``/``cmomit``)."""
+    rows = [list(range(len(b) + 1))]
+    for i, ca in enumerate(a, 1):
+        row = [i]
+        for j, cb in enumerate(b, 1):
+            cost = 0 if ca == cb else 1
+            value = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + cost)
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                value = min(value, rows[-2][j - 2] + 1)
+            row.append(value)
+        rows.append(row)
+    return rows[-1][-1]
+
+
+def closest(word: str, known: list[str]) -> str | None:
+    """The one known word within a small edit distance of ``word`` (None if none, or a tie)."""
+    limit = max(1, min(2, len(word) // 3))
+    scored = sorted((distance(word, other), other) for other in known if other != word)
+    scored = [item for item in scored if item[0] <= limit]
+    if not scored or (len(scored) > 1 and scored[0][0] == scored[1][0]):
+        return None
+    return scored[0][1]

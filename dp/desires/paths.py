@@ -1,0 +1,111 @@
+"""``dp paths``: failures grouped by shape — the trails agents keep wearing.
+
+A Bash failure's shape is its command word, subcommand and flags plus the
+error class (``git comit -m`` / unknown subcommand); any other tool's is the
+tool name and the set of input keys (``read_file {path}`` / unknown tool).
+One GROUP BY over the shape columns the capture stored, so 100,000 events
+take a fraction of a second.
+"""
+
+from __future__ import annotations
+
+import json
+
+from dp.desires.query import iso, parse_input
+from dp.rules.model import BASH_TOOL, COMMAND, FLAG, RECIPE, TOOL_ALIAS
+
+_GROUPS = """
+SELECT tool_name, command, subcommand, flags,
+       CASE WHEN tool_name = 'Bash' THEN '[]' ELSE input_keys END AS keys,
+       error_class, count(*) AS n, count(DISTINCT session_id), min(timestamp), max(timestamp), max(id)
+FROM desires WHERE outcome = 'failure' {where}
+GROUP BY tool_name, command, subcommand, flags, keys, error_class
+ORDER BY n DESC, max(timestamp) DESC
+"""
+_EXAMPLES_PER_QUERY = 500
+
+
+def paths(conn, rules, since: str | None = None) -> list[dict]:
+    """Every failure shape with ``count``, ``sessions``, ``first_seen``, ``last_seen``, ``example``, ``covered_by``."""
+    where, params = ("AND timestamp >= ?", [since]) if since else ("", [])
+    groups = conn.execute(_GROUPS.format(where=where), params).fetchall()
+    examples = _examples(conn, [group[-1] for group in groups])
+    index = RuleIndex(rules)
+    found = []
+    for tool, command, subcommand, flags, keys, klass, count, sessions, first, last, example_id in groups:
+        shape = {"tool_name": tool, "command": command, "subcommand": subcommand, "flags": json.loads(flags),
+                 "input_keys": json.loads(keys)}
+        found.append({
+            "shape": shape_label(shape),
+            **shape,
+            "error_class": klass,
+            "count": count,
+            "sessions": sessions,
+            "first_seen": iso(first),
+            "last_seen": iso(last),
+            "example": examples.get(example_id),
+            "covered_by": index.covering(shape),
+        })
+    return found
+
+
+def shape_label(shape: dict) -> str:
+    """``git comit -m`` for Bash, ``read_file {path}`` for other tools."""
+    if shape["tool_name"] == BASH_TOOL and shape["command"]:
+        return " ".join(part for part in (shape["command"], shape["subcommand"], *shape["flags"]) if part)
+    return f"{shape['tool_name']} {{{', '.join(shape['input_keys'])}}}"
+
+
+def _examples(conn, ids: list[int]) -> dict:
+    found = {}
+    for start in range(0, len(ids), _EXAMPLES_PER_QUERY):
+        chunk = ids[start : start + _EXAMPLES_PER_QUERY]
+        rows = conn.execute(
+            f"SELECT id, tool_input, error FROM desires WHERE id IN ({', '.join('?' * len(chunk))})", chunk
+        )
+        for row_id, tool_input, error in rows:
+            found[row_id] = {"id": row_id, "tool_input": parse_input(tool_input), "error": error}
+    return found
+
+
+class RuleIndex:
+    """The stored rules by what they correct, to tell which one already covers a shape."""
+
+    def __init__(self, rules):
+        self.tool_aliases = {}
+        self.by_command = {}
+        for rule in rules:
+            if rule.match_kind == TOOL_ALIAS:
+                self.tool_aliases[rule.from_name] = rule
+            elif rule.tool == BASH_TOOL and rule.command:
+                self.by_command.setdefault(rule.command, []).append(rule)
+
+    def covering(self, shape: dict) -> dict | None:
+        """The rule (as its stored fields) that corrects this shape, or None."""
+        alias = self.tool_aliases.get(shape["tool_name"])
+        if alias is not None:
+            return alias.to_dict()
+        if shape["tool_name"] != BASH_TOOL:
+            return None
+        for rule in self.by_command.get(shape["command"], ()):
+            if _covers(rule, shape):
+                return rule.to_dict()
+        return None
+
+
+def _covers(rule, shape: dict) -> bool:
+    if rule.match_kind == COMMAND:
+        return True
+    if rule.match_kind == RECIPE:
+        words = rule.from_name.split()
+        return words[1:] == [shape["subcommand"]][: len(words) - 1] if len(words) <= 2 else False
+    if rule.match_kind == FLAG:
+        return any(_flag_matches(rule.from_name, flag) for flag in shape["flags"])
+    return False
+
+
+def _flag_matches(stored: str, flag: str) -> bool:
+    """Whether a flag rule's FROM (no dashes) is the flag ``flag`` or a letter of its short group."""
+    if flag.startswith("--"):
+        return flag[2:] == stored
+    return len(stored) == 1 and stored in flag[1:] if len(flag) > 2 else flag[1:] == stored

@@ -1,0 +1,229 @@
+"""``dp suggest``: aliases proposed from what was captured, each with its evidence.
+
+Four sources, each needing evidence of its own kind:
+
+* **tool names** — a call to a tool Claude Code does not have (``read_file``),
+  matched to a real tool by name and input schema (``dp.desires.similarity``);
+* **command not found** — then, in the same session, a sibling program
+  succeeded (``python`` → ``python3``, ``fd`` → ``fdfind``);
+* **subcommand typos** — the tool's own hint (``The most similar command is
+  commit``) or a subcommand seen succeeding within a small edit distance;
+* **unknown options** — then the same command succeeded with another flag in
+  its place.
+
+A suggestion needs ``min_count`` events unless its evidence is unambiguous on
+its own (the tool's own "did you mean", a tool name whose words and input
+both fit exactly). Suggestions an existing rule already makes are left out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from dp.desires import hints
+from dp.desires.query import iso, parse_input
+from dp.desires.similarity import best_tool
+from dp.rules.model import BASH_PARAM, BASH_TOOL, COMMAND, FLAG, RECIPE, TOOL_ALIAS
+
+MAX_EVIDENCE = 3
+FOLLOW_WINDOW = 10  # successes after a failure that may show what worked
+MIN_TOOL_CONFIDENCE = 0.6
+MIN_TOOL_MARGIN = 0.15
+# Programs Debian and others ship under another name.
+KNOWN_SIBLINGS = {"fd": "fdfind", "bat": "batcat", "ack": "ack-grep", "node": "nodejs", "python": "python3",
+                  "pip": "pip3"}
+_FAILURES = """SELECT id, tool_name, tool_input, error, command, subcommand, flags, error_class, session_id, timestamp
+FROM desires WHERE outcome = 'failure' AND tool_name = 'Bash' AND error_class = ? ORDER BY timestamp, id"""
+_FOLLOWING = """SELECT command, subcommand, flags FROM desires
+WHERE session_id = ? AND outcome = 'success' AND tool_name = 'Bash' AND timestamp >= ? AND id != ?
+ORDER BY timestamp, id LIMIT ?"""
+
+
+class Candidate:
+    """One proposed rule and the events behind it."""
+
+    def __init__(self, kind: str, alias: list[str], key: tuple, reason: str):
+        self.kind = kind
+        self.alias = alias
+        self.key = key
+        self.reason = reason
+        self.events: list[dict] = []
+        self.sessions: set[str] = set()
+        self.confidence = 0.0
+        self.unambiguous = False
+
+    @property
+    def id(self) -> str:
+        return "s" + hashlib.sha1(json.dumps(self.alias).encode()).hexdigest()[:6]
+
+    def add(self, event: dict, confidence: float, unambiguous: bool = False, then: str | None = None) -> None:
+        self.events.append({**event, "then": then} if then else event)
+        self.sessions.add(event["session_id"])
+        self.confidence = max(self.confidence, confidence)
+        self.unambiguous = self.unambiguous or unambiguous
+
+    def to_dict(self) -> dict:
+        count = len(self.events)
+        # Repetition across sessions adds weight to evidence that is not conclusive alone.
+        confidence = self.confidence if self.unambiguous else min(0.95, self.confidence + 0.05 * (len(self.sessions) - 1))
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "alias": self.alias,
+            "confidence": round(confidence, 2),
+            "count": count,
+            "sessions": len(self.sessions),
+            "reason": self.reason,
+            "unambiguous": self.unambiguous,
+            "evidence": self.events[-MAX_EVIDENCE:][::-1],
+        }
+
+
+def suggest(conn, rules, min_count: int = 2) -> list[dict]:
+    """Pending suggestions, best first."""
+    found: dict[tuple, Candidate] = {}
+    for source in (_tool_names, _commands_not_found, _subcommand_typos, _unknown_options):
+        source(conn, found)
+    existing = {rule.key for rule in rules}
+    chosen = [c.to_dict() for c in found.values() if c.key not in existing and (c.unambiguous or len(c.events) >= min_count)]
+    return sorted(chosen, key=lambda item: (-item["confidence"], -item["count"], item["id"]))
+
+
+def _candidate(found: dict, kind: str, alias: list[str], key: tuple, reason: str) -> Candidate:
+    if key not in found:
+        found[key] = Candidate(kind, alias, key, reason)
+    return found[key]
+
+
+def _event(row) -> dict:
+    row_id, tool, tool_input, error, *_rest, session, timestamp = row
+    first_line = next((line for line in (error or "").splitlines() if line.strip() and not line.startswith("Exit code")), "")
+    return {"id": row_id, "timestamp": iso(timestamp), "session_id": session, "tool_name": tool,
+            "tool_input": parse_input(tool_input), "error": first_line[:200]}
+
+
+# -- hallucinated tool names -------------------------------------------------
+
+
+def _tool_names(conn, found: dict) -> None:
+    rows = conn.execute(
+        "SELECT id, tool_name, tool_input, error, input_keys, session_id, timestamp FROM desires "
+        "WHERE outcome = 'failure' AND error_class = 'unknown tool' ORDER BY timestamp, id"
+    )
+    for row_id, tool, tool_input, error, keys, session, timestamp in rows:
+        match = best_tool(tool, json.loads(keys))
+        if match is None:
+            continue
+        target, confidence, by_schema, margin = match
+        if confidence < MIN_TOOL_CONFIDENCE or margin < MIN_TOOL_MARGIN:
+            continue
+        reason = f"{tool} is not a Claude Code tool; its name and input fit {target}"
+        candidate = _candidate(found, "tool-name", [tool, target], (tool, "", "", "", TOOL_ALIAS), reason)
+        event = _event((row_id, tool, tool_input, error, session, timestamp))
+        candidate.add(event, confidence, unambiguous=confidence >= 0.99 and by_schema == 1.0)
+
+
+# -- Bash: what worked next ---------------------------------------------------
+
+
+def _failures(conn, error_class: str):
+    for row in conn.execute(_FAILURES, (error_class,)).fetchall():
+        yield row, {"command": row[4], "subcommand": row[5], "flags": json.loads(row[6])}
+
+
+def _following(conn, row) -> list[dict]:
+    """The Bash shapes that succeeded next in the failure's session."""
+    session, timestamp = row[-2], row[-1]
+    if not session:
+        return []
+    found = conn.execute(_FOLLOWING, (session, timestamp, row[0], FOLLOW_WINDOW)).fetchall()
+    return [{"command": c, "subcommand": s, "flags": json.loads(f)} for c, s, f in found]
+
+
+def is_sibling(failed: str, other: str) -> bool:
+    """Whether ``other`` is plausibly the installed name of the missing program ``failed``."""
+    if other == failed or len(failed) < 2:
+        return False
+    if KNOWN_SIBLINGS.get(failed) == other:
+        return True
+    return other.startswith(failed) or failed.startswith(other) and len(other) >= 2
+
+
+def _commands_not_found(conn, found: dict) -> None:
+    for row, shape in _failures(conn, "command not found"):
+        missing = shape["command"]
+        if not missing:
+            continue
+        for success in _following(conn, row):
+            if is_sibling(missing, success["command"]) and success["subcommand"] == shape["subcommand"]:
+                sibling = success["command"]
+                reason = f"{missing}: command not found, then {sibling} worked in the same session"
+                candidate = _candidate(found, "command", ["--cmd", missing, "--replace", sibling],
+                                       (missing, BASH_TOOL, BASH_PARAM, missing, COMMAND), reason)
+                candidate.add(_event(row), 0.7, then=sibling)
+                break
+
+
+def _subcommand_typos(conn, found: dict) -> None:
+    known = {}
+    for row, shape in _failures(conn, "unknown subcommand"):
+        command, typo = shape["command"], shape["subcommand"]
+        if not command or not typo:
+            continue
+        hint = hints.suggested_word(row[3] or "")
+        if hint and hint != typo:
+            target, confidence = hint, 0.95
+        else:
+            if command not in known:
+                known[command] = _known_subcommands(conn, command)
+            target = hints.closest(typo, known[command])
+            confidence = 0.7
+        if not target:
+            continue
+        prefix = f"{command} {typo}"
+        reason = f"{command}: {typo!r} is not a {command} command; " + (
+            f"{command} itself suggests {target!r}" if confidence > 0.9 else f"{target!r} succeeded elsewhere")
+        candidate = _candidate(found, "subcommand", ["--recipe", prefix, f"{command} {target} {{{{ args }}}}"],
+                               (prefix, BASH_TOOL, BASH_PARAM, command, RECIPE), reason)
+        candidate.add(_event(row), confidence, unambiguous=confidence > 0.9)
+
+
+def _known_subcommands(conn, command: str) -> list[str]:
+    rows = conn.execute(
+        "SELECT DISTINCT subcommand FROM desires WHERE outcome = 'success' AND tool_name = 'Bash' AND command = ?"
+        " AND subcommand != ''", (command,))
+    return [row[0] for row in rows]
+
+
+def _unknown_options(conn, found: dict) -> None:
+    for row, shape in _failures(conn, "unknown option"):
+        command = shape["command"]
+        bad = hints.rejected_flag(row[3] or "", shape["flags"])
+        if not command or not bad:
+            continue
+        hinted = hints.suggested_flag(row[3] or "")
+        then = None
+        if hinted:
+            replacement = hinted
+        else:
+            replacement, then = _replacement_flag(conn, row, shape, bad)
+        if not replacement or replacement == bad:
+            continue
+        reason = f"{command} rejected {bad}; " + (f"{command} itself suggests {replacement}" if hinted
+                                                   else f"the same command then worked with {replacement}")
+        candidate = _candidate(found, "flag", ["--cmd", command, "--flag", bad, replacement],
+                               (bad.lstrip("-"), BASH_TOOL, BASH_PARAM, command, FLAG), reason)
+        candidate.add(_event(row), 0.95 if hinted else 0.7, unambiguous=bool(hinted), then=then)
+
+
+def _replacement_flag(conn, row, shape: dict, bad: str) -> tuple[str | None, str | None]:
+    """The flag that took ``bad``'s place when the same command next succeeded."""
+    for success in _following(conn, row):
+        if success["command"] != shape["command"] or success["subcommand"] != shape["subcommand"]:
+            continue
+        swapped = hints.swapped_flag(shape["flags"], success["flags"], bad)
+        if swapped:
+            label = " ".join(p for p in (success["command"], success["subcommand"], *success["flags"]) if p)
+            return swapped, label
+    return None, None

@@ -1,0 +1,50 @@
+"""``dp doctor``'s capture check: are failures being recorded, and are suggestions waiting?"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from dp.claude import settings as claude_settings
+from dp.doctor.checks import OK, WARNING, Finding, SettingsFile
+
+
+def check_capture(files: list[SettingsFile], db_path: Path, rules) -> list[Finding]:
+    where = [file.where for file in files if claude_settings.capture_hooks(file.data)]
+    if where:
+        findings = [Finding("capture", OK, f"capture hooks installed in {', '.join(where)}")]
+    else:
+        findings = [Finding("capture", OK, "capture hooks not installed (failed calls are not recorded)",
+                            "dp init (installs them; dp ingest --claude-transcripts reads past sessions)")]
+    pending = _pending(db_path, rules or [])
+    if pending is not None:
+        failures, suggestions = pending
+        if suggestions:
+            findings.append(Finding(
+                "suggestions", WARNING,
+                f"{len(suggestions)} pending suggestion{'s' if len(suggestions) != 1 else ''} from {failures} captured "
+                f"failures ({', '.join(item['id'] for item in suggestions[:5])})",
+                "dp suggest (then dp suggest --apply ID)", ids=[item["id"] for item in suggestions]))
+        else:
+            findings.append(Finding("suggestions", OK, f"no pending suggestions ({failures} captured failures)"))
+    return findings
+
+
+def _pending(db_path: Path, rules):
+    """(captured failures, pending suggestions), or None when the store has no capture table."""
+    from dp.desires.query import counts
+    from dp.desires.suggest import suggest
+    from dp.store import open_readonly
+
+    try:
+        conn = open_readonly(db_path)
+    except sqlite3.Error:
+        return None
+    if conn is None:
+        return None
+    try:
+        return counts(conn)["failure"], suggest(conn, rules)
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.close()

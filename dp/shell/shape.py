@@ -1,0 +1,157 @@
+"""The shape of a Bash command: program, subcommand and flags, never arguments.
+
+The capture hook records a successful call only as its shape, so this runs on
+every captured tool call: plain string work (no ``re``, no bashlex), a small
+quote-aware splitter that is right for the commands agents type and merely
+coarse for exotic ones (a shape is a grouping key, not something executed).
+
+``git -C repo commit -m "fix: x" --amend`` → ``("git", "commit", ["-C", "-m", "--amend"])``.
+"""
+
+from __future__ import annotations
+
+from dp.shell.wrappers import basename, is_assignment, program_index
+
+# Commands whose first plain argument names an action rather than data. Only
+# these get a subcommand in their shape: for any other program that word can
+# be a file name or a secret, and shapes never keep arguments.
+SUBCOMMAND_PROGRAMS = frozenset(
+    {
+        "apt", "apt-get", "brew", "bd", "bun", "cargo", "conda", "deno", "docker", "dp", "gcloud", "gh",
+        "git", "go", "gt", "hatch", "helm", "kubectl", "make", "npm", "pdm", "pip", "pip3", "pipx",
+        "pnpm", "poetry", "rustup", "systemctl", "terraform", "uv", "yarn",
+    }
+)
+# Options of those programs that take the next word as their value, so the
+# subcommand is found after it (`git -C dir status`).
+_GLOBAL_OPTIONS_WITH_VALUES = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--prefix", "-f", "--file", "--manifest-path"})
+_OPERATORS = frozenset(";&|()\n")
+MAX_FLAGS = 20
+MAX_COMMANDS = 16
+
+
+class Shape:
+    """One simple command's shape."""
+
+    __slots__ = ("command", "subcommand", "flags")
+
+    def __init__(self, command: str, subcommand: str = "", flags: tuple = ()):
+        self.command = command
+        self.subcommand = subcommand
+        self.flags = tuple(flags)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Shape) and (self.command, self.subcommand, self.flags) == (
+            other.command, other.subcommand, other.flags)
+
+    def __repr__(self) -> str:
+        return f"Shape({self.command!r}, {self.subcommand!r}, {list(self.flags)!r})"
+
+    def label(self) -> str:
+        """``git commit -m`` — how the shape is shown."""
+        return " ".join(part for part in (self.command, self.subcommand, *self.flags) if part)
+
+
+def split_commands(text: str) -> list[list[str]]:
+    """The simple commands of ``text`` as lists of unquoted words.
+
+    Splits on unquoted ``; & | ( ) newline``; quotes and backslashes are
+    removed from words; ``$( … )`` and backticks are treated as separators, so
+    the commands inside them count too.
+    """
+    commands, words, word, quoted = [], [], [], False
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c in "'\"":
+            close = _closing_quote(text, i)
+            word.append(text[i + 1 : close].replace("\\" + c, c) if c == '"' else text[i + 1 : close])
+            quoted = True
+            i = close + 1
+            continue
+        if c == "\\" and i + 1 < n:
+            word.append(text[i + 1])
+            i += 2
+            continue
+        if c in " \t" or c in _OPERATORS or c in "`$" and (c == "`" or text[i + 1 : i + 2] == "("):
+            if word or quoted:
+                words.append("".join(word))
+                word, quoted = [], False
+            if c not in " \t":
+                if words:
+                    commands.append(words)
+                words = []
+            i += 2 if c == "$" else 1
+            continue
+        if c == "#" and not word and not quoted:
+            i = text.find("\n", i)
+            i = n if i < 0 else i
+            continue
+        word.append(c)
+        i += 1
+    if word or quoted:
+        words.append("".join(word))
+    if words:
+        commands.append(words)
+    return commands[:MAX_COMMANDS]
+
+
+def _closing_quote(text: str, start: int) -> int:
+    quote, i = text[start], start + 1
+    while i < len(text) and text[i] != quote:
+        i += 2 if quote == '"' and text[i] == "\\" else 1
+    return min(i, len(text))
+
+
+def shape_of(words: list[str]) -> Shape | None:
+    """The shape of one simple command's words (None when it runs nothing)."""
+    while words and is_assignment(words[0]):
+        words = words[1:]
+    if not words:
+        return None
+    index = program_index(words)
+    command = basename(words[index])
+    args = words[index + 1 :]
+    return Shape(command, _subcommand(command, args), _flags(args))
+
+
+def shapes(text: str) -> list[Shape]:
+    """The shapes of every simple command in a Bash string, in order."""
+    found = (shape_of(words) for words in split_commands(text))
+    return [shape for shape in found if shape is not None]
+
+
+def _subcommand(command: str, args: list[str]) -> str:
+    if command not in SUBCOMMAND_PROGRAMS:
+        return ""
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            return ""
+        if not arg.startswith("-"):
+            return arg if _is_word(arg) else ""
+        i += 2 if arg in _GLOBAL_OPTIONS_WITH_VALUES else 1
+    return ""
+
+
+def _is_word(text: str) -> bool:
+    return 0 < len(text) <= 40 and text[0].isalpha() and all(c.isalnum() or c in "-_:" for c in text)
+
+
+def _flags(args: list[str]) -> tuple:
+    """Flags in order of first use: ``--name=value`` keeps ``--name``; never values, numbers or ``-``."""
+    flags = []
+    for arg in args:
+        if arg == "--":
+            break
+        if len(arg) < 2 or arg[0] != "-" or arg[1].isdigit() or arg[1] == ".":
+            continue
+        flag = arg.partition("=")[0] if arg.startswith("--") else arg
+        if not all(c.isalnum() or c in "-_" for c in flag) or len(flag) > 40:
+            continue  # `-` followed by text that is not an option name (`-x'y`, paths)
+        if flag not in flags:
+            flags.append(flag)
+        if len(flags) >= MAX_FLAGS:
+            break
+    return tuple(flags)

@@ -1,0 +1,87 @@
+"""Redaction before storage: secrets, file contents and size."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from dp.capture.redact import MAX_INPUT_BYTES, clean_error, clean_input, redact_text
+
+SECRETS = [
+    ("git push https://ghp_abcdefghijklmnopqrstuvwxyz012345@github.com/x", "ghp_abcdefghijklmnopqrstuvwxyz012345"),
+    ("export GH=github_pat_11ABCDEFG0123456789_abcdefghijklmnop", "github_pat_11ABCDEFG0123456789_abcdefghijklmnop"),
+    ("OPENAI_API_KEY=sk-proj-abcdefghijklmnop1234 python x.py", "sk-proj-abcdefghijklmnop1234"),
+    ("curl -H 'x-api-key: sk-ant-api03-abcdefghijklmnopqrstu' api", "sk-ant-api03-abcdefghijklmnopqrstu"),
+    ("aws configure set aws_access_key_id AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE"),
+    ("slack --token=xoxb-1234-5678-abcdefgh post", "xoxb-1234-5678-abcdefgh"),
+    ("curl -H 'Authorization: Basic dXNlcjpwYXNz' https://x", "dXNlcjpwYXNz"),
+    ('curl -H "authorization: token abc123def" https://x', "abc123def"),
+    ("mysql -u root --password hunter2 db", "hunter2"),
+    ("mysql -u root --password=hunter2 db", "hunter2"),
+    ("gh auth login --token s3cr3tvalue", "s3cr3tvalue"),
+    ("DB_PASSWORD=hunter2 ./run", "hunter2"),
+    ("psql 'host=x password=hunter2 user=me'", "hunter2"),
+    ("git clone https://me:hunter2@example.com/r.git", "hunter2"),
+    ("echo '-----BEGIN RSA PRIVATE KEY-----\nMIIEabc\ndef\n-----END RSA PRIVATE KEY-----' > k", "MIIEabc"),
+    ("cat <<EOF\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk", "b3BlbnNzaC1rZXk"),
+]
+
+
+@pytest.mark.parametrize("text, secret", SECRETS)
+def test_secrets_are_redacted(text, secret):
+    redacted = redact_text(text)
+    assert secret not in redacted
+    assert "[redacted]" in redacted
+
+
+def test_text_without_secrets_is_unchanged():
+    text = "git commit -m 'fix the token parser' && ls -la ~/project | grep -n passes"
+    assert redact_text(text) == text
+
+
+def test_the_option_name_stays_so_the_shape_is_kept():
+    assert redact_text("mysql --password hunter2 -u root") == "mysql --password [redacted] -u root"
+
+
+def test_secret_named_keys_are_dropped_whole():
+    cleaned = clean_input({"url": "https://x", "api_key": "abc", "headers": {"Authorization": "Bearer zzz"}})
+    assert cleaned == {"url": "https://x", "api_key": "[redacted]", "headers": {"Authorization": "[redacted]"}}
+
+
+@pytest.mark.parametrize(
+    "tool_input",
+    [
+        {"file_path": "/a.py", "content": "SECRET BODY"},
+        {"file_path": "/a.py", "old_string": "SECRET BODY", "new_string": "other"},
+        {"file_path": "/a.py", "edits": [{"old_string": "SECRET BODY", "new_string": "x"}]},
+        {"notebook_path": "/a.ipynb", "new_source": "SECRET BODY"},
+    ],
+)
+def test_write_and_edit_contents_are_never_stored(tool_input):
+    cleaned = clean_input(tool_input)
+    assert "SECRET BODY" not in json.dumps(cleaned)
+    assert cleaned.get("file_path", cleaned.get("notebook_path"))
+
+
+def test_inputs_over_4kb_are_truncated_and_say_so():
+    cleaned = clean_input({"command": "echo " + "x" * 20_000, "description": "d"})
+    assert len(json.dumps(cleaned, ensure_ascii=False).encode()) <= MAX_INPUT_BYTES
+    assert cleaned["command"].startswith("echo xxx") and "[truncated" in cleaned["command"]
+    assert cleaned["description"] == "d"
+
+
+def test_a_secret_is_redacted_before_truncation_could_split_it():
+    cleaned = clean_input({"command": "x" * 5000 + " --token s3cr3tvalue"})
+    assert "s3cr3t" not in json.dumps(cleaned)
+
+
+def test_many_small_values_still_fit():
+    cleaned = clean_input({f"k{i}": "v" * 50 for i in range(200)})
+    assert len(json.dumps(cleaned).encode()) <= MAX_INPUT_BYTES
+
+
+def test_errors_are_redacted_and_bounded():
+    assert "hunter2" not in clean_error("fatal: password=hunter2 rejected")
+    assert len(clean_error("e" * 10_000)) < 4200
+    assert clean_error(None) is None

@@ -1,0 +1,40 @@
+"""Command shapes: program, subcommand and flags, never arguments."""
+
+from __future__ import annotations
+
+import pytest
+
+from dp.shell.shape import Shape, shapes
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("python3 x.py", [Shape("python3")]),
+        ('git -C repo commit -m "fix: x" --amend', [Shape("git", "commit", ("-C", "-m", "--amend"))]),
+        ("cd /x && python x.py | grep -n foo", [Shape("cd"), Shape("python"), Shape("grep", "", ("-n",))]),
+        ("FOO=1 sudo -u me timeout 5 pip install --user requests", [Shape("pip", "install", ("--user",))]),
+        ("echo $(fd -e py); ls -la  # comment -z", [Shape("echo"), Shape("fd", "", ("-e",)), Shape("ls", "", ("-la",))]),
+        ("rg --line-number=3 -e pat -- -x", [Shape("rg", "", ("--line-number", "-e"))]),
+        ("/usr/bin/npm run test", [Shape("npm", "run")]),
+        ("head -5 f; tail -n -3 g", [Shape("head"), Shape("tail", "", ("-n",))]),
+        ("cat secret-file.txt passwords.db", [Shape("cat")]),
+        ("VAR=1", []),
+        ("", []),
+    ],
+)
+def test_shapes(text, expected):
+    assert shapes(text) == expected
+
+
+def test_arguments_of_programs_without_subcommands_are_never_kept():
+    [shape] = shapes("mytool hunter2 --flag value")
+    assert shape == Shape("mytool", "", ("--flag",))
+
+
+def test_quoted_operators_do_not_split():
+    assert shapes("echo 'a && b' \"c | d\" && ls") == [Shape("echo"), Shape("ls")]
+
+
+def test_unbalanced_quotes_do_not_raise():
+    assert shapes("echo 'unterminated && ls")[0].command == "echo"
