@@ -73,4 +73,5 @@ def test_unhook_removes_the_capture_entries_too(dp, home):
     proc = dp("pave", "--unhook", "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["removed"] == 3
-    assert _settings(home)["hooks"] == {}
+    path = home / ".claude" / "settings.json"
+    assert not path.exists() or not _settings(home).get("hooks")  # dp's file, emptied, may go entirely

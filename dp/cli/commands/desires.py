@@ -6,7 +6,8 @@ from typing import Optional
 
 import typer
 
-from dp.cli.common import JSON_OPTION, db_path, note, print_json
+from dp.cli.common import note, print_json
+from dp.cli.options import Shared, shared
 
 HELP = """List the failed tool calls dp captured (hooks, transcripts, imports), newest first.
 
@@ -25,14 +26,14 @@ INPUT_WIDTH = 50
 ERROR_WIDTH = 60
 
 
+@shared("db", "json")
 def desires(
-    ctx: typer.Context,
     since: Optional[str] = typer.Option(None, "--since", metavar="WHEN", help="Only events since WHEN (7d, 12h, 2w or a date)."),
     tool: Optional[str] = typer.Option(None, "--tool", metavar="NAME", help="Only calls of tool NAME."),
     limit: Optional[int] = typer.Option(None, "--limit", min=1, metavar="N", help="At most N events (text default 50)."),
     purge: bool = typer.Option(False, "--purge", help="Delete captured events (every one, or those before --before)."),
     before: Optional[str] = typer.Option(None, "--before", metavar="DATE", help="With --purge: only events before DATE."),
-    json_output: bool = JSON_OPTION,
+    opts: Shared = None,
 ) -> None:
     from dp.desires import query
     from dp.errors import DpError
@@ -44,15 +45,15 @@ def desires(
         raise DpError("--purge deletes by date only: dp desires --purge [--before DATE]")
     cutoff = query.parse_date(before, "--before") if before is not None else None
     start = query.parse_since(since) if since else None
-    with Store.open(db_path(ctx)) as store:
+    with Store.open(opts.store) as store:
         if purge:
             deleted = query.purge(store.conn, cutoff)
-            _report_purge(deleted, before, json_output)
+            _report_purge(deleted, before, opts.json)
             return
-        shown_limit = limit or (None if json_output else DEFAULT_TEXT_LIMIT)
+        shown_limit = limit or (None if opts.json else DEFAULT_TEXT_LIMIT)
         events = query.list_failures(store.conn, start, tool, shown_limit)
-        total = query.counts(store.conn)["failure"] if not json_output and len(events) == shown_limit else None
-    if json_output:
+        total = query.counts(store.conn)["failure"] if not opts.json and len(events) == shown_limit else None
+    if opts.json:
         print_json(events)
     elif not events:
         note("No failed tool calls captured" + (" match those filters." if since or tool else
@@ -63,8 +64,8 @@ def desires(
             note(f"(showing the latest {len(events)} of {total}; --limit N for more)")
 
 
-def _report_purge(deleted: int, before: Optional[str], json_output: bool) -> None:
-    if json_output:
+def _report_purge(deleted: int, before: Optional[str], as_json: bool) -> None:
+    if as_json:
         print_json({"deleted": deleted, "before": before})
     else:
         typer.echo(f"Deleted {deleted} captured event{'s' if deleted != 1 else ''}" + (f" from before {before}." if before else "."))

@@ -8,7 +8,8 @@ from typing import Optional
 
 import typer
 
-from dp.cli.common import JSON_OPTION, db_path, note, print_json
+from dp.cli.common import note, print_json
+from dp.cli.options import Shared, shared
 
 HELP = """Import failed tool calls recorded elsewhere into the dp store.
 
@@ -28,32 +29,33 @@ Examples:
 PROGRESS_FROM_FILES = 20
 
 
+@shared("db", "json", "quiet")
 def ingest(
-    ctx: typer.Context,
     directory: Optional[Path] = typer.Argument(None, metavar="[DIR]", show_default=False,
                                                help="Transcript directory for --claude-transcripts."),
     transcripts: bool = typer.Option(False, "--claude-transcripts", help="Read Claude Code transcripts (DIR, default ~/.claude/projects)."),
     go_db: Optional[Path] = typer.Option(None, "--desire-path-db", metavar="FILE", help="Import the Go desire-path tool's desires.db."),
-    json_output: bool = JSON_OPTION,
+    opts: Shared = None,
 ) -> None:
     from dp.errors import DpError
     from dp.store import Store
 
-    if not transcripts and go_db is None:
-        raise DpError("say what to ingest: --claude-transcripts [DIR] or --desire-path-db FILE")
     if directory is not None and not transcripts:
         raise DpError(f"{directory}: a directory goes with --claude-transcripts (dp ingest --claude-transcripts DIR)")
+    if not transcripts and go_db is None:
+        raise DpError("say what to ingest: --claude-transcripts [DIR] or --desire-path-db FILE")
     report = {}
-    with Store.open(db_path(ctx)) as store:
+    with Store.open(opts.store) as store:
         if transcripts:
-            report["claude_transcripts"] = _transcripts(store.conn, directory, json_output)
+            report["claude_transcripts"] = _transcripts(store.conn, directory, opts.json or opts.quiet)
         if go_db is not None:
             report["desire_path_db"] = _go_db(store.conn, go_db.expanduser())
-    if json_output:
+    if opts.json:
         print_json(report)
         return
     for line in describe(report):
         typer.echo(line)
+    note("Next: dp paths, then dp suggest")
 
 
 def _transcripts(conn, directory: Optional[Path], quiet: bool) -> dict:
@@ -98,8 +100,6 @@ def describe(report: dict) -> list[str]:
         version = imported["schema_version"]
         lines.append(f"{imported['file']} (desire-path schema {version if version is not None else 'unknown'}): "
                      f"{imported['read']} desires read, {imported['added']} new events stored")
-    if lines:
-        lines.append("Next: dp paths, then dp suggest")
     return lines
 
 

@@ -6,7 +6,8 @@ from typing import Optional
 
 import typer
 
-from dp.cli.common import JSON_OPTION, db_path, note, print_json
+from dp.cli.common import note, print_json
+from dp.cli.options import Shared, shared
 
 HELP = """Group the captured failures by shape: the trails agents keep wearing.
 
@@ -23,19 +24,19 @@ Examples:
 """
 
 
+@shared("db", "json")
 def paths(
-    ctx: typer.Context,
     since: Optional[str] = typer.Option(None, "--since", metavar="WHEN", help="Only failures since WHEN (7d, 12h, or a date)."),
-    json_output: bool = JSON_OPTION,
+    opts: Shared = None,
 ) -> None:
     from dp.desires.paths import paths as group
     from dp.desires.query import parse_since
     from dp.store import Store
 
     start = parse_since(since) if since else None
-    with Store.open(db_path(ctx)) as store:
+    with Store.open(opts.store) as store:
         found = group(store.conn, store.list_rules(), start)
-    if json_output:
+    if opts.json:
         print_json(found)
     elif not found:
         note("No failed tool calls captured" + (" in that time." if since else " yet."))

@@ -7,7 +7,8 @@ from typing import Optional
 
 import typer
 
-from dp.cli.common import JSON_OPTION, db_path, note, print_json
+from dp.cli.common import note, print_json
+from dp.cli.options import Shared, shared
 
 HELP = """Propose aliases from the captured failures, each with its evidence.
 
@@ -28,26 +29,26 @@ Examples:
 """
 
 
+@shared("db", "json")
 def suggest(
-    ctx: typer.Context,
     apply: Optional[str] = typer.Option(None, "--apply", metavar="ID", help="Create the suggested rule ID."),
     min_count: int = typer.Option(2, "--min-count", min=1, metavar="N", help="Events a suggestion needs (default 2)."),
-    json_output: bool = JSON_OPTION,
+    opts: Shared = None,
 ) -> None:
     from dp.desires.suggest import suggest as propose
     from dp.errors import DpError
     from dp.store import Store
 
-    db = db_path(ctx)
+    db = opts.store
     with Store.open(db) as store:
         found = propose(store.conn, store.list_rules(), 1 if apply else min_count)
     if apply:
         chosen = next((item for item in found if item["id"] == apply.strip()), None)
         if chosen is None:
             raise DpError(f"no pending suggestion {apply!r}; list them with: dp suggest")
-        _apply(db, chosen["alias"], json_output)
+        _apply(db, chosen["alias"], opts.json)
         return
-    if json_output:
+    if opts.json:
         print_json(found)
     elif not found:
         note(f"No suggestions (each needs {min_count} matching failures unless unambiguous; see dp paths).")
@@ -60,11 +61,11 @@ def alias_command(alias: list[str]) -> str:
     return shlex.join(["dp", "alias", *alias])
 
 
-def _apply(db, alias: list[str], json_output: bool) -> None:
+def _apply(db, alias: list[str], as_json: bool) -> None:
     """Run ``dp alias …`` in this process: the same parsing, validation and output as typing it."""
     from dp.cli.app import build_app
 
-    args = ["--db", str(db), "alias", *(["--json"] if json_output else []), *alias]
+    args = ["--db", str(db), "alias", *(["--json"] if as_json else []), *alias]
     build_app("alias")(args=args, prog_name="dp", standalone_mode=False)
 
 
