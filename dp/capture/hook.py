@@ -29,26 +29,20 @@ prints nothing and always exits 0.
 
 
 def main(argv=None) -> int:
+    """Console entry point: always 0, nothing printed (except for ``--help``)."""
     args = sys.argv[1:] if argv is None else list(argv)
-    if args and args[0] in ("-h", "--help"):
+    if args[:1] in (["-h"], ["--help"]):
         sys.stdout.write(USAGE)
         return 0
     try:
+        from dp.hook import parse_options  # pave-check's: same --db, same leniency
+
         data = sys.stdin.buffer.read(MAX_PAYLOAD_BYTES + 1)
         if 0 < len(data) <= MAX_PAYLOAD_BYTES:
-            record(_db_option(args), data)
+            record(parse_options(args).db, data)
     except BaseException:  # capture is best effort; the session must never notice it
         pass
     return 0
-
-
-def _db_option(args: list[str]):
-    for index, arg in enumerate(args):
-        if arg == "--db" and index + 1 < len(args):
-            return args[index + 1]
-        if arg.startswith("--db="):
-            return arg[5:]
-    return None
 
 
 def rows_for(payload: dict) -> list[dict]:
