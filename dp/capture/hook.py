@@ -87,6 +87,9 @@ def _connect(path: str):
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_SECONDS * 1000}")
+    # As the CLI's writes: in WAL mode a commit survives a crash of the process
+    # without an fsync per event.
+    conn.execute("PRAGMA synchronous = NORMAL")
     return conn
 
 

@@ -1,0 +1,141 @@
+"""Capture benchmark: the dp-capture hook against the interpreter floor, and dp paths on 100,000 events.
+
+dp-capture runs after every tool call (async, but every call still pays a
+process): each case is the real installed program with a real payload on a
+store that already holds 100,000 events, timed against the floor
+``python -I -c "import sqlite3, json"`` measured in the same run (medians,
+interleaved). ``dp paths --json`` is timed as a whole process on the same
+store. Exits 1 when a budget is missed.
+
+    python bench/run_capture_bench.py [--runs 25]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from run_hook_bench import FLOOR, run_once
+
+from dp.capture.events import failure_row, in_transaction, insert_rows, success_rows
+from dp.store import Store
+
+EVENTS = 100_000
+CAPTURE_BUDGET = 1.3
+PATHS_BUDGET_SECONDS = 2.0
+ERRORS = [
+    ("python {n}.py", "Exit code 127\n/bin/bash: line 1: python: command not found"),
+    ("git comit -m 'change {n}'", "Exit code 1\ngit: 'comit' is not a git command."),
+    ("grep -rP 'x{n}' src", "Exit code 2\ngrep: invalid option -- 'P'"),
+    ("ls /missing/{n}", "Exit code 2\nls: cannot access '/missing': No such file or directory"),
+    ("npm run test{n} --watch", "Exit code 1\nnpm error Missing script"),
+]
+
+
+def build_store(path: Path) -> Path:
+    """A store with EVENTS captured events: failures of a few dozen shapes over 500 sessions, plus successes."""
+    Store.open(path).close()
+    conn = sqlite3.connect(path, isolation_level=None)
+    rows, pick = [], random.Random(4)
+    for n in range(EVENTS):
+        session, when = f"session-{n % 500}", f"2026-11-{1 + n % 28:02d}T10:00:00.{n:06d}Z"
+        if n % 4 == 3:
+            rows += success_rows("hook", "Bash", {"command": f"python3 {n}.py -v"}, session, "/w", when, f"k{n}")
+        elif n % 7 == 0:
+            rows.append(failure_row("transcript", pick.choice(["read_file", "list_dir", "shell"]), {"path": f"{n}"},
+                                    "No such tool available", session, "/w", when, f"k{n}"))
+        else:
+            command, error = pick.choice(ERRORS)
+            rows.append(failure_row("hook", "Bash", {"command": command.format(n=n)}, error, session, "/w", when, f"k{n}"))
+    in_transaction(conn, lambda: insert_rows(conn, rows))
+    conn.close()
+    return path
+
+
+def payload(kind: str, n: int) -> bytes:
+    base = {"session_id": "bench", "cwd": "/w", "tool_use_id": f"toolu_bench_{kind}_{n}", "transcript_path": ""}
+    if kind == "success-bash":
+        event = {"hook_event_name": "PostToolUse", "tool_name": "Bash",
+                 "tool_input": {"command": "cd app && git -C . commit -m 'x' --amend | tee log"},
+                 "tool_response": {"stdout": "x" * 2000}}
+    elif kind == "success-read":
+        event = {"hook_event_name": "PostToolUse", "tool_name": "Read", "tool_input": {"file_path": "/w/a.py"},
+                 "tool_response": {"file": {"content": "y" * 20000}}}
+    elif kind == "failure-bash":
+        event = {"hook_event_name": "PostToolUseFailure", "tool_name": "Bash", "tool_input": {"command": "python x.py"},
+                 "error": "Exit code 127\n/bin/bash: line 1: python: command not found"}
+    else:
+        event = {"hook_event_name": "PostToolUseFailure", "tool_name": "Bash",
+                 "tool_input": {"command": "curl -H 'Authorization: Bearer abc123456789' --token s3cr3t x"},
+                 "error": "Exit code 22"}
+    return json.dumps({**base, **event}).encode()
+
+
+CASES = [
+    ("PostToolUse, Bash success (shapes)", "success-bash"),
+    ("PostToolUse, Read success (20 KB output)", "success-read"),
+    ("PostToolUseFailure, Bash", "failure-bash"),
+    ("PostToolUseFailure, Bash with secrets", "failure-secret"),
+]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=25, help="runs per case (median; at least 20)")
+    runs = max(parser.parse_args().runs, 20)
+    bindir = str(Path(sys.executable).parent)
+    capture, dp = shutil.which("dp-capture", path=bindir), shutil.which("dp", path=bindir)
+    if not capture or not dp:
+        print("dp is not installed in this environment (pip install -e .)", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory() as tmp:
+        print(f"building a store with {EVENTS:,} events…", file=sys.stderr)
+        store = build_store(Path(tmp) / "dp.db")
+        env = {**os.environ, "HOME": tmp}
+        command = [capture, "--db", str(store)]
+        timings = {name: [] for name, _ in CASES}
+        floor = []
+        for n in range(runs):
+            floor.append(run_once(FLOOR, b"", env)[0])
+            for name, kind in CASES:
+                timings[name].append(run_once(command, payload(kind, n), env)[0])
+        recorded = sqlite3.connect(store).execute("SELECT count(*) FROM desires WHERE session_id = 'bench'").fetchone()[0]
+        started = time.perf_counter()
+        proc = subprocess.run([dp, "--db", str(store), "paths", "--json"], capture_output=True, env=env)
+        paths_seconds = time.perf_counter() - started
+        groups = len(json.loads(proc.stdout)) if proc.returncode == 0 else 0
+
+    floor_ms = statistics.median(floor) * 1000
+    print(f"dp-capture benchmark: median of {runs} runs, {sys.version.split()[0]}, store of {EVENTS:,} events, "
+          f"floor = `python -I -c \"import sqlite3, json\"` = {floor_ms:.1f} ms\n")
+    print(f"| {'case':<42} | {'median ms':>9} | {'× floor':>7} | {'budget':>6} | result |")
+    print(f"|{'-' * 44}|{'-' * 11}|{'-' * 9}|{'-' * 8}|--------|")
+    missed = False
+    for name, _ in CASES:
+        ratio = statistics.median(timings[name]) * 1000 / floor_ms
+        verdict = "ok" if ratio <= CAPTURE_BUDGET else "MISSED"
+        missed |= verdict == "MISSED"
+        print(f"| {name:<42} | {ratio * floor_ms:>9.1f} | {ratio:>6.2f}× | {f'≤{CAPTURE_BUDGET:g}×':>6} | {verdict:<6} |")
+    expected = runs * (1 + 1 + 1 + 3)  # the Bash success has three simple commands
+    verdict = "ok" if recorded == expected else "MISSED"
+    missed |= verdict == "MISSED"
+    print(f"\nevents recorded by the runs above: {recorded} of {expected}: {verdict}")
+    verdict = "ok" if proc.returncode == 0 and paths_seconds < PATHS_BUDGET_SECONDS else "MISSED"
+    missed |= verdict == "MISSED"
+    print(f"dp paths --json on {EVENTS:,} events ({groups} shapes), whole process: {paths_seconds:.2f} s "
+          f"(budget < {PATHS_BUDGET_SECONDS:g} s): {verdict}")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
