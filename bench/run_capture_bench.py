@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 from run_hook_bench import FLOOR, run_once
+from tabulate import tabulate
 
 from dp.capture.events import failure_row, in_transaction, insert_rows, success_rows
 from dp.store import Store
@@ -118,24 +119,24 @@ def main() -> int:
     floor_ms = statistics.median(floor) * 1000
     print(f"dp-capture benchmark: median of {runs} runs, {sys.version.split()[0]}, store of {EVENTS:,} events, "
           f"floor = `python -I -c \"import sqlite3, json\"` = {floor_ms:.1f} ms\n")
-    print(f"| {'case':<42} | {'median ms':>9} | {'× floor':>7} | {'budget':>6} | result |")
-    print(f"|{'-' * 44}|{'-' * 11}|{'-' * 9}|{'-' * 8}|--------|")
-    missed = False
+    rows, missed = [], False
     for name, _ in CASES:
-        ratio = statistics.median(timings[name]) * 1000 / floor_ms
-        verdict = "ok" if ratio <= CAPTURE_BUDGET else "MISSED"
+        median_ms = statistics.median(timings[name]) * 1000
+        verdict = "ok" if median_ms / floor_ms <= CAPTURE_BUDGET else "MISSED"
         missed |= verdict == "MISSED"
-        print(f"| {name:<42} | {ratio * floor_ms:>9.1f} | {ratio:>6.2f}× | {f'≤{CAPTURE_BUDGET:g}×':>6} | {verdict:<6} |")
+        rows.append([name, f"{median_ms:.1f}", f"{median_ms / floor_ms:.2f}×", f"≤{CAPTURE_BUDGET:g}×", verdict])
+    print(tabulate(rows, headers=["case", "median ms", "× floor", "budget", "result"], tablefmt="github",
+                   disable_numparse=True))
     expected = runs * (1 + 1 + 1 + 3)  # the Bash success has three simple commands
-    verdict = "ok" if recorded == expected else "MISSED"
-    missed |= verdict == "MISSED"
-    print(f"\nevents recorded by the runs above: {recorded} of {expected}: {verdict}")
-    verdict = "ok" if proc.returncode == 0 and paths_seconds < PATHS_BUDGET_SECONDS else "MISSED"
-    missed |= verdict == "MISSED"
-    print(f"dp paths --json on {EVENTS:,} events ({groups} shapes), whole process: {paths_seconds:.2f} s "
-          f"(budget < {PATHS_BUDGET_SECONDS:g} s): {verdict}")
-    return 1 if missed else 0
-
+    checks = [
+        (f"events recorded by the runs above: {recorded} of {expected}", recorded == expected),
+        (f"dp paths --json on {EVENTS:,} events ({groups} shapes), whole process: {paths_seconds:.2f} s "
+         f"(budget < {PATHS_BUDGET_SECONDS:g} s)", proc.returncode == 0 and paths_seconds < PATHS_BUDGET_SECONDS),
+    ]
+    print()
+    for label, passed in checks:
+        print(f"{label}: {'ok' if passed else 'MISSED'}")
+    return 1 if missed or not all(passed for _, passed in checks) else 0
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,0 +1,58 @@
+"""Desire capture in the real Claude Code: the async hooks record failures and success shapes,
+the transcript holds the hallucinated tool name, and the loop ends in an applied alias."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+
+from dp.claude.fake_api import bash, tool_use
+
+
+def _rows(client, wanted: int, timeout: float = 15.0) -> list[dict]:
+    """The captured rows, once at least ``wanted`` are there (the hooks run asynchronously)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        conn = sqlite3.connect(client.store)
+        conn.row_factory = sqlite3.Row
+        rows = [dict(row) for row in conn.execute("SELECT * FROM desires ORDER BY id")]
+        conn.close()
+        if len(rows) >= wanted or time.monotonic() > deadline:
+            return rows
+        time.sleep(0.2)
+
+
+def test_capture_hooks_record_a_failing_bash_call_and_a_success_shape(client):
+    client.init()
+    client.program("python3", 'echo "tests passed"')
+    failing = bash("pyton manage.py test --token ghp_abcdefghijklmnopqrstuvwxyz012345")
+    working = bash("python3 manage.py test -v")
+    # A last call gives the asynchronous hooks of the earlier ones time to finish before -p exits.
+    session = client.run([[failing], [working], [bash("sleep 1")]])
+    assert session.result["is_error"] is False
+    assert session.tool_result(failing["id"])["is_error"] is True
+    rows = _rows(client, 3)
+    [failure] = [row for row in rows if row["outcome"] == "failure"]
+    assert failure["source"] == "hook" and failure["tool_name"] == "Bash"
+    assert json.loads(failure["tool_input"]) == {"command": "pyton manage.py test --token [redacted]"}
+    assert "pyton: command not found" in failure["error"] and failure["error_class"] == "command not found"
+    assert failure["event_key"] == f"{session.result['session_id']}:{failing['id']}"
+    shape = next(row for row in rows if row["outcome"] == "success" and row["command"] == "python3")
+    assert (json.loads(shape["flags"]), shape["tool_input"]) == (["-v"], None)
+    assert shape["session_id"] == session.result["session_id"]
+
+
+def test_a_hallucinated_tool_reaches_dp_only_through_the_transcript(client):
+    client.init()
+    hallucinated = tool_use("read_file", {"path": "README.md"})
+    session = client.run([[hallucinated], [bash("sleep 1")]])
+    assert "No such tool available: read_file" in session.tool_result(hallucinated["id"])["text"]
+    assert not [row for row in _rows(client, 1, timeout=3) if row["tool_name"] == "read_file"]  # no hook fired
+    report = json.loads(client.dp("ingest", "--claude-transcripts", "--json").stdout)["claude_transcripts"]
+    assert report["failures"] == 1
+    [item] = json.loads(client.dp("suggest", "--json").stdout)
+    assert item["alias"] == ["read_file", "Read"]
+    assert client.dp("suggest", "--apply", item["id"]).stdout == "Alias set: read_file -> Read\n"
+    # The client rejects unknown tools before PreToolUse, so the rule reaches the agent up front:
+    assert "Do NOT call `read_file`. Use `Read` instead." in client.dp("pave", "--agents-md").stdout
