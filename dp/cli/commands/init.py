@@ -17,9 +17,9 @@ The hook goes into your user settings (~/.claude/settings.json) unless you
 pick --scope project|local or --settings PATH. Next to it go the capture
 hooks (dp-capture, PostToolUse and PostToolUseFailure, async) that record
 failed calls for dp paths / dp suggest; --no-capture leaves them out.
-The demonstration runs the installed pave-check against a throwaway store with two sample rules, so
-your own store stays empty until you add rules. Safe to run again: nothing
-is duplicated.
+The demonstration runs the installed pave-check against a throwaway store
+with two sample rules, so your own store stays empty until you add rules.
+Safe to run again: nothing is duplicated.
 
 \b
 Examples:
