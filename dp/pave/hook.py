@@ -110,12 +110,14 @@ def install(path: Path, command: str, scope: str, db_path: Path, support: dict |
     return report
 
 
-def _apply(path: Path, scope: str, command: str, filtered: bool, db_path: Path) -> dict:
-    """Sync dp's entries in one settings file with the rules; the install report."""
+def _apply(path: Path, scope: str, command: str, filtered: bool, db_path: Path,
+           capture_command: str | None = None) -> dict:
+    """Sync dp's entries in one settings file with the rules (and the capture entries, when given); the report."""
     original = read_bytes(path)
     settings = parse_settings(original, path)
     try:
         status = sync_entries(settings, wanted_entries(command, filtered, db_path))
+        capture = sync_entries(settings, capture_entries(capture_command), is_capture_hook) if capture_command else None
     except DpError as exc:
         raise DpError(f"{path}: {exc.message}") from None
     backup = None
