@@ -10,7 +10,11 @@ Two ways in:
 
 from __future__ import annotations
 
-from dp.store.read import all_rules, db_location, open_readonly, rules_for_tool, schema_version, tool_alias
+from dp.store.location import db_location
+
+# The read helpers load with dp.rules.model; dp-capture, which needs only
+# db_location, must not pay for them on every tool call.
+_READ = ("all_rules", "open_readonly", "rules_for_tool", "schema_version", "tool_alias")
 
 
 def resolve_db_path(explicit=None) -> "Path":
@@ -27,6 +31,10 @@ def __getattr__(name):
         from dp.store.location import DEFAULT_DB
 
         return Path(DEFAULT_DB)
+    if name in _READ:
+        from dp.store import read
+
+        return getattr(read, name)
     # The write path pulls in sqlite-utils; load it only when asked for, so
     # that importing this package stays cheap for the hook.
     if name in ("Store", "ImportReport", "SCHEMA_VERSION", "read_rules"):
