@@ -36,6 +36,7 @@ RECIPE_SCRIPT = (
     "done\n"
     "echo {{ args }} landed"
 )
+COMPILED_SCRIPT = "gt convoy ls {{ arg(1) | default('all') }} {{ args[1:] | join(' ') }} --json\necho {{ cwd }}"
 
 
 def filler_rules(count: int) -> list[Rule]:
@@ -54,6 +55,8 @@ def active_rules() -> list[Rule]:
         Rule("gt convoy wait", RECIPE_SCRIPT, tool=BASH_TOOL, param=BASH_PARAM, command="gt", match_kind=RECIPE),
         Rule("gt convoy check", "gt convoy status {{ arg(1) }} --json", tool=BASH_TOOL, param=BASH_PARAM,
              command="gt", match_kind=RECIPE),
+        # dp's own template language: compiled when written, rendered without Jinja2.
+        Rule("gt convoy list", COMPILED_SCRIPT, tool=BASH_TOOL, param=BASH_PARAM, command="gt", match_kind=RECIPE),
     ]
 
 
@@ -90,7 +93,8 @@ CASES = [
     ("Bash flag rewrite (10k rules)", bash("cd src && scp -r build host:/srv/app"), "10k", 2.5, 0),
     ("Bash command rewrite (10k rules)", bash("grep -n TODO src/*.py | head"), "10k", 2.5, 0),
     ("Bash recipe, Jinja2 + args (10k rules)", bash("gt convoy wait abc123 10"), "10k", 4.0, 0),
-    ("Bash recipe, plain {{ arg(1) }} (10k rules)", bash("gt convoy check abc123"), "10k", 4.0, 0),
+    ("Bash recipe, plain {{ arg(1) }} (10k rules)", bash("gt convoy check abc123"), "10k", 2.5, 0),
+    ("Bash recipe, compiled args/default/join (10k)", bash("gt convoy list open 'a b' *.py && ls"), "10k", 2.5, 0),
     ("Bash paved: npm ci in a pnpm project (10k)", bash("npm ci && npm test", PNPM_PROJECT), "10k", 1.8, 0),
     ("Bash npm ci in no project (10k rules)", bash("npm ci && npm test", NO_PROJECT), "10k", 1.3, 0),
     ("Bash flag rewrite (10 rules)", bash("cd src && scp -r build host:/srv/app"), "10", None, 0),

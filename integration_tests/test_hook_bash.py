@@ -87,11 +87,14 @@ def test_full_input_survives_and_context_explains(hook_env):
     assert "permissionDecision" not in specific
 
 
-def test_recipe_args_with_shell_metacharacters_stay_one_argument(hook_env):
+def test_recipe_args_keep_the_agents_quoting(hook_env):
+    """Spliced as typed: a quoted argument stays quoted, an expansion stays the agent's expansion."""
     command, _ = check(hook_env, "gt convoy wait 'x; rm -rf ~' && echo done")
     assert command == "gt convoy status 'x; rm -rf ~' --watch && echo done"
-    command, _ = check(hook_env, "gt convoy wait \"$(touch /tmp/pwned)\"")
+    command, _ = check(hook_env, "gt convoy wait '$(touch /tmp/pwned)'")
     assert command == "gt convoy status '$(touch /tmp/pwned)' --watch"
+    command, _ = check(hook_env, "gt convoy wait \"$ID\"")
+    assert command == "gt convoy status \"$ID\" --watch"
 
 
 def test_recipe_in_a_pipeline_is_grouped_and_dropped_args_are_reported(hook_env):

@@ -14,7 +14,8 @@ import io, json, sys
 sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))
 from dp.hook import main
 status = main([])
-heavy = ("bashlex", "jinja2", "typer", "click", "sqlite_utils", "dp.rules.apply", "dp.shell.segment", "mcp")
+heavy = ("bashlex", "jinja2", "typer", "click", "sqlite_utils", "dp.rules.apply", "dp.shell.segment", "mcp",
+         "dp.shell.placement")
 print(json.dumps({"status": status, "loaded": sorted(name for name in heavy if name in sys.modules)}))
 """
 
@@ -23,6 +24,8 @@ RULES = [
     ["--cmd", "grep", "--replace", "rg"],
     ["--recipe", "gt convoy wait", "gt convoy status {{ arg(1) }}"],
     ["--recipe", "gt loop", "{% for a in args %}gt status {{ a }}; {% endfor %}"],
+    ["--recipe", "gt many", "gt status {{ args[1:] | join(' ') }} {{ arg(5) | default('open') }} {{ cwd|value }}\n"
+                            "gt log {{.Args}} {{ arg(2)|quote }} {{ matched }} {{ raw|raw }}"],
 ]
 
 
@@ -62,8 +65,11 @@ def test_bashlex_loads_only_when_a_rule_command_occurs(store_env):
     assert "jinja2" not in loaded and "typer" not in loaded
 
 
-def test_simple_recipe_templates_do_not_need_jinja2(store_env):
-    assert "jinja2" not in probe(store_env, bash("gt convoy wait c1"))["loaded"]
+def test_recipes_in_dps_own_language_do_not_need_jinja2(store_env):
+    """Compiled when written; the hook runs the stored program (not even the placement check)."""
+    for command in ("gt convoy wait c1", "gt many a 'b c' $HOME && ls"):
+        loaded = probe(store_env, bash(command))["loaded"]
+        assert "jinja2" not in loaded and "dp.shell.placement" not in loaded, (command, loaded)
     assert "jinja2" in probe(store_env, bash("gt loop a b"))["loaded"]
 
 

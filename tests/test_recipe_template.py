@@ -1,13 +1,16 @@
-"""Recipe templates: sandboxed Jinja2, quoting by default, |raw, template_error."""
+"""Recipe templates: the agent's words as typed, dp's compiled language and the bounded Jinja2 sandbox."""
 
 from __future__ import annotations
 
+import os
+import random
 import shlex
 import subprocess
+import time
 
 import pytest
 
-from dp.rules.recipe import Arg, RecipeError, render, template_error
+from dp.rules.recipe import Arg, RecipeError, program_for, render, template_error
 
 @pytest.fixture(autouse=True)
 def private_cache(tmp_path, monkeypatch):
@@ -16,6 +19,7 @@ def private_cache(tmp_path, monkeypatch):
     return tmp_path / "cache" / "dp"
 
 
+# What the hook hands a recipe: each word's value and its text as typed.
 ARGS = [Arg("x; rm -rf ~", "'x; rm -rf ~'"), Arg("$HOME", '"$HOME"'), Arg("plain")]
 
 
@@ -36,47 +40,46 @@ def test_verbatim_script_is_returned_unchanged():
     "source, expected",
     [
         ("s {{ arg(1) }}", "s 'x; rm -rf ~'"),
-        ("s {{ arg(2) }}", "s '$HOME'"),
-        ("s {{ arg(3) }} {{ arg(9) }}", "s plain ''"),
-        ("s {{ args }}", "s 'x; rm -rf ~' '$HOME' plain"),
+        ("s {{ arg(2) }}", 's "$HOME"'),
+        ("s {{ arg(3) }} {{ arg(9) }}.", "s plain ."),  # a missing argument prints nothing
+        ("s {{ arg(9) | default('open') }} {{ arg(1) | default('open') }}", "s open 'x; rm -rf ~'"),
+        ("s {{ args }}", "s 'x; rm -rf ~' \"$HOME\" plain"),
+        ("s {{ args[1:] | join(' ') }}", 's "$HOME" plain'),
+        ("s {{ args[-1] }} {{ args[7] }}.", "s plain ."),
+        ("s {{ args | value }}", "s 'x; rm -rf ~' '$HOME' plain"),
+        ("s {{ arg(2) | quote }}", "s '$HOME'"),
         ("s {{ args|raw }}", "s 'x; rm -rf ~' \"$HOME\" plain"),
-        ("s {{ arg(2)|raw }}", 's "$HOME"'),
         ("{{ matched }} --wait", "gt convoy wait --wait"),
+        ("{{ raw }}", "gt convoy wait …"),
         ("cd {{ cwd }} && {{ full }}", "cd '/w d' && 'full; cmd'"),
-        ("s {{.Arg 1}} {{.Args}}", "s 'x; rm -rf ~' 'x; rm -rf ~' '$HOME' plain"),
+        ("s {{.Arg 2}} {{.Args}}", 's "$HOME" \'x; rm -rf ~\' "$HOME" plain'),
     ],
 )
-def test_substitutions_quote_agent_values(source, expected):
+def test_placeholders_print_the_agents_words_as_typed(source, expected):
     assert fill(source) == expected
+    assert fill(source + "{# through Jinja2 #}") == expected
 
 
-@pytest.mark.parametrize(
-    "simple, jinja",
-    [
-        ("a {{ arg(1) }} {{ args }} {{ cwd|raw }}", "a {{ arg(1) }} {{ args }} {{ cwd|raw }}{% if true %}{% endif %}"),
-        ("{{ matched }} {{ args|raw }}", "{{ matched }} {{ args|raw }}{# comment #}"),
-    ],
-)
-def test_fast_path_renders_exactly_like_jinja(simple, jinja):
-    assert fill(simple) == fill(jinja)
-    assert used(simple) == used(jinja)
+def test_template_logic_sees_values():
+    source = "{% if arg(2) == '$HOME' %}{{ args|length }} {{ arg(1)|upper }}{% endif %}{{ arg(5) is defined }}"
+    assert fill(source) == "3 'X; RM -RF ~'False"
+    assert fill("{% for a in args %}--id {{ a }} {% endfor %}") == "--id 'x; rm -rf ~' --id \"$HOME\" --id plain "
 
 
-def test_control_structures_and_filters_work_and_stay_quoted():
-    source = "{% for a in args %}--id {{ a }} {% endfor %}{{ args|length }} {{ arg(1)|upper }}"
-    assert fill(source) == "--id 'x; rm -rf ~' --id '$HOME' --id plain 3 'X; RM -RF ~'"
-
-
-def test_injection_attempt_stays_one_argument_when_run_by_bash():
-    script = fill("printf '%s\\n' {{ args }}")
-    out = subprocess.run(["bash", "-c", script], capture_output=True, text=True, check=True).stdout
-    assert out.splitlines() == ["x; rm -rf ~", "$HOME", "plain"]
-    assert shlex.split(fill("echo {{ arg(1) }}"))[1] == "x; rm -rf ~"
+def test_the_agents_words_reach_the_script_as_they_would_the_original_command(tmp_path):
+    typed = ["'x; rm -rf ~'", '"$HOME"', "~/x", "*.txt"]
+    (tmp_path / "a.txt").write_text("")
+    args = [Arg("", word) for word in typed]
+    script = render("printf '[%s]' {{ args }}", args=args, matched="", raw="", full="", cwd="")[0]
+    original = "printf '[%s]' " + " ".join(typed)
+    run = lambda text: subprocess.run(["bash", "-c", text], cwd=tmp_path, capture_output=True, text=True).stdout
+    assert run(script) == run(original) == f"[x; rm -rf ~][{os.environ['HOME']}][{os.environ['HOME']}/x][a.txt]"
 
 
 def test_arguments_used_by_the_template():
     assert used("no args") == set()
     assert used("{{ arg(1) }} {{ arg(3) }}") == {1, 3}
+    assert used("{{ arg(1) }} {{ arg(3) }}{# jinja #}") == {1, 3}
     assert used("{{ args }}") is None
     assert used("{{ raw }}") is None
     assert used("{% set n = 2 %}{{ arg(n) }}") is None
@@ -91,11 +94,11 @@ def test_sandbox_blocks_unsafe_attribute_access():
 
 def test_render_errors_raise_recipe_error():
     with pytest.raises(RecipeError):
-        fill("{{ unknown_name }}")
-    with pytest.raises(RecipeError):
         fill("{{ arg(1) ")
     with pytest.raises(RecipeError):
         fill("{{ 1 // 0 }}")
+    with pytest.raises(RecipeError, match="double quotes"):
+        fill('echo "{{ args }}"')
 
 
 def test_template_error_reports_line_numbers():
@@ -108,9 +111,71 @@ def test_template_error_reports_line_numbers():
     assert unknown.startswith("line 3: unknown variable 'argz'")
 
 
+@pytest.mark.parametrize("source, message", [
+    ("{{ 'a' * 999999999 }}", "too big: a repetition"),
+    ("{{ [1, 2] * 99999999 }}", "too big: a repetition"),
+    ("{{ args * 10**8 }}", "too big"),
+    ("{% for i in range(10**9) %}x{% endfor %}", "too big"),
+    ("{% for i in range(20000) %}{% endfor %}", "too big: range() of 20,000 items"),
+    ("{{ 10 ** 10 ** 10 }}", "too big: a power"),
+    ("{{ 'x'.ljust(10**9) }}", "too big"),
+    ("{{ '%999999999s' % 1 }}", "too big: a format width"),
+    ("{{ '%*s' % (999999999, 1) }}", "too big: a format width"),
+    ("{% macro f(x) %}{{ f(x ~ x) }}{% endmacro %}{{ f('ab') }}", "too big: a string above"),
+    ("{{ ('a' * 99999) ~ ('b' * 99999) }}", "too big: a string above"),
+    ("{% for i in range(9000) %}{% for j in range(9000) %}{{ i }}{% endfor %}{% endfor %}", "too big: output"),
+    ("{% for i in range(9000) %}{% for j in range(9000) %}{% endfor %}{% endfor %}", "takes more than"),
+    ("{{ 'a'|center(999999) }}", "No filter named 'center'"),
+    ("{{ 'a'|wordwrap(5) }}", "No filter named 'wordwrap'"),
+    ("{{ '{}'.format(cwd) }}", "format() is not available"),
+    ("{{ cwd.replace('/', 'xx') }}", "replace() is not available"),
+    ("{% set ns = namespace(x='a') %}", "unknown variable 'namespace'"),
+])
+def test_size_bombs_are_refused_when_written(source, message):
+    """Judged by a trial render within the sandbox's bounds; the hook would stop at the same bound."""
+    started = time.monotonic()
+    error = template_error(source)
+    assert error is not None and message in error, error
+    assert time.monotonic() - started < 6
+    if "No filter" not in message and "unknown variable" not in message and "takes more" not in message:
+        with pytest.raises(RecipeError):
+            fill(source)
+
+
+def _random_template(rng: random.Random) -> str:
+    expressions = ["args", "arg(1)", "arg(2)", "arg(4)", "args[0]", "args[-1]", "args[5]", "args[1:]",
+                   "args[:2]", "args[-2:]", "matched", "raw", "full", "cwd"]
+    filters = ["raw", "value", "quote", "join", "join(' ')", "join(',')", "default('dflt')", 'default("d v")',
+               "d('x')"]
+    pieces = []
+    for _ in range(rng.randint(2, 8)):
+        pieces.append(rng.choice(["echo ", " ", "x", "--flag=", "\n", "\r\n", " | cat ", "'lit' "]))
+        chain = "".join(f" | {rng.choice(filters)}" for _ in range(rng.randint(0, 2)))
+        pieces.append("{{" + rng.choice(["", " "]) + rng.choice(expressions) + chain + rng.choice(["", " "]) + "}}")
+    return "".join(pieces)
+
+
+def _random_word(rng: random.Random) -> Arg:
+    value = "".join(rng.choice(["a", " ", "'", '"', "$", "*", "~", "\\", ";", "é", "\n", "x"])
+                    for _ in range(rng.randint(0, 6)))
+    return Arg(value, rng.choice([value, shlex.quote(value), '"' + value + '"']))
+
+
+def test_compiled_and_jinja_renderings_agree_on_random_templates_and_arguments():
+    rng = random.Random(2026)
+    for _ in range(120):
+        source = _random_template(rng)
+        assert program_for(source) is not None, source
+        args = [_random_word(rng) for _ in range(rng.randint(0, 4))]
+        values = dict(args=args, matched="gt x", raw="gt x 'a b'", full="gt x 'a b' && ls", cwd="/w d")
+        compiled = render(source, **values)
+        via_jinja = render(source + "{# force Jinja2 #}", **values)
+        assert compiled == via_jinja, (source, args)
+
+
 def test_compiled_templates_are_cached_and_a_bad_cache_is_ignored(private_cache):
     source = "{% for a in args %}x {{ a }};{% endfor %}"
-    expected = "x 'x; rm -rf ~';x '$HOME';x plain;"
+    expected = "x 'x; rm -rf ~';x \"$HOME\";x plain;"
     assert fill(source) == expected
     [cached] = private_cache.glob("recipe-*.marshal")
     assert fill(source) == expected  # served from the cache

@@ -242,7 +242,21 @@ def _paving(options, command: str, words, cwd: str, payload: dict, rules):
 
 
 def _rules(conn, tool: str, text: str, words=None):
-    """The tool's rules that could apply to ``text`` (parameter rules always do)."""
+    """The tool's rules that could apply to ``text`` (parameter rules always do),
+    recipes with their compiled programs attached."""
+    from dp.rules.model import RECIPE
+    from dp.store.read import recipe_programs
+
+    rules = _matching_rules(conn, tool, text, words)
+    recipes = [rule for rule in rules if rule.match_kind == RECIPE]
+    if recipes:
+        programs = recipe_programs(conn, [rule.to_name for rule in recipes])
+        for rule in recipes:
+            rule.program = programs.get(rule.to_name, "")
+    return rules
+
+
+def _matching_rules(conn, tool: str, text: str, words=None):
     from dp.store.read import rules_for_tool
 
     if not text:

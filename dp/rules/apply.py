@@ -364,6 +364,7 @@ def recipe_edit(command, rule: Rule, value: str, original: str, cwd: str, notes:
             raw=value[command.start : command.end],
             full=original,
             cwd=cwd,
+            program=rule.program,
         )
     except RecipeError:
         return None

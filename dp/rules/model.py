@@ -42,7 +42,8 @@ def kind_label(match_kind: str) -> str:
 class Rule:
     """One alias rule (one ``aliases_v3`` row)."""
 
-    __slots__ = FIELDS
+    # ``program``: a recipe's compiled template, attached by the hook (not a stored field of the rule).
+    __slots__ = FIELDS + ("program",)
 
     def __init__(
         self,
@@ -63,6 +64,7 @@ class Rule:
         self.match_kind = match_kind
         self.message = message
         self.created_at = created_at
+        self.program = ""
 
     @classmethod
     def from_row(cls, row) -> "Rule":

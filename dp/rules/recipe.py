@@ -1,104 +1,111 @@
-"""Recipe scripts: Jinja2 templates rendered in a sandbox, arguments shell-quoted.
+"""Recipe scripts: templates whose placeholders print the agent's words as typed.
 
 A recipe's script may use ``args`` (the agent's trailing arguments),
-``arg(n)`` (1-based, '' when missing), ``matched`` (the recipe prefix),
-``raw`` (the replaced command's source text), ``full`` (the whole command
-string) and ``cwd``. Every value that came from the agent is shell-quoted
-when it is printed, so ``gt convoy wait 'x; rm -rf ~'`` cannot inject a
-command; ``|raw`` prints the agent's own source text instead (its quoting
-kept as typed). ``{{ args }}`` prints each argument quoted, space-separated.
+``arg(n)`` (1-based, missing when not given), ``matched`` (the recipe
+prefix), ``raw`` (the replaced command's source text), ``full`` (the whole
+command string) and ``cwd``; what they print is described in
+``dp.rules.recipe_values``. A placeholder may only stand in plain word
+position (``placement_error``), checked when the alias is written and again
+before a stored template is rendered.
 
-Scripts without ``{{``/``{%``/``{#`` are used verbatim, and scripts whose
-only tags are plain substitutions (``{{ args }}``, ``{{ arg(2) }}``,
-``{{ cwd|raw }}`` …) are filled in directly with the same quoting; neither
-imports Jinja2 (~30 ms), which the hook would pay on every matching call. The Go tool's ``{{.Args}}``, ``{{.Arg N}}``, ``{{.Full}}``,
-``{{.Matched}}`` and ``{{.Raw}}`` are accepted too, so its recipes keep working.
+Templates that use only those names and dp's own filters are compiled when
+the alias is written (``dp.rules.recipe_program``) and rendered by the hook
+without Jinja2 (~30 ms to import); scripts without ``{{``/``{%``/``{#`` are
+used verbatim; anything else runs in Jinja2's immutable sandbox, bounded in
+output, loop length and arithmetic (``dp.rules.recipe_sandbox``). The Go
+tool's ``{{.Args}}``, ``{{.Arg N}}``, ``{{.Full}}``, ``{{.Matched}}`` and
+``{{.Raw}}`` are accepted too, so its recipes keep working.
 """
 
 from __future__ import annotations
 
 import re
-import shlex
+
+from dp.rules.recipe_values import MISSING, Arg, Verbatim, nth
+
+__all__ = ["Arg", "RecipeError", "render", "template_error", "placement_error", "raw_uses", "program_for"]
 
 VARIABLES = ("args", "arg", "matched", "raw", "full", "cwd")
 # Variables through which a template consumes the trailing arguments.
 _ARGUMENT_CARRIERS = {"args", "arg", "raw", "full"}
 _TEMPLATE_MARKERS = ("{{", "{%", "{#")
-# A plain substitution tag: a variable or arg(N), optionally |raw.
-_SIMPLE_TAG = re.compile(r"\{\{ *(args|matched|raw|full|cwd|arg\( *(\d+) *\)) *(\| *raw *)?\}\}")
 _GO_SYNTAX = re.compile(r"\{\{-?\s*\.(Args|Arg\s+(\d+)|Full|Matched|Raw)\s*-?\}\}")
+# Bumped whenever the sandbox generates different code (it keys the compiled-template cache).
+_SANDBOX_STAMP = "bounded-1"
+# The arguments a template is tried on when it is written (bombs show up there).
+_SAMPLE_ARGS = [Arg("sample one", "'sample one'"), Arg("$HOME", '"$HOME"'), Arg("*.py")]
 
 
 class RecipeError(Exception):
     """The template cannot be parsed or rendered; the recipe is skipped."""
 
 
-class Arg(str):
-    """One trailing argument: its shell value, plus ``source``, its text as typed."""
-
-    source: str
-
-    def __new__(cls, value: str, source: str | None = None):
-        arg = super().__new__(cls, value)
-        arg.source = value if source is None else source
-        return arg
-
-
-class _Verbatim(str):
-    """Text printed as is: the recipe's own words, or what ``|raw`` produced."""
-
-
 def is_template(source: str) -> bool:
     return any(marker in source for marker in _TEMPLATE_MARKERS)
 
 
-def render(source: str, *, args, matched: str, raw: str, full: str, cwd: str) -> tuple[str, set | None]:
+def render(source: str, *, args, matched: str, raw: str, full: str, cwd: str,
+           program: str = "") -> tuple[str, set | None]:
     """Render a recipe script; returns (script, the 1-based argument numbers it used).
 
-    The set is None when the template can see every argument (``args``,
-    ``raw``, ``full`` or ``arg(n)`` with a computed n). Raises RecipeError
-    when the template is invalid or fails to render.
+    ``program`` is the compiled form stored when the alias was written (see
+    ``program_for``). The set is None when the template can see every
+    argument (``args``, ``raw``, ``full`` or ``arg(n)`` with a computed n).
+    Raises RecipeError when the template is unsafe, invalid or fails to render.
     """
     if not is_template(source):
         return source, set()
+    from dp.rules import recipe_program
+
+    arguments = [value if isinstance(value, Arg) else Arg(value) for value in args]
+    values = {"args": arguments, "matched": Verbatim(matched), "raw": Verbatim(raw), "full": full, "cwd": cwd}
+    if program:
+        try:
+            return recipe_program.run(program, arguments, values)
+        except recipe_program.ProgramError:
+            pass  # written by another dp: judge and render the template itself
     unsafe = placement_error(source)
     if unsafe:
         raise RecipeError(unsafe)
     source = _from_go(source)
-    arguments = [value if isinstance(value, Arg) else Arg(value) for value in args]
-    values = {"args": arguments, "matched": _Verbatim(matched), "raw": raw, "full": full, "cwd": cwd}
-    if not is_template(_SIMPLE_TAG.sub("", source)):
-        return _render_simple(source, arguments, values)
+    compiled = recipe_program.compile_program(source)
+    if compiled is not None:
+        return recipe_program.run(compiled, arguments, values)
+    return _render_jinja(source, arguments, values)
+
+
+def program_for(source: str) -> str | None:
+    """The stdlib program to store for a valid, safe template, or None when Jinja2 must render it."""
+    if not is_template(source):
+        return None
+    from dp.rules.recipe_program import compile_program
+
+    return compile_program(_from_go(source))
+
+
+def _render_jinja(source: str, arguments: list, values: dict) -> tuple[str, set | None]:
     from jinja2 import TemplateError
 
+    from dp.rules.recipe_sandbox import TooBig, environment
+    from dp.rules.recipe_sandbox import render as bounded_render
+
+    undefined = environment().undefined
+
+    def arg(n):
+        value = nth(arguments, n)
+        return undefined(name=f"arg({n})") if value is MISSING else value
+
+    arg.dp_recipe_callable = True
     try:
         template, used = _compiled(source)
-        text = template.render(arg=lambda n: _nth(arguments, n), **values)
+        text = bounded_render(template, {"arg": arg, **values})
     except TemplateError as exc:
         raise RecipeError(_one_line(exc)) from exc
+    except TooBig as exc:
+        raise RecipeError(f"too big: {exc}") from exc
     except (TypeError, ValueError, ArithmeticError, LookupError, RecursionError) as exc:
         raise RecipeError(str(exc) or type(exc).__name__) from exc
     return text, used
-
-
-def _render_simple(source: str, arguments: list, values: dict) -> tuple[str, set | None]:
-    """Fill in plain substitution tags exactly as the Jinja2 environment would."""
-    used: set | None = set()
-
-    def substitute(match: re.Match) -> str:
-        nonlocal used
-        name, number, raw_filter = match.groups()
-        if number is not None:
-            value = _nth(arguments, number)
-            if used is not None:
-                used.add(int(number))
-        else:
-            value = values[name]
-            if name in _ARGUMENT_CARRIERS:
-                used = None
-        return _quote(_raw_filter(value) if raw_filter else value)
-
-    return _SIMPLE_TAG.sub(substitute, source), used
 
 
 def _compiled(source: str):
@@ -118,11 +125,12 @@ def _compiled(source: str):
 
     from dp.cachedir import cache_dir, write_atomically
 
-    environment = _environment()
     from dp import __version__
+    from dp.rules.recipe_sandbox import environment as sandbox
 
-    # The generated code also depends on _environment()'s settings: dp's version stands for them.
-    stamp = f"{__version__}\0{jinja2.__version__}\0{sys.version}\0{source}"
+    environment = sandbox()
+    # The generated code also depends on the sandbox's settings: _SANDBOX_STAMP stands for them.
+    stamp = f"{__version__}\0{_SANDBOX_STAMP}\0{jinja2.__version__}\0{sys.version}\0{source}"
     key = hashlib.sha256(stamp.encode()).hexdigest()[:32]
     path = os.path.join(cache_dir(), f"recipe-{key}.marshal")
     try:
@@ -145,6 +153,9 @@ def _arguments_used(tree) -> set | None:
     from jinja2 import meta, nodes
 
     names = meta.find_undeclared_variables(tree)
+    unknown = names - set(VARIABLES) - {"range"}
+    if unknown:
+        raise RecipeError(f"unknown variable {sorted(unknown)[0]!r}")
     if names & (_ARGUMENT_CARRIERS - {"arg"}):
         return None
     used = set()
@@ -162,20 +173,27 @@ def _arguments_used(tree) -> set | None:
 def template_error(source: str) -> str | None:
     """None if ``source`` is a valid recipe template, else a one-line message.
 
-    Checks with exactly the environment the hook renders with: syntax, plus
-    names that the hook does not provide (which would fail at render time).
+    Checks with exactly the environment the hook renders with: syntax, names
+    and filters the hook does not provide, and a trial render on sample
+    arguments within the sandbox's bounds and ``WRITE_TIME_SECONDS`` — what
+    blows up there (``{{ 'a' * 999999999 }}``, ``range(10**9)``) would
+    blow up in the hook.
     """
     if not is_template(source):
         return None
+    translated = _from_go(source)
+    if program_for(source) is not None:
+        return None  # dp's own language: nothing left to go wrong
     from jinja2 import TemplateSyntaxError, meta
 
-    environment = _environment()
-    translated = _from_go(source)
+    from dp.rules.recipe_sandbox import environment
+
     try:
-        tree = environment.parse(translated)
+        tree = environment().parse(translated)
+        names = meta.find_undeclared_variables(tree)  # compiles: unknown filters fail here
     except TemplateSyntaxError as exc:
         return _one_line(exc)
-    unknown = meta.find_undeclared_variables(tree) - set(VARIABLES) - set(environment.globals)
+    unknown = names - set(VARIABLES) - set(environment().globals)
     if unknown:
         name = sorted(unknown)[0]
         line = next(
@@ -184,6 +202,22 @@ def template_error(source: str) -> str | None:
         )
         available = "args, arg(n), matched, raw, full, cwd"
         return f"line {line}: unknown variable '{name}' (available: {available})"
+    return _trial_error(translated)
+
+
+def _trial_error(translated: str) -> str | None:
+    from dp.rules.recipe_sandbox import WRITE_TIME_SECONDS
+    from dp.shell.guard import Timeout, deadline
+
+    try:
+        with deadline(WRITE_TIME_SECONDS):
+            _render_jinja(translated, _SAMPLE_ARGS, {
+                "args": _SAMPLE_ARGS, "matched": Verbatim("m"), "raw": Verbatim("r"), "full": "f", "cwd": "/"})
+    except Timeout:
+        return f"rendering takes more than {WRITE_TIME_SECONDS:g} s (a loop too long?)"
+    except RecipeError as exc:
+        message = str(exc)
+        return message if message.startswith(("too big", "line ")) or "not available" in message or "unsafe" in message else None
     return None
 
 
@@ -239,14 +273,6 @@ def _one_line(exc) -> str:
     return f"line {line}: {message}" if line else message
 
 
-def _nth(arguments: list, n) -> Arg:
-    try:
-        n = int(n)
-    except (TypeError, ValueError):
-        return Arg("")
-    return arguments[n - 1] if 1 <= n <= len(arguments) else Arg("")
-
-
 def _from_go(source: str) -> str:
     def translate(match: re.Match) -> str:
         name, number = match.group(1), match.group(2)
@@ -255,41 +281,3 @@ def _from_go(source: str) -> str:
         return "{{ %s }}" % name.lower()
 
     return _GO_SYNTAX.sub(translate, source)
-
-
-def _quote(value) -> str:
-    """Jinja2 ``finalize``: shell-quote every printed value unless verbatim."""
-    if isinstance(value, _Verbatim):
-        return str(value)
-    if isinstance(value, (list, tuple)):
-        return " ".join(_quote(item) for item in value)
-    if value is None:
-        return ""
-    return shlex.quote(str(value))
-
-
-def _raw_filter(value):
-    """``|raw``: the agent's text as typed (for lists, space-separated)."""
-    if isinstance(value, (list, tuple)):
-        return _Verbatim(" ".join(getattr(item, "source", str(item)) for item in value))
-    return _Verbatim(getattr(value, "source", value))
-
-
-_ENVIRONMENT = None
-
-
-def _environment():
-    global _ENVIRONMENT
-    if _ENVIRONMENT is None:
-        from jinja2 import StrictUndefined
-        from jinja2.sandbox import ImmutableSandboxedEnvironment
-
-        environment = ImmutableSandboxedEnvironment(
-            finalize=_quote,
-            undefined=StrictUndefined,
-            keep_trailing_newline=True,
-            autoescape=False,
-        )
-        environment.filters["raw"] = _raw_filter
-        _ENVIRONMENT = environment
-    return _ENVIRONMENT

@@ -86,6 +86,19 @@ def rules_for_tool(conn: sqlite3.Connection, tool: str, commands=()) -> list[Rul
     return [Rule(*row) for row in rows]
 
 
+def recipe_programs(conn: sqlite3.Connection, templates) -> dict[str, str]:
+    """The compiled programs stored for these recipe templates (none in a store older than the table)."""
+    templates = sorted(set(templates))
+    try:
+        rows = conn.execute(
+            f"SELECT template, program FROM recipe_programs WHERE template IN ({', '.join('?' * len(templates))})",
+            templates,
+        ).fetchall()
+    except sqlite3.OperationalError:
+        return {}
+    return dict(rows)
+
+
 def all_rules(conn: sqlite3.Connection) -> list[Rule]:
     """Every rule, in insertion order, without creating or migrating anything."""
     return [Rule(*row) for row in conn.execute(f"SELECT {_COLUMNS} FROM aliases_v3 ORDER BY rowid")]

@@ -19,7 +19,7 @@ import sqlite_utils
 
 from dp.errors import DpError
 from dp.files import resolve
-from dp.rules.model import FIELDS, KEY_FIELDS, TOOL_ALIAS, Rule, kind_label
+from dp.rules.model import FIELDS, KEY_FIELDS, RECIPE, TOOL_ALIAS, Rule, kind_label
 from dp.store.migrations import enable_wal, load_migrations, migrate
 from dp.store.read import DEFAULT_DB, open_readonly, schema_version
 
@@ -153,6 +153,7 @@ class Store:
             existing = self.get_rule(key_rule)
             if existing:
                 self.conn.execute(f"DELETE FROM {TABLE} WHERE {_KEY_WHERE}", key_rule.key)
+                self._prune_programs()
         return existing
 
     def import_rules(self, rules: list[Rule], conflict: str = "skip", dry_run: bool = False) -> ImportReport:
@@ -184,6 +185,7 @@ class Store:
                 f"INSERT INTO {TABLE} ({', '.join(FIELDS)}) VALUES ({', '.join('?' * len(FIELDS))})",
                 [values[name] for name in FIELDS],
             )
+            self._remember_program(rule)
             return "set"
         if not overwrite:
             return "kept"
@@ -191,7 +193,27 @@ class Store:
             f"UPDATE {TABLE} SET to_name = ?, message = ? WHERE {_KEY_WHERE}",
             (rule.to_name, rule.message, *rule.key),
         )
+        self._remember_program(rule)
+        self._prune_programs()
         return "updated"
+
+    def _remember_program(self, rule: Rule) -> None:
+        """Store a recipe template's compiled form, so that the hook renders it without Jinja2."""
+        if rule.match_kind != RECIPE:
+            return
+        from dp.rules.recipe import program_for
+
+        program = program_for(rule.to_name)
+        if program is not None:
+            self.conn.execute(
+                "INSERT OR REPLACE INTO recipe_programs (template, program) VALUES (?, ?)", (rule.to_name, program)
+            )
+
+    def _prune_programs(self) -> None:
+        self.conn.execute(
+            f"DELETE FROM recipe_programs WHERE template NOT IN "
+            f"(SELECT to_name FROM {TABLE} WHERE match_kind = '{RECIPE}')"
+        )
 
 
 def read_rules(path, tool=None, command=None, kind=None) -> list[Rule]:
