@@ -131,3 +131,28 @@ def _bash(script: str, cwd) -> tuple[int, str]:
 def _rows(db_path) -> list[tuple]:
     with sqlite3.connect(db_path) as conn:
         return conn.execute("SELECT from_name, to_name FROM aliases_v3 ORDER BY rowid").fetchall()
+
+
+BOMBS = [
+    "echo {{ 'a' * 999999999 }}",
+    "{% for i in range(10**9) %}x{% endfor %}",
+    "echo {{ 'x'.ljust(10**9) }}",
+    "{% macro f(x) %}{{ f(x ~ x) }}{% endmacro %}echo {{ f('ab') }}",
+]
+
+
+@pytest.mark.parametrize("script", BOMBS)
+def test_size_bombs_are_refused_when_written_and_bounded_in_the_hook(dp, db_path, pave_check, tmp_path, script):
+    proc = dp("alias", "--recipe", "gt x", script, timeout=30)
+    assert_one_line_error(proc, "recipe template for 'gt x' does not parse: ")
+    assert "too big" in proc.stderr
+    collection = tmp_path / "bomb.json"
+    collection.write_text(json.dumps({"aliases": [{"from": "gt x", "to": script, "command": "gt",
+                                                   "match_kind": "recipe", "tool": "Bash", "param": "command"}]}))
+    assert_one_line_error(dp("aliases", "import", collection, timeout=30), "too big")
+    # A row that got into the store anyway (an older dp): the hook stays within its bounds.
+    dp("alias", "--recipe", "gt x", "echo {{ args }}")
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE aliases_v3 SET to_name = ? WHERE from_name = 'gt x'", (script,))
+    proc = pave_check({"tool_name": "Bash", "tool_input": {"command": "gt x a"}}, timeout=20)
+    assert (proc.returncode, proc.stdout) == (0, "")
