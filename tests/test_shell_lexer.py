@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from dp.shell.lexer import Unparseable, has_several_commands, plain_runs, prepare
+from dp.shell.lexer import Unparseable, plain_runs, prepare
+from dp.shell.script_shape import has_several_commands
 from dp.shell.words import command_words
 
 

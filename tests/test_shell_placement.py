@@ -4,7 +4,8 @@ import re
 
 import pytest
 
-from dp.shell.lexer import Unparseable, has_several_commands, needs_own_line
+from dp.shell.lexer import Unparseable
+from dp.shell.script_shape import has_several_commands, needs_own_line
 from dp.shell.placement import misplaced
 
 TAG = re.compile(r"\{\{.*?\}\}")

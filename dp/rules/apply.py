@@ -345,7 +345,7 @@ def recipe_edit(command, rule: Rule, value: str, original: str, cwd: str, notes:
     import shlex
 
     from dp.rules.recipe import Arg, RecipeError, render
-    from dp.shell.lexer import has_several_commands
+    from dp.shell.script_shape import has_several_commands
 
     try:
         prefix = shlex.split(rule.from_name)
@@ -407,7 +407,7 @@ def _without_spans(text: str, start: int, end: int, spans) -> str:
 def group(script: str) -> str:
     """``{ script; }``, or ``{ script\\n}`` when a trailing ``&``, a comment or a
     heredoc (whose delimiter must end its line) needs the newline."""
-    from dp.shell.lexer import needs_own_line
+    from dp.shell.script_shape import needs_own_line
 
     body = script.strip()
     while body.endswith(";") and not body.endswith(";;"):

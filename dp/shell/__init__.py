@@ -1,7 +1,10 @@
 """Reading Bash: which words can be commands, and where each simple command sits.
 
 * ``dp.shell.words`` — the hook's cheap gate (stdlib, no ``re``).
-* ``dp.shell.lexer`` — the offset-preserving pre-pass and tokenisation helpers.
+* ``dp.shell.lexer`` — the one Bash scanner: the offset-preserving pre-pass,
+  the quoting regions of a script, tokenisation helpers.
+* ``dp.shell.placement`` — where a template's placeholders sit, and which places are safe.
+* ``dp.shell.script_shape`` — how a recipe's script fits where a command stood.
 * ``dp.shell.segment`` — simple commands with spans, through bashlex
   (``dp.shell.bashlex_loader``) under a size cap and a time guard (``dp.shell.guard``).
 

@@ -10,8 +10,7 @@
 * ``regions(text)`` — the quoting contexts (quotes, substitutions, heredoc
   bodies, arithmetic, comments …) found by the same scan; ``dp.shell.placement``
   judges template placeholders with them.
-* ``plain_runs(word)``, ``has_several_commands(script)`` and
-  ``needs_own_line(script)`` — tokenisation helpers for the rule kinds.
+* ``plain_runs(word)`` — the literal runs of a word, for the rule kinds.
 """
 
 from __future__ import annotations
@@ -494,33 +493,3 @@ def plain_runs(word: str) -> list[tuple[int, int]]:
 
 
 _PARAMETER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-]")
-
-
-def has_several_commands(script: str) -> bool:
-    """Whether ``script`` is more than one simple command in place.
-
-    True for a separator (``;`` ``&`` ``|`` newline) outside quotes and
-    substitutions, for a comment (spliced inline it would swallow what follows
-    the command), and for text that cannot be read (grouping is the safe side).
-    """
-    text = script.strip()
-    try:
-        found = regions(text)
-    except Unparseable:
-        return True
-    chars = list(text)
-    for start, stop, kind in found:
-        if kind == COMMENT:
-            return True
-        chars[start:stop] = " " * (stop - start)
-    rest = re.sub(r"\\.", "", "".join(chars), flags=re.S)  # escaped characters are literal
-    return any(separator in rest for separator in ";&|\n")
-
-
-def needs_own_line(script: str) -> bool:
-    """Whether what follows ``script`` must start on a new line: it has a comment
-    or a heredoc (or cannot be read, where a newline is the safe side)."""
-    try:
-        return any(kind in (COMMENT, HEREDOC, QUOTED_HEREDOC) for _, _, kind in regions(script))
-    except Unparseable:
-        return True
