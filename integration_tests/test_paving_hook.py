@@ -200,7 +200,8 @@ def test_ambiguous_projects_are_never_paved(pave_check, dp, repo, setup):
     assert ("set packageManager" in tasks.stdout) or ("delete pnpm-lock.yaml" in tasks.stdout), tasks.stdout
 
 
-def test_told_once_per_session(pave_check, repo):
+def test_told_once_per_session(pave_check, repo, db_path):
+    db_path.parent.mkdir()  # dp's directory (dp init creates it): where the session log lives
     make_js_project(repo, "pnpm")
     first = call(pave_check, repo, "npm install")["additionalContext"]
     second = call(pave_check, repo, "npm test")["additionalContext"]
@@ -301,3 +302,9 @@ def test_a_manager_without_a_table_is_left_alone_and_user_rules_still_apply(pave
     assert dp("alias", "--cmd", "grep", "--replace", "rg").returncode == 0
     output = call(pave_check, repo, "npm install && grep -n x f")
     assert output["updatedInput"]["command"] == "npm install && rg -n x f"
+
+
+def test_paving_without_a_store_creates_nothing(pave_check, repo, db_path):
+    make_js_project(repo, "pnpm")
+    assert paved(pave_check, repo, "npm install") == "pnpm install"
+    assert not db_path.parent.exists()

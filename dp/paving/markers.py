@@ -85,8 +85,8 @@ class Cache:
         self.dirty = True
 
     def save(self) -> None:
-        if not self.dirty:
-            return
+        if not self.dirty or not os.path.isdir(os.path.dirname(self.path)):
+            return  # no dp directory yet (no store): the hook creates nothing there
         from dp.cachedir import write_atomically
 
         try:

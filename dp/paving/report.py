@@ -18,7 +18,7 @@ from dp.paving.javascript import Skip, translate
 
 # Sample commands shown as the project's rules (the hook's translation of each).
 JAVASCRIPT_SAMPLES = ("npm install", "npm ci", "npm install -D PKG", "npm uninstall PKG", "npm run SCRIPT -- ARGS",
-                      "npm test", "npx BIN")
+                      "npm test", "npx DEPENDENCY", "npx BIN")
 OTHER_MANAGERS = ("npm", "yarn", "pnpm", "bun")
 
 
@@ -82,7 +82,8 @@ def _javascript_rules(project: dict) -> list:
     """(agent's command, what runs) for the sample commands, by the hook's own translation."""
     from dp.shell.segment import simple_commands
 
-    sample_project = dict(project, scripts=sorted({*project["scripts"], "SCRIPT", "test"}))
+    sample_project = dict(project, scripts=sorted({*project["scripts"], "SCRIPT", "test"}),
+                          dependencies=[*project["dependencies"], "DEPENDENCY"])
     source = "npm" if project["manager"] != "npm" else "pnpm"
     rules = []
     for sample in JAVASCRIPT_SAMPLES:

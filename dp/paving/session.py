@@ -36,7 +36,7 @@ def first_time(dp_dir: str, session: str, topic: str) -> bool:
     sessions[session] = told
     while len(sessions) > MAX_SESSIONS:
         del sessions[next(iter(sessions))]
-    if first:
+    if first and os.path.isdir(dp_dir):  # the hook never creates the dp directory
         from dp.cachedir import write_atomically
 
         try:
