@@ -43,8 +43,18 @@ INSTALL = {"npm": ["npm", "install"], "pnpm": ["pnpm", "install"], "pnpm-6": ["p
 
 
 def _install(kind: str) -> Path:
+    """The manager's bin directory, installed once per machine (xdist workers share it under a lock)."""
+    import fcntl
+
     spec = TOOLS[kind]
     prefix = CACHE / spec.replace("/", "_").replace("@", "_")
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with open(CACHE / ".install.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _install_locked(kind, spec, prefix)
+
+
+def _install_locked(kind: str, spec: str, prefix: Path) -> Path:
     binary = prefix / "node_modules" / ".bin" / BINARY[kind]
     if not binary.exists():
         if shutil.which("npm") is None:

@@ -23,6 +23,16 @@ PYPROJECT = '[project]\nname = "fixture"\nversion = "0.1.0"\nrequires-python = "
 
 @pytest.fixture(scope="session")
 def python_managers():
+    """uv and poetry, installed once per machine (xdist workers share them under a lock)."""
+    import fcntl
+
+    TOOLS.parent.mkdir(parents=True, exist_ok=True)
+    with open(TOOLS.parent / ".pytools.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _install_python_managers()
+
+
+def _install_python_managers() -> Path:
     bin_dir = TOOLS / "bin"
     if not (bin_dir / "uv").exists() or not (bin_dir / "poetry").exists():
         subprocess.run([sys.executable, "-m", "venv", str(TOOLS)], check=True)
