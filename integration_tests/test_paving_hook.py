@@ -299,9 +299,9 @@ def test_python_dash_m_only_when_the_interpreter_on_path_lacks_the_module(pave_c
 
 def test_a_manager_without_a_table_is_left_alone_and_user_rules_still_apply(pave_check, dp, repo):
     make_js_project(repo, "npm", package_manager="deno@2.1.0", lockfile=False)
-    assert dp("alias", "--cmd", "grep", "--replace", "rg").returncode == 0
-    output = call(pave_check, repo, "npm install && grep -n x f")
-    assert output["updatedInput"]["command"] == "npm install && rg -n x f"
+    assert dp("alias", "--cmd", "oldtool", "--replace", "newtool").returncode == 0
+    output = call(pave_check, repo, "npm install && oldtool -n x f")
+    assert output["updatedInput"]["command"] == "npm install && newtool -n x f"
 
 
 def test_paving_without_a_store_creates_nothing(pave_check, repo, db_path):
