@@ -201,7 +201,7 @@ def test_ambiguous_projects_are_never_paved(pave_check, dp, repo, setup):
 
 
 def test_told_once_per_session(pave_check, repo, db_path):
-    db_path.parent.mkdir()  # dp's directory (dp init creates it): where the session log lives
+    db_path.parent.mkdir(exist_ok=True)  # dp's directory (dp init creates it): where the session log lives
     make_js_project(repo, "pnpm")
     first = call(pave_check, repo, "npm install")["additionalContext"]
     second = call(pave_check, repo, "npm test")["additionalContext"]
@@ -304,7 +304,8 @@ def test_a_manager_without_a_table_is_left_alone_and_user_rules_still_apply(pave
     assert output["updatedInput"]["command"] == "npm install && newtool -n x f"
 
 
-def test_paving_without_a_store_creates_nothing(pave_check, repo, db_path):
+def test_paving_without_a_store_creates_nothing(pave_check, repo, tmp_path):
     make_js_project(repo, "pnpm")
-    assert paved(pave_check, repo, "npm install") == "pnpm install"
-    assert not db_path.parent.exists()
+    missing = tmp_path / "no-dp-dir" / "dp.db"
+    assert paved(pave_check, repo, "npm install", "--db", str(missing)) == "pnpm install"
+    assert not missing.parent.exists()
