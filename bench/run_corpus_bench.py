@@ -46,7 +46,7 @@ RENAMES = {
 }
 # Words after which a program (not the shell) runs the next command.
 _WRAPPER_WORDS = {"sudo", "nohup", "nice", "command", "exec", "env", "xargs", "timeout", "time",
-                  "-exec", "-execdir", "-ok", "-okdir"}
+                  "-exec", "-execdir", "-ok", "-okdir", "coproc"}  # tree-sitter reads `coproc` as a command
 _TOKEN = re.compile(r"[A-Za-z0-9_./+,:=@%^~-]+|\\S|\S")
 _CLASSES = ("exact", "beyond", "missed", "false", "corrupted", "unreadable")
 
@@ -94,7 +94,7 @@ def classify(command: str, new: str, names: set[int], syntax_ok: bool) -> str:
             return "corrupted"
         renamed.add(start)
         if start not in names:
-            context = [word for _, word in old_tokens[max(0, index - 8) : index]]
+            context = [word for _, word in old_tokens[max(0, index - 24) : index]]
             kinds.add("beyond" if _after_wrapper(context) else "false")
     if names - renamed:
         kinds.add("missed")

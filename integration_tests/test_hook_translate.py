@@ -34,11 +34,12 @@ def run_hook(env, command: str, *options: str) -> dict | None:
 @pytest.mark.parametrize(
     "command, expected",
     [
-        ("grep -rn foo .", "rg --line-number --hidden --no-ignore foo ."),
+        ("grep -rn foo .", "rg --line-number --hidden --no-ignore --binary foo ."),
         ("grep -E 'a|b' app.py", "rg 'a|b' app.py"),
         ("grep 'a\\|b' app.py", "rg 'a|b' app.py"),
-        ("grep -rin --include='*.py' TODO src", "rg -i --line-number -g '*.py' --hidden --no-ignore TODO src"),
-        ("grep -rl --include=*.py x", "rg -l -g '*.py' --hidden --no-ignore x ."),
+        ("grep -rin --include='*.py' TODO src", "rg -i --line-number -g '*.py' --hidden --no-ignore --binary TODO src"),
+        ("grep -rl --include=*.py x", "rg -l -g '*.py' --hidden --no-ignore --binary x ."),
+        ("grep -rIl x src", "rg -l --hidden --no-ignore x src"),
         ("git log | grep -c fix", "git log | rg -c --include-zero fix"),
         ("grep -h x a.txt b.txt", "rg -I x a.txt b.txt"),
         (
@@ -102,3 +103,19 @@ def test_find_exec_ls_is_rewritten_whole_in_one_pass(hook_env):
     assert output["updatedInput"]["command"] == (
         "fd --hidden --no-ignore --case-sensitive --glob '*.log' . --exec-batch eza {} && eza"
     )
+
+
+def test_a_rename_without_a_table_is_warned_about_once_and_listed_by_doctor(tmp_path):
+    from hook_support import dp_alias, isolated_env
+
+    env = isolated_env(tmp_path)
+    created = dp_alias(env, "--cmd", "grep", "--replace", "ack")
+    assert created.returncode == 0
+    assert created.stderr.startswith("dp: warning: dp has no translation table for grep → ack: the command is renamed")
+    updated = dp_alias(env, "--cmd", "grep", "--replace", "ack", "--message", "use ack")
+    assert (updated.returncode, updated.stderr) == (0, "")
+    translated = dp_alias(env, "--cmd", "find", "--replace", "fd")
+    assert (translated.returncode, translated.stderr) == (0, "")
+    doctor = subprocess.run([str(BIN / "dp"), "doctor"], capture_output=True, text=True, env=env, timeout=60)
+    assert "command grep → ack only renames" in doctor.stdout + doctor.stderr
+    assert "find → fd only renames" not in doctor.stdout + doctor.stderr

@@ -170,8 +170,6 @@ def test_run_by_marks_commands_that_xargs_or_find_exec_run():
         "echo $(open",
         "cat <<EOF\nno terminator",
         "a ;; b",
-        "coproc grep x",
-        "select x in a; do ls; done",
     ],
 )
 def test_unparseable_input_returns_none(text):
@@ -223,3 +221,39 @@ def test_command_word_index_counts_from_the_first_word():
     words = simple_commands("nohup nice grep x")[0]
     assert words.word.raw == "grep"
     assert command_word_index([words.word, *words.args]) == 0
+
+
+@pytest.mark.parametrize(
+    "text, names",
+    [
+        ("[[ $(grep -c x f) -gt 0 ]] && echo y", ["grep", "echo"]),
+        ('[[ -n "$(find . -name x)" ]]', ["find"]),
+        ("arr=( $(grep -l x *.py) \"$(ls)\" )", ["grep", "ls"]),
+        ("for ((i=0; i<$(wc -l < f); i++)); do grep x f; done", ["wc", "grep"]),
+        ("for((;;)) do ls; done", ["ls"]),
+        ("coproc grep x f", ["grep"]),
+        ("coproc NAME { grep x; }", ["grep"]),
+        ("coproc tail -f log", ["tail"]),
+        ("while read l; do echo $l; done < <(grep x f)", ["read", "echo", "grep"]),
+        ("{ ls; } > >(grep x)", ["ls", "grep"]),
+        ("echo $(( $(grep -c x f) + 1 ))", ["echo", "grep"]),
+        ("(( $(grep -c x f) > 0 )) && ls", ["grep", "ls"]),
+        ("find . -ok rm {} \\;", ["find", "rm"]),
+        ("select x in a b; do grep x \"$x\"; done", ["grep"]),
+    ],
+)
+def test_commands_inside_constructs_bashlex_cannot_read_are_found(text, names):
+    assert [command.name for command in simple_commands(text)] == names
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["rsync -av host:'$(find logs -type f)' dir", "echo $'$(ls)'", "ssh h 'grep x f | wc -l'"],
+)
+def test_nothing_inside_single_quotes_is_a_command(text):
+    assert [command.name for command in simple_commands(text)] == [text.split()[0]]
+
+
+@pytest.mark.parametrize("text", ["\\grep -r x .", "\\ls", "\\time grep x f", "sudo \\grep x"])
+def test_backslash_escaped_command_words_are_not_commands_to_rewrite(text):
+    assert simple_commands(text) == []

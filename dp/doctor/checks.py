@@ -348,6 +348,7 @@ def check_colliding_hooks(files: list[SettingsFile]) -> list[Finding]:
 
 def check_rules(rules: list[Rule]) -> list[Finding]:
     from dp.rules.build import rule_problem
+    from dp.rules.tables.pairs import renames_only
 
     findings = []
     alias_names = {rule.from_name for rule in rules if rule.match_kind == TOOL_ALIAS}
@@ -362,6 +363,17 @@ def check_rules(rules: list[Rule]) -> list[Finding]:
             findings += _check_alias(rule, alias_names, delete)
         elif not rule.command:
             findings += _check_tool_param(rule, delete)
+        elif renames_only(rule):
+            findings.append(
+                Finding(
+                    "rules",
+                    WARNING,
+                    f"command {rule.command} → {rule.to_name} only renames: dp has no translation table for "
+                    f"this pair, so every flag passes through unchanged ({rule.to_name} must accept "
+                    f"{rule.command}'s flags)",
+                    f"{delete} (if {rule.to_name} reads some flags differently)",
+                )
+            )
     if not findings and rules:
         findings.append(Finding("rules", OK, f"all {len(rules)} rules can fire"))
     return findings

@@ -35,23 +35,29 @@ class Value:
         self.literal = literal
 
 
-def shell_value(word, offset: int = 0, source_text=None) -> Value:
-    """``word`` from character ``offset`` of its value on, as a standalone shell word."""
+def shell_value(word, offset: int = 0, source_text=None, pattern: bool = False) -> Value:
+    """``word`` from character ``offset`` of its value on, as a standalone shell word.
+
+    The literal value is read from the source text (``dp.shell.quoting``),
+    not from bashlex; it is None when the shell would expand something. A
+    ``pattern`` with an unquoted ``*``/``?``/``[`` is unknown too: the shell
+    may turn it into file names.
+    """
+    from dp.shell.quoting import literal
+
     if word.masked:
         raise Refusal(f"{word.raw!r} holds a construct dp does not read")
-    expands = "$" in word.raw or "`" in word.raw
     if offset == 0:
-        text = source_text(word.start, word.end) if source_text and expands else word.raw
-        return Value(text, None if expands else word.value)
+        value = literal(word.raw, globs=not pattern)
+        text = source_text(word.start, word.end) if source_text and value is None else word.raw
+        return Value(text, value)
     prefix = word.value[:offset]
     if not word.raw.startswith(prefix):
-        if expands:
-            raise Refusal(f"{word.raw!r}: a quoted option with an expansion")
-        return Value(shlex.quote(word.value[offset:]), word.value[offset:])
+        raise Refusal(f"{word.raw}: a quoted option dp does not split")
     rest = word.raw[offset:]
-    literal = None if expands else word.value[offset:]
+    value = literal(rest, globs=not pattern)
     # Inside `--include=*.py` the glob never expanded; standing alone it would.
-    return Value(rest if literal is None or rest != literal else shlex.quote(literal), literal)
+    return Value(rest if value is None or rest != value else shlex.quote(value), value)
 
 
 def expand(template: list[str], value: Value | None) -> list[str]:
@@ -108,12 +114,13 @@ def _pattern(value: Value, marks: set, table) -> Value:
 
 
 class _Parsed:
-    __slots__ = ("flags", "notes", "operands", "marks", "checked", "dashdash", "subcommand")
+    __slots__ = ("flags", "notes", "operands", "operand_words", "marks", "checked", "dashdash", "subcommand")
 
     def __init__(self):
         self.flags: list[tuple[str, list[str], str]] = []  # (source text, target words, note)
         self.notes: list[str] = []
         self.operands: list[Value] = []
+        self.operand_words: list = []
         self.marks: set[str] = set()
         self.checked: list[tuple[int, str, Value]] = []  # flag index, check, value
         self.dashdash = False
@@ -143,16 +150,14 @@ def translate(command, table, source_text=None) -> tuple[str, list[str]]:
         parsed.marks.add("stdin")  # a pipe or a file: rg reads it without being told
     for index, check, value in parsed.checked:
         fixed = check_value(check, value, parsed.marks, table)
-        if fixed is not value:
-            parsed.notes.append(f"pattern {value.text} → {fixed.text}")
         entry_source, words, note = parsed.flags[index]
         parsed.flags[index] = (entry_source, [fixed.text if word == value.text else word for word in words], note)
     operands = parsed.operands
     if table.operands.get("pattern") and "pattern-given" not in parsed.marks:
         if not operands:
             raise Refusal("no pattern")
-        pattern = _pattern(operands[0], parsed.marks, table)
-        if pattern is not operands[0]:
+        pattern = _pattern(shell_value(parsed.operand_words[0], pattern=True), parsed.marks, table)
+        if pattern.text != operands[0].text:
             parsed.notes.append(f"pattern {operands[0].text} → {pattern.text}")
         operands = [pattern, *operands[1:]]
     return _assemble(table, parsed, operands)
@@ -218,6 +223,7 @@ def _parse(args, table, source_text) -> _Parsed:
                 parsed.subcommand = text
             else:
                 parsed.operands.append(shell_value(word, source_text=source_text))
+                parsed.operand_words.append(word)
             i += 1
         elif text == "--":
             parsed.dashdash = True
@@ -238,12 +244,13 @@ def _long(args, i: int, table, parsed: _Parsed) -> int:
             raise Refusal(f"{word.value}: {name} takes no value")
         _add(parsed, word.raw, entry, None)
         return i + 1
+    pattern = entry.get("check") == "pattern"
     if has_value:
-        _add(parsed, word.raw, entry, shell_value(word, len(name) + 1))
+        _add(parsed, word.raw, entry, shell_value(word, len(name) + 1, pattern=pattern))
         return i + 1
     if i + 1 >= len(args):
         raise Refusal(f"{name} without its value")
-    _add(parsed, f"{word.raw} {args[i + 1].raw}", entry, shell_value(args[i + 1]))
+    _add(parsed, f"{word.raw} {args[i + 1].raw}", entry, shell_value(args[i + 1], pattern=pattern))
     return i + 2
 
 
@@ -256,12 +263,13 @@ def _short_group(args, i: int, table, parsed: _Parsed) -> int:
         if not entry.get("value"):
             _add(parsed, letter, entry, None)
             continue
+        pattern = entry.get("check") == "pattern"
         if at + 1 < len(text):
-            _add(parsed, letter + text[at + 1 :], entry, shell_value(word, at + 1))
+            _add(parsed, letter + text[at + 1 :], entry, shell_value(word, at + 1, pattern=pattern))
             return i + 1
         if i + 1 >= len(args):
             raise Refusal(f"{letter} without its value")
-        _add(parsed, f"{letter} {args[i + 1].raw}", entry, shell_value(args[i + 1]))
+        _add(parsed, f"{letter} {args[i + 1].raw}", entry, shell_value(args[i + 1], pattern=pattern))
         return i + 2
     return i + 1
 

@@ -30,7 +30,6 @@ _QUOTING = "\\'\"`$"  # characters that start an escape, a quote or an expansion
 ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=")  # NAME=, NAME[i]+= …
 # Reserved words after which the next word is again in command position.
 _KEEP_COMMAND_POSITION = frozenset({"!", "{", "then", "do", "else", "elif", "if", "while", "until"})
-_UNSUPPORTED = frozenset({"coproc", "select"})
 # What ends a case clause's command list.
 _CASE_END = "case"
 
@@ -44,11 +43,16 @@ HEREDOC, QUOTED_HEREDOC = "heredoc", "quoted-heredoc"
 class Prepared:
     """The bashlex-ready text plus the regions that were overwritten."""
 
-    __slots__ = ("text", "masks")
+    __slots__ = ("text", "masks", "literals")
 
-    def __init__(self, text: str, masks: list[tuple[int, int]]):
+    def __init__(self, text: str, masks: list[tuple[int, int]], literals=()):
         self.text = text
         self.masks = masks
+        self.literals = literals  # '…' and $'…' spans: nothing in them ever runs
+
+    def literal(self, at: int) -> bool:
+        """Whether position ``at`` is inside a single-quoted string."""
+        return any(start < at < end for start, end in self.literals)
 
     def masked(self, start: int, end: int) -> bool:
         """Whether any of ``[start, end)`` was overwritten by the pre-pass."""
@@ -63,8 +67,9 @@ def prepare(text: str) -> Prepared:
         for index in range(start, stop):
             chars[index] = fill
         chars[start : start + len(head)] = head
-    masks = sorted((start, stop) for start, stop, _, _ in scanner.edits)
-    return Prepared("".join(chars), masks)
+    masks = sorted((start, stop) for start, stop, _, _ in scanner.edits if stop > start)
+    literals = [(start, stop) for start, stop, kind in scanner.regions if kind in (SINGLE_QUOTED, ANSI_C_QUOTED)]
+    return Prepared("".join(chars), masks, literals)
 
 
 def regions(text: str) -> list[tuple[int, int, str]]:
@@ -94,6 +99,24 @@ class _Scanner:
 
     def edit(self, start: int, stop: int, head: str, fill: str = " ") -> None:
         self.edits.append((start, stop, head, fill))
+
+    def mask(self, start: int, stop: int, head: str, fill: str = " ") -> None:
+        """Overwrite ``[start, stop)`` except the command substitutions in it.
+
+        ``[[ $(grep …) ]]`` becomes ``:  $(grep …)   `` and ``a=( $(ls) )``
+        ``a=__$(ls)__``: bashlex still sees (and dp rewrites) the commands they run.
+        """
+        kept = []
+        for sub_start, sub_stop, kind in sorted(self.regions):
+            if kind not in (SUBSTITUTION, BACKTICK) or not (start + len(head) <= sub_start and sub_stop <= stop):
+                continue
+            if not kept or sub_start >= kept[-1][1]:
+                kept.append((sub_start, sub_stop))
+        at = start
+        for sub_start, sub_stop in kept:
+            self.edit(at, sub_start, head if at == start else "", fill)
+            at = sub_stop
+        self.edit(at, stop, head if at == start else "", fill)
 
     # A command list, until ``closer`` (')' or '`'), or a case clause's end,
     # or the end of the text. Returns the index just past the closer.
@@ -139,7 +162,7 @@ class _Scanner:
             if c == "(":
                 if command_position and s.startswith("((", i):
                     stop = self.arithmetic(i + 2)
-                    self.edit(i, stop, ":")
+                    self.mask(i, stop, ":")
                     self.regions.append((i, stop, ARITHMETIC))
                     i, command_position = stop, False
                     continue
@@ -176,16 +199,25 @@ class _Scanner:
                 return start
             if word == "[[":
                 i = self.double_bracket(i)
-                self.edit(start, i, ":")
+                self.mask(start, i, ":")
                 self.regions.append((start, i, TEST))
+                command_position = False
+            elif word == "for" and s.startswith("((", self.skip_blanks(i)):
+                i = self.arithmetic(self.skip_blanks(i) + 2)
+                # for ((…)) → while :   (same length, same body); `for ((…)) do` needs the ;
+                separated = s.startswith((";", "\n"), self.skip_blanks(i))
+                self.mask(start, i, "while :" if separated else "while :;")
+                command_position = False
+            elif word == "coproc":
+                i = self.coproc(start, i)
+            elif word == "select":
+                self.edit(start, i, "for")  # select NAME in …; do …; done reads like a for loop
                 command_position = False
             elif word == "time":
                 i = self.time_options(start, i)
             elif word == "case":
                 i = self.case(start, i)
                 command_position = False
-            elif word in _UNSUPPORTED:
-                raise Unparseable(word)
             elif word not in _KEEP_COMMAND_POSITION and not ASSIGNMENT.match(word):
                 command_position = False
         if closer is not None and closer != _CASE_END:
@@ -198,6 +230,19 @@ class _Scanner:
         stop = self.n if newline < 0 else newline
         self.regions.append((i, stop, COMMENT))
         return stop
+
+    def coproc(self, start: int, i: int) -> int:
+        """``coproc [NAME] command``: blank out the keyword (and NAME before a compound command)."""
+        self.edit(start, i, "")
+        after = self.skip_blanks(i)
+        name_end = after
+        while name_end < self.n and (self.s[name_end].isalnum() or self.s[name_end] == "_"):
+            name_end += 1
+        followed = self.s.startswith(("{", "("), self.skip_blanks(name_end))
+        if name_end > after and followed and name_end < self.n and self.s[name_end] in _BLANKS:
+            self.edit(after, name_end, "")
+            return name_end
+        return i
 
     def skip_blanks(self, i: int) -> int:
         while i < self.n and self.s[i] in _BLANKS:
@@ -213,7 +258,7 @@ class _Scanner:
             if c in _BLANKS or c in _OPERATOR_CHARS:
                 if c == "(" and ASSIGNMENT.fullmatch(s[start:i]):
                     stop = self.commands(i + 1, ")")
-                    self.edit(i, stop, "", "_")
+                    self.mask(i, stop, "", "_")
                     i = stop
                     continue
                 return i
@@ -277,7 +322,7 @@ class _Scanner:
         s = self.s
         if s.startswith("$((", i):
             stop = self.arithmetic(i + 3)
-            self.edit(i, stop, "$", "_")
+            self.mask(i, stop, "$", "_")
             kind = ARITHMETIC
         elif s.startswith("$(", i):
             stop, kind = self.commands(i + 2, ")"), SUBSTITUTION

@@ -104,7 +104,7 @@ def _walk(node, text: str, prepared: Prepared, found: list, piped: bool) -> None
             found.append(command)
             found.extend(find_exec_commands(command))
     children = []
-    for attribute in ("parts", "list"):
+    for attribute in ("parts", "list", "redirects"):  # `done < <(grep …)`: a compound's redirections
         children.extend(getattr(node, attribute, None) or ())
     for attribute in ("command", "output"):
         child = getattr(node, attribute, None)
@@ -150,8 +150,8 @@ def _simple_command(node, text, prepared: Prepared) -> SimpleCommand | None:
             words.append(Word(start, end, raw if masked else part.word, raw, masked))
         elif part.kind == "redirect":
             redirects.append((start, end))
-    if not words:
-        return None
+    if not words or prepared.literal(node.pos[0]):
+        return None  # bashlex reads `$( … )` inside some '…' strings (`host:'$(ls)'`): nothing there runs
     index = command_word_index(words)
     if words[index].masked:
         return None  # `[[ … ]]` or `(( … ))`: not a program we could rewrite

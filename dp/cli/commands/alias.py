@@ -6,7 +6,7 @@ from typing import List, Optional, Tuple
 
 import typer
 
-from dp.cli.common import print_json, read_text_argument, status
+from dp.cli.common import print_json, read_text_argument, status, warning
 from dp.cli.options import Shared, shared
 
 HELP = """Create, update (same key) or delete one alias rule.
@@ -75,12 +75,24 @@ def alias(
     from dp.cli.commands.pave import sync_hooks
 
     sync_hooks(opts.store)
+    if action == "set":  # new rules only: warned once, not on every update
+        _warn_if_renames_only(rule)
     if opts.json:
         print_json({"action": action, **rule.to_dict()})
     elif action == "deleted":
         status(f"{_noun(rule)} deleted: {describe_key(rule)}")
     else:
         status(f"{_noun(rule)} {action}: {describe(rule)}")
+
+
+def _warn_if_renames_only(rule) -> None:
+    from dp.rules.tables.pairs import pairs_text, renames_only
+
+    if renames_only(rule):
+        warning(
+            f"dp has no translation table for {rule.command} → {rule.to_name}: the command is renamed and its "
+            f"flags pass through unchanged (tables: {pairs_text()})"
+        )
 
 
 def _noun(rule) -> str:

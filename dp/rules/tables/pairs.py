@@ -176,3 +176,24 @@ def _flags(flags: dict, where: str) -> dict:
 
 def _words(value) -> bool:
     return isinstance(value, list) and all(isinstance(word, str) for word in value)
+
+
+def renames_only(rule) -> bool:
+    """Whether ``rule`` is a command rule between tools dp has no table for.
+
+    Such a rule renames the command word and passes every flag through
+    unchanged: ``dp alias`` warns when it is created and ``dp doctor`` lists it.
+    """
+    from dp.rules.model import COMMAND
+
+    if rule.match_kind != COMMAND:
+        return False
+    try:
+        return table_for(rule.command, rule.to_name) is None
+    except TableError:
+        return True
+
+
+def pairs_text() -> str:
+    """The pairs dp translates, for messages: ``find → fd, grep → rg``."""
+    return ", ".join(f"{source} → {target}" for source, target in sorted(load_tables()))
