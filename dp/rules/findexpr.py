@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import fnmatch
 
-from dp.rules.translate import Refusal, Value, check_value, expand, marks_match, shell_value
+from dp.rules.translate import Refusal, Value, adjustments, check_value, expand, shell_value
 
 _OPTIONS_BEFORE_PATHS = ("-L", "-P", "-H")
 _FIND_TYPES = {"f": "f", "d": "d", "l": "l", "p": "p", "s": "s"}
@@ -155,13 +155,9 @@ def _matches(name: str, glob: str, ignore_case: bool) -> bool:
 
 
 def _assemble(table, expression: _Expression):
-    words = [table.target, *expression.flags]
-    notes = list(expression.notes)
-    for rule in table.adjust:
-        if marks_match(rule, expression.marks):
-            words.extend(rule.get("add", []))
-            added = " ".join(rule.get("add", []))
-            notes.append(f"added {added} ({rule['note']})" if rule.get("note") else f"added {added}")
+    added, _, adjusted = adjustments(table, expression.marks)
+    words = [table.target, *expression.flags, *added]
+    notes = [*expression.notes, *adjusted]
     if expression.glob is not None:
         words.extend(["--glob", expression.glob.text])
     elif expression.paths:

@@ -166,13 +166,9 @@ def translate(command, table, source_text=None) -> tuple[str, list[str]]:
 def _assemble(table, parsed: _Parsed, operands: list[Value]):
     positional = 1 if table.operands.get("pattern") and "pattern-given" not in parsed.marks else 0
     paths = operands[positional:]
-    marks = parsed.marks
-    if not paths:
-        marks.add("no-paths")
-    if all(_file_like(path) for path in paths) and (paths or "run-by" not in marks):
-        marks.add("file-paths")
+    _mark_paths(parsed.marks, paths)
     for rule in table.refuse:
-        if marks_match(rule, marks):
+        if marks_match(rule, parsed.marks):
             raise Refusal(rule["reason"])
     words = [table.target]
     if parsed.subcommand:
@@ -183,18 +179,36 @@ def _assemble(table, parsed: _Parsed, operands: list[Value]):
         if " ".join(target) != source:
             change = f"{source} → {' '.join(target)}" if target else f"dropped {source}"
             notes.append(f"{change} ({note})" if note else change)
-    for rule in table.adjust:
-        if marks_match(rule, marks):
-            words.extend(rule.get("add", []))
-            if not paths and rule.get("paths"):
-                paths = [Value(path, path) for path in rule["paths"]]
-            added = " ".join(rule.get("add", []) + rule.get("paths", []))
-            notes.append(f"added {added} ({rule['note']})" if rule.get("note") else f"added {added}")
+    added, defaults, adjusted = adjustments(table, parsed.marks)
+    words.extend(added)
+    notes.extend(adjusted)
+    paths = paths or [Value(path, path) for path in defaults]
     if parsed.dashdash:
         words.append("--")
     words.extend(value.text for value in operands[:positional])
     words.extend(value.text for value in paths)
     return " ".join(words), notes
+
+
+def _mark_paths(marks: set, paths: list[Value]) -> None:
+    if not paths:
+        marks.add("no-paths")
+    if all(_file_like(path) for path in paths) and (paths or "run-by" not in marks):
+        marks.add("file-paths")
+
+
+def adjustments(table, marks: set) -> tuple[list[str], list[str], list[str]]:
+    """(target words to add, operands to use when none were given, notes) from the table's [[adjust]]."""
+    added: list[str] = []
+    defaults: list[str] = []
+    notes: list[str] = []
+    for rule in table.adjust:
+        if marks_match(rule, marks):
+            added.extend(rule.get("add", []))
+            defaults = defaults or rule.get("paths", [])
+            shown = " ".join(rule.get("add", []) + rule.get("paths", []))
+            notes.append(f"added {shown} ({rule['note']})" if rule.get("note") else f"added {shown}")
+    return added, defaults, notes
 
 
 def _file_like(path: Value) -> bool:
