@@ -129,3 +129,20 @@ def test_the_default_store_directory_is_still_created(dp, env, home):
 @pytest.mark.parametrize("command", [["alias", "read_file", "Read"], ["aliases"]])
 def test_a_directory_as_the_store_is_one_clear_line(dp, tmp_path, command):
     _one_error_line(dp("--db", tmp_path, *command), str(tmp_path), "directory")
+
+
+@pytest.mark.parametrize(
+    "name, content",
+    [
+        ("deep.json", "[" * 100_000 + "]" * 100_000),
+        ("deep-object.json", '{"a":' * 100_000 + "1" + "}" * 100_000),
+        ("deep.toml", "a = " + "[" * 100_000 + "]" * 100_000),
+        ("huge.toml", "[meta]\nname = 'x'\n" + "# padding\n" * 5_000_000),
+    ],
+)
+def test_a_hostile_collection_is_one_clear_error(dp, tmp_path, name, content):
+    path = tmp_path / name
+    path.write_text(content)
+    result = dp("aliases", "import", path, timeout=30)
+    _one_error_line(result)
+    assert dp("aliases", "--json").stdout.strip() in ("", "[]")

@@ -111,3 +111,21 @@ OTHER_PARAMS = {
 def tool_params(name: str) -> frozenset:
     """Every parameter dp knows of the built-in tool ``name``."""
     return frozenset(TOOL_PARAMS.get(name, ()) + REQUIRED_PARAMS.get(name, ()) + OTHER_PARAMS.get(name, ()))
+
+
+def alias_problem(from_name: str, match_kind: str, tool: str) -> str | None:
+    """Why a rule about these tool names is almost surely a mistake, or None.
+
+    A tool-name alias whose source is a real tool blocks every call of it
+    (``dp alias Read read_file``); a parameter rule for a tool Claude Code
+    does not have never fires. Retired names (``Task``) are fine: older
+    installations still send them.
+    """
+    if match_kind == "" and is_builtin(from_name):
+        return (
+            f"{from_name} is a real Claude Code tool: aliasing it away would block every {from_name} call "
+            f"(did you mean dp alias <wrong name> {from_name}?)"
+        )
+    if tool and not is_possible_tool(tool) and tool not in RETIRED_TOOLS:
+        return f"--tool {tool} is not a Claude Code tool (tools: {', '.join(sorted(BUILTIN_TOOLS))}, or mcp__server__tool)"
+    return None

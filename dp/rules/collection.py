@@ -93,15 +93,19 @@ def _entry_to_rule(entry) -> Rule:
 
 
 def _load(text: str, fmt: str | None):
-    if fmt == "json" or (fmt is None and text.lstrip().startswith("{")):
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise DpError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    """The parsed collection; a document nested beyond reason is refused, not a crash."""
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DpError(f"invalid TOML: {exc}") from None
+        if fmt == "json" or (fmt is None and text.lstrip().startswith("{")):
+            try:
+                return json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise DpError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+        try:
+            return tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise DpError(f"invalid TOML: {exc}") from None
+    except RecursionError:
+        raise DpError("the collection is nested too deeply to be a dp collection (arrays or tables inside each other)") from None
 
 
 def _dumps_toml(collection: dict) -> str:

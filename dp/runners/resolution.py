@@ -50,6 +50,7 @@ def resolve(
     if not words:
         raise DpError(f"no task given; available: {describe_available(runners)}")
     name, extra = words[0], [*words[1:], *args]
+    refuse_option_like(name, "task")
     matches = [(owner, owner.task(name)) for owner in runners if owner.task(name)]
     matches.sort(key=lambda match: match[1].origin == BUILTIN)  # stable: keeps runner order
     if not matches:
@@ -58,6 +59,15 @@ def resolve(
     return ResolvedTask(
         chosen, task, task.command(extra), chosen.root, [other.name for other, _ in matches[1:]]
     )
+
+
+def refuse_option_like(name: str, what: str) -> None:
+    """A name starting with ``-`` would reach the runner as an option (``npm run -f`` is --force): never run it."""
+    if name.startswith("-"):
+        raise DpError(
+            f"{what} name {json.dumps(name)} starts with '-': the runner would read it as an option, "
+            f"so dp never runs it (nothing was executed); rename the {what}"
+        )
 
 
 def unknown_task_message(
@@ -96,6 +106,7 @@ def resolve_script(project: Project, name: str, args: Sequence[str] = ()) -> Res
     """
     if not name.strip():
         raise DpError("script name is required: dp script NAME [ARGS…] (dp tasks lists them)")
+    refuse_option_like(name, "script")
     node = next((owner for owner in project.runners if owner.ecosystem == "javascript"), None)
     if node is None and "javascript" in project.problems:
         raise DpError(project.problems["javascript"])

@@ -43,8 +43,10 @@ def alias(
     file: Optional[str] = typer.Option(None, "--file", metavar="FILE", help="Read the recipe script from FILE (- for stdin)."),
     message: str = typer.Option("", "--message", "-m", metavar="TEXT", help="Why; shown to the agent with the correction."),
     delete: bool = typer.Option(False, "--delete", help="Delete the rule these options identify."),
+    force: bool = typer.Option(False, "--force", help="Allow aliasing a real tool name away, or an unknown --tool."),
     opts: Shared = None,
 ) -> None:
+    from dp.claude.tools import alias_problem
     from dp.rules.build import build_rule
     from dp.store import Store
 
@@ -61,6 +63,11 @@ def alias(
         message=message,
         delete=delete,
     )
+    problem = None if delete or force else alias_problem(rule.from_name, rule.match_kind, rule.tool)
+    if problem:
+        from dp.errors import DpError
+
+        raise DpError(f"{problem}; pass --force if you mean it (nothing was changed)")
     with Store.open(opts.store) as store:
         if delete:
             deleted = store.delete_rule(rule)
