@@ -100,6 +100,11 @@ def _load(text: str, fmt: str | None):
                 return json.loads(text)
             except json.JSONDecodeError as exc:
                 raise DpError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+        from dp.rules import fast_toml
+
+        fast = fast_toml.loads(text)
+        if fast is not None:
+            return fast
         try:
             return tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
@@ -123,7 +128,8 @@ def _toml_value(value) -> str:
         return _iso_utc(value)  # a TOML offset date-time, as the Go tool writes it
     if isinstance(value, int):
         return str(value)
-    return json.dumps(value, ensure_ascii=False)
+    # JSON leaves DEL unescaped; TOML forbids it raw in a string.
+    return json.dumps(value, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
 def _iso_utc(value: datetime) -> str:

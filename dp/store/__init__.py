@@ -35,8 +35,8 @@ def __getattr__(name):
         from dp.store import read
 
         return getattr(read, name)
-    # The write path pulls in sqlite-utils; load it only when asked for, so
-    # that importing this package stays cheap for the hook.
+    # The write path (migrations, datetime, pathlib) loads only when asked
+    # for, so that importing this package stays cheap for the hook.
     if name in ("Store", "ImportReport", "SCHEMA_VERSION", "read_rules"):
         from dp.store import write
 

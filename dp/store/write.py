@@ -3,8 +3,8 @@
 Every write runs in a ``BEGIN IMMEDIATE`` transaction, so concurrent
 ``dp alias`` processes queue on SQLite's write lock (busy timeout) instead of
 failing, and readers in WAL mode only ever see whole, committed rules.
-Reads go through sqlite-utils' table helpers; writes are explicit SQL because
-sqlite-utils commits on its own and would split our transactions.
+All of it is plain ``sqlite3``: explicit SQL keeps our transactions whole, and
+the CLI does not pay for importing a database library.
 """
 
 from __future__ import annotations
@@ -14,8 +14,6 @@ import sqlite3
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-
-import sqlite_utils
 
 from dp.errors import DpError
 from dp.files import resolve
@@ -27,6 +25,7 @@ WRITE_BUSY_TIMEOUT_MS = 15000
 TABLE = "aliases_v3"
 SCHEMA_VERSION = len(load_migrations())
 
+_COLUMNS = ", ".join(FIELDS)
 _KEY_WHERE = " AND ".join(f"{name} = ?" for name in KEY_FIELDS)
 
 
@@ -59,8 +58,6 @@ class Store:
     def __init__(self, conn: sqlite3.Connection, path: Path):
         self.conn = conn
         self.path = path
-        self.db = sqlite_utils.Database(conn)
-        self.table = self.db.table(TABLE)
 
     @classmethod
     def open(cls, path) -> "Store":
@@ -115,8 +112,8 @@ class Store:
 
     def get_rule(self, key_rule: Rule) -> Rule | None:
         """The stored rule with the same key as ``key_rule``, if any."""
-        rows = list(self.table.rows_where(_KEY_WHERE, list(key_rule.key), limit=1))
-        return Rule.from_row(rows[0]) if rows else None
+        row = self.conn.execute(f"SELECT {_COLUMNS} FROM {TABLE} WHERE {_KEY_WHERE} LIMIT 1", key_rule.key).fetchone()
+        return Rule.from_row(row) if row else None
 
     def list_rules(self, tool=None, command=None, kind=None) -> list[Rule]:
         """Rules in insertion order, optionally filtered (kind ``alias`` = tool-name aliases)."""
@@ -128,13 +125,14 @@ class Store:
         if kind is not None:
             clauses.append("match_kind = ?")
             params.append(TOOL_ALIAS if kind == "alias" else kind)
-        where = " AND ".join(clauses) or None
-        return [Rule.from_row(row) for row in self.table.rows_where(where, params, order_by="rowid")]
+        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
+        query = f"SELECT {_COLUMNS} FROM {TABLE} {where} ORDER BY rowid"
+        return [Rule.from_row(row) for row in self.conn.execute(query, params)]
 
     def count_by_kind(self) -> dict[str, int]:
         """``{"alias": 3, "flag": 1, …}`` for the kinds present."""
-        rows = self.db.query(f"SELECT match_kind, count(*) AS n FROM {TABLE} GROUP BY match_kind")
-        return {kind_label(row["match_kind"]): row["n"] for row in rows}
+        rows = self.conn.execute(f"SELECT match_kind, count(*) FROM {TABLE} GROUP BY match_kind")
+        return {kind_label(kind): count for kind, count in rows}
 
     # -- writes -------------------------------------------------------------
 

@@ -84,7 +84,7 @@ def _project_rules(opts: Shared, after_table: bool) -> None:
 
 
 def render_table(rules) -> str:
-    from tabulate import tabulate
+    from dp.cli.table import render
 
     with_target = any(rule.tool and not rule.command for rule in rules)
     headers = ["FROM", "TO", "TYPE", "COMMAND"] + (["TOOL/PARAM"] if with_target else []) + ["MESSAGE", "CREATED"]
@@ -95,7 +95,7 @@ def render_table(rules) -> str:
             row.append(f"{rule.tool}/{rule.param}" if rule.tool and not rule.command else "")
         row += [rule.message, rule.created_at.replace("T", " ").rstrip("Z")]
         rows.append(row)
-    return tabulate(rows, headers=headers, tablefmt="plain", disable_numparse=True)
+    return render(headers, rows)
 
 
 def _fold(text: str) -> str:

@@ -157,13 +157,12 @@ def list_recipes(
     if not rows:
         note("no recipes found (looked in ./recipes, ./.dp/recipes and any -R DIR)")
         return
-    from tabulate import tabulate
+    from dp.cli.table import render
 
     table = [[row["name"], row["version"] or "",
               _clip(row["description"] or "" if row["valid"] else f"INVALID: {row['error']}", 60),
               row["path"]] for row in rows]
-    typer.echo(tabulate(table, headers=["NAME", "VERSION", "DESCRIPTION", "PATH"], tablefmt="plain",
-                          disable_numparse=True))
+    typer.echo(render(["NAME", "VERSION", "DESCRIPTION", "PATH"], table))
 
 
 def _shortcut(printer, doc: str):

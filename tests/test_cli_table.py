@@ -1,0 +1,28 @@
+"""dp's plain tables: padded columns, wide characters, folded whitespace."""
+
+from __future__ import annotations
+
+from dp.cli.table import display_width, render
+
+
+def test_columns_are_padded_to_the_widest_cell_and_lines_have_no_trailing_blanks():
+    text = render(["FROM", "TO", "MESSAGE"], [["read_file", "Read", ""], ["gt await-signal", "x", "poll"]])
+    assert text.splitlines() == [
+        "FROM             TO    MESSAGE",
+        "read_file        Read",
+        "gt await-signal  x     poll",
+    ]
+
+
+def test_a_header_is_two_columns_wider_than_its_title():
+    assert render(["H1", "H2"], [["a", "b"]]).splitlines() == ["H1    H2", "a     b"]
+
+
+def test_wide_characters_take_two_columns_and_combining_marks_none():
+    assert display_width("日本") == 4 and display_width("ab\u0301c") == 3
+    lines = render(["NAME", "X"], [["日本語", "1"], ["abc", "2"]]).splitlines()
+    assert [display_width(line[: line.index(digit)]) for line, digit in zip(lines[1:], "12")] == [8, 8]
+
+
+def test_newlines_and_runs_of_blanks_in_a_cell_are_folded():
+    assert render(["A", "B"], [["x\n  y", "z"]]).splitlines()[1] == "x y  z"
