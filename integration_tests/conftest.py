@@ -90,3 +90,24 @@ def pave_check(env):
         )
 
     return run
+
+
+@pytest.fixture(scope="session")
+def rust_env() -> dict:
+    """CARGO_HOME / RUSTUP_HOME for the real cargo, whatever HOME the tests run under.
+
+    rustup's ``cargo`` is a proxy that finds its toolchains under
+    ``$RUSTUP_HOME`` (default ``~/.rustup``): under an isolated HOME it finds
+    none. The installation is where the proxies live (``…/.cargo/bin``), with
+    ``.rustup`` beside ``.cargo``, unless the environment already says.
+    """
+    import shutil
+
+    cargo = shutil.which("cargo")
+    if cargo is None:
+        pytest.skip("needs cargo (install Rust with rustup)")
+    installation = Path(cargo).parent.parent
+    return {
+        "CARGO_HOME": os.environ.get("CARGO_HOME", str(installation)),
+        "RUSTUP_HOME": os.environ.get("RUSTUP_HOME", str(installation.parent / ".rustup")),
+    }

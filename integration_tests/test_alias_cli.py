@@ -250,3 +250,20 @@ def test_help_has_examples(dp):
         proc = dp(*args)
         assert proc.returncode == 0
         assert "Examples:" in proc.stdout or "Modes:" in proc.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["read_file", "Raed"], "Claude Code has no tool named 'Raed'; did you mean Read? dp alias read_file Read"),
+    (["--tool", "Edit", "--param", "file_path", "--regex", "x(", "y"], "invalid regex 'x('"),
+    (["--recipe", "gt x", "{{ arg(1) "], "recipe template for 'gt x' does not parse"),
+])
+def test_alias_refuses_what_can_never_work_with_the_fix(dp, db_path, args, message):
+    proc = dp("alias", *args)
+    assert_one_line_error(proc, message)
+    assert not db_path.exists() or rows(db_path) == []
+
+
+def test_alias_accepts_mcp_tools_and_deleting_needs_no_real_tool(dp, db_path):
+    assert dp("alias", "--tool", "mcp__github__create_issue", "--param", "title", "bug", "Bug").returncode == 0
+    assert dp("alias", "read_file", "mcp__fs__read").returncode == 0
+    assert dp("alias", "--delete", "read_file").returncode == 0

@@ -56,7 +56,7 @@ def test_healthy_setup_passes(dp, installed):
 
 
 def test_broken_regex_shadowing_alias_and_colliding_hook(dp, home, db_path, installed):
-    dp("alias", "Read", "read_file")
+    _insert_raw_rule(db_path, "Read", "read_file", "", "", "", "")
     _insert_raw_rule(db_path, "(unclosed", "x", "Bash", "command", "sed", "regex")
     settings = json.loads((home / ".claude" / "settings.json").read_text())
     settings["hooks"]["PreToolUse"].insert(
@@ -158,11 +158,11 @@ def test_invalid_settings_and_disabled_hooks(dp, home, tmp_path, installed):
     assert _find(checks, "settings", "error", "disableAllHooks")
 
 
-def test_tool_param_rules_for_unknown_or_renamed_tools(dp, installed):
-    dp("alias", "--tool", "MultiEdit", "--param", "file_path", "/a", "/b")
-    dp("alias", "--tool", "Edit", "--param", "path", "/a", "/b")
+def test_tool_param_rules_for_unknown_or_renamed_tools(dp, db_path, installed):
+    _insert_raw_rule(db_path, "/a", "/b", "MultiEdit", "file_path", "", "literal")
+    _insert_raw_rule(db_path, "/a", "/b", "Edit", "path", "", "literal")
     dp("alias", "--tool", "mcp__github__create_issue", "--param", "title", "bug", "Bug")
-    dp("alias", "read_file", "Raed")
+    _insert_raw_rule(db_path, "read_file", "Raed", "", "", "", "")
     checks = _checks(dp("doctor", "--json"))
     assert _find(checks, "rules", "warning", "MultiEdit")[0]["message"].endswith("Edit")
     assert _find(checks, "rules", "warning", "no text parameter 'path'")

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -102,18 +100,11 @@ class TestMake:
         assert not (root / "built.txt").exists()
 
 
-@pytest.mark.skipif(shutil.which("cargo") is None, reason="needs cargo")
-def test_cargo_alias_runs_through_real_cargo(dp, tmp_path):
+def test_cargo_alias_runs_through_real_cargo(dp, tmp_path, rust_env):
     root = make_repo(tmp_path / "repo")
     (root / "Cargo.toml").write_text('[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n')
     (root / ".cargo").mkdir()
     (root / ".cargo" / "config.toml").write_text('[alias]\nv = "version"\n')
-    # The fixture's isolated HOME would hide rustup's toolchains: point at the real ones.
-    real_home = Path.home()
-    rust_env = {
-        "RUSTUP_HOME": os.environ.get("RUSTUP_HOME", str(real_home / ".rustup")),
-        "CARGO_HOME": os.environ.get("CARGO_HOME", str(real_home / ".cargo")),
-    }
     proc = dp("run", "--json", "v", cwd=root, extra_env=rust_env)
     assert proc.returncode == 0, proc.stdout
     report = json.loads(proc.stdout)

@@ -171,3 +171,26 @@ def hook_argv(command) -> list[str] | None:
     if not words or os.path.basename(words[0]) not in (PROGRAM, PROGRAM + ".exe"):
         return None
     return None if _scan_options(words)[1] else words
+
+
+def stability_warning(program: Path) -> str | None:
+    """Why the hook command ``program`` may stop existing, with the fix; None when it is stable.
+
+    The hook runs before every tool call, from every project: a program in a
+    temporary directory or in a repository's own virtual environment (the
+    clone dp was installed from) disappears with it, and then every tool call
+    runs a missing hook.
+    """
+    import tempfile
+
+    real = Path(os.path.realpath(program))
+    fix = "install dp as a tool instead (uv tool install PATH-OR-WHEEL, or pipx install PATH-OR-WHEEL), then run dp init again"
+    venv = next((parent for parent in real.parents if (parent / "pyvenv.cfg").is_file()), None)
+    repository = venv and next((parent for parent in venv.parents if (parent / ".git").exists()), None)
+    if repository is not None:
+        return (f"{program} is inside the repository {repository} (its own virtual environment): "
+                f"the hook breaks when that clone is moved or deleted; {fix}")
+    temporary = {Path(os.path.realpath(tempfile.gettempdir())), Path("/tmp"), Path("/var/tmp")}
+    if any(real.is_relative_to(directory) for directory in temporary):
+        return f"{program} is in a temporary directory: the hook breaks when it is cleaned up; {fix}"
+    return None

@@ -10,6 +10,7 @@ import typer
 
 from dp import __version__
 from dp.cli import commands
+from dp.cli.help import design
 from dp.cli.options import VALUE_OPTIONS, shared
 
 HELP = """Desire paths: pave the tool calls AI coding agents keep getting wrong.
@@ -49,7 +50,7 @@ def build_app(command: Optional[str] = None) -> typer.Typer:
         name="dp",
         help=HELP,
         no_args_is_help=True,
-        add_completion=False,
+        add_completion=True,
         rich_markup_mode=None,
         pretty_exceptions_enable=False,
         context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
@@ -59,6 +60,7 @@ def build_app(command: Optional[str] = None) -> typer.Typer:
     wanted = command.replace("-", "_") if command else None
     for name in [wanted] if wanted in names else names:
         importlib.import_module(f"{commands.__name__}.{name}").register(app)
+    design(app)
     return app
 
 

@@ -58,7 +58,17 @@ def change(
     label, path = target(scope, explicit)
     if not install_hook:
         return uninstall(path, label, db_path)
-    return install(path, command_for(db_path, permission, mode), label, db_path)
+    return with_stability_warning(install(path, command_for(db_path, permission, mode), label, db_path))
+
+
+def with_stability_warning(report: dict) -> dict:
+    """An install report, plus ``warning`` when its program may not last (see ``stability_warning``)."""
+    import shlex
+
+    from dp.claude.executable import stability_warning
+
+    warning = stability_warning(Path(shlex.split(report["command"])[0])) if report.get("command") else None
+    return {**report, "warning": warning} if warning else report
 
 
 def command_for(db_path: Path, permission: str = "none", mode: str = "rewrite") -> str:

@@ -50,7 +50,8 @@ def init(
         pave_mcp.target(scope)
         pave_mcp.server_command()
     store = ensure_store(db_path)
-    installed = hook.install(path, command, label, db_path, capture_command=capture_command)
+    installed = hook.with_stability_warning(
+        hook.install(path, command, label, db_path, capture_command=capture_command))
     from dp.paving.switch import globally_enabled
 
     paving = {"enabled": globally_enabled(str(db_path.parent))}

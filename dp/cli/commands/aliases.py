@@ -52,7 +52,8 @@ def list_aliases(
     ctx: typer.Context,
     tool: Optional[str] = typer.Option(None, "--tool", metavar="TOOL", help="Only rules for TOOL (Bash, Edit, …)."),
     cmd: Optional[str] = typer.Option(None, "--cmd", metavar="CMD", help="Only rules scoped to command CMD."),
-    kind: Optional[Kind] = typer.Option(None, "--kind", help="Only rules of this kind."),
+    kind: Optional[Kind] = typer.Option(
+        None, "--kind", metavar="alias|flag|command|literal|regex|recipe", help="Only rules of this kind."),
     opts: Shared = None,
 ) -> None:
     if ctx.invoked_subcommand is not None:
@@ -106,10 +107,10 @@ def _fold(text: str) -> str:
 @shared("db", "quiet")
 def export(
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write to FILE (default stdout)."),
-    fmt: Format = typer.Option(Format.toml, "--format", help="File format."),
-    name: str = typer.Option("", "--name", help="Collection name for [meta]."),
-    description: str = typer.Option("", "--description", help="Collection description for [meta]."),
-    author: str = typer.Option("", "--author", help="Collection author for [meta]."),
+    fmt: Format = typer.Option(Format.toml, "--format", metavar="toml|json", help="File format."),
+    name: str = typer.Option("", "--name", metavar="TEXT", help="Collection name for [meta]."),
+    description: str = typer.Option("", "--description", metavar="TEXT", help="Collection description for [meta]."),
+    author: str = typer.Option("", "--author", metavar="TEXT", help="Collection author for [meta]."),
     opts: Shared = None,
 ) -> None:
     """Export every rule as a shareable collection (TOML or JSON).
@@ -139,7 +140,7 @@ def export(
 @shared("db", "json", "quiet")
 def import_(
     file: str = typer.Argument(..., metavar="FILE", help="A .toml or .json collection (- for stdin)."),
-    conflict: Conflict = typer.Option(Conflict.skip, "--conflict", help="What to do when a rule already exists."),
+    conflict: Conflict = typer.Option(Conflict.skip, "--conflict", metavar="skip|overwrite", help="What to do when a rule already exists."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
     opts: Shared = None,
 ) -> None:

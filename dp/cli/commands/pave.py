@@ -269,6 +269,8 @@ def describe_hook_result(result: dict) -> list[str]:
                      f"{capture['command']}")
     if result.get("backup"):
         lines.append(f"  previous file kept as {result['backup']}")
+    if result.get("warning"):
+        lines.append(f"  warning: {result['warning']}")
     if status in ("configured", "updated", "removed") or (capture and capture["status"] != "already_configured"):
         # Claude Code snapshots hooks when a session starts.
         lines.append("  Claude Code sessions already running pick this up after a restart (or in /hooks).")
