@@ -35,7 +35,7 @@ def pages(tmp_path_factory):
 
 
 def test_every_command_is_listed_and_has_a_page(pages):
-    assert {"", "alias", "aliases", "aliases import", "recipe run", "run"} <= set(pages)
+    assert {"", "alias", "aliases", "aliases import", "recipe run", "run", "uninstall"} <= set(pages)
     for name, proc in pages.items():
         assert proc.returncode == 0 and proc.stdout.startswith("Usage: dp"), name
 

@@ -29,7 +29,7 @@ def write(path: Path, text: str) -> Path:
 
 
 def test_hello_example(dp, project):
-    proc = dp("recipe", "run", EXAMPLES / "hello.yaml", cwd=project)
+    proc = dp("recipe", "run", EXAMPLES / "hello.yaml", "--quiet", cwd=project)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("Recipe 'hello': SUCCESS (") and lines[0].endswith("s)")
@@ -92,7 +92,7 @@ def test_failure_exit_code_and_text(dp, project):
                    "name: fail\nsteps:\n  - {id: ok, command: echo}\n"
                    "  - {id: bad, command: 'seq -f \"line %g\" 12; exit 9'}\n"
                    "  - {id: later, command: touch later}\n")
-    proc = dp("recipe", "run", recipe, cwd=project)
+    proc = dp("recipe", "run", recipe, "-q", cwd=project)
     assert proc.returncode == 1
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("Recipe 'fail': FAILED (")
@@ -247,7 +247,7 @@ def test_list(dp, project):
 def test_sub_recipes_found_by_name_from_a_run_by_name(dp, project):
     write(project / "recipes" / "outer.yaml", "name: outer\nsteps: [{id: call, recipe: inner}]")
     write(project / ".dp" / "recipes" / "inner.yaml", "name: inner\nsteps: [{id: deep, command: echo deep}]")
-    proc = dp("recipe", "run", "outer", cwd=project)
+    proc = dp("recipe", "run", "outer", "-q", cwd=project)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert [line.split()[:2] for line in proc.stdout.splitlines()[1:]] == [
         ["completed", "call"], ["completed", "deep"]]
@@ -310,7 +310,7 @@ def test_help_has_examples(dp):
 def test_text_report_of_deeply_nested_sub_recipes(dp, project):
     """Short step ids nested deeper than their column is wide still print (no crash)."""
     write(project / "recipes" / "a.yaml", "name: a\nsteps: [{id: s, recipe: a}]")
-    proc = dp("recipe", "run", "a", cwd=project)
+    proc = dp("recipe", "run", "a", "-q", cwd=project)
     assert proc.returncode == 1, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0].startswith("Recipe 'a': FAILED")
@@ -348,3 +348,26 @@ steps:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
     assert not (project / "after-ran").exists()
+
+
+def test_text_mode_streams_each_step_with_progress_for_long_silent_steps(dp, tmp_path):
+    recipe = tmp_path / "stream.yaml"
+    recipe.write_text(
+        "name: stream\nsteps:\n"
+        "  - id: first\n    command: echo one; echo two\n"
+        "  - id: slow\n    command: sleep 2.5; echo done\n"
+        "  - id: p1\n    parallel_group: g\n    command: echo from-p1\n"
+        "  - id: p2\n    parallel_group: g\n    command: echo from-p2\n"
+    )
+    proc = dp("recipe", "run", recipe, extra_env={"DP_PROGRESS_SECONDS": "1"})
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[:4] == ["==> first [bash]", "  | one", "  | two", lines[3]]
+    assert lines[3].startswith("<== first: completed (")
+    assert any(line.startswith("  … slow still running (") and "s elapsed)" in line for line in lines)
+    assert "  | done" in lines and "  p1 | from-p1" in lines and "  p2 | from-p2" in lines
+    summary = lines.index("Recipe 'stream': SUCCESS" + lines[-5][len("Recipe 'stream': SUCCESS"):])
+    assert [line.split()[:2] for line in lines[summary + 1:]] == [
+        ["completed", "first"], ["completed", "slow"], ["completed", "p1"], ["completed", "p2"]]
+    quiet = dp("recipe", "run", recipe, "--quiet")
+    assert quiet.stdout.startswith("Recipe 'stream': SUCCESS")

@@ -124,7 +124,7 @@ def rule_entries(rules: list[Rule]) -> list[dict]:
     return entries
 
 
-def generate(rules: list[Rule], extra: str = "", output: Path | None = None) -> dict:
+def generate(rules: list[Rule], extra: str = "", output: Path | None = None, store: Path | None = None) -> dict:
     """Everything ``dp pave --agents-md`` reports, writing dp's block into ``output`` if given.
 
     ``extra`` (the project's tasks) follows the rules. With ``output`` the
@@ -140,6 +140,16 @@ def generate(rules: list[Rule], extra: str = "", output: Path | None = None) -> 
         from dp.pave.markers import write_block
 
         result.update({"output": str(output), "action": write_block(output, markdown)})
+        if store is not None and result["action"] in ("created", "appended"):
+            _record(store, output, created=result["action"] == "created")
     if markdown:
         result["markdown"] = markdown
     return result
+
+
+def _record(store: Path, output: Path, created: bool) -> None:
+    """Remember where dp's block went, so ``dp uninstall`` can take it out again."""
+    from dp.store import Store, installs
+
+    with Store.open(store) as opened:
+        installs.record(opened, output, installs.BLOCK, created_file=created)

@@ -79,3 +79,23 @@ def write_block(path: Path, markdown: str) -> str:
         return "unchanged"
     replace_file(path, text.encode("utf-8"), expected=original, backup=True)
     return action
+
+
+def without_block(existing: str, path: Path) -> str | None:
+    """``existing`` with dp's block taken out, as it was before dp appended it; None without a block.
+
+    The inverse of ``with_block``: the block's lines go, and so does the blank
+    line dp put before a block it appended at the end of the file.
+    """
+    begins, ends = list(_BEGIN_LINE.finditer(existing)), list(_END_LINE.finditer(existing))
+    if not begins and not ends:
+        return None
+    if len(begins) != 1 or len(ends) != 1 or ends[0].start() < begins[0].start():
+        raise DpError(f"{path}: expected one {BEGIN} … {END} block; remove dp's block by hand (nothing was changed)")
+    newline = "\r\n" if "\r\n" in existing else "\n"
+    before, after = existing[: begins[0].start()], existing[ends[0].end() :]
+    if after.startswith(newline):
+        after = after[len(newline) :]
+    if not after and before.endswith(newline * 2):
+        before = before[: -len(newline)]
+    return before + after

@@ -47,6 +47,9 @@ class Listener:
     def hook_output(self, hook: str, step_id: str, output: str) -> None:
         pass
 
+    def step_output(self, step: model.Step, chunk: bytes) -> None:
+        """A chunk of a bash or task step's output, as it arrives (from that step's thread)."""
+
 
 class RunOptions:
     """How to run: where, with what, and what to leave out."""
@@ -285,7 +288,8 @@ class _Run:
         cwd = self._working_dir(step, context, result)
         process = _run_shell(rendered, cwd, self._timeout(step),
                              {"DP_RECIPE": recipe.name, "DP_STEP_ID": step.id,
-                              "DP_PROJECT_DIR": str(self.options.project_dir)}, self.interrupted)
+                              "DP_PROJECT_DIR": str(self.options.project_dir)}, self.interrupted,
+                             on_output=self._streamer(step))
         return _checked(process, self._timeout(step))
 
     def _task(self, step: model.Step, context: dict, result: model.StepResult) -> str:
@@ -293,8 +297,13 @@ class _Run:
 
         resolved = self._resolve_task(step, context, result)
         process = run_process(resolved.argv, cwd=resolved.cwd, timeout=self._timeout(step),
-                              cancel=self.interrupted)
+                              cancel=self.interrupted, on_output=self._streamer(step))
         return _checked(process, self._timeout(step))
+
+    def _streamer(self, step: model.Step):
+        """Where a step's live output goes: the listener."""
+        listener = self.options.listener
+        return lambda chunk: listener.step_output(step, chunk)
 
     def _resolve_task(self, step, context, result):
         """The project task the step names, found by dp's runner detection (``dp run``)."""
@@ -547,7 +556,7 @@ def _checked(process, timeout: Optional[float]) -> str:
 
 
 def _run_shell(rendered: templates.Rendered, cwd: Path, timeout: float, extra_env: dict,
-               cancel: threading.Event):
+               cancel: threading.Event, on_output=None):
     """``bash -c SCRIPT`` with the template values in the environment (big ones via files)."""
     from dp.process import run_process
 
@@ -557,7 +566,7 @@ def _run_shell(rendered: templates.Rendered, cwd: Path, timeout: float, extra_en
     env.update({name: value for name, value in rendered.env.items() if name not in large})
     if not large:
         return run_process(["bash", "-c", rendered.text], cwd=cwd, env=env, timeout=timeout,
-                           cancel=cancel)
+                           cancel=cancel, on_output=on_output)
     with tempfile.TemporaryDirectory(prefix="dp-values-") as scratch:
         prelude = []
         for name, value in large.items():
@@ -567,7 +576,7 @@ def _run_shell(rendered: templates.Rendered, cwd: Path, timeout: float, extra_en
             prelude.append(f'IFS= read -r -d "" {name} < "${{{name}_FILE}}" || true')
         script = "\n".join(prelude + [rendered.text])
         return run_process(["bash", "-c", script], cwd=cwd, env=env, timeout=timeout,
-                           cancel=cancel)
+                           cancel=cancel, on_output=on_output)
 
 
 def _stage_all(directory: Path, result: model.StepResult) -> None:

@@ -27,6 +27,7 @@ TABLE = "installs"
 HOOK = "hook"  # dp's entries in a Claude Code settings file (details: permission, mode, events)
 MCP = "mcp"  # dp's MCP server registration
 CLAUDE_MD = "claude-md"  # the @AGENTS.md import line or dp's block in CLAUDE.md
+BLOCK = "block"  # dp's <!-- dp:begin --> block written by dp pave --agents-md --output FILE
 
 
 @dataclass(frozen=True)

@@ -123,7 +123,7 @@ def _agents_md(opts: Shared, output: Optional[Path], tasks: bool) -> None:
         from dp.runners import tasks_markdown
 
         extra = "\n".join(part for part in (extra, tasks_markdown(Path.cwd())) if part)
-    result = agents_md.generate(rules, extra, output)
+    result = agents_md.generate(rules, extra, output, store=opts.store)
     if not rules and not opts.json:
         note(agents_md.EMPTY_NOTE)
     if opts.json:

@@ -6,9 +6,6 @@ Only argument parsing and output live here; the library is ``dp.recipes``
 
 from __future__ import annotations
 
-import sys
-import threading
-import time
 from pathlib import Path
 from typing import List, Optional
 
@@ -105,7 +102,9 @@ def run(
         _print_plan(loaded, fmt)
         return
     _print_warnings(loaded.warnings)
-    listener = _listener(progress)
+    from dp.cli.recipe_progress import listener as make_listener
+
+    listener = make_listener(progress, stream=fmt == "text")
     options = runner.RunOptions(
         project,
         recipe_dirs=_absolute(recipe_dirs),
@@ -353,84 +352,3 @@ def _walk_with_depth(steps, depth):
 def _clip(text: str, limit: int) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _listener(progress: bool):
-    from dp.recipes.runner import Listener
-
-    class CliListener(Listener):
-        """Warnings and hook output on stderr; with --progress, step progress too."""
-
-        def __init__(self):
-            self.lock = threading.Lock()
-            self.live = _LiveTable() if progress and sys.stderr.isatty() else None
-
-        def step_started(self, step, depth):
-            if self.live is not None:
-                self.live.start(step.id, depth)
-            elif progress:
-                with self.lock:
-                    note(f"{'  ' * depth}> {step.id} [{step.type}] running")
-
-        def step_finished(self, result, depth):
-            if self.live is not None:
-                self.live.finish(result, depth)
-            elif progress:
-                with self.lock:
-                    took = f" ({result.duration_ms / 1000:.1f}s)" if result.duration_ms else ""
-                    note(f"{'  ' * depth}  {result.step_id}: {result.status}{took}")
-
-        def warning(self, message):
-            with self.lock:
-                warning(message)
-
-        def hook_output(self, hook, step_id, output):
-            with self.lock:
-                sys.stderr.write(output if output.endswith("\n") else output + "\n")
-
-        def close(self):
-            if self.live is not None:
-                self.live.stop()
-
-    return CliListener()
-
-
-class _LiveTable:
-    """A rich live table on stderr: one row per step with its status and elapsed time."""
-
-    def __init__(self):
-        from rich.console import Console
-        from rich.live import Live
-
-        self.rows: dict[str, list] = {}
-        self.lock = threading.Lock()
-        self.live = Live(self, console=Console(stderr=True), refresh_per_second=4, transient=False)
-        self.live.start()
-
-    def start(self, step_id: str, depth: int) -> None:
-        with self.lock:
-            self.rows[f"{depth}:{step_id}"] = ["  " * depth + step_id, "running", time.monotonic(), None]
-
-    def finish(self, result, depth: int) -> None:
-        with self.lock:
-            row = self.rows.setdefault(f"{depth}:{result.step_id}",
-                                       ["  " * depth + result.step_id, "", time.monotonic(), None])
-            row[1] = result.status
-            row[3] = result.duration_ms / 1000
-
-    def __rich__(self):
-        from rich.table import Table
-
-        table = Table(show_header=True, header_style="bold", box=None)
-        for column in ("STEP", "STATUS", "ELAPSED"):
-            table.add_column(column)
-        colours = {"completed": "green", "failed": "red", "degraded": "yellow",
-                   "skipped": "dim", "running": "cyan", "pending": "dim"}
-        with self.lock:
-            for name, status, started, took in self.rows.values():
-                elapsed = took if took is not None else time.monotonic() - started
-                table.add_row(name, f"[{colours.get(status, 'white')}]{status}[/]", f"{elapsed:.1f}s")
-        return table
-
-    def stop(self) -> None:
-        self.live.stop()

@@ -1,0 +1,83 @@
+"""``dp uninstall``: remove every hook entry and block dp installed; --purge also its data."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from dp.cli.common import print_json, status
+from dp.cli.options import Shared, shared
+
+HELP = """Remove everything dp installed: its hook entries in Claude Code settings (every
+scope it recorded, plus the user, project and local settings of this directory)
+and its <!-- dp:begin --> blocks in AGENTS.md / CLAUDE.md. Each file gets back the
+bytes it had before dp (when dp kept them); a file dp created is deleted.
+
+--purge also deletes the alias store, ~/.dp (backups, captured data) and dp's cache,
+after asking (--yes answers for you). dp itself stays installed: remove it with
+`uv tool uninstall dp`, `pipx uninstall dp` or `pip uninstall dp`.
+
+\b
+Examples:
+  dp uninstall --dry-run         # what would be removed
+  dp uninstall                   # hooks and blocks out; rules kept
+  dp uninstall --purge --yes     # and the store and every file of dp's
+"""
+
+
+@shared("db", "cwd", "json", "quiet")
+def uninstall(
+    purge: bool = typer.Option(False, "--purge", help="Also delete the store, ~/.dp and dp's cache."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="With --purge: do not ask."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what would be removed; change nothing."),
+    opts: Shared = None,
+) -> None:
+    from dp.errors import DpError
+    from dp.pave import uninstall as remover
+
+    store = opts.store
+    doomed = remover.purge_targets(store) if purge else []
+    if purge and not (yes or dry_run):
+        if not sys.stdin.isatty():
+            raise DpError("--purge deletes the store and dp's data: pass --yes to confirm (nothing was changed)")
+        listed = ", ".join(str(path) for path in doomed) or "nothing"
+        if not typer.confirm(f"Delete {listed}?", default=False):
+            raise DpError("nothing was changed")
+    reports = remover.uninstall(store, opts.directory.resolve(), dry_run=dry_run)
+    if purge and not dry_run:
+        remover.purge(doomed)
+    if opts.json:
+        print_json({"dry_run": dry_run, "removed": reports, "purged": [str(path) for path in doomed]})
+    else:
+        _print(reports, doomed, dry_run)
+    if any(report["status"] == "error" for report in reports):
+        raise typer.Exit(1)
+
+
+_TEXT = {
+    "removed": "removed dp's {what} from {path}",
+    "not_installed": "no dp {what} left in {path}",
+    "would_remove": "would remove dp's {what} from {path}",
+    "error": "could not remove dp's {what} from {path}: {error}",
+}
+_WHAT = {"hook": "hook entries", "block": "block"}
+
+
+def _print(reports: list[dict], doomed: list, dry_run: bool) -> None:
+    for report in reports:
+        where = f"{report['path']} ({report['scope']} scope)" if report.get("scope") else report["path"]
+        line = _TEXT[report["status"]].format(what=_WHAT.get(report["kind"], report["kind"]), path=where,
+                                              error=report.get("error", ""))
+        if report.get("deleted"):
+            line += "; the file was dp's own and is deleted"
+        status(line[0].upper() + line[1:])
+    if not reports:
+        status("dp has nothing installed here (no hook entries, no blocks).")
+    for path in doomed:
+        status(f"{'Would delete' if dry_run else 'Deleted'} {path}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("uninstall", help=HELP,
+                short_help="Remove dp's hook entries and blocks (--purge: also the store and its data).")(uninstall)

@@ -1,0 +1,133 @@
+"""``dp uninstall``: take out everything dp put into files it does not own.
+
+The store's ``installs`` record says where dp wrote (hook entries in Claude
+Code settings files, dp's block in AGENTS.md/CLAUDE.md, …). Each file gets
+back the bytes it had before dp when those are known (see
+``dp.pave.hook.uninstall``), and a file dp created is deleted once nothing of
+the user's is left in it. The user, project and local settings of the current
+directory are searched too, so a hook installed before dp kept a record is
+found as well. ``purge`` also deletes the store, its directory's data
+(backups, captured data) and dp's cache.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from dp.errors import DpError
+from dp.files import read_bytes, remove_file, replace_file
+from dp.store import installs
+
+# A kind of install → the function that takes it out of one file: (path, scope, record) -> report.
+# A helper that installs a new kind registers its remover here.
+REMOVERS: dict = {}
+
+
+def plan(db_path: Path, cwd: Path) -> list[installs.Install]:
+    """Every place dp installed into: the record, plus unrecorded hooks in this directory's scopes."""
+    from dp.claude.settings import SCOPES, dp_hooks, parse_settings, settings_path
+
+    recorded = installs.read(db_path)
+    seen = {(entry.path, entry.kind) for entry in recorded}
+    found = []
+    for scope in SCOPES:
+        path = settings_path(scope, project_dir=cwd)
+        key = (installs.key_path(path), installs.HOOK)
+        if key in seen:
+            continue
+        try:
+            data = read_bytes(path)
+            if data is not None and dp_hooks(parse_settings(data, path)):
+                found.append(installs.Install(key[0], installs.HOOK, scope))
+        except DpError:
+            continue  # unreadable settings: dp doctor reports them
+    return recorded + found
+
+
+def uninstall(db_path: Path, cwd: Path, dry_run: bool = False) -> list[dict]:
+    """Remove every install in ``plan``; one report per place (``status`` removed/not_installed/error/would_remove)."""
+    reports = []
+    for entry in plan(db_path, cwd):
+        remover = REMOVERS.get(entry.kind)
+        report = {"path": entry.path, "kind": entry.kind, "scope": entry.scope}
+        if remover is None:
+            reports.append({**report, "status": "error",
+                            "error": f"this dp does not know how to remove a {entry.kind!r} install; remove it by hand"})
+            continue
+        if dry_run:
+            reports.append({**report, "status": "would_remove"})
+            continue
+        try:
+            reports.append({**report, **remover(Path(entry.path), entry)})
+        except DpError as exc:
+            reports.append({**report, "status": "error", "error": exc.message})
+            continue
+        _forget(db_path, entry)
+    return reports
+
+
+def _forget(db_path: Path, entry: installs.Install) -> None:
+    from dp.store import Store
+
+    if Path(db_path).exists():
+        with Store.open(db_path) as store:
+            installs.forget(store, entry.path, entry.kind)
+
+
+def _remove_hook(path: Path, entry: installs.Install) -> dict:
+    from dp.pave import hook
+
+    result = hook.uninstall(path, entry.scope or "custom")
+    if entry.created_file and not result.get("deleted"):
+        data = read_bytes(path)
+        if data is not None and data.strip() in (b"{}", b""):
+            remove_file(path, expected=data)
+            result["deleted"] = True
+    return {"status": result["status"], "removed": result.get("removed", 0), "deleted": bool(result.get("deleted"))}
+
+
+def _remove_block(path: Path, entry: installs.Install) -> dict:
+    from dp.pave.markers import without_block
+
+    original = read_bytes(path)
+    if original is None:
+        return {"status": "not_installed", "deleted": False}
+    text = without_block(original.decode("utf-8"), path)
+    if text is None:
+        return {"status": "not_installed", "deleted": False}
+    if entry.created_file and not text.strip():
+        remove_file(path, expected=original)
+        return {"status": "removed", "deleted": True}
+    replace_file(path, text.encode("utf-8"), expected=original, backup=True)
+    return {"status": "removed", "deleted": False}
+
+
+REMOVERS.update({installs.HOOK: _remove_hook, installs.BLOCK: _remove_block})
+
+
+def purge_targets(db_path: Path) -> list[Path]:
+    """What ``--purge`` deletes: the store (and its WAL files), dp's own directory, dp's cache."""
+    from dp.cachedir import cache_dir
+    from dp.store import DEFAULT_DB
+
+    store = Path(db_path).expanduser().absolute()
+    targets = [store, Path(f"{store}-wal"), Path(f"{store}-shm")]
+    home = DEFAULT_DB.expanduser().absolute().parent  # ~/.dp: backups, captured data, switches
+    targets.append(home)
+    targets.append(Path(cache_dir()))
+    return [path for path in dict.fromkeys(targets) if path.exists() or path.is_symlink()]
+
+
+def purge(targets: list[Path]) -> None:
+    for path in targets:
+        try:
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)
+            else:
+                os.unlink(path)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise DpError(f"cannot remove {path}: {exc.strerror or exc}") from None

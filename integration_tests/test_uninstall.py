@@ -1,0 +1,57 @@
+"""dp uninstall: every hook entry and block dp put in goes, each file as it was; --purge deletes dp's data."""
+
+from __future__ import annotations
+
+import json
+
+from cli_assertions import assert_one_line_error
+
+
+def set_up(dp, home, project):
+    (project / ".git").mkdir(parents=True)
+    (home / ".claude").mkdir()
+    settings = home / ".claude" / "settings.json"
+    settings.write_bytes(b'{\n    "model": "opus",\n    "hooks": {}\n}')  # the user's own style, no final newline
+    agents = project / "AGENTS.md"
+    agents.write_bytes(b"# Notes\r\n\r\nmine\r\n")
+    before = {path: path.read_bytes() for path in (settings, agents)}
+    assert dp("alias", "read_file", "Read", cwd=project).returncode == 0
+    for args in (["init"], ["pave", "--agents-md", "--output", "AGENTS.md"],
+                 ["pave", "--agents-md", "--output", "CLAUDE.md"], ["pave", "--hook", "--scope", "local"]):
+        proc = dp(*args, cwd=project)
+        assert proc.returncode == 0, proc.stderr
+    assert (project / "CLAUDE.md").exists() and (project / ".claude" / "settings.local.json").exists()
+    return before
+
+
+def test_uninstall_restores_every_file_byte_for_byte_and_deletes_what_dp_created(dp, home, tmp_path, db_path):
+    project = tmp_path / "project"
+    before = set_up(dp, home, project)
+    dry = json.loads(dp("uninstall", "--dry-run", "--json", cwd=project).stdout)
+    assert {(entry["kind"], entry["status"]) for entry in dry["removed"]} == {("hook", "would_remove"),
+                                                                               ("block", "would_remove")}
+    assert len(dry["removed"]) == 4 and (project / "CLAUDE.md").exists()
+
+    proc = dp("uninstall", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    for path, data in before.items():
+        assert path.read_bytes() == data, path
+    assert not (project / "CLAUDE.md").exists()
+    assert not (project / ".claude").exists()
+    assert db_path.exists()  # the rules stay without --purge
+    again = dp("uninstall", cwd=project)
+    assert again.stdout.strip() == "dp has nothing installed here (no hook entries, no blocks)."
+
+
+def test_purge_needs_a_confirmation_then_deletes_the_store_and_dps_data(dp, home, tmp_path, db_path):
+    project = tmp_path / "project"
+    set_up(dp, home, project)
+    refused = dp("uninstall", "--purge", cwd=project)
+    assert_one_line_error(refused, "pass --yes to confirm")
+    assert db_path.exists() and (project / "CLAUDE.md").exists()
+    proc = dp("uninstall", "--purge", "--yes", "--json", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert str(db_path) in report["purged"]
+    assert not db_path.exists() and not (home / ".dp").exists()
+    assert json.loads((home / ".claude" / "settings.json").read_text()) == {"model": "opus", "hooks": {}}
