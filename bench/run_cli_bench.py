@@ -14,13 +14,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import statistics
 import sys
 import tempfile
 from pathlib import Path
 
-from run_hook_bench import FLOOR, build_store, filler_rules, run_once
+from run_hook_bench import FLOOR, build_store, filler_rules, print_table_head, run_once
 
 from dp.rules import collection
 
@@ -48,13 +47,10 @@ def collections(tmp: Path, count: int) -> dict[str, Path]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=20, help="runs per case (median; at least 10)")
-    runs = max(parser.parse_args().runs, 10)
-    dp = shutil.which("dp", path=str(Path(sys.executable).parent)) or shutil.which("dp")
-    if not dp:
-        print("dp is not installed in this environment (pip install -e .)", file=sys.stderr)
-        return 2
+    runs = _runs()
+    dp = Path(sys.executable).with_name("dp")  # the dp of this interpreter's environment
+    if not dp.exists():
+        raise SystemExit(f"{dp} is missing: install dp into this environment (pip install -e .)")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         print("building a 10k-rule store and 100k-rule collections…", file=sys.stderr)
@@ -66,19 +62,16 @@ def main() -> int:
             env.pop(name, None)
         cases = [
             # (name, argv, budget as a multiple of the floor)
-            ("dp --help", [dp, "--help"], 3.0),
-            ("dp tasks (npm + pdm project)", [dp, "tasks"], 4.0),
-            ("dp aliases (10k rules)", [dp, "--db", str(store), "aliases"], 5.0),
+            ("dp --help", [str(dp), "--help"], 3.0),
+            ("dp tasks (npm + pdm project)", [str(dp), "tasks"], 4.0),
+            ("dp aliases (10k rules)", [str(dp), "--db", str(store), "aliases"], 5.0),
         ]
         os.chdir(project)  # dp tasks lists the current directory's project
         floor, timings = _measure(cases, runs, env)
-        imports = _measure_imports(dp, files, tmp, max(runs // 4, 3), env)
+        imports = _measure_imports(str(dp), files, tmp, max(runs // 4, 3), env)
 
     floor_ms = statistics.median(floor) * 1000
-    print(f"dp CLI benchmark: median of {runs} runs, {sys.version.split()[0]}, floor = "
-          f"`python -I -c \"import sqlite3, json\"` = {floor_ms:.1f} ms\n")
-    print(f"| {'case':<30} | {'median ms':>9} | {'× floor':>7} | {'budget':>6} | result |")
-    print(f"|{'-' * 32}|{'-' * 11}|{'-' * 9}|{'-' * 8}|--------|")
+    print_table_head("dp CLI", runs, floor_ms, 30)
     missed = False
     for name, _, budget in cases:
         median_ms = statistics.median(timings[name]) * 1000
@@ -93,6 +86,12 @@ def main() -> int:
     print(f"\n100,000-rule import: TOML {toml_ms:.0f} ms, JSON {json_ms:.0f} ms = {ratio:.2f}× "
           f"(budget ≤1.5×): {verdict}")
     return 1 if missed else 0
+
+
+def _runs() -> int:
+    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    options.add_argument("--runs", type=int, default=20, help="runs per case (median; at least 10)")
+    return max(options.parse_args().runs, 10)
 
 
 def _measure(cases, runs: int, env: dict) -> tuple[list[float], dict[str, list[float]]]:

@@ -123,6 +123,14 @@ def run_once(command, payload: bytes, env: dict) -> tuple[float, int]:
     return time.perf_counter() - started, proc.returncode
 
 
+def print_table_head(what: str, runs: int, floor_ms: float, width: int) -> None:
+    """The benchmark's title line and the head of its Markdown table (run_cli_bench.py too)."""
+    print(f"{what} benchmark: median of {runs} runs, {sys.version.split()[0]}, floor = "
+          f"`python -I -c \"import sqlite3, json\"` = {floor_ms:.1f} ms\n")
+    print(f"| {'case':<{width}} | {'median ms':>9} | {'× floor':>7} | {'budget':>6} | result |")
+    print(f"|{'-' * (width + 2)}|{'-' * 11}|{'-' * 9}|{'-' * 8}|--------|")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=25, help="runs per case (median; at least 20)")
@@ -159,10 +167,7 @@ def main() -> int:
                 timings[name].append(run_once([pave_check, "--db", str(stores[store])], payload, env)[0])
 
     floor_ms = statistics.median(floor) * 1000
-    print(f"pave-check benchmark: median of {runs} runs, {sys.version.split()[0]}, floor = "
-          f"`python -I -c \"import sqlite3, json\"` = {floor_ms:.1f} ms\n")
-    print(f"| {'case':<44} | {'median ms':>9} | {'× floor':>7} | {'budget':>6} | result |")
-    print(f"|{'-' * 46}|{'-' * 11}|{'-' * 9}|{'-' * 8}|--------|")
+    print_table_head("pave-check", runs, floor_ms, 44)
     missed = False
     medians = {}
     for name, _, _, budget, _ in CASES:
