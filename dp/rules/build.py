@@ -184,7 +184,6 @@ def _finish(rule: Rule, delete: bool) -> Rule:
         return rule
     if rule.match_kind == FLAG and not (rule.from_name and rule.to_name):
         raise RuleError("--flag takes two non-empty flags: --flag OLD NEW (e.g. --flag r R)")
-    _check_tools(rule)
     return validate_rule(rule)
 
 
