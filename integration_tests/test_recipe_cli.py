@@ -148,6 +148,22 @@ def test_huge_and_bomb_files_are_refused(dp, project):
     assert_one_line_error(proc, "alias bomb")
 
 
+@pytest.mark.parametrize("where", ["context", "set-list", "step"])
+def test_aliases_of_one_long_string_are_refused_before_they_render(dp, project, where):
+    """20,000 aliases of a 900 KB string: 1 MB on disk, 18 GB once rendered (it took 14 GB of RAM)."""
+    refs = ", ".join(["*big"] * 20_000)
+    body = {
+        "context": f"context:\n  big: &big \"{'x' * 900_000}\"\n  many: [{refs}]\nsteps:\n  - id: a\n    command: echo {{{{many}}}}\n",
+        "set-list": f"x-big: &big \"{'x' * 900_000}\"\ncontext: {{many: [{refs}]}}\nsteps: [{{id: a, command: echo}}]\n",
+        "step": f"steps:\n  - id: a\n    command: &big \"echo {'x' * 900_000}\"\n  - {{id: b, context: {{v: [{refs}]}}, command: echo}}\n",
+    }[where]
+    recipe = write(project / "wide.yaml", "name: wide\n" + body)
+    for command in ("validate", "run"):
+        proc = dp("recipe", command, recipe, cwd=project, timeout=30)
+        assert proc.returncode == 2
+        assert_one_line_error(proc, "MB of text")
+
+
 def test_validate_prints_warnings_with_suggestions(dp, project):
     recipe = write(project / "typo.yaml",
                    "name: typo\nsteps:\n  - id: a\n    command: echo\n    continue_on_eror: true\n")

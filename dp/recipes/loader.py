@@ -2,7 +2,9 @@
 
 Three limits: the file size (1 MB), the size of the document once aliases are
 expanded (a "billion laughs" file is tiny on disk and astronomically large
-when walked), and nesting depth. The expansion is measured on the composed
+when walked; so is a short list of aliases to one long string, which renders
+into gigabytes), and nesting depth. The expanded size counts both nodes and
+the text of every scalar. The expansion is measured on the composed
 node graph with memoised sizes, so checking a bomb is linear in the file, not
 in its expansion. Duplicate mapping keys, which YAML silently collapses, are
 errors: in a recipe they are always a mistake.
@@ -15,6 +17,9 @@ from typing import Any
 
 MAX_RECIPE_BYTES = 1024 * 1024
 MAX_EXPANDED_NODES = 100_000
+# Text of all scalars with aliases expanded: a recipe renders its values into
+# scripts, prompts and JSON output, so this bounds what a run can be made to build.
+MAX_EXPANDED_CHARS = 8 * MAX_RECIPE_BYTES
 MAX_DEPTH = 100
 
 
@@ -125,10 +130,11 @@ def _bounded_loader_class(yaml):
 
 def _check_expansion(root, yaml) -> None:
     """Refuse documents whose alias-expanded size or depth is out of bounds."""
-    sizes: dict[int, int] = {}
+    sizes: dict[int, tuple[int, int]] = {}
     active: set[int] = set()
 
-    def size(node, depth: int) -> int:
+    def size(node, depth: int) -> tuple[int, int]:
+        """(nodes, scalar characters) below ``node``, aliases expanded, memoised."""
         key = id(node)
         if key in sizes:
             return sizes[key]
@@ -136,23 +142,29 @@ def _check_expansion(root, yaml) -> None:
             raise RecipeLoadError("YAML alias refers to itself (recursive structure)")
         if depth > MAX_DEPTH:
             raise RecipeLoadError(f"YAML is nested more than {MAX_DEPTH} levels deep")
-        total = 1
+        nodes, chars = 1, len(node.value) if isinstance(node, yaml.ScalarNode) else 0
         if isinstance(node, yaml.CollectionNode):
             active.add(key)
-            children = node.value
-            for child in children:
-                if isinstance(child, tuple):
-                    total += size(child[0], depth + 1) + size(child[1], depth + 1)
-                else:
-                    total += size(child, depth + 1)
-                if total > MAX_EXPANDED_NODES:
-                    raise RecipeLoadError(
-                        f"YAML expands to more than {MAX_EXPANDED_NODES:,} nodes "
-                        "(alias bomb?); refusing to load it"
-                    )
+            for child in node.value:
+                for part in child if isinstance(child, tuple) else (child,):
+                    part_nodes, part_chars = size(part, depth + 1)
+                    nodes, chars = nodes + part_nodes, chars + part_chars
+                _check_totals(nodes, chars)
             active.discard(key)
-        sizes[key] = total
-        return total
+        sizes[key] = (nodes, chars)
+        return nodes, chars
 
     if root is not None:
         size(root, 0)
+
+
+def _check_totals(nodes: int, chars: int) -> None:
+    if nodes > MAX_EXPANDED_NODES:
+        raise RecipeLoadError(
+            f"YAML expands to more than {MAX_EXPANDED_NODES:,} nodes (alias bomb?); refusing to load it"
+        )
+    if chars > MAX_EXPANDED_CHARS:
+        raise RecipeLoadError(
+            f"YAML expands to more than {MAX_EXPANDED_CHARS // (1024 * 1024)} MB of text "
+            "(aliases of a long string?); refusing to load it"
+        )
