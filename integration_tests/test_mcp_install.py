@@ -80,7 +80,7 @@ def test_registrations_are_recorded_for_dp_uninstall(dp, db_path, project):
     assert recorded.details == {"command": DP_REAL, "args": ["mcp"]}
     dp("pave", "--unmcp", "--scope", "project", cwd=project)
     assert read(db_path, MCP) == []
-    assert read_json(project / ".mcp.json") == {"mcpServers": {}}
+    assert read_json(project / ".mcp.json") == {}  # no empty "mcpServers" residue; dp uninstall deletes the file
 
 
 def test_a_symlinked_config_is_written_through(dp, home, tmp_path, project):

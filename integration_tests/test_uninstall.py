@@ -55,3 +55,38 @@ def test_purge_needs_a_confirmation_then_deletes_the_store_and_dps_data(dp, home
     assert str(db_path) in report["purged"]
     assert not db_path.exists() and not (home / ".dp").exists()
     assert json.loads((home / ".claude" / "settings.json").read_text()) == {"model": "opus", "hooks": {}}
+
+
+def test_uninstall_removes_mcp_registrations_and_the_claude_md_import(dp, home, tmp_path):
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    claude_json = home / ".claude.json"
+    claude_json.write_bytes(b'{\n  "numStartups": 3,\n  "projects": {}\n}\n')
+    claude_md = project / "CLAUDE.md"
+    claude_md.write_bytes(b"# House rules\n\nBe brief.\n")
+    before = {path: path.read_bytes() for path in (claude_json, claude_md)}
+    for args in (["pave", "--mcp", "--scope", "user"], ["pave", "--mcp", "--scope", "project"],
+                 ["pave", "--claude-md"]):
+        proc = dp(*args, cwd=project)
+        assert proc.returncode == 0, proc.stderr
+    assert "mcpServers" in json.loads(claude_json.read_text())
+    assert (project / ".mcp.json").exists() and b"@AGENTS.md" in claude_md.read_bytes()
+    dry = json.loads(dp("uninstall", "--dry-run", "--json", cwd=project).stdout)
+    assert sorted(entry["kind"] for entry in dry["removed"]) == ["claude-md", "mcp", "mcp"]
+
+    proc = dp("uninstall", "--json", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    assert {entry["status"] for entry in json.loads(proc.stdout)["removed"]} == {"removed"}
+    for path, data in before.items():
+        assert path.read_bytes() == data, path
+    assert not (project / ".mcp.json").exists()  # dp created it: it goes
+
+
+def test_a_claude_md_dp_created_for_the_import_is_deleted(dp, home, tmp_path):
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    assert dp("pave", "--claude-md", cwd=project).returncode == 0
+    assert (project / "CLAUDE.md").read_text() == "@AGENTS.md\n"
+    proc = dp("uninstall", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    assert not (project / "CLAUDE.md").exists()

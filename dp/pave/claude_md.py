@@ -41,3 +41,29 @@ def add_import(path: Path) -> str:
         text += newline  # a blank line before dp's import
     replace_file(path, text + IMPORT_LINE.encode() + newline, expected=original, backup=original is not None)
     return "created" if original is None else "added"
+
+
+def remove_import(path: Path, created_file: bool = False) -> str:
+    """Take dp's import line out again: ``removed``, ``deleted`` or ``not_installed``.
+
+    The last ``@AGENTS.md`` line goes, with the blank line ``add_import`` put
+    before it when it still stands there, so an untouched file comes back byte
+    for byte; a CLAUDE.md dp created and nobody filled is deleted.
+    """
+    from dp.files import remove_file
+
+    original = read_bytes(path)
+    if original is None:
+        return "not_installed"
+    lines = original.decode("utf-8", "replace").splitlines(keepends=True)
+    found = [index for index, line in enumerate(lines) if line.strip() in _SAME]
+    if not found:
+        return "not_installed"
+    index = found[-1]
+    start = index - 1 if index > 0 and not lines[index - 1].strip() and index == len(lines) - 1 else index
+    kept = "".join(lines[:start] + lines[index + 1:])
+    if created_file and not kept.strip():
+        remove_file(path, expected=original)
+        return "deleted"
+    replace_file(path, kept.encode("utf-8"), expected=original, backup=True)
+    return "removed"

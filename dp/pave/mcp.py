@@ -72,6 +72,8 @@ def uninstall(scope: str | None = None, db_path: Path | None = None, *, path: Pa
         _forget(db_path, path)
         return {"status": "not_installed", **report}
     del config[SERVERS_KEY][SERVER_NAME]
+    if not config[SERVERS_KEY]:
+        del config[SERVERS_KEY]  # the object dp's entry needed, now empty: no residue
     backup = replace_file(path, dump_settings(config, original), expected=original, backup=True)
     _forget(db_path, path)
     return {"status": "removed", **report, **({"backup": str(backup)} if backup else {})}

@@ -80,12 +80,19 @@ def _remove_hook(path: Path, entry: installs.Install) -> dict:
     from dp.pave import hook
 
     result = hook.uninstall(path, entry.scope or "custom")
-    if entry.created_file and not result.get("deleted"):
-        data = read_bytes(path)
-        if data is not None and data.strip() in (b"{}", b""):
-            remove_file(path, expected=data)
-            result["deleted"] = True
-    return {"status": result["status"], "removed": result.get("removed", 0), "deleted": bool(result.get("deleted"))}
+    deleted = bool(result.get("deleted")) or _delete_if_emptied(path, entry)
+    return {"status": result["status"], "removed": result.get("removed", 0), "deleted": deleted}
+
+
+def _delete_if_emptied(path: Path, entry: installs.Install) -> bool:
+    """A JSON file dp created and that holds nothing now (``{}``) goes, as it was before dp."""
+    if not entry.created_file:
+        return False
+    data = read_bytes(path)
+    if data is None or data.strip() not in (b"{}", b""):
+        return False
+    remove_file(path, expected=data)
+    return True
 
 
 def _remove_block(path: Path, entry: installs.Install) -> dict:
@@ -104,7 +111,26 @@ def _remove_block(path: Path, entry: installs.Install) -> dict:
     return {"status": "removed", "deleted": False}
 
 
-REMOVERS.update({installs.HOOK: _remove_hook, installs.BLOCK: _remove_block})
+def _remove_mcp(path: Path, entry: installs.Install) -> dict:
+    from dp.pave import mcp
+
+    result = mcp.uninstall(entry.scope if entry.scope in ("user", "project") else None, path=path)
+    return {"status": result["status"], "deleted": _delete_if_emptied(path, entry)}
+
+
+def _remove_claude_md(path: Path, entry: installs.Install) -> dict:
+    from dp.pave.claude_md import remove_import
+
+    status = remove_import(path, created_file=entry.created_file)
+    return {"status": "removed" if status == "deleted" else status, "deleted": status == "deleted"}
+
+
+REMOVERS.update({
+    installs.HOOK: _remove_hook,
+    installs.BLOCK: _remove_block,
+    installs.MCP: _remove_mcp,
+    installs.CLAUDE_MD: _remove_claude_md,
+})
 
 
 def purge_targets(db_path: Path) -> list[Path]:
