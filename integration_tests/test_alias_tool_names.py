@@ -39,3 +39,25 @@ def test_an_unknown_tool_is_refused_unless_forced(dp, tool):
 )
 def test_ordinary_rules_need_no_force(dp, args):
     assert dp("alias", *args).returncode == 0
+
+
+@pytest.mark.parametrize(
+    "entry, name",
+    [
+        ({"from": "Read", "to": "read_file"}, "Read"),
+        ({"from": "Bash", "to": "shell"}, "Bash"),
+        ({"from": "/a", "to": "/b", "tool": "Bogus", "param": "file_path", "match_kind": "literal"}, "Bogus"),
+    ],
+)
+def test_an_import_is_held_to_the_same_rule(dp, tmp_path, entry, name):
+    import json
+
+    collection = tmp_path / "team.json"
+    collection.write_text(json.dumps({"aliases": [{"from": "read_file", "to": "Read"}, entry]}))
+    refused = dp("aliases", "import", collection)
+    assert refused.returncode == 1 and len(refused.stderr.strip().splitlines()) == 1
+    assert "entry 2" in refused.stderr and name in refused.stderr and "--force" in refused.stderr
+    assert dp("aliases", "--json").stdout.strip() in ("", "[]")  # validated first: nothing landed
+    forced = dp("aliases", "import", collection, "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert len(json.loads(dp("aliases", "--json").stdout)) == 2

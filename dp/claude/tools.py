@@ -129,3 +129,12 @@ def alias_problem(from_name: str, match_kind: str, tool: str) -> str | None:
     if tool and not is_possible_tool(tool) and tool not in RETIRED_TOOLS:
         return f"--tool {tool} is not a Claude Code tool (tools: {', '.join(sorted(BUILTIN_TOOLS))}, or mcp__server__tool)"
     return None
+
+
+def refuse_unless_forced(rule, force: bool, where: str = "") -> None:
+    """DpError for a rule ``alias_problem`` objects to, unless ``force``: ``dp alias`` and imports alike."""
+    problem = None if force else alias_problem(rule.from_name, rule.match_kind, rule.tool)
+    if problem:
+        from dp.errors import DpError
+
+        raise DpError(f"{where}{problem}; pass --force if you mean it (nothing was changed)")

@@ -46,7 +46,7 @@ def alias(
     force: bool = typer.Option(False, "--force", help="Allow aliasing a real tool name away, or an unknown --tool."),
     opts: Shared = None,
 ) -> None:
-    from dp.claude.tools import alias_problem
+    from dp.claude.tools import refuse_unless_forced
     from dp.rules.build import build_rule
     from dp.store import Store
 
@@ -63,11 +63,7 @@ def alias(
         message=message,
         delete=delete,
     )
-    problem = None if delete or force else alias_problem(rule.from_name, rule.match_kind, rule.tool)
-    if problem:
-        from dp.errors import DpError
-
-        raise DpError(f"{problem}; pass --force if you mean it (nothing was changed)")
+    refuse_unless_forced(rule, force or delete)
     with Store.open(opts.store) as store:
         if delete:
             deleted = store.delete_rule(rule)

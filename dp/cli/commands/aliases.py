@@ -142,6 +142,7 @@ def import_(
     file: str = typer.Argument(..., metavar="FILE", help="A .toml or .json collection (- for stdin)."),
     conflict: Conflict = typer.Option(Conflict.skip, "--conflict", metavar="skip|overwrite", help="What to do when a rule already exists."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
+    force: bool = typer.Option(False, "--force", help="Allow entries that alias a real tool name away, or name an unknown tool."),
     opts: Shared = None,
 ) -> None:
     """Import a collection: every entry is validated first, then all land in one transaction.
@@ -152,12 +153,15 @@ def import_(
       dp aliases import team.json --conflict overwrite
       dp aliases import team.toml --dry-run
     """
+    from dp.claude.tools import refuse_unless_forced
     from dp.rules import collection
     from dp.store import Store
 
     text = read_text_argument(file, "the collection")
     suffix = Path(file).suffix.lower().lstrip(".")
     rules = collection.parse(text, suffix if suffix in collection.FORMATS else None)
+    for number, rule in enumerate(rules, 1):
+        refuse_unless_forced(rule, force, where=f"entry {number} ({rule.from_name}): ")
     with Store.open(opts.store) as store:
         report = store.import_rules(rules, conflict=conflict.value, dry_run=dry_run)
     if not dry_run:
