@@ -32,7 +32,7 @@ def test_no_rules_no_context(client):
 
 def test_a_known_tool_name_is_still_blocked_by_pre_tool_use(client):
     client.init()
-    client.dp("alias", "Write", "Edit", "--message", "edit files in place here")
+    client.dp("alias", "Write", "Edit", "--message", "edit files in place here", "--force")  # a real tool: --force
     call = tool_use("Write", {"file_path": str(client.project / "a.txt"), "content": "x"})
     session = client.run([[call]])
     result = session.tool_result(call["id"])

@@ -72,15 +72,14 @@ def _report_purge(deleted: int, before: Optional[str], as_json: bool) -> None:
 
 
 def render(events: list[dict]) -> str:
-    from tabulate import tabulate
-
     rows = [
         [e["timestamp"].replace("T", " ").rstrip("Z"), e["source"], e["tool_name"], e["error_class"],
          fold(describe_input(e["tool_name"], e["tool_input"]), INPUT_WIDTH), fold(first_line(e["error"]), ERROR_WIDTH)]
         for e in events
     ]
-    return tabulate(rows, headers=["TIME", "SOURCE", "TOOL", "CLASS", "INPUT", "ERROR"], tablefmt="plain",
-                    disable_numparse=True)
+    from dp.cli.table import render as table
+
+    return table(["TIME", "SOURCE", "TOOL", "CLASS", "INPUT", "ERROR"], rows)
 
 
 def describe_input(tool: str, tool_input: dict) -> str:

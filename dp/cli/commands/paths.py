@@ -47,8 +47,6 @@ def paths(
 
 
 def render(found: list[dict]) -> str:
-    from tabulate import tabulate
-
     from dp.cli.commands.alias import describe
     from dp.cli.commands.desires import describe_input, first_line, fold
     from dp.rules.model import Rule
@@ -63,7 +61,9 @@ def render(found: list[dict]) -> str:
             describe(Rule(**path["covered_by"])) if path["covered_by"] else "-",
         ])
     headers = ["COUNT", "SESSIONS", "TOOL", "SHAPE", "CLASS", "LAST SEEN", "EXAMPLE", "ERROR", "COVERED BY"]
-    return tabulate(rows, headers=headers, tablefmt="plain", disable_numparse=True)
+    from dp.cli.table import render as table
+
+    return table(headers, rows)
 
 
 def register(app: typer.Typer) -> None:
