@@ -46,3 +46,12 @@ def test_names_starting_with_a_dash_are_refused_and_nothing_runs(dp, project, co
     assert "internal error" not in result.stderr
     assert not (project / "EXECUTED").exists()
     assert "npm run" not in result.stdout
+
+
+@pytest.mark.parametrize("command", [["run", "--", "-f"], ["script", "--", "--force"], ["run", "--dry-run", "--", "-"]])
+def test_a_name_after_dashdash_is_explained_not_just_missing(dp, project, command):
+    """After ``--`` words are the task's arguments (npm's rule), so ``dp run -- -f`` names no task: say why."""
+    result = dp(*command, cwd=project, timeout=60)
+    assert result.returncode == 2
+    assert "no task name before '--'" in result.stderr and "nothing was executed" in result.stderr
+    assert not (project / "EXECUTED").exists()

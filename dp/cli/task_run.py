@@ -38,11 +38,23 @@ class _TaskCommand(TyperCommand):
     """
 
     def parse_args(self, ctx, args):
+        import sys
+
+        click = sys.modules[typer.BadParameter.__module__]  # typer's own (vendored) click
         if "--" in args:
             cut = args.index("--")
             ctx.meta[_PASSTHROUGH] = args[cut:]
             args = args[:cut]
-        return super().parse_args(ctx, args)
+        try:
+            return super().parse_args(ctx, args)
+        except click.MissingParameter:
+            if not ctx.meta.get(_PASSTHROUGH):
+                raise
+            # `dp run -- -f`: the words after -- are arguments, never the task's name.
+            raise click.UsageError(
+                f"no task name before '--': what follows '--' goes to the task as arguments, so write "
+                f"dp {ctx.info_name} NAME -- ARGS (a task name never starts with '-'; nothing was executed)"
+            ) from None
 
 
 def register_task_command(app: typer.Typer, name: str, function, help: str, short_help: str) -> None:
