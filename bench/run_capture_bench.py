@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from run_hook_bench import FLOOR, run_once
-from tabulate import tabulate
+from markdown import markdown_table
 
 from dp.capture.events import failure_row, in_transaction, insert_rows, success_rows
 from dp.store import Store
@@ -125,8 +125,7 @@ def main() -> int:
         verdict = "ok" if median_ms / floor_ms <= CAPTURE_BUDGET else "MISSED"
         missed |= verdict == "MISSED"
         rows.append([name, f"{median_ms:.1f}", f"{median_ms / floor_ms:.2f}×", f"≤{CAPTURE_BUDGET:g}×", verdict])
-    print(tabulate(rows, headers=["case", "median ms", "× floor", "budget", "result"], tablefmt="github",
-                   disable_numparse=True))
+    print(markdown_table(["case", "median ms", "× floor", "budget", "result"], rows))
     expected = runs * (1 + 1 + 1 + 3)  # the Bash success has three simple commands
     checks = [
         (f"events recorded by the runs above: {recorded} of {expected}", recorded == expected),

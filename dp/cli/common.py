@@ -8,8 +8,10 @@ from pathlib import Path
 from typing import Any
 
 _quiet = False
-# Collections and recipe scripts: far above any real one, far below what hurts.
+# Recipe scripts: far above any real one, far below what hurts.
 MAX_ARGUMENT_FILE_BYTES = 4 * 1024 * 1024
+# Collections: a 100,000-rule export is about 10 MB; a 50 MB file is refused unread.
+MAX_COLLECTION_BYTES = 32 * 1024 * 1024
 
 
 def set_quiet(quiet: bool) -> None:

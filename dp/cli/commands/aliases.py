@@ -10,7 +10,7 @@ from typing import Optional
 
 import typer
 
-from dp.cli.common import note, print_json, read_text_argument
+from dp.cli.common import MAX_COLLECTION_BYTES, note, print_json, read_text_argument
 from dp.cli.options import Shared, shared
 from dp.errors import DpError
 
@@ -157,7 +157,7 @@ def import_(
     from dp.rules import collection
     from dp.store import Store
 
-    text = read_text_argument(file, "the collection")
+    text = read_text_argument(file, "the collection", limit=MAX_COLLECTION_BYTES)
     suffix = Path(file).suffix.lower().lstrip(".")
     rules = collection.parse(text, suffix if suffix in collection.FORMATS else None)
     for number, rule in enumerate(rules, 1):
