@@ -1,4 +1,5 @@
-"""Where dp keeps derived data it can always rebuild (bashlex tables, compiled recipes)."""
+"""Where dp keeps derived data it can always rebuild (bashlex tables, compiled recipes),
+and how its own small state files (paving switch, cache, session notes) are read and written."""
 
 from __future__ import annotations
 
@@ -20,3 +21,16 @@ def write_atomically(path: str, data: bytes) -> None:
 
     os.makedirs(os.path.dirname(path), exist_ok=True)
     write(path, data)
+
+
+def read_json_object(path: str, limit: int) -> dict:
+    """The JSON object in dp's own file ``path``; ``{}`` when it is missing, broken, over ``limit``
+    bytes or not an object — such a file is only ever a cache or a default, never worth an error."""
+    import json
+
+    try:
+        with open(path, "rb") as handle:
+            data = json.loads(handle.read(limit))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}

@@ -61,12 +61,10 @@ class Cache:
         self.dirty = False
 
     def _read(self) -> dict:
-        try:
-            with open(self.path, "rb") as handle:
-                data = json.loads(handle.read(4 << 20))
-        except (OSError, ValueError):
-            return {}
-        if not isinstance(data, dict) or data.get("version") != CACHE_VERSION:
+        from dp.cachedir import read_json_object
+
+        data = read_json_object(self.path, 4 << 20)
+        if data.get("version") != CACHE_VERSION:
             return {}
         entries = data.get("entries")
         return entries if isinstance(entries, dict) else {}

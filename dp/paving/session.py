@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import os
 
+from dp.cachedir import read_json_object
+
 FILE_NAME = "paving-sessions.json"
 MAX_SESSIONS = 32
 
@@ -20,13 +22,7 @@ def first_time(dp_dir: str, session: str, topic: str) -> bool:
     if not session:
         return True  # no session id: every call may be a new conversation
     path = os.path.join(dp_dir, FILE_NAME)
-    try:
-        with open(path, "rb") as handle:
-            sessions = json.loads(handle.read(1 << 20))
-    except (OSError, ValueError):
-        sessions = {}
-    if not isinstance(sessions, dict):
-        sessions = {}
+    sessions = read_json_object(path, 1 << 20)
     told = sessions.pop(session, [])
     if not isinstance(told, list):
         told = []

@@ -9,8 +9,9 @@ hook reads it whenever a paving word occurs.
 
 from __future__ import annotations
 
-import json
 import os
+
+from dp.cachedir import read_json_object
 
 FILE_NAME = "paving.json"
 
@@ -21,13 +22,7 @@ def state_path(dp_dir: str) -> str:
 
 def read_state(dp_dir: str) -> dict:
     """``{"enabled": bool, "off": [dir…]}``; defaults for a missing or broken file."""
-    try:
-        with open(state_path(dp_dir), "rb") as handle:
-            data = json.loads(handle.read(1 << 16))
-    except (OSError, ValueError):
-        data = {}
-    if not isinstance(data, dict):
-        data = {}
+    data = read_json_object(state_path(dp_dir), 1 << 16)
     off = data.get("off")
     return {
         "enabled": data.get("enabled") is not False,
