@@ -262,10 +262,7 @@ def _long(args, i: int, table, parsed: _Parsed) -> int:
     if has_value:
         _add(parsed, word.raw, entry, shell_value(word, len(name) + 1, pattern=pattern))
         return i + 1
-    if i + 1 >= len(args):
-        raise Refusal(f"{name} without its value")
-    _add(parsed, f"{word.raw} {args[i + 1].raw}", entry, shell_value(args[i + 1], pattern=pattern))
-    return i + 2
+    return _value_in_next_word(args, i, word.raw, name, entry, parsed)
 
 
 def _short_group(args, i: int, table, parsed: _Parsed) -> int:
@@ -281,11 +278,17 @@ def _short_group(args, i: int, table, parsed: _Parsed) -> int:
         if at + 1 < len(text):
             _add(parsed, letter + text[at + 1 :], entry, shell_value(word, at + 1, pattern=pattern))
             return i + 1
-        if i + 1 >= len(args):
-            raise Refusal(f"{letter} without its value")
-        _add(parsed, f"{letter} {args[i + 1].raw}", entry, shell_value(args[i + 1], pattern=pattern))
-        return i + 2
+        return _value_in_next_word(args, i, letter, letter, entry, parsed)
     return i + 1
+
+
+def _value_in_next_word(args, i: int, spelled: str, name: str, entry: dict, parsed: _Parsed) -> int:
+    """An option whose value is the next word (``-e PATTERN``); returns the index after both."""
+    if i + 1 >= len(args):
+        raise Refusal(f"{name} without its value")
+    pattern = entry.get("check") == "pattern"
+    _add(parsed, f"{spelled} {args[i + 1].raw}", entry, shell_value(args[i + 1], pattern=pattern))
+    return i + 2
 
 
 def _entry(table, name: str, parsed: _Parsed) -> dict:
