@@ -12,6 +12,7 @@ parent's session.
 
 from __future__ import annotations
 
+import copy
 import os
 import tempfile
 import threading
@@ -56,9 +57,9 @@ class AgentRequest:
 
     def with_prompt(self, prompt: str) -> "AgentRequest":
         """The same request asking something else (the JSON-only retry)."""
-        return AgentRequest(prompt, system_prompt=self.system_prompt, agent_name=self.agent_name,
-                            model=self.model, mode=self.mode, working_dir=self.working_dir,
-                            timeout=self.timeout, cancel=self.cancel)
+        other = copy.copy(self)
+        other.prompt = prompt
+        return other
 
 
 class AgentAdapter:

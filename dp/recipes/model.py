@@ -8,13 +8,6 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-# Step types. A step without ``type`` gets one from the fields it has.
-BASH = "bash"
-AGENT = "agent"
-RECIPE = "recipe"
-TASK = "task"
-STEP_TYPES = (BASH, AGENT, RECIPE, TASK)
-
 # Step statuses, in the order a step can pass through them.
 PENDING = "pending"
 RUNNING = "running"
@@ -29,34 +22,50 @@ HOOK_NAMES = ("pre_step", "post_step", "on_error")
 
 
 class Step:
-    """One step of a recipe, as written (templates not yet rendered)."""
+    """One step of a recipe, as written (templates not yet rendered).
 
+    ``type`` names its entry in ``dp.recipes.steps.REGISTRY``; fields a type
+    does not read stay None (or false, or empty).
+    """
+
+    # Fields that are None unless the YAML sets them, and flags that are false unless it does.
+    _OPTIONAL = (
+        "command", "agent", "prompt", "recipe", "task", "output", "condition", "mode", "model",
+        "working_dir", "timeout", "auto_stage", "parallel_group",
+    )
+    _FLAGS = ("parse_json", "parse_json_required", "continue_on_error")
+    # In the order ``to_dict`` (``--explain --json``) lists them.
     __slots__ = (
         "id", "type", "command", "agent", "prompt", "recipe", "task", "output", "condition",
         "parse_json", "parse_json_required", "mode", "model", "working_dir", "timeout",
         "auto_stage", "continue_on_error", "when_tags", "parallel_group", "context",
     )
 
+    command: Optional[str]
+    agent: Optional[str]
+    prompt: Optional[str]
+    recipe: Optional[str]
+    task: Optional[str]
+    output: Optional[str]
+    condition: Optional[str]
+    mode: Optional[str]
+    model: Optional[str]
+    working_dir: Optional[str]
+    timeout: Optional[float]
+    auto_stage: Optional[bool]
+    parallel_group: Optional[str]
+    parse_json: bool
+    parse_json_required: bool
+    continue_on_error: bool
+
     def __init__(self, id: str, type: str, **fields: Any):
         self.id = id
         self.type = type
-        self.command: Optional[str] = fields.get("command")
-        self.agent: Optional[str] = fields.get("agent")
-        self.prompt: Optional[str] = fields.get("prompt")
-        self.recipe: Optional[str] = fields.get("recipe")
-        self.task: Optional[str] = fields.get("task")
-        self.output: Optional[str] = fields.get("output")
-        self.condition: Optional[str] = fields.get("condition")
-        self.parse_json: bool = bool(fields.get("parse_json", False))
-        self.parse_json_required: bool = bool(fields.get("parse_json_required", False))
-        self.mode: Optional[str] = fields.get("mode")
-        self.model: Optional[str] = fields.get("model")
-        self.working_dir: Optional[str] = fields.get("working_dir")
-        self.timeout: Optional[float] = fields.get("timeout")
-        self.auto_stage: Optional[bool] = fields.get("auto_stage")
-        self.continue_on_error: bool = bool(fields.get("continue_on_error", False))
+        for name in self._OPTIONAL:
+            setattr(self, name, fields.get(name))
+        for name in self._FLAGS:
+            setattr(self, name, bool(fields.get(name, False)))
         self.when_tags: list[str] = list(fields.get("when_tags") or [])
-        self.parallel_group: Optional[str] = fields.get("parallel_group")
         self.context: dict[str, Any] = dict(fields.get("context") or {})
 
     @property

@@ -9,54 +9,26 @@ condition syntax, the shell templates, tag lists and limits.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
-import shlex
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from dp.errors import DpError
-from dp.recipes import conditions, discovery, model, templates
+from dp.recipes import discovery, model, templates
+from dp.recipes.checks import IDENTIFIER, is_mapping_of_names, string_list, suggest
+from dp.recipes.steps import schema
+from dp.recipes.steps.bash import check_shell_template
 from dp.recipes.loader import RecipeLoadError, load_yaml, read_recipe_text
 
 EXIT_INVALID = 2
 EXIT_NOT_FOUND = 3
-MAX_STEP_TIMEOUT = 24 * 3600
 
 TOP_KEYS = (
     "name", "version", "description", "author", "tags", "context", "steps", "recursion",
     "hooks", "extends",
 )
-STEP_KEYS = (
-    "id", "type", "command", "agent", "prompt", "recipe", "task", "output", "condition",
-    "parse_json", "parse_json_required", "mode", "model", "working_dir", "timeout",
-    "auto_stage", "continue_on_error", "when_tags", "parallel_group", "context",
-)
 RECURSION_KEYS = ("max_depth", "max_total_steps")
-_STRING_FIELDS = (
-    "command", "agent", "prompt", "recipe", "task", "condition", "mode", "model", "working_dir",
-)
-_BOOL_FIELDS = ("parse_json", "parse_json_required", "auto_stage", "continue_on_error")
-# Fields that only mean something for one step type.
-_TYPE_FIELDS = {
-    "command": (model.BASH,),
-    "agent": (model.AGENT,),
-    "prompt": (model.AGENT,),
-    "mode": (model.AGENT,),
-    "model": (model.AGENT,),
-    "recipe": (model.RECIPE,),
-    "context": (model.RECIPE,),
-    "task": (model.TASK,),
-    "auto_stage": (model.AGENT,),
-}
-_REQUIRED = {
-    model.BASH: "command",
-    model.AGENT: "prompt",
-    model.RECIPE: "recipe",
-    model.TASK: "task",
-}
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 
 class RecipeError(DpError):
@@ -64,12 +36,6 @@ class RecipeError(DpError):
 
     def __init__(self, message: str, exit_code: int = EXIT_INVALID):
         super().__init__(message, exit_code=exit_code)
-
-
-def suggest(word: str, choices: Iterable[str]) -> str:
-    """`` (did you mean 'command'?)`` for a near miss, else ''."""
-    close = difflib.get_close_matches(str(word), list(choices), n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def load_recipe(path: Path, roots: Iterable[Path] = ()) -> model.Recipe:
@@ -201,13 +167,14 @@ def _unknown_key_warnings(raw: dict, source: str) -> list[str]:
             continue
         label = f"step '{step['id']}'" if isinstance(step.get("id"), str) else f"step #{index + 1}"
         warnings += [
-            f"{source}: {label}: unknown key '{key}'{suggest(key, STEP_KEYS)}"
-            for key in step if key not in STEP_KEYS
+            f"{source}: {label}: unknown key '{key}'{suggest(key, schema.STEP_KEYS)}"
+            for key in step if key not in schema.STEP_KEYS
         ]
     return warnings
 
 
 def build_recipe(raw: dict, source: str, path: Optional[Path], warnings: list[str]) -> model.Recipe:
+    """The ``Recipe`` for a loaded document; RecipeError listing every problem found."""
     problems: list[str] = []
     name = raw.get("name")
     if not isinstance(name, str) or not name.strip():
@@ -216,36 +183,47 @@ def build_recipe(raw: dict, source: str, path: Optional[Path], warnings: list[st
     if not isinstance(steps_raw, list) or not steps_raw:
         problems.append("'steps' is required (a list of at least one step)")
         steps_raw = []
-    fields: dict[str, Any] = {"path": path, "warnings": warnings}
+    fields = _recipe_fields(raw, problems, warnings)
+    fields.update(path=path, warnings=warnings)
+    built = _build_steps(steps_raw, problems, warnings)
+    warnings.extend(_group_warnings(built))
+    if problems:
+        raise RecipeError(f"invalid recipe {source}: " + "; ".join(problems))
+    return model.Recipe(name.strip(), built, **fields)
+
+
+def _recipe_fields(raw: dict, problems: list[str], warnings: list[str]) -> dict[str, Any]:
+    """The recipe's own keys besides name and steps, checked."""
+    fields: dict[str, Any] = {}
     for key in ("version", "description", "author"):
         value = raw.get(key)
         if value is not None:
             if isinstance(value, (dict, list)):
                 problems.append(f"'{key}' must be text")
             fields[key] = str(value)
-    fields["tags"] = _string_list(raw.get("tags"), "'tags'", problems)
+    fields["tags"] = string_list(raw.get("tags"), "'tags'", problems)
     context = raw.get("context")
-    if context is not None and not _is_mapping_of_names(context):
+    if context is not None and not is_mapping_of_names(context):
         problems.append("'context' must be a mapping of variable names to values")
     else:
         fields["context"] = context or {}
     fields.update(_recursion(raw.get("recursion"), problems))
     fields["hooks"] = _hooks(raw.get("hooks"), problems, warnings)
+    return fields
 
-    steps: list[model.Step] = []
+
+def _build_steps(steps_raw: list, problems: list[str], warnings: list[str]) -> list[model.Step]:
+    built: list[model.Step] = []
     seen: set[str] = set()
     for index, step_raw in enumerate(steps_raw):
-        step = _build_step(step_raw, index, problems, warnings)
+        step = schema.build_step(step_raw, index, problems, warnings)
         if step is None:
             continue
         if step.id in seen:
             problems.append(f"step '{step.id}': duplicate step id (ids must be unique)")
         seen.add(step.id)
-        steps.append(step)
-    warnings.extend(_group_warnings(steps))
-    if problems:
-        raise RecipeError(f"invalid recipe {source}: " + "; ".join(problems))
-    return model.Recipe(name.strip(), steps, **fields)
+        built.append(step)
+    return built
 
 
 def _recursion(value: Any, problems: list[str]) -> dict[str, int]:
@@ -279,181 +257,18 @@ def _hooks(value: Any, problems: list[str], warnings: list[str]) -> dict[str, st
         if not isinstance(command, str) or not command.strip():
             problems.append(f"'hooks.{key}' must be a shell command")
             continue
-        _check_shell_template(command, f"'hooks.{key}'", problems, warnings)
+        check_shell_template(command, f"'hooks.{key}'", problems, warnings)
         hooks[key] = command
     return hooks
 
 
-def _build_step(raw: Any, index: int, problems: list[str], warnings: list[str]) -> Optional[model.Step]:
-    if not isinstance(raw, dict):
-        problems.append(f"step #{index + 1} must be a mapping with an 'id'")
-        return None
-    step_id = raw.get("id")
-    if isinstance(step_id, bool):
-        problems.append(f"step #{index + 1}: 'id' must be text: quote it (YAML reads yes, no, "
-                        "on and off as booleans)")
-        return None
-    if not isinstance(step_id, str) or not _IDENTIFIER.fullmatch(step_id):
-        what = "is required" if step_id is None else f"{json.dumps(step_id)} is not valid"
-        problems.append(
-            f"step #{index + 1}: 'id' {what}: use a name of letters, digits, '_' and '-' "
-            "starting with a letter or '_'"
-        )
-        return None
-    label = f"step '{step_id}'"
-    before = len(problems)
-    fields: dict[str, Any] = {}
-    for key in _STRING_FIELDS:
-        value = raw.get(key)
-        if value is None:
-            continue
-        if key == "command" and value == "":
-            # The recipe runner runs an empty command as a no-op; so does dp, but says so.
-            warnings.append(f"{label}: 'command' is empty: the step does nothing")
-        elif not isinstance(value, str) or not value.strip():
-            problems.append(f"{label}: '{key}' must be non-empty text")
-        fields[key] = value
-    for key in _BOOL_FIELDS:
-        value = raw.get(key)
-        if value is not None and not isinstance(value, bool):
-            problems.append(f"{label}: '{key}' must be true or false")
-        elif value is not None:
-            fields[key] = value
-    step_type = _step_type(raw, label, problems)
-    _check_output(raw.get("output"), label, problems, fields)
-    _check_timeout(raw.get("timeout"), label, problems, fields)
-    fields["when_tags"] = _string_list(raw.get("when_tags"), f"{label}: 'when_tags'", problems)
-    group = raw.get("parallel_group")
-    if group is not None:
-        if isinstance(group, (dict, list, bool)) or str(group).strip() == "":
-            problems.append(f"{label}: 'parallel_group' must be a name")
-        fields["parallel_group"] = str(group)
-    context = raw.get("context")
-    if context is not None:
-        if not _is_mapping_of_names(context):
-            problems.append(f"{label}: 'context' must be a mapping of variable names to values")
-        fields["context"] = context
-    if len(problems) > before or step_type is None:
-        return None
-
-    required = _REQUIRED[step_type]
-    if fields.get(required) is None:
-        misspelt = [key for key in raw if key not in STEP_KEYS and suggest(key, [required])]
-        hint = f" (found '{misspelt[0]}': did you mean '{required}'?)" if misspelt else ""
-        problems.append(f"{label}: {_a(step_type)} step needs '{required}'{hint}")
-    for key, types in _TYPE_FIELDS.items():
-        if key in raw and step_type not in types:
-            warnings.append(f"{label}: '{key}' is ignored on {_a(step_type)} step")
-    if fields.get("parse_json_required") and not fields.get("parse_json"):
-        fields["parse_json"] = True
-    if "condition" in fields:
-        try:
-            conditions.check(fields["condition"])
-        except conditions.ConditionError as exc:
-            problems.append(f"{label}: bad condition: {exc}")
-    if step_type == model.BASH and fields.get("command"):
-        _check_shell_template(fields["command"], f"{label}: 'command'", problems, warnings)
-    if step_type == model.TASK and fields.get("task"):
-        try:
-            shlex.split(fields["task"])
-        except ValueError as exc:
-            problems.append(f"{label}: 'task' cannot be split into words: {exc}")
-    if step_type == model.RECIPE and fields.get("recipe"):
-        if not discovery.is_safe_recipe_name(fields["recipe"]):
-            problems.append(
-                f"{label}: 'recipe' must be a recipe name (one path component, no '/' or '..')"
-            )
-    return model.Step(step_id, step_type, **fields)
-
-
-def _a(step_type: str) -> str:
-    return f"an {step_type}" if step_type == model.AGENT else f"a {step_type}"
-
-
-def _step_type(raw: dict, label: str, problems: list[str]) -> Optional[str]:
-    explicit = raw.get("type")
-    if explicit is None:
-        if "recipe" in raw:
-            return model.RECIPE
-        if "agent" in raw or "prompt" in raw:
-            return model.AGENT
-        if "task" in raw:
-            return model.TASK
-        return model.BASH
-    if explicit not in model.STEP_TYPES:
-        problems.append(
-            f"{label}: unknown type '{explicit}'{suggest(explicit, model.STEP_TYPES)}; "
-            f"use one of {', '.join(model.STEP_TYPES)}"
-        )
-        return None
-    return explicit
-
-
-def _check_output(value: Any, label: str, problems: list[str], fields: dict) -> None:
-    if value is None:
-        return
-    if not isinstance(value, str) or not _IDENTIFIER.fullmatch(value):
-        problems.append(f"{label}: 'output' must be a variable name (letters, digits, '_', '-')")
-    fields["output"] = value
-
-
-def _check_timeout(value: Any, label: str, problems: list[str], fields: dict) -> None:
-    if value is None:
-        return
-    if isinstance(value, bool) or not isinstance(value, (int, float)) \
-            or not 0 < value <= MAX_STEP_TIMEOUT:
-        problems.append(f"{label}: 'timeout' must be a number of seconds, above 0 and at most "
-                        f"{MAX_STEP_TIMEOUT}")
-    fields["timeout"] = value
-
-
-def _check_shell_template(command: str, label: str, problems: list[str],
-                          warnings: list[str]) -> None:
-    try:
-        templates.render_shell(command, {})
-    except templates.TemplateError as exc:
-        problems.append(f"{label}: {exc}")
-    for match in _REPARSED.finditer(command):
-        tool = " ".join((match.group(1) or match.group(2)).split())
-        warnings.append(
-            f"{label}: a {{{{value}}}} given to '{tool}' is parsed as shell code again by it, "
-            "where dp cannot keep it inert; pass it as an argument of the script "
-            "(sh -c '... \"$1\"' _ {{value}}) or check it in a condition"
-        )
-
-
-# Where a value becomes shell code again after dp passed it as data: eval's
-# and ssh's arguments, and the script text of sh -c (not the arguments after it).
-_REPARSED = re.compile(
-    r"(?:^|[\s;&|(`])(eval|ssh|trap)\s[^\n]*?\{\{"
-    r"|(?:^|[\s;&|(`])((?:ba|da|z|k)?sh\s+-c|su\s+-c)\s+(?:\"[^\"]*|'[^']*|[^\s'\"]*)\{\{"
-)
-
-
-def _string_list(value: Any, label: str, problems: list[str]) -> list[str]:
-    if value is None:
-        return []
-    if isinstance(value, str):
-        value = [part.strip() for part in value.split(",") if part.strip()]
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        problems.append(f"{label} must be a list of strings")
-        return []
-    return value
-
-
-def _is_mapping_of_names(value: Any) -> bool:
-    return isinstance(value, dict) and all(
-        isinstance(key, str) and _IDENTIFIER.fullmatch(key) for key in value
-    )
-
-
-def _group_warnings(steps: list[model.Step]) -> list[str]:
+def _group_warnings(built: list[model.Step]) -> list[str]:
     """Parallel groups only form from consecutive steps; say so when one is split up."""
     warnings: list[str] = []
     closed: set[str] = set()
     previous: Optional[str] = None
     members: dict[str, set[str]] = {}
-    for step in steps:
+    for step in built:
         group = step.parallel_group
         if group is not None and group in closed and group != previous:
             warnings.append(
@@ -488,7 +303,7 @@ def parse_assignment(text: str) -> tuple[str, Any]:
     """``--set KEY=VALUE`` with the value typed: booleans, numbers, JSON collections, else text."""
     key, separator, value = text.partition("=")
     key = key.strip()
-    if not separator or not _IDENTIFIER.fullmatch(key):
+    if not separator or not IDENTIFIER.fullmatch(key):
         raise RecipeError(
             f"--set '{text}': expected KEY=VALUE with KEY made of letters, digits, '_' and '-'"
         )

@@ -1,0 +1,94 @@
+"""``bash`` steps: a script whose ``{{values}}`` reach bash through the environment.
+
+The script is rendered by ``dp.recipes.templates.render_shell``: each
+placeholder becomes a quoted ``"${DP_VAR_…}"`` reference, so what a value
+holds is never parsed as code. Values too large for one environment string
+travel through a file instead. Recipe hooks run through ``run_shell`` too.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+import threading
+from pathlib import Path
+
+from dp.recipes import templates
+from dp.recipes.steps.base import (
+    TEXT, Call, StepType, checked, render_shell, store_output, timeout, working_dir,
+)
+
+# Values larger than this reach bash through a file: one environment string
+# is capped at 128 KiB on Linux.
+MAX_ENV_VALUE_BYTES = 64 * 1024
+
+# Where a value becomes shell code again after dp passed it as data: eval's
+# and ssh's arguments, and the script text of sh -c (not the arguments after it).
+_REPARSED = re.compile(
+    r"(?:^|[\s;&|(`])(eval|ssh|trap)\s[^\n]*?\{\{"
+    r"|(?:^|[\s;&|(`])((?:ba|da|z|k)?sh\s+-c|su\s+-c)\s+(?:\"[^\"]*|'[^']*|[^\s'\"]*)\{\{"
+)
+
+
+class BashStep(StepType):
+    name = "bash"
+    required = "command"
+    keys = {"command": TEXT}
+
+    def validate(self, fields, label, problems, warnings) -> None:
+        if fields.get("command"):
+            check_shell_template(fields["command"], f"{label}: 'command'", problems, warnings)
+
+    def run(self, frame, call: Call) -> None:
+        step = call.step
+        rendered = render_shell(step.command, call.context, call.result, call.where)
+        cwd = working_dir(frame.options.project_dir, call)
+        process = run_shell(rendered, cwd, timeout(step),
+                            {"DP_RECIPE": call.recipe.name, "DP_STEP_ID": step.id,
+                             "DP_PROJECT_DIR": str(frame.options.project_dir)},
+                            frame.interrupted, on_output=frame.streamer(step))
+        store_output(call, checked(process, timeout(step)))
+
+    def plan(self, frame, call: Call) -> str:
+        return render_shell(call.step.command, call.context, call.result, call.where).display()
+
+
+def check_shell_template(command: str, label: str, problems: list[str],
+                         warnings: list[str]) -> None:
+    """Validation of a script template (a bash step's command, a hook): placement, re-parsing."""
+    try:
+        templates.render_shell(command, {})
+    except templates.TemplateError as exc:
+        problems.append(f"{label}: {exc}")
+    for match in _REPARSED.finditer(command):
+        tool = " ".join((match.group(1) or match.group(2)).split())
+        warnings.append(
+            f"{label}: a {{{{value}}}} given to '{tool}' is parsed as shell code again by it, "
+            "where dp cannot keep it inert; pass it as an argument of the script "
+            "(sh -c '... \"$1\"' _ {{value}}) or check it in a condition"
+        )
+
+
+def run_shell(rendered: templates.Rendered, cwd: Path, timeout: float, extra_env: dict,
+              cancel: threading.Event, on_output=None):
+    """``bash -c SCRIPT`` with the template values in the environment (big ones via files)."""
+    from dp.process import run_process
+
+    env = {**os.environ, **extra_env}
+    large = {name: value for name, value in rendered.env.items()
+             if len(value.encode()) > MAX_ENV_VALUE_BYTES}
+    env.update({name: value for name, value in rendered.env.items() if name not in large})
+    if not large:
+        return run_process(["bash", "-c", rendered.text], cwd=cwd, env=env, timeout=timeout,
+                           cancel=cancel, on_output=on_output)
+    with tempfile.TemporaryDirectory(prefix="dp-values-") as scratch:
+        prelude = []
+        for name, value in large.items():
+            path = Path(scratch) / name
+            path.write_text(value, encoding="utf-8")
+            env[f"{name}_FILE"] = str(path)
+            prelude.append(f'IFS= read -r -d "" {name} < "${{{name}_FILE}}" || true')
+        script = "\n".join(prelude + [rendered.text])
+        return run_process(["bash", "-c", script], cwd=cwd, env=env, timeout=timeout,
+                           cancel=cancel, on_output=on_output)
