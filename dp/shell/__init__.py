@@ -1,8 +1,10 @@
 """Reading Bash: which words can be commands, and where each simple command sits.
 
 * ``dp.shell.words`` — the hook's cheap gate (stdlib, no ``re``).
-* ``dp.shell.lexer`` — the one Bash scanner: the offset-preserving pre-pass,
-  the quoting regions of a script, tokenisation helpers.
+* ``dp.shell.lexer`` — the one Bash scanner's public face: the offset-preserving
+  pre-pass, the quoting regions of a script, tokenisation helpers. The scan is
+  ``dp.shell.scanner`` (lists, words, quotes, expansions) with
+  ``dp.shell.constructs`` (what bashlex cannot read), on ``dp.shell.syntax``.
 * ``dp.shell.placement`` — where a template's placeholders sit, and which places are safe.
 * ``dp.shell.script_shape`` — how a recipe's script fits where a command stood.
 * ``dp.shell.segment`` — simple commands with spans, through bashlex

@@ -10,6 +10,7 @@ coarse for exotic ones (a shape is a grouping key, not something executed).
 
 from __future__ import annotations
 
+from dp.shell.words import closing_quote
 from dp.shell.wrappers import basename, is_assignment, program_index
 
 # Commands whose first plain argument names an action rather than data. Only
@@ -63,17 +64,11 @@ def split_commands(text: str) -> list[list[str]]:
     i, n = 0, len(text)
     while i < n:
         c = text[i]
-        if c in "'\"":
-            close = _closing_quote(text, i)
-            word.append(text[i + 1 : close].replace("\\" + c, c) if c == '"' else text[i + 1 : close])
-            quoted = True
-            i = close + 1
-            continue
-        if c == "\\" and i + 1 < n:
-            word.append(text[i + 1])
-            i += 2
-            continue
-        if c in " \t" or c in _OPERATORS or c in "`$" and (c == "`" or text[i + 1 : i + 2] == "("):
+        if c in "'\"\\":
+            part, i = _unquoted(text, i)
+            word.append(part)
+            quoted = True  # the word exists even if empty ('')
+        elif c in " \t" or c in _OPERATORS or c in "`$" and (c == "`" or text.startswith("$(", i)):
             if word or quoted:
                 words.append("".join(word))
                 word, quoted = [], False
@@ -82,13 +77,11 @@ def split_commands(text: str) -> list[list[str]]:
                     commands.append(words)
                 words = []
             i += 2 if c == "$" else 1
-            continue
-        if c == "#" and not word and not quoted:
-            i = text.find("\n", i)
-            i = n if i < 0 else i
-            continue
-        word.append(c)
-        i += 1
+        elif c == "#" and not word and not quoted:
+            i = _line_end(text, i)  # a comment
+        else:
+            word.append(c)
+            i += 1
     if word or quoted:
         words.append("".join(word))
     if words:
@@ -96,11 +89,18 @@ def split_commands(text: str) -> list[list[str]]:
     return commands[:MAX_COMMANDS]
 
 
-def _closing_quote(text: str, start: int) -> int:
-    quote, i = text[start], start + 1
-    while i < len(text) and text[i] != quote:
-        i += 2 if quote == '"' and text[i] == "\\" else 1
-    return min(i, len(text))
+def _line_end(text: str, i: int) -> int:
+    newline = text.find("\n", i)
+    return len(text) if newline < 0 else newline
+
+
+def _unquoted(text: str, i: int) -> tuple[str, int]:
+    """The value of the quoted string or escape at ``i``, and the index after it."""
+    c = text[i]
+    if c == "\\":
+        return text[i + 1 : i + 2] or c, i + 2  # a backslash at the very end stays
+    close = min(closing_quote(text, i, escapes=c == '"'), len(text))
+    return (text[i + 1 : close].replace("\\" + c, c) if c == '"' else text[i + 1 : close]), close + 1
 
 
 def shape_of(words: list[str]) -> Shape | None:
@@ -140,18 +140,24 @@ def _is_word(text: str) -> bool:
 
 
 def _flags(args: list[str]) -> tuple:
-    """Flags in order of first use: ``--name=value`` keeps ``--name``; never values, numbers or ``-``."""
+    """Flags in order of first use, up to ``--`` and at most ``MAX_FLAGS``."""
     flags = []
     for arg in args:
         if arg == "--":
             break
-        if len(arg) < 2 or arg[0] != "-" or arg[1].isdigit() or arg[1] == ".":
-            continue
-        flag = arg.partition("=")[0] if arg.startswith("--") else arg
-        if not all(c.isalnum() or c in "-_" for c in flag) or len(flag) > 40:
-            continue  # `-` followed by text that is not an option name (`-x'y`, paths)
-        if flag not in flags:
+        flag = _flag(arg)
+        if flag and flag not in flags:
             flags.append(flag)
-        if len(flags) >= MAX_FLAGS:
-            break
+            if len(flags) >= MAX_FLAGS:
+                break
     return tuple(flags)
+
+
+def _flag(arg: str) -> str:
+    """The option ``arg`` spells (``--name=value`` → ``--name``); '' for values, numbers, ``-`` and paths."""
+    if len(arg) < 2 or arg[0] != "-" or arg[1].isdigit() or arg[1] == ".":
+        return ""
+    flag = arg.partition("=")[0] if arg.startswith("--") else arg
+    if len(flag) > 40 or not all(c.isalnum() or c in "-_" for c in flag):
+        return ""  # `-` followed by text that is not an option name (`-x'y`, paths)
+    return flag

@@ -37,23 +37,31 @@ def _drop_plain_quotes(text: str) -> str:
             escaped = at + 1
             i = at + 2
         elif mark == "'":
-            if at > 0 and text[at - 1] == "$" and escaped != at - 1:  # $'…': \' does not close it
-                close = at + 1
-                while close < n and text[close] != "'":
-                    close += 2 if text[close] == "\\" else 1
-                close = close if close < n else -1
-            else:
-                close = text.find("'", at + 1)
-            if close < 0:
+            ansi_c = at > 0 and text[at - 1] == "$" and escaped != at - 1  # $'…': \' does not close it
+            close = closing_quote(text, at, escapes=ansi_c)
+            if close >= n:
                 out.append(text[at + 1 :])  # unbalanced: keep the words
                 break
             out.append(" ")
             i = close + 1
         else:
-            close = at + 1
-            while close < n and text[close] != '"':
-                close += 2 if text[close] == "\\" else 1
+            close = closing_quote(text, at, escapes=True)
             inner = text[at + 1 : close]
             out.append(f" {inner} " if "$(" in inner or "`" in inner else " ")
             i = close + 1
     return "".join(out)
+
+
+def closing_quote(text: str, at: int, escapes: bool) -> int:
+    """Index of the quote closing the one at ``at``; ``len(text)`` or more when it is not closed.
+
+    With ``escapes`` a backslash escapes the next character, as in ``"…"`` and
+    ``$'…'``; in ``'…'`` nothing does.
+    """
+    quote, close, n = text[at], at + 1, len(text)
+    if not escapes:
+        close = text.find(quote, close)
+        return n if close < 0 else close
+    while close < n and text[close] != quote:
+        close += 2 if text[close] == "\\" else 1
+    return close

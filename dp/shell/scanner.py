@@ -1,0 +1,345 @@
+"""The one Bash scanner: command lists, words, quotes and expansions (stdlib only).
+
+A recursive-descent walk over shell text, one method per construct. It
+records two things as it goes:
+
+* ``regions`` — the quoting contexts it passed through (``'…'``, ``"…"``,
+  ``$( )``, heredoc bodies, arithmetic, comments …), innermost last among
+  overlapping ones; ``dp.shell.placement`` judges template placeholders with them.
+* ``edits`` — same-length overwrites of what bashlex 0.18 cannot read, made
+  by ``dp.shell.constructs`` (``case``, ``[[ ]]``, heredocs …); the lexer's
+  ``prepare`` applies them.
+
+Text it cannot close (an open quote, a missing ``)``, an unterminated
+heredoc) raises ``Unparseable``. The command-list loop is the hot path of
+the hook: it handles blanks, newlines and plain words inline and calls a
+method only for punctuation and for words in command position.
+"""
+
+from __future__ import annotations
+
+from dp.shell import constructs
+from dp.shell.syntax import (
+    ANSI_C_QUOTED, ARITHMETIC, ASSIGNMENT, BACKTICK, BLANKS, CASE_END, COMMENT, DOUBLE_QUOTED, KEEP_COMMAND_POSITION,
+    OPERATOR_CHARS, PARAMETER, QUOTING, SINGLE_QUOTED, SUBSTITUTION, Unparseable,
+)
+
+# Characters that may end a command list: the closers ) and `, and ;; / ;& in a case clause.
+_LIST_ENDS = ")`;"
+# Two-character control operators (one character otherwise: ; & |).
+_TWO_CHAR_OPERATORS = frozenset({"&&", "||", "|&", ";&"})
+_TWO_CHAR_REDIRECTIONS = frozenset({">>", ">&", "<&", "<>", ">|"})
+
+
+class Scanner:
+    """Scan one string; see the module docstring for what it records."""
+
+    __slots__ = ("s", "n", "edits", "pending", "regions")
+
+    def __init__(self, text: str):
+        self.s = text
+        self.n = len(text)
+        self.edits: list[tuple[int, int, str, str]] = []  # (start, stop, head, fill)
+        self.pending: list[tuple[str, bool, bool]] = []  # heredocs to read: (delimiter, strip tabs, quoted)
+        self.regions: list[tuple[int, int, str]] = []  # (start, stop, kind)
+
+    def scan(self) -> "Scanner":
+        """Scan the whole text; raises ``Unparseable`` unless it is one balanced command list."""
+        end = self.commands(0, None)
+        if end != self.n or self.pending:
+            raise Unparseable("unbalanced input")
+        return self
+
+    # --- edits -----------------------------------------------------------------
+
+    def edit(self, start: int, stop: int, head: str, fill: str = " ") -> None:
+        """Overwrite ``[start, stop)`` with ``head`` followed by ``fill`` characters."""
+        self.edits.append((start, stop, head, fill))
+
+    def mask(self, start: int, stop: int, head: str, fill: str = " ") -> None:
+        """Overwrite ``[start, stop)`` except the command substitutions in it.
+
+        ``[[ $(grep …) ]]`` becomes ``:  $(grep …)   `` and ``a=( $(ls) )``
+        ``a=__$(ls)__``: bashlex still sees (and dp rewrites) the commands they run.
+        """
+        kept = []
+        for sub_start, sub_stop, kind in sorted(self.regions):
+            if kind not in (SUBSTITUTION, BACKTICK) or not (start + len(head) <= sub_start and sub_stop <= stop):
+                continue
+            if not kept or sub_start >= kept[-1][1]:
+                kept.append((sub_start, sub_stop))
+        at = start
+        for sub_start, sub_stop in kept:
+            self.edit(at, sub_start, head if at == start else "", fill)
+            at = sub_stop
+        self.edit(at, stop, head if at == start else "", fill)
+
+    # --- command lists -----------------------------------------------------------
+
+    def commands(self, i: int, closer) -> int:
+        """A command list from ``i`` until ``closer``; the index just past the closer.
+
+        ``closer`` is ``)`` or a backtick, ``CASE_END`` for a case clause (which
+        ends before its ``;;``/``;&``/``;;&`` or ``esac``), or None (the end of the text).
+        """
+        s, n = self.s, self.n
+        in_case = closer == CASE_END
+        command_position = True  # the next word may name a command (or a keyword)
+        redirect_target = False  # the next word is a redirection's target
+        while i < n:
+            c = s[i]
+            if c in BLANKS:
+                i += 1
+            elif c == "\n":
+                i, command_position = self.newline(i), True
+            elif c in _LIST_ENDS and self.ends_list(i, c, closer):
+                return i if c == ";" else i + 1
+            elif c in ";&|":
+                i = self.control_operator(i)
+                if s[i - 1] == ">":  # &> and &>>: a redirection (no control operator ends in >)
+                    redirect_target = True
+                else:
+                    command_position = True
+            elif c == "(":
+                i, command_position = self.parenthesis(i, command_position)
+            elif c in "<>":
+                i, command_position, redirect_target = self.redirection(i, command_position, redirect_target)
+            elif c == "#":
+                i = self.comment(i)
+            elif c == "\\" and s.startswith("\\\n", i):
+                i += 2  # a line continuation between words
+            else:
+                start, i = i, self.word(i, closer)
+                if redirect_target:
+                    redirect_target = False
+                elif command_position:
+                    if in_case and s[start:i] == "esac":
+                        return start
+                    i, command_position = self.command_word(start, i)
+        return self.end_of_text(i, closer)
+
+    def end_of_text(self, i: int, closer) -> int:
+        if closer is not None and closer != CASE_END:
+            raise Unparseable(f"missing {closer}")
+        return i
+
+    def newline(self, i: int) -> int:
+        """Past a newline, and past the bodies of the heredocs begun on its line."""
+        return constructs.heredoc_bodies(self, i + 1) if self.pending else i + 1
+
+    def ends_list(self, i: int, c: str, closer) -> bool:
+        """Whether the ``)``, backtick or ``;`` at ``i`` ends the list that ``closer`` closes."""
+        if c == ";":
+            return closer == CASE_END and self.s.startswith((";;", ";&"), i)
+        if c == closer:
+            return True
+        if c == ")":
+            raise Unparseable("unexpected )")
+        return False  # a backtick that opens a substitution: part of a word
+
+    def control_operator(self, i: int) -> int:
+        """Past ``; & | && || |& ;&`` (and ``&>``/``&>>``, a redirection)."""
+        s = self.s
+        if s.startswith(";;", i):
+            raise Unparseable(";; outside case")
+        first = s[i]
+        i += 2 if s[i : i + 2] in _TWO_CHAR_OPERATORS else 1
+        if first == "&" and s.startswith(">", i):  # &> and &>>
+            i += 2 if s.startswith(">>", i) else 1
+        return i
+
+    def parenthesis(self, i: int, command_position: bool) -> tuple[int, bool]:
+        """``((…))``, a function's ``()`` or a subshell: (end, command position after it)."""
+        if command_position and self.s.startswith("((", i):
+            return constructs.arithmetic_command(self, i), False
+        after = self.skip_blanks(i + 1)
+        if not command_position and self.s.startswith(")", after):
+            return after + 1, True  # f() { …; }
+        return self.commands(i + 1, ")"), False
+
+    def redirection(self, i: int, command_position: bool, redirect_target: bool) -> tuple[int, bool, bool]:
+        """A redirection, heredoc or process substitution: (end, command position, redirect target)."""
+        s = self.s
+        if s.startswith(("<(", ">("), i):
+            stop = self.commands(i + 2, ")")
+            self.regions.append((i, stop, SUBSTITUTION))
+            return stop, False, redirect_target
+        if s.startswith("<<<", i):
+            return i + 3, command_position, True
+        if s.startswith("<<", i):
+            return constructs.heredoc_operator(self, i), command_position, redirect_target
+        return i + (2 if s[i : i + 2] in _TWO_CHAR_REDIRECTIONS else 1), command_position, True
+
+    def command_word(self, start: int, i: int) -> tuple[int, bool]:
+        """A word in command position, which may start a construct: (end, command position after it)."""
+        word = self.s[start:i]
+        construct = constructs.BY_KEYWORD.get(word)
+        if construct is not None:
+            return construct(self, start, i)
+        return i, word in KEEP_COMMAND_POSITION or ASSIGNMENT.match(word) is not None
+
+    def comment(self, i: int) -> int:
+        """Skip a comment from its ``#`` to (not past) the end of its line."""
+        newline = self.s.find("\n", i)
+        stop = self.n if newline < 0 else newline
+        self.regions.append((i, stop, COMMENT))
+        return stop
+
+    def skip_blanks(self, i: int) -> int:
+        while i < self.n and self.s[i] in BLANKS:
+            i += 1
+        return i
+
+    def skip_blank_lines(self, i: int) -> int:
+        """Past blanks, newlines and comments."""
+        s, n = self.s, self.n
+        while i < n:
+            if s[i] in " \t\n":
+                i += 1
+            elif s[i] == "#":
+                i = self.comment(i)
+            else:
+                break
+        return i
+
+    # --- words -------------------------------------------------------------------
+
+    def word(self, i: int, closer=None) -> int:
+        """One shell word starting at ``i``; the index just past it."""
+        s, n = self.s, self.n
+        start = i
+        while i < n:
+            c = s[i]
+            if c in BLANKS or c in OPERATOR_CHARS:
+                if c == "(" and ASSIGNMENT.fullmatch(s[start:i]):
+                    i = self.array(i)
+                    continue
+                return i
+            if c == "`" and closer == "`":
+                return i
+            if c == "'":
+                self.check_single_quoted(start, i)
+            i = self.quoted_part(i) if c in QUOTING else i + 1
+        return min(i, n)
+
+    def array(self, i: int) -> int:
+        """The ``(…)`` of ``a=(…)``: masked as ``__…__`` (its substitutions kept)."""
+        stop = self.commands(i + 1, ")")
+        self.mask(i, stop, "", "_")
+        return stop
+
+    def check_single_quoted(self, word_start: int, i: int) -> None:
+        """Refuse the quoting that sends bashlex 0.18 into an endless loop.
+
+        A single-quoted ``'…${…'`` whose ``${`` is not closed inside the quotes,
+        in a word with anything before or after it (``echo 'a${'b``).
+        """
+        s = self.s
+        stop = self.single_quoted(i + 1)
+        segment = s[i + 1 : stop - 1]
+        opened = segment.rfind("${")
+        if opened < 0 or "}" in segment[opened:]:
+            return
+        if i > word_start or (stop < self.n and s[stop] not in BLANKS and s[stop] not in OPERATOR_CHARS):
+            raise Unparseable("quoting that bashlex cannot read")
+
+    # --- quotes and expansions -----------------------------------------------------
+
+    def quoted_part(self, i: int, in_double_quotes: bool = False) -> int:
+        """End of the escape, quoted string, substitution or expansion starting at i."""
+        c = self.s[i]
+        if c == "\\":
+            return i + 2
+        if c == "'" and in_double_quotes:
+            return i + 1
+        if c == "$":
+            return self.dollar(i, in_double_quotes)
+        if c == "'":
+            stop, kind = self.single_quoted(i + 1), SINGLE_QUOTED
+        elif c == '"':
+            stop, kind = self.double_quoted(i + 1), DOUBLE_QUOTED
+        else:
+            stop, kind = self.commands(i + 1, "`"), BACKTICK
+        self.regions.append((i, stop, kind))
+        return stop
+
+    def single_quoted(self, i: int) -> int:
+        close = self.s.find("'", i)
+        if close < 0:
+            raise Unparseable("open single quote")
+        return close + 1
+
+    def double_quoted(self, i: int) -> int:
+        s, n = self.s, self.n
+        while i < n:
+            c = s[i]
+            if c == '"':
+                return i + 1
+            i = self.quoted_part(i, in_double_quotes=True) if c in QUOTING else i + 1
+        raise Unparseable("open double quote")
+
+    def dollar(self, i: int, in_double_quotes: bool) -> int:
+        """``$'…'``, ``$"…"``, ``$((…))``, ``$(…)``, ``${…}`` or a plain ``$``."""
+        s = self.s
+        if s.startswith("$((", i):
+            stop = self.arithmetic(i + 3)
+            self.mask(i, stop, "$", "_")
+            kind = ARITHMETIC
+        elif s.startswith("$(", i):
+            stop, kind = self.commands(i + 2, ")"), SUBSTITUTION
+        elif s.startswith("${", i):
+            stop, kind = self.parameter(i + 2, in_double_quotes), PARAMETER
+        elif not in_double_quotes and s.startswith("$'", i):
+            stop, kind = self.ansi_c_quoted(i + 2), ANSI_C_QUOTED
+        else:
+            return i + 1
+        self.regions.append((i, stop, kind))
+        return stop
+
+    def ansi_c_quoted(self, i: int) -> int:
+        s, n = self.s, self.n
+        while i < n:
+            if s[i] == "\\":
+                i += 2
+            elif s[i] == "'":
+                return i + 1
+            else:
+                i += 1
+        raise Unparseable("open $' quote")
+
+    def parameter(self, i: int, in_double_quotes: bool) -> int:
+        s, n = self.s, self.n
+        depth = 1
+        while i < n:
+            c = s[i]
+            if c == "}":
+                depth -= 1
+                if depth == 0:
+                    return i + 1
+                i += 1
+            elif c == "{":
+                depth += 1
+                i += 1
+            else:
+                i = self.quoted_part(i, in_double_quotes) if c in QUOTING else i + 1
+        raise Unparseable("open ${")
+
+    def arithmetic(self, i: int) -> int:
+        """The body of ``$((…))`` or ``((…))`` from just after its opening parentheses."""
+        s, n = self.s, self.n
+        depth = 0
+        while i < n:
+            c = s[i]
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                if depth == 0:
+                    if s.startswith("))", i):
+                        return i + 2
+                    raise Unparseable("arithmetic closed by a single )")
+                depth -= 1
+            elif c in QUOTING:
+                i = self.quoted_part(i)
+                continue
+            i += 1
+        raise Unparseable("open arithmetic")
