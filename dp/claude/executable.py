@@ -18,6 +18,7 @@ import sysconfig
 from pathlib import Path
 
 from dp.errors import DpError
+from dp.paths import find_upwards, inside, walk_up
 
 PROGRAM = "pave-check"
 PERMISSIONS = ("none", "ask", "allow")
@@ -185,12 +186,12 @@ def stability_warning(program: Path) -> str | None:
 
     real = Path(os.path.realpath(program))
     fix = "install dp as a tool instead (uv tool install PATH-OR-WHEEL, or pipx install PATH-OR-WHEEL), then run dp init again"
-    venv = next((parent for parent in real.parents if (parent / "pyvenv.cfg").is_file()), None)
-    repository = venv and next((parent for parent in venv.parents if (parent / ".git").exists()), None)
+    venv = next((parent for parent in walk_up(real.parent) if (parent / "pyvenv.cfg").is_file()), None)
+    repository = venv and find_upwards(venv.parent, ".git")
     if repository is not None:
         return (f"{program} is inside the repository {repository} (its own virtual environment): "
                 f"the hook breaks when that clone is moved or deleted; {fix}")
     temporary = {Path(os.path.realpath(tempfile.gettempdir())), Path("/tmp"), Path("/var/tmp")}
-    if any(real.is_relative_to(directory) for directory in temporary):
+    if any(inside(real, directory) for directory in temporary):
         return f"{program} is in a temporary directory: the hook breaks when it is cleaned up; {fix}"
     return None

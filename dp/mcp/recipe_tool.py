@@ -15,6 +15,7 @@ from pathlib import Path
 from dp.errors import DpError
 from dp.mcp.job import Job, ToolRefusal, clip_text
 from dp.mcp.project_tools import Context, optional_string
+from dp.paths import confined
 from dp.recipes.runner import Listener
 
 ACTIONS = ("list", "validate", "run")
@@ -48,8 +49,8 @@ def _recipe_path(name: str, roots, root: Path) -> Path:
     """The recipe ``name`` means; a file must lie inside the project (symlinks resolved)."""
     from dp.recipes import parser
 
-    path = parser.resolve_recipe_argument(name, roots, root).resolve()
-    if not path.is_relative_to(root):
+    path = confined(parser.resolve_recipe_argument(name, roots, root), root)
+    if path is None:
         raise ToolRefusal(f"recipe {name} is outside the project {root}; name a recipe inside it")
     return path
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Optional
 
 from dp.errors import DpError
+from dp.paths import walk_up
 from dp.runners import javascript, python
 from dp.runners.base import read_toml, table
 from dp.runners.registry import NoProjectFound, candidates, detect as detect_project, find_root
@@ -99,21 +100,13 @@ def _python(folder: Path, root: Optional[Path]) -> Optional[dict]:
 def _environment(manager: str, directory: Path, root: Optional[Path], data: dict) -> Optional[Path]:
     """The project's virtual environment if it exists: ``.venv`` of the project or
     of its workspace root, else (Poetry) the one in Poetry's cache."""
-    for folder in _up_to_root(directory, root):
+    for folder in walk_up(directory, root or directory):
         venv = folder / ".venv"
         if (venv / "bin" / "python").exists():
             return venv
     if manager == "poetry":
         return _poetry_cache_environment(directory, data)
     return None
-
-
-def _up_to_root(directory: Path, root: Optional[Path]):
-    yield directory
-    for parent in directory.parents:
-        if root is None or not parent.is_relative_to(root):
-            return
-        yield parent
 
 
 def _poetry_cache_environment(directory: Path, data: dict) -> Optional[Path]:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 import os
 
+from dp.paths import walk_up
+
 # Every file whose presence or content changes a paving decision. A test keeps
 # this in step with the names dp.runners looks for.
 MARKERS = (
@@ -27,15 +29,12 @@ MARKERS = (
 CACHE_FILE = "paving-cache.json"
 CACHE_VERSION = 2
 MAX_ENTRIES = 64
-# Deeper than this is not a project layout worth walking.
-MAX_DEPTH = 40
 
 
 def fingerprint(start: str) -> list:
     """``[[path, mtime_ns], …]`` of the markers from ``start`` up to the repository root."""
     found = []
-    folder = start
-    for _ in range(MAX_DEPTH):
+    for folder in map(str, walk_up(start)):
         for name in MARKERS:
             path = os.path.join(folder, name)
             try:
@@ -45,10 +44,6 @@ def fingerprint(start: str) -> list:
         if os.path.exists(os.path.join(folder, ".git")):
             found.append([os.path.join(folder, ".git"), 0])
             break
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            break
-        folder = parent
     return found
 
 

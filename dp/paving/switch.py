@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 
 from dp.cachedir import read_json_object
+from dp.paths import inside
 
 FILE_NAME = "paving.json"
 
@@ -44,6 +45,6 @@ def disabling_project(state: dict, directory: str):
     """The switched-off project that contains ``directory``, if any."""
     directory = os.path.realpath(directory)
     for project in state["off"]:
-        if directory == project or directory.startswith(project.rstrip("/") + "/"):
+        if inside(directory, project):
             return project
     return None

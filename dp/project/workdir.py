@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Optional, Union
 
 from dp.errors import DpError
+from dp.paths import inside
 
 # Refused with everything below them.
 SYSTEM_TREES = (
@@ -77,16 +78,16 @@ def confine(root: Path, raw: str) -> str:
     if "\0" in raw:
         raise DpError(f"path {shown} contains a NUL byte")
     joined = os.path.join(root, raw)
-    if not _inside(Path(os.path.normpath(joined)), root):
+    if not inside(Path(os.path.normpath(joined)), root):
         raise DpError(f"path {shown} is outside the working directory {root}; name paths inside it")
     parent, name = os.path.split(joined.rstrip("/"))
     if name in (".", ".."):
         candidate = Path(os.path.realpath(joined))
-        escapes = not _inside(candidate, root)
+        escapes = not inside(candidate, root)
     else:
         candidate = Path(os.path.realpath(parent)) / name
-        escapes = not _inside(candidate, root) or (
-            candidate.is_symlink() and not _inside(Path(os.path.realpath(candidate)), root)
+        escapes = not inside(candidate, root) or (
+            candidate.is_symlink() and not inside(Path(os.path.realpath(candidate)), root)
         )
     if escapes:
         raise DpError(
@@ -94,7 +95,3 @@ def confine(root: Path, raw: str) -> str:
             "name paths inside it"
         )
     return os.path.relpath(candidate, root)
-
-
-def _inside(path: Path, root: Path) -> bool:
-    return path == root or root in path.parents

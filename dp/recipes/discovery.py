@@ -13,6 +13,8 @@ import re
 from pathlib import Path
 from typing import Iterable, Optional
 
+from dp.paths import confined
+
 RECIPE_SUFFIXES = (".yaml", ".yml")
 DEFAULT_RECIPE_DIRS = ("recipes", ".dp/recipes")
 AGENT_DIR = ".claude/agents"
@@ -52,14 +54,7 @@ def find_recipe(name: str, roots: Iterable[Path]) -> Optional[Path]:
 
 def contained(root: Path, relative: str) -> Optional[Path]:
     """``root/relative`` resolved, if it exists and is inside ``root`` once canonicalised."""
-    try:
-        base = root.resolve(strict=True)
-        candidate = (root / relative).resolve(strict=True)
-    except (OSError, RuntimeError):
-        return None
-    if candidate != base and base not in candidate.parents:
-        return None
-    return candidate
+    return confined(root / relative, root, strict=True)
 
 
 def list_recipe_files(roots: Iterable[Path]) -> list[tuple[str, Path]]:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from dp.errors import DpError
+from dp.paths import walk_up
 from dp.runners.base import Runner, Task, read_json
 
 MANIFEST = "package.json"
@@ -134,7 +135,7 @@ def decide_manager(manifest: Manifest, project_root: Path) -> ManagerDecision:
     anything decides.
     """
     package_dir = manifest.path.parent
-    for folder in [package_dir, *package_dir.parents]:
+    for folder in walk_up(package_dir, project_root):
         if folder == package_dir:
             data = manifest.data
         elif (folder / MANIFEST).is_file():
@@ -144,8 +145,6 @@ def decide_manager(manifest: Manifest, project_root: Path) -> ManagerDecision:
         decided = _manager_in(folder, data, _shown(folder, package_dir))
         if decided:
             return decided
-        if folder == project_root or not folder.is_relative_to(project_root):
-            break
     return ManagerDecision("npm", "package.json without a packageManager field or lockfile: npm")
 
 

@@ -16,6 +16,7 @@ import shutil
 from pathlib import Path
 from typing import Any, Optional
 
+from dp.paths import walk_up
 from dp.runners.base import Runner, Task, first_existing, read_text, read_toml, table
 
 MANIFEST = "pyproject.toml"
@@ -149,11 +150,9 @@ def _lockfile(directory: Path, project_root: Path, name: str) -> str:
     A uv/PDM/Poetry workspace member has no lockfile of its own: the
     workspace's sits at its root.
     """
-    for folder in [directory, *directory.parents]:
+    for folder in walk_up(directory, project_root):
         if (folder / name).is_file():
             return os.path.relpath(folder / name, directory)
-        if folder == project_root or not folder.is_relative_to(project_root):
-            return ""
     return ""
 
 

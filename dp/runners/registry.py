@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Optional
 
 from dp.errors import DpError
+from dp.paths import confined, find_upwards, walk_up
 from dp.runners import deno, javascript, just, make, python, rust, taskfile
 from dp.runners.base import Runner
 
@@ -76,10 +77,7 @@ class Project:
 
 def find_root(start: Path) -> Optional[Path]:
     """The nearest directory at or above ``start`` that holds ``.git``."""
-    for folder in [start, *start.parents]:
-        if (folder / ".git").exists():
-            return folder
-    return None
+    return find_upwards(start, ".git")
 
 
 def confine(base: Path, requested: Optional[str], label: str = "--cwd") -> Path:
@@ -93,8 +91,8 @@ def confine(base: Path, requested: Optional[str], label: str = "--cwd") -> Path:
     if requested is None or requested == "":
         return base
     boundary = find_root(base) or base
-    target = (base / requested).resolve()
-    if not target.is_relative_to(boundary):
+    target = confined(base / requested, boundary)
+    if target is None:
         raise DpError(
             f"{label} {requested} leads outside the project root {boundary}; "
             "give a directory inside the project"
@@ -127,11 +125,9 @@ def detect(cwd: Path) -> Project:
 
 def candidates(start: Path, root: Optional[Path]):
     """``start`` and its parents up to ``root``, minus dependency and build dirs."""
-    for folder in [start, *start.parents]:
+    for folder in walk_up(start, root):
         if not _excluded(folder, root):
             yield folder
-        if folder == root:
-            return
 
 
 def _excluded(folder: Path, root: Optional[Path]) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
+from dp.paths import walk_up
 from dp.runners.base import BUILTIN, Runner, Task, first_existing, read_toml, table
 
 MANIFEST = "Cargo.toml"
@@ -82,11 +83,5 @@ def _aliases(config: Path) -> dict[str, list[str]]:
 
 def _configs(directory: Path, project_root: Path) -> list[Path]:
     """Cargo config files from ``directory`` up to ``project_root``, nearest first."""
-    found = []
-    for folder in [directory, *directory.parents]:
-        config = first_existing(folder / ".cargo", CONFIG_NAMES)
-        if config is not None:
-            found.append(config)
-        if folder == project_root:
-            break
-    return found
+    found = (first_existing(folder / ".cargo", CONFIG_NAMES) for folder in walk_up(directory, project_root))
+    return [config for config in found if config is not None]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from dp.paths import confined
 from dp.recipes import jsonout, model, templates
 
 DEFAULT_STEP_TIMEOUT = 3600.0
@@ -145,8 +146,8 @@ def working_dir(root: Path, call: Call) -> Path:
     if not step.working_dir:
         return root
     text = render_text(step.working_dir, call.context, call.result, f"step '{step.id}' working_dir")
-    path = (root / text).resolve()
-    if path != root and root not in path.parents:
+    path = confined(root / text, root)
+    if path is None:
         raise StepFailed(f"working_dir '{text}' is outside the project directory {root}")
     if not path.is_dir():
         raise StepFailed(f"working_dir '{text}' is not a directory")
