@@ -75,7 +75,7 @@ def task_arguments(ctx: typer.Context, args) -> list[str]:
 
 def carry_out_task(resolved, project, *, timeout: float, dry_run: bool, as_json: bool) -> None:
     """Run a task ``dp.runners.resolve`` chose, saying which runner and why."""
-    from dp.project.command import Command
+    from dp.project.task import task_command
 
     others = [
         f'dp: "{resolved.task.name}" is also a {other} task; --runner {other} runs that one'
@@ -85,7 +85,7 @@ def carry_out_task(resolved, project, *, timeout: float, dry_run: bool, as_json:
         for ecosystem, problem in project.problems.items():  # it might have defined this task
             warning(f"{ecosystem} tasks not read: {problem}")
     carry_out(
-        Command(resolved.argv, resolved.cwd),
+        task_command(resolved),
         timeout=timeout,
         dry_run=dry_run,
         as_json=as_json,
@@ -111,7 +111,7 @@ def carry_out(
     notes: Sequence[str] = (),
     failure_hint: Optional[Callable[[str], Optional[str]]] = None,
 ) -> None:
-    """Show (``dry_run``) or run a planned ``dp.project.command.Command``.
+    """Show (``dry_run``) or run a planned ``dp.project.command.Command`` (once ``checked``).
 
     ``why`` is said next to the working directory in text mode; ``details``
     are added to the JSON report; ``notes`` go to stderr before a real run;
@@ -120,6 +120,7 @@ def carry_out(
     """
     from dp.process import find_executable
 
+    command.checked()
     where = f"{command.cwd} ({why})" if why else str(command.cwd)
     if dry_run:
         if as_json:

@@ -1,7 +1,8 @@
 """``project_recipe`` (seed 000), ``run_script`` (seed 002) and ``tasks``: dp's runners as tools.
 
 Detection, resolution and execution are the CLI's own (``dp run``,
-``dp script``, ``dp tasks``); this module maps arguments in and the seeds'
+``dp script``, ``dp tasks``): the directory checks and the checked
+``Command`` come from ``dp.project.task``, like theirs; this module maps arguments in and the seeds'
 result shapes and error messages out. Where seed 000 would fall back to "the
 first detected runner" for an unknown op, dp refuses instead (the tool's
 description says so): the fallback would run whatever word the agent typed.
@@ -45,15 +46,15 @@ def optional_string(args: dict, name: str) -> Optional[str]:
 
 
 def project_recipe(args: dict, context: Context, job: Job) -> dict:
-    from dp.project.command import Command
-    from dp.runners import confine, detect, resolve
+    from dp.project.task import task_command, task_directory
+    from dp.runners import detect, resolve
     from dp.runners.registry import NoProjectFound
 
     op = args.get("op")
     if not isinstance(op, str) or not op.strip():
         raise InvalidParams('op must be a non-empty string naming a task, e.g. "test" or "build --release"')
     try:
-        directory = confine(context.root, optional_string(args, "cwd"), label="cwd")
+        directory = task_directory(context.root, optional_string(args, "cwd"), label="cwd")
     except DpError as exc:
         raise InvalidParams(exc.message) from None
     try:
@@ -67,7 +68,11 @@ def project_recipe(args: dict, context: Context, job: Job) -> dict:
     except DpError as exc:  # an unknown task: refused, never guessed
         raise InvalidParams(exc.message) from None
     try:
-        result = run_planned(Command(resolved.argv, resolved.cwd), job, DEFAULT_TIMEOUT)
+        command = task_command(resolved)
+    except DpError as exc:  # a project found above cwd, in a directory dp may not act in
+        raise ToolRefusal(exc.message) from None
+    try:
+        result = run_planned(command, job, DEFAULT_TIMEOUT)
     except DpError as exc:
         raise ToolRefusal(f"shell_spawn_failed: {exc.message}") from None
     return {
@@ -86,10 +91,14 @@ def project_recipe(args: dict, context: Context, job: Job) -> dict:
 
 def run_script(args: dict, context: Context, job: Job) -> tuple[str, dict]:
     """Seed 002, its errors in its order of precedence, its ``exit: N`` output."""
-    from dp.project.command import Command
+    from dp.project.task import task_command, task_directory
     from dp.runners.resolution import resolve_script
 
     root = context.root
+    try:
+        task_directory(root, None)
+    except DpError as exc:
+        raise ToolRefusal(f"run_script: {exc.message}") from None
     _require_node_workspace(root)
     name = args.get("name")
     if not isinstance(name, str) or not name.strip():
@@ -97,11 +106,11 @@ def run_script(args: dict, context: Context, job: Job) -> tuple[str, dict]:
     timeout = script_timeout(args.get("timeout"))
     project = _node_project(root)
     try:
-        resolved = resolve_script(project, name)
+        command = task_command(resolve_script(project, name))
     except DpError as exc:
         raise ToolRefusal(f"run_script: {exc.message}") from None
     try:
-        result = run_planned(Command(resolved.argv, resolved.cwd), job, timeout)
+        result = run_planned(command, job, timeout)
     except DpError as exc:
         raise ToolRefusal(f"run_script: {exc.message}") from None
     text = bounded(result)
@@ -111,7 +120,7 @@ def run_script(args: dict, context: Context, job: Job) -> tuple[str, dict]:
         text += f"dp: timed out after {timeout:g} s; the script's processes were stopped\n"
     text += f"exit: {result.exit_code}"
     return text, {
-        "command": shlex.join(resolved.argv),
+        "command": shlex.join(command.argv),
         "timeout": timeout,
         "exit_code": result.exit_code,
         "timed_out": result.timed_out,

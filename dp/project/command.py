@@ -1,8 +1,12 @@
-"""A planned command: what would run, where, with what on stdin.
+"""A planned command: what would run, where, with what on stdin — and the one way it runs.
 
-Every project action is planned before anything runs, so ``--dry-run`` shows
-exactly the argv that the real run would execute, and the real run is that
-same plan handed to ``dp.process``.
+Every project action (``dp make``, ``dp git``) and every project task
+(``dp run``, ``dp script``, the MCP tools) is planned as a ``Command`` before
+anything runs, so ``--dry-run`` shows exactly the argv that the real run would
+execute. ``checked`` holds its directory to ``dp.project.workdir`` (never
+``/`` or a system directory, always the user's own); ``run`` checks it again
+and hands the same plan to ``dp.process`` (streaming, exit status, timeout,
+the whole process tree ended).
 """
 
 from __future__ import annotations
@@ -48,14 +52,22 @@ class Command:
             planned["stdin"] = self.stdin.decode("utf-8", errors="replace")
         return planned
 
+    def checked(self) -> "Command":
+        """This command, if its directory is one dp may act in; else the DpError saying why."""
+        from dp.project.workdir import working_directory
+
+        working_directory(self.cwd)
+        return self
+
     def run(self, *, echo: bool, timeout: float, capture_limit: int, cancel=None, on_output=None):
-        """Run it through ``dp.process``; returns its ``ProcessResult``.
+        """Run it through ``dp.process`` (after ``checked``); returns its ``ProcessResult``.
 
         ``cancel`` and ``on_output`` are ``run_process``'s (the MCP server's
         cancellation and progress; the CLI leaves them out).
         """
         from dp.process import run_process
 
+        self.checked()
         return run_process(
             self.argv,
             cwd=self.cwd,

@@ -1,11 +1,13 @@
 """The interface every ecosystem module implements, and what they share.
 
-A module looks at ONE directory and returns the runners it finds there
-(``detect(directory, project_root) -> list[Runner]``; ``project_root`` bounds
-any look upwards, e.g. for a workspace's lockfile or cargo config), or raises
-DpError when its project file there is unreadable; the registry decides the
-order. A runner knows why it was chosen and lists its tasks; a task knows the
-argv that runs it, so nothing downstream needs to know about ecosystems.
+Three types are the whole interface: an ``Ecosystem`` module detects (looks
+at ONE directory and returns the runners it finds there; ``project_root``
+bounds any look upwards, e.g. for a workspace's lockfile or cargo config) —
+the registry decides the order; a ``Runner`` knows why it was chosen and
+lists its tasks; a ``Task`` builds the argv that runs it, so nothing
+downstream needs to know about ecosystems. Running is not done here:
+``dp.project.task`` turns a task into a ``Command`` for dp's one execution
+path, in a directory dp may act in.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import json
 import shlex
 import sys
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from dataclasses import KW_ONLY, dataclass
+from typing import Any, Optional, Protocol, Sequence
 
 from dp.errors import DpError
 
@@ -26,6 +29,19 @@ DEFINED = "defined"
 BUILTIN = "builtin"
 
 
+class Ecosystem(Protocol):
+    """What an ecosystem module (``dp.runners.javascript``, ``…rust``, …) provides.
+
+    ``detect`` looks at ONE directory and returns the runners it finds there
+    (``[]`` when its project file is absent), or raises DpError when that file
+    is unreadable; ``project_root`` bounds any look upwards. The modules
+    themselves are the implementations: the registry lists them in order.
+    """
+
+    def detect(self, directory: Path, project_root: Path) -> list[Runner]: ...
+
+
+@dataclass(repr=False)
 class Task:
     """One runnable task: ``argv`` runs it; extra arguments go after it.
 
@@ -38,34 +54,23 @@ class Task:
     managers running scripts), it is taken as that marker and not doubled.
     ``kind`` says what the task is in its ecosystem ("script", "alias",
     "phony target", …); ``origin`` whether the project defined it or the tool
-    provides it.
+    provides it; ``accepts_args`` False refuses extra arguments (make targets).
     """
 
-    __slots__ = (
-        "name", "argv", "description", "kind", "origin", "arg_separator", "dashdash_marks_args",
-        "accepts_args",
-    )
+    name: str
+    argv: Sequence[str]
+    _: KW_ONLY
+    description: Optional[str] = None
+    kind: str = "task"
+    origin: str = DEFINED
+    arg_separator: Optional[str] = None
+    dashdash_marks_args: bool = False
+    accepts_args: bool = True
 
-    def __init__(
-        self,
-        name: str,
-        argv: Sequence[str],
-        *,
-        description: Optional[str] = None,
-        kind: str = "task",
-        origin: str = DEFINED,
-        arg_separator: Optional[str] = None,
-        dashdash_marks_args: bool = False,
-        accepts_args: bool = True,
-    ):
-        self.name = name
-        self.argv = tuple(argv)
-        self.description = description or None
-        self.kind = kind
-        self.origin = origin
-        self.arg_separator = arg_separator
-        self.dashdash_marks_args = dashdash_marks_args or arg_separator == "--"
-        self.accepts_args = accepts_args
+    def __post_init__(self) -> None:
+        self.argv = tuple(self.argv)
+        self.description = self.description or None
+        self.dashdash_marks_args = self.dashdash_marks_args or self.arg_separator == "--"
 
     def command(self, args: Sequence[str] = ()) -> list[str]:
         """The argv that runs this task with ``args`` forwarded to it."""
@@ -95,25 +100,23 @@ class Task:
         return f"Task({self.name!r}, {self.argv!r})"
 
 
+@dataclass(repr=False)
 class Runner:
-    """A tool that runs tasks in ``root``, and why dp chose it."""
+    """A tool that runs tasks in ``root``, and why dp chose it.
 
-    __slots__ = ("name", "ecosystem", "reason", "root", "tasks")
+    Its tasks are kept sorted: the project's own first, then the tool's
+    built-ins, each by name.
+    """
 
-    def __init__(
-        self,
-        name: str,
-        *,
-        ecosystem: str,
-        reason: str,
-        root: Path,
-        tasks: Sequence[Task],
-    ):
-        self.name = name
-        self.ecosystem = ecosystem
-        self.reason = reason
-        self.root = root
-        self.tasks = sorted(tasks, key=lambda task: (task.origin == BUILTIN, task.name))
+    name: str
+    _: KW_ONLY
+    ecosystem: str
+    reason: str
+    root: Path
+    tasks: Sequence[Task]
+
+    def __post_init__(self) -> None:
+        self.tasks = sorted(self.tasks, key=lambda task: (task.origin == BUILTIN, task.name))
 
     def task(self, name: str) -> Optional[Task]:
         return next((task for task in self.tasks if task.name == name), None)

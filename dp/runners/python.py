@@ -48,7 +48,7 @@ def detect(directory: Path, project_root: Path) -> list[Runner]:
                     name, [manager, "run", name], description=_describe(spec), kind="script"
                 )
         runners.append(
-            Runner(manager, ecosystem="python", reason=why, root=directory, tasks=tasks.values())
+            Runner(manager, ecosystem="python", reason=why, root=directory, tasks=list(tasks.values()))
         )
     runners += hatch
     poe = table(data, "tool", "poe", "tasks")

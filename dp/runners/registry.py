@@ -9,16 +9,18 @@ are never looked at.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
 from dp.errors import DpError
 from dp.paths import confined, find_upwards, walk_up
 from dp.runners import deno, javascript, just, make, python, rust, taskfile
-from dp.runners.base import Runner
+from dp.runners.base import Ecosystem, Runner
 
-# Priority order for resolving a task name that several runners define.
-ECOSYSTEMS = (javascript, deno, rust, python, make, just, taskfile)
+# Priority order for resolving a task name that several runners define. A new
+# ecosystem module goes here (see ARCHITECTURE.md, "Adding a runner").
+ECOSYSTEMS: tuple[Ecosystem, ...] = (javascript, deno, rust, python, make, just, taskfile)
 # A pyproject.toml alone is not enough: something must run its tasks.
 PROJECT_FILES = (
     "package.json, Cargo.toml, deno.json, pyproject.toml using pdm, poetry, uv or poe, Hatch "
@@ -37,6 +39,7 @@ class NoProjectFound(DpError):
     """No ecosystem recognised anything from the directory up to the root."""
 
 
+@dataclass
 class Project:
     """The runners found for a directory: ``root`` bounds it, ``directory`` holds them.
 
@@ -45,15 +48,10 @@ class Project:
     hide the runners that work, but it must not go unmentioned either.
     """
 
-    __slots__ = ("root", "directory", "runners", "problems")
-
-    def __init__(
-        self, root: Path, directory: Path, runners: list[Runner], problems: Optional[dict] = None
-    ):
-        self.root = root
-        self.directory = directory
-        self.runners = runners
-        self.problems: dict[str, str] = dict(problems or {})
+    root: Path
+    directory: Path
+    runners: list[Runner]
+    problems: dict[str, str] = field(default_factory=dict)
 
     def runner(self, name: str) -> Runner:
         for runner in self.runners:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import difflib
 import json
 import shlex
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -22,17 +23,20 @@ from dp.runners.registry import Project
 MAX_LISTED_TASKS = 60
 
 
+@dataclass(repr=False)
 class ResolvedTask:
-    """The task to run: which runner, the exact argv, and where."""
+    """The task to run: which runner, the exact argv, and where.
 
-    __slots__ = ("runner", "task", "argv", "cwd", "alternatives")
+    ``alternatives`` names the other runners that define a task of the same
+    name (``--runner`` picks one of them). ``dp.project.task`` turns it into
+    the ``Command`` that runs.
+    """
 
-    def __init__(self, runner: Runner, task: Task, argv: list[str], cwd: Path, alternatives):
-        self.runner = runner
-        self.task = task
-        self.argv = argv
-        self.cwd = cwd
-        self.alternatives = list(alternatives)
+    runner: Runner
+    task: Task
+    argv: list[str]
+    cwd: Path
+    alternatives: list[str] = field(default_factory=list)
 
     def __repr__(self) -> str:
         return f"ResolvedTask({self.runner.name}: {shlex.join(self.argv)!r} in {self.cwd})"

@@ -66,7 +66,7 @@ def detect(directory: Path, project_root: Path) -> list[Runner]:
     if sources:
         reason += f" and [alias] entries of {', '.join(reversed(sources))}"
     return [
-        Runner("cargo", ecosystem="rust", reason=reason, root=directory, tasks=tasks.values())
+        Runner("cargo", ecosystem="rust", reason=reason, root=directory, tasks=list(tasks.values()))
     ]
 
 

@@ -45,10 +45,11 @@ def run(
     from pathlib import Path
 
     from dp.process import check_timeout
-    from dp.runners import confine, detect, resolve
+    from dp.project.task import task_directory
+    from dp.runners import detect, resolve
 
     seconds = check_timeout(timeout)
-    project = detect(confine(Path.cwd(), opts.cwd))
+    project = detect(task_directory(Path.cwd(), opts.cwd))
     resolved = resolve(project, op, task_arguments(ctx, args), runner=runner)
     carry_out_task(resolved, project, timeout=seconds, dry_run=dry_run, as_json=opts.json)
 

@@ -40,12 +40,13 @@ def script(
 
     from dp.errors import DpError
     from dp.process import check_timeout
-    from dp.runners import confine, detect
+    from dp.project.task import task_directory
+    from dp.runners import detect
     from dp.runners.registry import NoProjectFound
     from dp.runners.resolution import resolve_script
 
     seconds = check_timeout(timeout)
-    directory = confine(Path.cwd(), opts.cwd)
+    directory = task_directory(Path.cwd(), opts.cwd)
     try:
         project = detect(directory)
     except NoProjectFound:
