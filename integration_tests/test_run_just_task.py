@@ -25,12 +25,13 @@ JUSTFILE = """\
 test filter="all":
     echo "test {{filter}}" > ran.txt
 
+# Not for agents: private
 [private]
-helper:
-    echo hidden
+reset-db:
+    touch reset.txt
 
-_secret:
-    echo hidden
+_wipe:
+    rm -f ran.txt
 """
 
 TASKFILE = """\
@@ -96,10 +97,10 @@ def test_arguments_reach_a_just_parameter_and_tasks_cli_args(dp, project, env):
 
 
 def test_private_recipes_and_internal_tasks_are_refused(dp, project, env):
-    for name in ("helper", "_secret", "setup"):
+    for name in ("reset-db", "_wipe", "setup"):
         proc = dp("run", name, cwd=project, extra_env=env)
         assert_one_line_error(proc, f'no task "{name}" in this project')
-    assert not (project / "ran.txt").exists()
+    assert not (project / "ran.txt").exists() and not (project / "reset.txt").exists()
 
 
 def test_a_justfile_just_rejects_is_one_line_while_task_still_works(dp, project, env):

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import subprocess
+from pathlib import Path
 
 import pytest
 
+from dp.errors import DpError
 from dp.project.command import Command
 
 
@@ -42,3 +44,27 @@ def test_json_and_one_line_forms(tmp_path):
         "cwd": str(tmp_path),
         "stdin": "héllo",
     }
+
+
+def test_run_feeds_stdin_and_reports_the_exit_code(tmp_path):
+    result = Command(["sh", "-c", "cat; exit 3"], tmp_path, stdin=b"fed\n").run(
+        echo=False, timeout=30, capture_limit=1000
+    )
+    assert (result.exit_code, result.output, result.timed_out) == (3, "fed\n", False)
+
+
+@pytest.mark.parametrize("directory", ["/", "/etc", "/usr"])
+def test_run_refuses_system_directories_before_anything_starts(tmp_path, directory):
+    """The one execution path checks the directory itself, whoever planned the command."""
+    marker = tmp_path / "ran"
+    command = Command(["touch", str(marker)], Path(directory))
+    with pytest.raises(DpError, match=f"refusing to work in {directory}: it is a system directory"):
+        command.run(echo=False, timeout=30, capture_limit=1000)
+    with pytest.raises(DpError, match="system directory"):
+        command.checked()
+    assert not marker.exists()
+
+
+def test_checked_returns_the_command_in_a_directory_of_ones_own(tmp_path):
+    command = Command(["true"], tmp_path)
+    assert command.checked() is command
