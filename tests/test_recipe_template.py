@@ -10,7 +10,8 @@ import time
 
 import pytest
 
-from dp.rules.recipe import Arg, RecipeError, program_for, render, template_error
+from dp.rules.recipe import Arg, program_for, render, template_error
+from dp.templating import TemplateError as RecipeError  # one error type for both template surfaces
 
 @pytest.fixture(autouse=True)
 def private_cache(tmp_path, monkeypatch):

@@ -16,6 +16,9 @@ Two renderers, because the destinations differ:
 A placeholder is a variable path: ``name``, ``obj.key``, ``list[0]``,
 ``obj['key']``. Anything else between braces (``{{.State}}`` in a
 ``docker --format`` argument) is left alone.
+
+How this relates to alias recipes (the same ``{{ }}`` syntax, the same
+``TemplateError`` and placement rule, a different renderer): ``dp.templating``.
 """
 
 from __future__ import annotations
@@ -25,6 +28,10 @@ import shlex
 from typing import Any
 
 from dp.recipes.conditions import string_form
+from dp.templating import TemplateError
+
+__all__ = ["TemplateError", "PLACEHOLDER", "MISSING", "Rendered", "check_placement", "lookup",
+           "placeholders", "render_shell", "render_text"]
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_-]*"
 _SEGMENT = rf"(?:\.{_NAME}|\[\s*(?:-?\d+|'[^'\]]*'|\"[^\"\]]*\")\s*\])"
@@ -32,10 +39,6 @@ PLACEHOLDER = re.compile(rf"\{{\{{\s*({_NAME}{_SEGMENT}*)\s*\}}\}}")
 _PATH_PART = re.compile(rf"\.?({_NAME})|\[\s*(-?\d+)\s*\]|\[\s*'([^']*)'\s*\]|\[\s*\"([^\"]*)\"\s*\]")
 ENV_PREFIX = "DP_VAR_"
 MISSING = object()
-
-
-class TemplateError(Exception):
-    """A template that cannot be turned into a safe shell script."""
 
 
 def placeholders(template: str) -> list[str]:
@@ -129,19 +132,15 @@ def render_shell(template: str, variables: dict[str, Any]) -> Rendered:
 
 def check_placement(template: str, spans: list[tuple[int, int]]) -> None:
     """Raise TemplateError unless every placeholder span is a plain word (or in a comment)."""
-    from dp.shell.lexer import COMMENT, Unparseable
-    from dp.shell.placement import misplaced
+    from dp.shell.lexer import COMMENT
+    from dp.templating import placement_problem
 
-    try:
-        found = misplaced(template, spans, allowed={COMMENT})
-    except Unparseable as exc:
-        raise TemplateError(f"the script is not complete Bash ({exc}), so its placeholders cannot be placed safely")
-    if found:
-        first = found[0]
-        raise TemplateError(
-            f"line {first.line}: {template[first.start:first.end]} is {first.description}, where bash "
-            f"(or the command given that text) would read the value as code; {first.advice}"
-        )
+    problem = placement_problem(
+        template, spans, "bash (or the command given that text) would read the value",
+        allowed={COMMENT},
+    )
+    if problem:
+        raise TemplateError(problem)
 
 
 def _clip(value: str, limit: int = 200) -> str:

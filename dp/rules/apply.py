@@ -344,7 +344,7 @@ def recipe_edit(command, rule: Rule, value: str, original: str, cwd: str, notes:
     """The edit replacing a matching simple command by the rendered recipe, else None."""
     import shlex
 
-    from dp.rules.recipe import Arg, RecipeError, render
+    from dp.rules.recipe import Arg, TemplateError, render
     from dp.shell.script_shape import has_several_commands
 
     try:
@@ -366,7 +366,7 @@ def recipe_edit(command, rule: Rule, value: str, original: str, cwd: str, notes:
             cwd=cwd,
             program=rule.program,
         )
-    except RecipeError:
+    except TemplateError:
         return None
     dropped = [] if used is None else [arg.raw for n, arg in enumerate(trailing, 1) if n not in used]
     if dropped:

@@ -15,6 +15,11 @@ used verbatim; anything else runs in Jinja2's immutable sandbox, bounded in
 output, loop length and arithmetic (``dp.rules.recipe_sandbox``). The Go
 tool's ``{{.Args}}``, ``{{.Arg N}}``, ``{{.Full}}``, ``{{.Matched}}`` and
 ``{{.Raw}}`` are accepted too, so its recipes keep working.
+
+How these templates relate to YAML recipe steps' (the same ``{{ }}``
+syntax, one ``TemplateError``, one placement rule, two renderers and why):
+``dp.templating``. A template the hook cannot render raises TemplateError
+and the rule is skipped (the command runs unchanged).
 """
 
 from __future__ import annotations
@@ -22,8 +27,9 @@ from __future__ import annotations
 import re
 
 from dp.rules.recipe_values import MISSING, Arg, Verbatim, nth
+from dp.templating import TemplateError
 
-__all__ = ["Arg", "RecipeError", "render", "template_error", "placement_error", "raw_uses", "program_for"]
+__all__ = ["Arg", "TemplateError", "render", "template_error", "placement_error", "raw_uses", "program_for"]
 
 VARIABLES = ("args", "arg", "matched", "raw", "full", "cwd")
 # Variables through which a template consumes the trailing arguments.
@@ -34,10 +40,6 @@ _GO_SYNTAX = re.compile(r"\{\{-?\s*\.(Args|Arg\s+(\d+)|Full|Matched|Raw)\s*-?\}\
 _SANDBOX_STAMP = "bounded-1"
 # The arguments a template is tried on when it is written (bombs show up there).
 _SAMPLE_ARGS = [Arg("sample one", "'sample one'"), Arg("$HOME", '"$HOME"'), Arg("*.py")]
-
-
-class RecipeError(Exception):
-    """The template cannot be parsed or rendered; the recipe is skipped."""
 
 
 def is_template(source: str) -> bool:
@@ -51,7 +53,7 @@ def render(source: str, *, args, matched: str, raw: str, full: str, cwd: str,
     ``program`` is the compiled form stored when the alias was written (see
     ``program_for``). The set is None when the template can see every
     argument (``args``, ``raw``, ``full`` or ``arg(n)`` with a computed n).
-    Raises RecipeError when the template is unsafe, invalid or fails to render.
+    Raises TemplateError when the template is unsafe, invalid or fails to render.
     """
     if not is_template(source):
         return source, set()
@@ -66,7 +68,7 @@ def render(source: str, *, args, matched: str, raw: str, full: str, cwd: str,
             pass  # written by another dp: judge and render the template itself
     unsafe = placement_error(source)
     if unsafe:
-        raise RecipeError(unsafe)
+        raise TemplateError(unsafe)
     source = _from_go(source)
     compiled = recipe_program.compile_program(source)
     if compiled is not None:
@@ -84,7 +86,7 @@ def program_for(source: str) -> str | None:
 
 
 def _render_jinja(source: str, arguments: list, values: dict) -> tuple[str, set | None]:
-    from jinja2 import TemplateError
+    from jinja2 import TemplateError as JinjaError
 
     from dp.rules.recipe_sandbox import TooBig, environment
     from dp.rules.recipe_sandbox import render as bounded_render
@@ -99,12 +101,12 @@ def _render_jinja(source: str, arguments: list, values: dict) -> tuple[str, set 
     try:
         template, used = _compiled(source)
         text = bounded_render(template, {"arg": arg, **values})
-    except TemplateError as exc:
-        raise RecipeError(_one_line(exc)) from exc
+    except JinjaError as exc:
+        raise TemplateError(_one_line(exc)) from exc
     except TooBig as exc:
-        raise RecipeError(f"too big: {exc}") from exc
+        raise TemplateError(f"too big: {exc}") from exc
     except (TypeError, ValueError, ArithmeticError, LookupError, RecursionError) as exc:
-        raise RecipeError(str(exc) or type(exc).__name__) from exc
+        raise TemplateError(str(exc) or type(exc).__name__) from exc
     return text, used
 
 
@@ -155,7 +157,7 @@ def _arguments_used(tree) -> set | None:
     names = meta.find_undeclared_variables(tree)
     unknown = names - set(VARIABLES) - {"range"}
     if unknown:
-        raise RecipeError(f"unknown variable {sorted(unknown)[0]!r}")
+        raise TemplateError(f"unknown variable {sorted(unknown)[0]!r}")
     if names & (_ARGUMENT_CARRIERS - {"arg"}):
         return None
     used = set()
@@ -215,7 +217,7 @@ def _trial_error(translated: str) -> str | None:
                 "args": _SAMPLE_ARGS, "matched": Verbatim("m"), "raw": Verbatim("r"), "full": "f", "cwd": "/"})
     except Timeout:
         return f"rendering takes more than {WRITE_TIME_SECONDS:g} s (a loop too long?)"
-    except RecipeError as exc:
+    except TemplateError as exc:
         message = str(exc)
         return message if message.startswith(("too big", "line ")) or "not available" in message or "unsafe" in message else None
     return None
@@ -242,8 +244,7 @@ def placement_error(source: str) -> str | None:
     Every ``{{ … }}`` must be a plain shell word (``echo {{ args }}``, not
     ``echo "{{ args }}"``); one ending in ``|raw`` is the explicit opt-out.
     """
-    from dp.shell.lexer import Unparseable
-    from dp.shell.placement import misplaced
+    from dp.templating import placement_problem
 
     source = _from_go(source)
     outputs, blanks = [], []
@@ -254,17 +255,14 @@ def placement_error(source: str) -> str | None:
     if not outputs:
         return None
     try:
-        found = misplaced(source, outputs, blanks)
-    except Unparseable as exc:
-        return f"the script is not complete Bash ({exc}), so where its placeholders sit cannot be judged"
-    for item in found:
-        tag = source[item.start:item.end]
-        if not _RAW_OUTPUT.search(tag):
-            return (
-                f"line {item.line}: {tag} is {item.description}, where bash would read the agent's text "
-                f"as code; {item.advice} (or end the tag in |raw to splice it there anyway)"
-            )
-    return None
+        return placement_problem(
+            source, outputs, "bash would read the agent's text", blanks=blanks,
+            opted_out=_RAW_OUTPUT.search,
+            opt_out=" (or end the tag in |raw to splice it there anyway)",
+            unparseable="where its placeholders sit cannot be judged",
+        )
+    except TemplateError as exc:
+        return exc.message
 
 
 def _one_line(exc) -> str:

@@ -11,8 +11,10 @@ from __future__ import annotations
 import json
 from typing import Any, Optional
 
+from dp.errors import DpError
 
-class ConditionError(Exception):
+
+class ConditionError(DpError):
     """A condition that cannot be parsed or evaluated; the step fails (closed)."""
 
 

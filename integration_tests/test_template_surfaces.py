@@ -1,0 +1,61 @@
+"""Alias recipes and YAML recipe steps: one ``{{ }}`` placement rule, one error type, one wording.
+
+The two surfaces render differently (``dp.templating`` says why), but a
+placeholder bash would read again as code is refused by both, through the
+same check, in the same words, as one ``dp: error:`` line.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from cli_assertions import assert_one_line_error
+
+from dp.errors import DpError
+from dp.recipes import templates
+from dp.rules import recipe as alias_recipe
+from dp.templating import TemplateError
+
+# (alias script, YAML command, what both say about the placeholder)
+MISPLACED = [
+    ('echo "{{ args }}"', 'echo "{{ who }}"', 'is inside double quotes "…"'),
+    ("trap 'rm {{ args }}' EXIT", "trap 'rm {{ who }}' EXIT", "is inside single quotes '…'"),
+    ("echo $(( {{ arg(1) }} + 1 ))", "echo $(( {{ who }} + 1 ))", "is inside arithmetic"),
+    ("cat <<EOF\n{{ args }}\nEOF", "cat <<EOF\n{{ who }}\nEOF", "is in a heredoc body"),
+]
+_SHAPE = re.compile(r"line \d+: \{\{ ?[\w()]+ ?\}\} is .+, where bash .*would read .+ as code; .+")
+
+
+@pytest.mark.parametrize("alias_script, yaml_command, context", MISPLACED)
+def test_both_surfaces_refuse_the_same_places_in_the_same_words(dp, tmp_path, alias_script, yaml_command,
+                                                               context):
+    alias = dp("alias", "--recipe", "gt x", alias_script)
+    assert_one_line_error(alias, context)
+    recipe = tmp_path / "r.yaml"
+    indented = yaml_command.replace("\n", "\n      ")
+    recipe.write_text(f"name: r\ncontext:\n  who: me\nsteps:\n  - id: s\n    command: |\n      {indented}\n")
+    validate = dp("recipe", "validate", recipe)
+    assert validate.returncode == 2
+    assert_one_line_error(validate, context)
+    for proc in (alias, validate):
+        assert _SHAPE.search(proc.stderr), proc.stderr
+
+
+def test_one_error_type_for_both_surfaces():
+    with pytest.raises(TemplateError) as yaml_error:
+        templates.render_shell('echo "{{ who }}"', {"who": "x"})
+    with pytest.raises(TemplateError) as alias_error:
+        alias_recipe.render('echo "{{ args }}"', args=["x"], matched="gt x", raw="gt x x", full="gt x x",
+                            cwd="/")
+    assert templates.TemplateError is alias_recipe.TemplateError is TemplateError
+    assert issubclass(TemplateError, DpError)
+    assert "is inside double quotes" in yaml_error.value.message
+    assert "is inside double quotes" in alias_error.value.message
+
+
+def test_an_alias_template_that_fails_to_render_is_the_same_error():
+    with pytest.raises(TemplateError, match="too big"):
+        alias_recipe.render("{{ 'a' * 999999999 }}", args=[], matched="m", raw="r", full="f", cwd="/")
+    with pytest.raises(TemplateError, match="not complete Bash"):
+        templates.render_shell("echo {{ who }} 'open", {"who": "x"})
