@@ -19,11 +19,8 @@ from pathlib import Path
 
 import pytest
 from paving_projects import git_init
+from real_managers import BINARY, TOOLS, install_manager, manager_environment
 
-CACHE = Path(os.path.expanduser("~/.cache/dp-tests/pm"))
-TOOLS = {"pnpm": "pnpm@12.21.0", "pnpm-6": "pnpm@6.35.1", "yarn": "yarn@1.22.22",
-         "yarn-berry": "@yarnpkg/cli-dist@4.18.1", "bun": "bun@1.4.5"}
-BINARY = {"pnpm": "pnpm", "pnpm-6": "pnpm", "yarn": "yarn", "yarn-berry": "yarn", "bun": "bun"}
 SHOW = "node -e \"console.log('ARGS:' + JSON.stringify(process.argv.slice(1)))\" --"
 SCRIPTS = {"build": f"{SHOW} build", "test": f"{SHOW} test", "start": f"{SHOW} start", "show": SHOW}
 LOCKFILE = {"npm": "package-lock.json", "pnpm": "pnpm-lock.yaml", "pnpm-6": "pnpm-lock.yaml",
@@ -42,30 +39,6 @@ INSTALL = {"npm": ["npm", "install"], "pnpm": ["pnpm", "install"], "pnpm-6": ["p
            "yarn": ["yarn", "install"], "yarn-berry": ["yarn", "install"], "bun": ["bun", "install"]}
 
 
-def _install(kind: str) -> Path:
-    """The manager's bin directory, installed once per machine (xdist workers share it under a lock)."""
-    import fcntl
-
-    spec = TOOLS[kind]
-    prefix = CACHE / spec.replace("/", "_").replace("@", "_")
-    CACHE.mkdir(parents=True, exist_ok=True)
-    with open(CACHE / ".install.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        return _install_locked(kind, spec, prefix)
-
-
-def _install_locked(kind: str, spec: str, prefix: Path) -> Path:
-    binary = prefix / "node_modules" / ".bin" / BINARY[kind]
-    if not binary.exists():
-        if shutil.which("npm") is None:
-            pytest.skip("npm is not installed: the real-manager paving tests cannot install pnpm/yarn/bun")
-        proc = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", str(prefix), spec],
-                              capture_output=True, text=True, timeout=600)
-        if proc.returncode != 0:
-            pytest.skip(f"LOUD SKIP: cannot install {spec} from the npm registry: {proc.stderr[-300:]}")
-    return binary.parent
-
-
 @pytest.fixture(scope="session")
 def manager_paths(tmp_path_factory):
     """kind → PATH with that kind's manager first (yarn classic and berry both are `yarn`)."""
@@ -74,9 +47,9 @@ def manager_paths(tmp_path_factory):
     for kind in TOOLS:
         bin_dir = base / kind
         bin_dir.mkdir()
-        real = _install(kind)
+        real = install_manager(kind)
         for other in {"pnpm", "yarn", "bun"} - {BINARY[kind]}:
-            source = _install({"pnpm": "pnpm", "yarn": "yarn", "bun": "bun"}[other]) / other
+            source = install_manager({"pnpm": "pnpm", "yarn": "yarn", "bun": "bun"}[other]) / other
             (bin_dir / other).symlink_to(source)
         (bin_dir / BINARY[kind]).symlink_to(real / BINARY[kind])
         paths[kind] = f"{bin_dir}:{os.environ.get('PATH', '/usr/bin:/bin')}"
@@ -86,12 +59,7 @@ def manager_paths(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def manager_env(tmp_path_factory):
-    home = CACHE / "home"  # the managers' own caches (store, downloads) persist between runs
-    home.mkdir(parents=True, exist_ok=True)
-    environ = {k: v for k, v in os.environ.items() if not k.startswith(("DP_", "npm_config", "CI", "YARN_"))}
-    return {**environ,
-            "HOME": str(home), "COREPACK_ENABLE_STRICT": "0", "YARN_ENABLE_TELEMETRY": "0",
-            "YARN_ENABLE_GLOBAL_CACHE": "1"}
+    return manager_environment()
 
 
 @pytest.fixture(scope="session")

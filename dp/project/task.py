@@ -14,13 +14,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
+from dp.paths import PathLike
 from dp.project.command import Command
 from dp.project.workdir import working_directory
 from dp.runners import confine
 from dp.runners.resolution import ResolvedTask
 
 
-def task_directory(base: Path, requested: Optional[str], label: str = "--cwd") -> Path:
+def task_directory(base: Path, requested: Optional[PathLike], label: str = "--cwd") -> Path:
     """``requested`` (relative to ``base``; None: ``base``) inside the project, if dp may act there.
 
     ``label`` names the option (or MCP parameter) in the refusal.

@@ -61,7 +61,7 @@ def _is_system_directory(path: Path) -> bool:
     text = str(path)
     if text in SYSTEM_DIRECTORIES:
         return True
-    return any(text == tree or text.startswith(tree + "/") for tree in SYSTEM_TREES)
+    return any(inside(text, tree) for tree in SYSTEM_TREES)
 
 
 def confine(root: Path, raw: str) -> str:
