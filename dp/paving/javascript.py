@@ -93,6 +93,7 @@ def _flag_reason(flag: str, manager: str) -> str:
 
 
 def _read_packages(source, manager, operation, raws, values) -> Operation:
+    """An install/add/remove/update: each word as a package or a flag the table knows."""
     words = []
     for raw, value in zip(raws, values):
         if value == "--" or (value.startswith("-") and value not in source["flags"]):
@@ -103,19 +104,25 @@ def _read_packages(source, manager, operation, raws, values) -> Operation:
         words.append((raw, canonical))
     operands = [raw for raw, canonical in words if canonical is None]
     meanings = {canonical for _, canonical in words if canonical}
-    if operation == "install" and operands:
-        operation = "add"
-    elif operation == "frozen" and (operands or meanings - {"frozen"}):
-        raise Skip("a frozen install with packages or save flags")
-    elif operation in ("remove", "update") and meanings:
-        raise Skip(f"`{manager}` options in a {operation}")
-    elif operation == "remove" and not operands:
-        raise Skip("nothing to remove")
-    elif operation == "install" and meanings:
-        raise Skip("save flags without packages")
-    elif operation == "?":
-        raise Skip("a frozen-lockfile flag outside an install")
+    operation = _package_operation(manager, operation, operands, meanings)
     return Operation(operation, [(raw, canonical) for raw, canonical in words if canonical != "frozen"])
+
+
+def _package_operation(manager: str, operation: str, operands: list, meanings: set) -> str:
+    """What the words amount to (an install with packages is an add), or Skip when unclear."""
+    if operation == "install" and operands:
+        return "add"
+    if operation == "frozen" and (operands or meanings - {"frozen"}):
+        raise Skip("a frozen install with packages or save flags")
+    if operation in ("remove", "update") and meanings:
+        raise Skip(f"`{manager}` options in a {operation}")
+    if operation == "remove" and not operands:
+        raise Skip("nothing to remove")
+    if operation == "install" and meanings:
+        raise Skip("save flags without packages")
+    if operation == "?":
+        raise Skip("a frozen-lockfile flag outside an install")
+    return operation
 
 
 def _read_script(source, manager, script, script_raw, raws, values, project) -> Operation:
