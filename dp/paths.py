@@ -8,17 +8,21 @@ here once, so every caller resolves symlinks the same way and every walk is
 bounded the same way.
 
 This is not ``dp.files``: that module reads and writes user files; this one
-only computes with paths and ``stat``s directories. It is stdlib-only, so the
-hook's paving path can use it.
+only computes with paths and ``stat``s directories. It is stdlib-only and
+imports neither ``typing`` nor anything else the hook would not load anyway,
+so the hook's paving path can use it for free.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Iterator, Optional, Union
 
-PathLike = Union[str, "os.PathLike[str]"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # for type checkers only: the annotations below are never evaluated
+    from typing import Iterator, Optional, Union
+
+    PathLike = Union[str, os.PathLike[str]]
 
 # Deeper than this is not a project layout worth walking (and bounds every walk).
 MAX_DEPTH = 40

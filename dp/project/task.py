@@ -14,9 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Optional
 
-from dp.paths import PathLike
 from dp.project.command import Command
-from dp.project.workdir import working_directory
+from dp.project.workdir import PathLike, working_directory
 from dp.runners import confine
 from dp.runners.resolution import ResolvedTask
 

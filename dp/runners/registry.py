@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Union
 
 from dp.errors import DpError
-from dp.paths import PathLike, confined, find_upwards, walk_up
+from dp.paths import confined, find_upwards, walk_up
 from dp.runners import deno, javascript, just, make, python, rust, taskfile
 from dp.runners.base import Ecosystem, Runner
 
@@ -78,7 +78,7 @@ def find_root(start: Path) -> Optional[Path]:
     return find_upwards(start, ".git")
 
 
-def confine(base: Path, requested: Optional[PathLike], label: str = "--cwd") -> Path:
+def confine(base: Path, requested: Union[str, Path, None], label: str = "--cwd") -> Path:
     """``requested`` (relative to ``base``) as a real directory inside base's project.
 
     The boundary is the repository root of ``base`` (``base`` itself outside a
