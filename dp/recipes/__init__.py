@@ -1,6 +1,7 @@
 """Multi-step YAML recipes: parse, validate, explain and run them.
 
-Importable without the CLI. The pieces: ``loader`` (bounded YAML reading),
+Importable without the CLI. The pieces: ``loader`` (bounded YAML reading, and
+``RecipeError``, the one error of a recipe from its bytes to its validation),
 ``parser`` (YAML → validated ``Recipe``, ``extends``), ``checks`` (name and
 list checks shared by the validators), ``steps`` (one module per step type
 behind a registry, plus ``steps.schema``, a step's keys), ``conditions``

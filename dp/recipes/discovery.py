@@ -121,11 +121,11 @@ def read_agent_prompt(path: Path) -> tuple[str, dict]:
     front: dict = {}
     match = re.match(r"---[ \t]*\n(.*?)\n---[ \t]*(?:\n|$)", text, re.DOTALL)
     if match:
-        from dp.recipes.loader import RecipeLoadError, load_yaml
+        from dp.recipes.loader import RecipeError, load_yaml
 
         try:
             parsed = load_yaml(match.group(1), str(path))
-        except RecipeLoadError:
+        except RecipeError:
             parsed = None
         front = parsed if isinstance(parsed, dict) else {}
         text = text[match.end():]

@@ -15,6 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from dp.errors import DpError
+
 MAX_RECIPE_BYTES = 1024 * 1024
 MAX_EXPANDED_NODES = 100_000
 # Text of all scalars with aliases expanded: a recipe renders its values into
@@ -23,40 +25,50 @@ MAX_EXPANDED_CHARS = 8 * MAX_RECIPE_BYTES
 MAX_DEPTH = 100
 
 
-class RecipeLoadError(Exception):
-    """The YAML could not be read as a recipe document."""
+EXIT_INVALID = 2
+EXIT_NOT_FOUND = 3
+
+
+class RecipeError(DpError):
+    """An invalid recipe (exit code 2) or one that cannot be found (exit code 3).
+
+    One type from the file's bytes to its last validated step: what this
+    module refuses reads like what the parser refuses.
+    """
+
+    def __init__(self, message: str, exit_code: int = EXIT_INVALID):
+        super().__init__(message, exit_code=exit_code)
 
 
 def read_recipe_text(path: Path) -> str:
-    from dp.errors import DpError
     from dp.files import read_regular
 
     try:
         data = read_regular(path, MAX_RECIPE_BYTES + 1, whole=False)
     except FileNotFoundError:
-        raise RecipeLoadError(f"cannot read {path}: it does not exist") from None
+        raise RecipeError(f"cannot read {path}: it does not exist") from None
     except DpError as exc:
-        raise RecipeLoadError(exc.message) from None
+        raise RecipeError(exc.message) from None
     if len(data) > MAX_RECIPE_BYTES:
-        raise RecipeLoadError(f"{path} is larger than 1 MB; recipes are limited to 1 MB")
+        raise RecipeError(f"{path} is larger than 1 MB; recipes are limited to 1 MB")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise RecipeLoadError(f"{path} is not UTF-8 text (byte {exc.start})") from None
+        raise RecipeError(f"{path} is not UTF-8 text (byte {exc.start})") from None
 
 
 def load_yaml(text: str, source: str) -> Any:
     import yaml
 
     if len(text.encode("utf-8", errors="replace")) > MAX_RECIPE_BYTES:
-        raise RecipeLoadError(f"{source} is larger than 1 MB; recipes are limited to 1 MB")
+        raise RecipeError(f"{source} is larger than 1 MB; recipes are limited to 1 MB")
     loader = _bounded_loader_class(yaml)(text)
     try:
         return loader.get_single_data()
     except yaml.YAMLError as exc:
-        raise RecipeLoadError(f"{source}: invalid YAML: {_one_line(exc)}") from None
-    except RecipeLoadError as exc:
-        raise RecipeLoadError(f"{source}: {exc}") from None
+        raise RecipeError(f"{source}: invalid YAML: {_one_line(exc)}") from None
+    except RecipeError as exc:
+        raise RecipeError(f"{source}: {exc}") from None
     finally:
         loader.dispose()
 
@@ -89,7 +101,7 @@ def _bounded_loader_class(yaml):
             self.nesting += 1
             try:
                 if self.nesting > MAX_DEPTH:
-                    raise RecipeLoadError(f"YAML is nested more than {MAX_DEPTH} levels deep")
+                    raise RecipeError(f"YAML is nested more than {MAX_DEPTH} levels deep")
                 return super().compose_node(parent, index)
             finally:
                 self.nesting -= 1
@@ -139,9 +151,9 @@ def _check_expansion(root, yaml) -> None:
         if key in sizes:
             return sizes[key]
         if key in active:
-            raise RecipeLoadError("YAML alias refers to itself (recursive structure)")
+            raise RecipeError("YAML alias refers to itself (recursive structure)")
         if depth > MAX_DEPTH:
-            raise RecipeLoadError(f"YAML is nested more than {MAX_DEPTH} levels deep")
+            raise RecipeError(f"YAML is nested more than {MAX_DEPTH} levels deep")
         nodes, chars = 1, len(node.value) if isinstance(node, yaml.ScalarNode) else 0
         if isinstance(node, yaml.CollectionNode):
             active.add(key)
@@ -160,11 +172,11 @@ def _check_expansion(root, yaml) -> None:
 
 def _check_totals(nodes: int, chars: int) -> None:
     if nodes > MAX_EXPANDED_NODES:
-        raise RecipeLoadError(
+        raise RecipeError(
             f"YAML expands to more than {MAX_EXPANDED_NODES:,} nodes (alias bomb?); refusing to load it"
         )
     if chars > MAX_EXPANDED_CHARS:
-        raise RecipeLoadError(
+        raise RecipeError(
             f"YAML expands to more than {MAX_EXPANDED_CHARS // (1024 * 1024)} MB of text "
             "(aliases of a long string?); refusing to load it"
         )

@@ -14,28 +14,17 @@ import re
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
-from dp.errors import DpError
 from dp.recipes import discovery, model, templates
 from dp.recipes.checks import IDENTIFIER, is_mapping_of_names, string_list, suggest
 from dp.recipes.steps import schema
 from dp.recipes.steps.bash import check_shell_template
-from dp.recipes.loader import RecipeLoadError, load_yaml, read_recipe_text
-
-EXIT_INVALID = 2
-EXIT_NOT_FOUND = 3
+from dp.recipes.loader import EXIT_NOT_FOUND, RecipeError, load_yaml, read_recipe_text
 
 TOP_KEYS = (
     "name", "version", "description", "author", "tags", "context", "steps", "recursion",
     "hooks", "extends",
 )
 RECURSION_KEYS = ("max_depth", "max_total_steps")
-
-
-class RecipeError(DpError):
-    """An invalid recipe (exit code 2) or one that cannot be found (exit code 3)."""
-
-    def __init__(self, message: str, exit_code: int = EXIT_INVALID):
-        super().__init__(message, exit_code=exit_code)
 
 
 def load_recipe(path: Path, roots: Iterable[Path] = ()) -> model.Recipe:
@@ -93,10 +82,7 @@ def catalogue(roots: Iterable[Path]) -> list[dict[str, Any]]:
 
 
 def _load_document(text: str, source: str) -> dict:
-    try:
-        data = load_yaml(text, source)
-    except RecipeLoadError as exc:
-        raise RecipeError(str(exc)) from None
+    data = load_yaml(text, source)
     if not isinstance(data, dict):
         raise RecipeError(f"{source}: a recipe is a YAML mapping with 'name' and 'steps'")
     return data
@@ -107,10 +93,7 @@ def _load_with_parents(path: Path, roots: list[Path], chain: list[Path]) -> tupl
     if resolved in chain:
         cycle = " -> ".join(p.name for p in chain[chain.index(resolved):] + [resolved])
         raise RecipeError(f"'extends' cycle: {cycle}")
-    try:
-        text = read_recipe_text(path)
-    except RecipeLoadError as exc:
-        raise RecipeError(str(exc)) from None
+    text = read_recipe_text(path)
     raw = _load_document(text, str(path))
     warnings = _unknown_key_warnings(raw, str(path))
     parent_name = raw.get("extends")
