@@ -26,15 +26,16 @@ COMMON_STEP_KEYS = {
     "parse_json_required": FLAG, "working_dir": TEXT, "timeout": None,
     "continue_on_error": FLAG, "when_tags": None, "parallel_group": None,
 }
-STEP_KEYS = tuple(COMMON_STEP_KEYS) + tuple(
-    key for step_type in steps.REGISTRY.values() for key in step_type.keys
-)
+STEP_KEYS = tuple(dict.fromkeys(
+    [*COMMON_STEP_KEYS, *(key for step_type in steps.REGISTRY.values() for key in step_type.keys)]
+))
 STEP_TYPES = tuple(steps.REGISTRY)
 # Step keys checked by kind alone: the step types' own first (registry order), then the common ones.
 _KEY_KINDS = {
     **{key: kind for step_type in steps.REGISTRY.values() for key, kind in step_type.keys.items()},
     **{key: kind for key, kind in COMMON_STEP_KEYS.items() if kind is not None},
 }
+
 
 def build_step(raw: Any, index: int, problems: list[str], warnings: list[str]) -> Optional[model.Step]:
     """One step, checked: the keys every step has here, its type's own in its module."""
