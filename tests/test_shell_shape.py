@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dp.shell.shape import Shape, shapes
+from dp.shell.shape import MAX_COMMANDS, MAX_FLAGS, Shape, shapes, split_commands
 
 
 @pytest.mark.parametrize(
@@ -38,3 +38,29 @@ def test_quoted_operators_do_not_split():
 
 def test_unbalanced_quotes_do_not_raise():
     assert shapes("echo 'unterminated && ls")[0].command == "echo"
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("echo 'a b' \"c \\\" d\" e\\ f ''", [["echo", "a b", 'c " d', "e f", ""]]),
+        ("a `b -x` $(c -y) $x", [["a"], ["b", "-x"], ["c", "-y"], ["$x"]]),
+        ("a # not ; a command\nb#c", [["a"], ["b#c"]]),
+        ("x=1 y='2 3' cmd", [["x=1", "y=2 3", "cmd"]]),
+        ("a\\", [["a\\"]]),
+        ("echo \"unterminated ; ls", [["echo", "unterminated ; ls"]]),
+    ],
+)
+def test_split_commands_unquotes_words_and_splits_on_unquoted_operators(text, expected):
+    assert split_commands(text) == expected
+
+
+def test_split_commands_keeps_at_most_the_first_commands():
+    assert len(split_commands("a;" * (MAX_COMMANDS + 5))) == MAX_COMMANDS
+
+
+def test_flags_are_names_only_deduplicated_and_bounded():
+    many = " ".join(f"--f{n}=secret" for n in range(MAX_FLAGS + 5))
+    [shape] = shapes(f"tool -v -v -1 -.5 - -x/y --a=b {many}")
+    assert shape.flags[:2] == ("-v", "--a") and len(shape.flags) == MAX_FLAGS
+    assert not any("secret" in flag or "=" in flag for flag in shape.flags)

@@ -32,11 +32,7 @@ class Word:
     __slots__ = ("start", "end", "value", "raw", "masked")
 
     def __init__(self, start: int, end: int, value: str, raw: str, masked: bool):
-        self.start = start
-        self.end = end
-        self.value = value
-        self.raw = raw
-        self.masked = masked
+        self.start, self.end, self.value, self.raw, self.masked = start, end, value, raw, masked
 
     def __repr__(self) -> str:
         return f"Word({self.start}, {self.end}, {self.raw!r})"
