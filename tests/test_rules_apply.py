@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from dp.rules.apply import go_replacement, group, rewrite
+from dp.rules.apply import go_replacement, rewrite
 from dp.rules.model import BASH_PARAM, BASH_TOOL, COMMAND, FLAG, LITERAL, RECIPE, REGEX, Rule
+from dp.shell.script_shape import group
 
 
 @pytest.fixture(autouse=True)

@@ -6,7 +6,7 @@ import pytest
 
 from dp.shell.lexer import Unparseable
 from dp.shell.script_shape import has_several_commands, needs_own_line
-from dp.shell.placement import misplaced
+from dp.shell.placement import misplaced, reparsing_commands
 
 TAG = re.compile(r"\{\{.*?\}\}")
 
@@ -87,3 +87,18 @@ def test_incomplete_bash_cannot_be_judged():
 def test_script_shapes(script, several, own_line):
     assert has_several_commands(script) is several
     assert needs_own_line(script) is own_line
+
+
+@pytest.mark.parametrize("text, tools", [
+    ("eval echo {{x}}", ["eval"]),
+    ("ls; ssh host ls {{dir}}", ["ssh"]),
+    ("trap 'rm {{f}}' EXIT", ["trap"]),
+    ("bash  -c 'echo {{x}}'", ["bash -c"]),
+    ('sh -c "echo {{x}}"', ["sh -c"]),
+    ("su -c {{cmd}}", ["su -c"]),
+    ("sh -c 'echo \"$1\"' _ {{x}}", []),  # an argument after the script: data
+    ("evaluate {{x}}", []),
+    ("eval x\necho {{y}}", []),
+])
+def test_reparsing_commands_name_the_tool_that_reads_a_placeholder_as_code(text, tools):
+    assert reparsing_commands(text) == tools

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from dp.shell.segment import MAX_PARSE_CHARS, command_word_index, simple_commands
+from dp.shell.segment import MAX_PARSE_CHARS, command_word_index, sequential, simple_commands
 
 
 @pytest.fixture(autouse=True)
@@ -257,3 +257,11 @@ def test_nothing_inside_single_quotes_is_a_command(text):
 @pytest.mark.parametrize("text", ["\\grep -r x .", "\\ls", "\\time grep x f", "sudo \\grep x"])
 def test_backslash_escaped_command_words_are_not_commands_to_rewrite(text):
     assert simple_commands(text) == []
+
+
+@pytest.mark.parametrize("between, expected", [
+    (" && ", True), ("; ", True), ("\n\n", True), ("", True), (" ;\n && ", True),
+    (" | ", False), (" || ", False), (" & ", False), (") && ", False), ("; (", False), ("; then ", False),
+])
+def test_sequential_only_for_and_semicolon_and_newline(between, expected):
+    assert sequential(between) is expected

@@ -15,9 +15,9 @@ import os
 from dp.paving import JAVASCRIPT_WORDS, PYTHON_WORDS, TASK_WORDS
 from dp.paving.javascript import Skip
 from dp.paving.markers import Cache, fingerprint
+from dp.shell.segment import sequential
 
 _CHDIR = frozenset({"cd", "pushd", "popd"})
-_FLAT_SEPARATORS = ("&&", ";", "\n")
 _MAX_SHOWN = 80
 
 
@@ -175,7 +175,7 @@ def _directory(value: str, commands, command, cwd: str):
         return directory
     position = 0
     for other in [*before, command]:
-        if not _flat(value[position : other.start]):
+        if not sequential(value[position : other.start]):
             return None  # a `cd` in a subshell, a pipeline, a condition: not followed
         if other is command:
             return directory
@@ -185,14 +185,6 @@ def _directory(value: str, commands, command, cwd: str):
                 return None
         position = other.end
     return directory
-
-
-def _flat(between: str) -> bool:
-    """Only `&&`, `;` and newlines between two commands: they run one after the other, here."""
-    rest = between
-    for separator in _FLAT_SEPARATORS:
-        rest = rest.replace(separator, " ")
-    return not rest.strip()
 
 
 def _changes_directory(value: str, command) -> bool:

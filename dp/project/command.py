@@ -15,6 +15,8 @@ import shlex
 from pathlib import Path
 from typing import Optional, Sequence
 
+from dp.shell.quoting import with_heredoc
+
 
 class Command:
     """``argv`` run in ``cwd``, optionally fed ``stdin`` bytes."""
@@ -38,13 +40,7 @@ class Command:
         line = shlex.join(self.argv)
         if self.stdin is None:
             return line
-        text = self.stdin.decode("utf-8", errors="replace")
-        lines = text.splitlines()
-        delimiter = "DP_STDIN"
-        while delimiter in lines:
-            delimiter += "_"
-        body = text if text.endswith("\n") or not text else text + "\n"
-        return f"{line} <<'{delimiter}'\n{body}{delimiter}"
+        return with_heredoc(line, self.stdin.decode("utf-8", errors="replace"))
 
     def to_json(self) -> dict:
         planned = {"command": shlex.join(self.argv), "argv": list(self.argv), "cwd": str(self.cwd)}

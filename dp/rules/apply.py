@@ -345,7 +345,7 @@ def recipe_edit(command, rule: Rule, value: str, original: str, cwd: str, notes:
     import shlex
 
     from dp.rules.recipe import Arg, TemplateError, render
-    from dp.shell.script_shape import has_several_commands
+    from dp.shell.script_shape import group, has_several_commands
 
     try:
         prefix = shlex.split(rule.from_name)
@@ -402,19 +402,6 @@ def _without_spans(text: str, start: int, end: int, spans) -> str:
             start = max(start, span_end)
     kept.append(text[start:end])
     return " ".join("".join(kept).split())
-
-
-def group(script: str) -> str:
-    """``{ script; }``, or ``{ script\\n}`` when a trailing ``&``, a comment or a
-    heredoc (whose delimiter must end its line) needs the newline."""
-    from dp.shell.script_shape import needs_own_line
-
-    body = script.strip()
-    while body.endswith(";") and not body.endswith(";;"):
-        body = body[:-1].rstrip()
-    if body.endswith("&") or needs_own_line(body):
-        return "{ " + body + "\n}"
-    return "{ " + body + "; }"
 
 
 def go_replacement(replacement: str) -> str:

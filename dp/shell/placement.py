@@ -97,6 +97,22 @@ def misplaced(text: str, placeholders, blanks=(), allowed=frozenset()) -> list[M
     return sorted(found, key=lambda item: item.start)
 
 
+def reparsing_commands(template: str) -> list[str]:
+    """The commands that read a ``{{`` placeholder of ``template`` as shell code again.
+
+    ``eval``, ``ssh`` and ``trap`` re-parse their arguments, ``sh -c`` (and
+    ``bash``, ``dash``, ``zsh``, ``ksh``, ``su -c``) its script text, though
+    not the arguments after it. The placeholder may be a plain word to Bash,
+    so ``misplaced`` accepts it; whoever writes it is warned, by tool name
+    (``sh -c``), since dp cannot keep the value inert there.
+    """
+    return [" ".join((match.group(1) or match.group(2)).split()) for match in _REPARSED.finditer(template)]
+
+
+_REPARSED = re.compile(
+    r"(?:^|[\s;&|(`])(eval|ssh|trap)\s[^\n]*?\{\{"
+    r"|(?:^|[\s;&|(`])((?:ba|da|z|k)?sh\s+-c|su\s+-c)\s+(?:\"[^\"]*|'[^']*|[^\s'\"]*)\{\{"
+)
 _HEREDOC_OPERATOR = re.compile(r"(?<!<)<<-?[ \t]*['\"\\]?\Z")
 
 

@@ -10,6 +10,9 @@ newline. Anything the shell would expand — ``$name``, ``${…}``, ``$(…)``,
 backticks, ``$'…'``, an
 unquoted ``~`` at the start, or (with ``globs=False``) an unquoted ``* ? [`` —
 makes the value unknown (None).
+
+``with_heredoc(line, text)`` is the inverse direction: a command line fed
+``text`` on its standard input, spelled so Bash passes it unchanged.
 """
 
 from __future__ import annotations
@@ -76,3 +79,17 @@ def _plain_dollar(raw: str, i: int, quoted: bool) -> bool:
     if after.isalnum() or after in "_{(@*#?$!-":
         return False
     return quoted or after not in "'\""
+
+
+def with_heredoc(line: str, text: str, delimiter: str = "DP_STDIN") -> str:
+    """``line`` fed ``text`` as a quoted heredoc: nothing in the body expands.
+
+    The delimiter grows (``DP_STDIN_``, …) until no line of ``text`` equals it,
+    so the body cannot end early; a missing final newline is added, since the
+    delimiter must stand on its own line.
+    """
+    lines = text.splitlines()
+    while delimiter in lines:
+        delimiter += "_"
+    body = text if text.endswith("\n") or not text else text + "\n"
+    return f"{line} <<'{delimiter}'\n{body}{delimiter}"

@@ -41,3 +41,14 @@ def needs_own_line(script: str) -> bool:
         return bool(kinds & {lexer.COMMENT, lexer.HEREDOC, lexer.QUOTED_HEREDOC})
     except lexer.Unparseable:
         return True
+
+
+def group(script: str) -> str:
+    """``{ script; }``, or ``{ script\\n}`` when a trailing ``&``, a comment or a
+    heredoc (whose delimiter must end its line) needs the newline."""
+    body = script.strip()
+    while body.endswith(";") and not body.endswith(";;"):
+        body = body[:-1].rstrip()
+    if body.endswith("&") or needs_own_line(body):
+        return "{ " + body + "\n}"
+    return "{ " + body + "; }"

@@ -112,6 +112,20 @@ def _walk(node, text: str, prepared: Prepared, found: list, piped: bool) -> None
         _walk(child, text, prepared, found, piped)
 
 
+def sequential(between: str) -> bool:
+    """Whether the text between two simple commands runs them one after the other, in this shell.
+
+    Only ``&&``, ``;`` and newlines (and blanks) may stand there: a pipe, a
+    subshell's parenthesis, ``||``, ``&`` or a keyword means the second may
+    run elsewhere, at the same time, or not at all.
+    """
+    rest = between
+    for separator in _SEQUENCE_SEPARATORS:
+        rest = rest.replace(separator, " ")
+    return not rest.strip()
+
+
+_SEQUENCE_SEPARATORS = ("&&", ";", "\n")
 _FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
 
 

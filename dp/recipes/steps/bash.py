@@ -9,7 +9,6 @@ travel through a file instead. Recipe hooks run through ``run_shell`` too.
 from __future__ import annotations
 
 import os
-import re
 import tempfile
 import threading
 from pathlib import Path
@@ -18,18 +17,11 @@ from dp.recipes import templates
 from dp.recipes.steps.base import (
     TEXT, Call, StepType, checked, render_shell, store_output, timeout, working_dir,
 )
+from dp.shell.placement import reparsing_commands
 
 # Values larger than this reach bash through a file: one environment string
 # is capped at 128 KiB on Linux.
 MAX_ENV_VALUE_BYTES = 64 * 1024
-
-# Where a value becomes shell code again after dp passed it as data: eval's
-# and ssh's arguments, and the script text of sh -c (not the arguments after it).
-_REPARSED = re.compile(
-    r"(?:^|[\s;&|(`])(eval|ssh|trap)\s[^\n]*?\{\{"
-    r"|(?:^|[\s;&|(`])((?:ba|da|z|k)?sh\s+-c|su\s+-c)\s+(?:\"[^\"]*|'[^']*|[^\s'\"]*)\{\{"
-)
-
 
 class BashStep(StepType):
     name = "bash"
@@ -61,8 +53,7 @@ def check_shell_template(command: str, label: str, problems: list[str],
         templates.render_shell(command, {})
     except templates.TemplateError as exc:
         problems.append(f"{label}: {exc}")
-    for match in _REPARSED.finditer(command):
-        tool = " ".join((match.group(1) or match.group(2)).split())
+    for tool in reparsing_commands(command):
         warnings.append(
             f"{label}: a {{{{value}}}} given to '{tool}' is parsed as shell code again by it, "
             "where dp cannot keep it inert; pass it as an argument of the script "
