@@ -33,7 +33,10 @@ missing value renders empty with a warning, and a prompt may carry a whole
 diff. Alias recipes are a small language (filters, ``{% for %}``,
 arithmetic), so they run in the one sandbox, ``dp.rules.recipe_sandbox``,
 with its bounds on size (``MAX_SIZE``), output (``MAX_OUTPUT``), loops
-(``MAX_RANGE``) and time (``WRITE_TIME_SECONDS``, the hook's CPU budget).
+(``MAX_RANGE``) and time (``WRITE_TIME_SECONDS`` when the alias is written,
+the hook's CPU budget when it renders) — unless they only print arguments,
+which ``dp.rules.recipe_program`` compiles to a stdlib program printing the
+same text.
 Rendering YAML through that sandbox would change what existing recipes
 mean (``{{.State}}`` would be an error, prompts above 100,000 characters
 refused); the sizes YAML values can reach are bounded where they come
