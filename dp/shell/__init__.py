@@ -1,4 +1,4 @@
-"""Reading Bash: which words can be commands, and where each simple command sits.
+"""Reading Bash: everything dp knows about Bash syntax and quoting lives here.
 
 * ``dp.shell.words`` — the hook's cheap gate (stdlib, no ``re``).
 * ``dp.shell.lexer`` — the one Bash scanner's public face: the offset-preserving
@@ -9,6 +9,9 @@
 * ``dp.shell.script_shape`` — how a recipe's script fits where a command stood.
 * ``dp.shell.segment`` — simple commands with spans, through bashlex
   (``dp.shell.bashlex_loader``) under a size cap and a time guard (``dp.shell.guard``).
+* ``dp.shell.quoting`` — the literal value of a word; text fed as a quoted heredoc.
+* ``dp.shell.wrappers`` — ``sudo``, ``env``, ``timeout 5`` …: which word names the program.
+* ``dp.shell.shape`` — the capture hook's shapes (program, subcommand, flags).
 
 Nothing is imported here: the hook pays only for the modules it uses.
 """
