@@ -96,18 +96,27 @@ def pave_check(env):
 def rust_env() -> dict:
     """CARGO_HOME / RUSTUP_HOME for the real cargo, whatever HOME the tests run under.
 
-    rustup's ``cargo`` is a proxy that finds its toolchains under
-    ``$RUSTUP_HOME`` (default ``~/.rustup``): under an isolated HOME it finds
-    none. The installation is where the proxies live (``…/.cargo/bin``), with
-    ``.rustup`` beside ``.cargo``, unless the environment already says.
+    rustup's ``cargo`` is a proxy that finds its toolchains under ``$RUSTUP_HOME``
+    (default ``~/.rustup``): under the session's temporary HOME it would find none.
+    The root conftest names the real ones in the environment; this hands them to
+    tests that build a child's environment themselves.
     """
     import shutil
 
-    cargo = shutil.which("cargo")
-    if cargo is None:
+    if shutil.which("cargo") is None:
         pytest.skip("needs cargo (install Rust with rustup)")
-    installation = Path(cargo).parent.parent
-    return {
-        "CARGO_HOME": os.environ.get("CARGO_HOME", str(installation)),
-        "RUSTUP_HOME": os.environ.get("RUSTUP_HOME", str(installation.parent / ".rustup")),
-    }
+    return {key: os.environ[key] for key in ("CARGO_HOME", "RUSTUP_HOME") if key in os.environ}
+
+
+@pytest.fixture(scope="session")
+def warm_cache(tmp_path_factory):
+    """dp's derived-data cache (bashlex tables), built once: a fresh HOME would rebuild it on its
+    first hook call, which on a loaded machine can outlast the hook's 5 s timeout."""
+    root = tmp_path_factory.mktemp("dp-cache")
+    env = {**os.environ, "HOME": str(root), "XDG_CACHE_HOME": str(root / "cache"), "DP_DB": str(root / "dp.db")}
+    bin_dir = Path(sys.executable).parent
+    subprocess.run([str(bin_dir / "dp"), "alias", "--cmd", "grep", "--replace", "rg"], env=env, check=True,
+                   capture_output=True, timeout=300)
+    payload = json.dumps({"tool_name": "Bash", "tool_input": {"command": "grep x"}})
+    subprocess.run([str(bin_dir / "pave-check")], input=payload, text=True, env=env, capture_output=True, timeout=300)
+    return root / "cache" / "dp"

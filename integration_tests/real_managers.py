@@ -1,6 +1,6 @@
 """The REAL pnpm (9+ and 6), yarn classic and berry, and bun, installed once from the npm registry.
 
-They go into ~/.cache/dp-tests/pm (bun's npm package ships its native binary),
+They go into $DP_TESTS_CACHE/pm (default ~/.cache/dp-tests/pm) (bun's npm package ships its native binary),
 shared by every test that needs a real package manager: the paving tests and
 ``dp run`` with each manager.
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-CACHE = Path(os.path.expanduser("~/.cache/dp-tests/pm"))
+CACHE = Path(os.environ["DP_TESTS_CACHE"]) / "pm"  # named by the root conftest
 TOOLS = {"pnpm": "pnpm@12.21.0", "pnpm-6": "pnpm@6.35.1", "yarn": "yarn@1.22.22",
          "yarn-berry": "@yarnpkg/cli-dist@4.18.1", "bun": "bun@1.4.5"}
 BINARY = {"pnpm": "pnpm", "pnpm-6": "pnpm", "yarn": "yarn", "yarn-berry": "yarn", "bun": "bun"}

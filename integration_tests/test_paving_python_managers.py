@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from paving_projects import git_init
 
-TOOLS = Path(os.path.expanduser("~/.cache/dp-tests/pytools"))
+TOOLS = Path(os.environ["DP_TESTS_CACHE"]) / "pytools"  # named by the root conftest
 PYPROJECT = '[project]\nname = "fixture"\nversion = "0.1.0"\nrequires-python = ">=3.8"\ndependencies = []\n'
 
 

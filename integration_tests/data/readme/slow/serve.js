@@ -1,0 +1,2 @@
+console.log("listening on :8080");
+setTimeout(() => {}, 60000);
