@@ -20,9 +20,11 @@ GitHub); several may precede a block:
 * ``<!-- doctest: fresh WHY -->`` — from this block on, a new empty HOME (a new machine);
 * ``<!-- doctest: cwd DIR -->`` — the block runs in DIR (``~/…`` is under HOME; created if
   missing) instead of ``~/project``, a directory with an empty ``.git``;
+* ``<!-- doctest: any-order WHY -->`` — the block's lines are compared in any order (steps that
+  run at the same time);
 * ``<!-- doctest: setup COMMAND -->`` — run COMMAND first, in the block's directory (e.g.
   create a file the example reads). ``$README_FILES`` is ``integration_tests/data/readme``
-  (the example projects), ``$README_CLAUDE`` the pinned real ``claude`` (installed on demand).
+  (the example projects), ``$README_REPO`` the checkout, ``$README_CLAUDE`` the pinned real ``claude`` (installed on demand).
 
 Every command also sees ``~/bin`` first on PATH (where a user keeps their own tools),
 a fixed git identity and commit dates, and npm without its update notice.
@@ -43,7 +45,7 @@ import pytest
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 FILES = Path(__file__).resolve().parent / "data" / "readme"
-MARKER = re.compile(r"^<!-- doctest: (skip|setup|cwd|fresh) (.*) -->$")
+MARKER = re.compile(r"^<!-- doctest: (skip|setup|cwd|fresh|any-order) (.*) -->$")
 VOLATILE = [
     (re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(\.\d+)?(Z|\+00:00)?"), "<TIME>"),
     (re.compile(r"\d{8}T\d{6}\.\d+Z"), "<STAMP>"),
@@ -133,7 +135,7 @@ def _quiet_machine_latency(text: str) -> str:
 def _environment(home: Path, bin_dir: Path) -> dict:
     env = {key: value for key, value in os.environ.items() if not key.startswith(("DP_", "CLAUDE", "GIT_", "XDG_"))}
     env.update({"HOME": str(home), "PATH": f"{home / 'bin'}:{bin_dir}:{env.get('PATH', '')}", "NO_COLOR": "1",
-                "COLUMNS": "200", "XDG_CACHE_HOME": str(home / ".cache"), "README_FILES": str(FILES),
+                "COLUMNS": "200", "XDG_CACHE_HOME": str(home / ".cache"), "README_FILES": str(FILES), "README_REPO": str(README.parent),
                 "NPM_CONFIG_UPDATE_NOTIFIER": "false", "NPM_CONFIG_FUND": "false", **GIT})
     return env
 
@@ -181,6 +183,8 @@ def run_chapter(chapter: list[dict], home: Path, warm_cache: Path) -> list[str]:
             if expected and expected[-1].strip() == "…":  # the README shows only the start
                 shown = "\n".join(shown.splitlines()[:-1])
                 printed = "\n".join(printed.splitlines()[: len(shown.splitlines())])
+            if any(kind == "any-order" for kind, _ in block["markers"]):
+                shown, printed = ("\n".join(sorted(text.splitlines())) for text in (shown, printed))
             if printed != shown:
                 failures.append(f"README.md:{block['line']}: $ {command}\n--- README shows:\n{shown}\n"
                                 f"--- dp printed:\n{printed}\n")
@@ -221,6 +225,7 @@ def test_every_block_is_run_or_says_why_not():
             assert value.strip(), f"README.md:{block['line']}: a {kind} marker needs a reason, a command or a directory"
         assert kinds.count("skip") <= 1, f"README.md:{block['line']}"
         assert kinds.count("cwd") <= 1, f"README.md:{block['line']}"
+        assert block["steps"] or "skip" in kinds, f"README.md:{block['line']}: a console block shows a `$ command`"
 
 
 @pytest.mark.parametrize("chapter", CHAPTERS, ids=[f"line{chapter[0]['line']}" for chapter in CHAPTERS])
