@@ -1,6 +1,6 @@
 """The REAL pnpm (9+ and 6), yarn classic and berry, and bun, installed once from the npm registry.
 
-They go into $DP_TESTS_CACHE/pm (default ~/.cache/dp-tests/pm) (bun's npm package ships its native binary),
+They go into $DP_TESTS_CACHE/pm (~/.cache/dp-tests/pm; bun's npm package ships its native binary),
 shared by every test that needs a real package manager: the paving tests and
 ``dp run`` with each manager.
 """
