@@ -22,6 +22,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Callable, Mapping, Optional, Sequence
 
@@ -59,6 +60,7 @@ INSTALL_HINTS = {
 }
 
 
+@dataclass(slots=True, repr=False, eq=False)
 class ProcessResult:
     """How a child process ended and the tail of what it printed.
 
@@ -66,19 +68,13 @@ class ProcessResult:
     capture bounded (0 when ``truncated`` is false), so a report can say so.
     """
 
-    __slots__ = ("exit_code", "output", "truncated", "timed_out", "duration_ms", "dropped_bytes", "cancelled")
-
-    def __init__(
-        self, exit_code: int, output: str, truncated: bool, timed_out: bool, duration_ms: int,
-        dropped_bytes: int = 0, cancelled: bool = False,
-    ):
-        self.exit_code = exit_code
-        self.output = output
-        self.truncated = truncated
-        self.timed_out = timed_out
-        self.duration_ms = duration_ms
-        self.dropped_bytes = dropped_bytes
-        self.cancelled = cancelled
+    exit_code: int
+    output: str
+    truncated: bool
+    timed_out: bool
+    duration_ms: int
+    dropped_bytes: int = 0
+    cancelled: bool = False
 
     def __repr__(self) -> str:
         return (

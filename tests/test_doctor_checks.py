@@ -1,4 +1,4 @@
-"""dp.doctor.checks: the fix commands doctor prints must really work."""
+"""dp.doctor.rules: the fix commands doctor prints must really work."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import shlex
 import pytest
 
 from dp.cli.main import main
-from dp.doctor.checks import delete_command
+from dp.doctor.rules import delete_command
 from dp.rules.model import Rule
 from dp.store import Store
 

@@ -6,7 +6,8 @@ import sqlite3
 from pathlib import Path
 
 from dp.claude import settings as claude_settings
-from dp.doctor.checks import OK, WARNING, Finding, SettingsFile
+from dp.doctor.findings import OK, WARNING, Finding
+from dp.doctor.settings_files import SettingsFile
 
 
 def check_capture(files: list[SettingsFile], db_path: Path, rules) -> list[Finding]:

@@ -11,7 +11,7 @@ import os
 import shutil
 from pathlib import Path
 
-from dp.doctor.checks import ERROR, OK, WARNING, Finding
+from dp.doctor.findings import ERROR, OK, WARNING, Finding
 from dp.errors import DpError
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dp.doctor.checks import OK, WARNING, Finding
+from dp.doctor.findings import OK, WARNING, Finding
 
 CHECK = "paving"
 

@@ -14,15 +14,14 @@ import copy
 from dp.claude import tools
 from dp.claude.executable import hook_argv
 from dp.claude.settings import dp_hooks, sync_entries
+from dp.doctor.findings import OK, WARNING, Finding
+from dp.doctor.settings_files import reinstall_command
 from dp.rules.model import BASH_TOOL, TOOL_ALIAS
-
-OK, WARNING = "ok", "warning"
 
 
 def check_entries(files, db_path) -> list:
     """A settings file whose dp entries are not what the rules call for (stale filters, a missing
     SessionStart/PostToolBatch entry, a hand-narrowed matcher)."""
-    from dp.doctor.checks import Finding, _reinstall_command
     from dp.pave.hook import wanted_entries
     from dp.store import installs
 
@@ -43,7 +42,7 @@ def check_entries(files, db_path) -> list:
                 "entries", WARNING,
                 f"{file.where}: dp's hook entries are stale: they do not match the rules "
                 f"({'filtered' if filtered else 'plain'} install)",
-                _reinstall_command(file),
+                reinstall_command(file),
             ))
         else:
             kind = "if-filtered" if filtered else "plain"
@@ -54,7 +53,6 @@ def check_entries(files, db_path) -> list:
 def check_reach(rules) -> list:
     """One line per kind of rule present: where it takes effect, and where it cannot."""
     from dp.claude.client import find_claude, spelled, version_of
-    from dp.doctor.checks import Finding
 
     binary = find_claude()
     version = version_of(binary) if binary else None

@@ -39,19 +39,20 @@ def doctor(
 ) -> int:
     if live:
         return _live(opts)
-    from dp.doctor import checks
+    from dp.doctor.checks import run_all
+    from dp.doctor.findings import ERROR, summary
 
-    findings = checks.run_all(opts.store, opts.directory.resolve(), settings)
-    summary = checks.summary(findings)
+    findings = run_all(opts.store, opts.directory.resolve(), settings)
+    counts = summary(findings)
     if opts.json:
-        print_json({"ok": summary[checks.ERROR] == 0, "summary": summary, "checks": [f.to_dict() for f in findings]})
+        print_json({"ok": counts[ERROR] == 0, "summary": counts, "checks": [f.to_dict() for f in findings]})
     else:
         for finding in findings:
             typer.echo(f"{_LABEL[finding.status]:<5}  {finding.check:<11} {finding.message}")
             if finding.fix:
                 typer.echo(f"{'':<18} fix: {finding.fix}")
-        typer.echo(f"\n{summary['ok']} ok, {summary['warning']} warning(s), {summary['error']} error(s)")
-    if summary[checks.ERROR]:
+        typer.echo(f"\n{counts['ok']} ok, {counts['warning']} warning(s), {counts['error']} error(s)")
+    if counts[ERROR]:
         raise typer.Exit(1)
     return 0
 

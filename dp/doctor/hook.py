@@ -1,0 +1,150 @@
+"""The ``hook`` lines of ``dp doctor``: is pave-check installed, runnable, fast to start and free to act?
+
+One entry speaks for each settings file (the others share its command); its
+program must exist, be executable and not be a version-manager shim or the
+whole ``dp`` CLI, and the entry must not be ``async`` or time out absurdly.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from dp.claude import settings as claude_settings
+from dp.claude.executable import hook_options, shim_reason
+from dp.doctor.findings import ERROR, OK, WARNING, Finding
+from dp.doctor.settings_files import SettingsFile, installed, reinstall_command, scope_option
+
+MAX_SANE_TIMEOUT = 60
+
+
+def check_hook(files: list[SettingsFile], db_path: Path) -> list[Finding]:
+    entries = installed(files)
+    if not entries:
+        return [Finding("hook", ERROR, "the dp hook is not installed in any Claude Code settings", "dp pave --hook")]
+    findings = []
+    for file, _, _, hook in _one_per_file(entries):
+        findings += _check_entry(file, hook, db_path)
+    findings += _misplaced(entries)
+    return findings + _managed_only(files, entries) + _more_than_one_scope(entries)
+
+
+def _check_entry(file: SettingsFile, hook: dict, db_path: Path) -> list[Finding]:
+    where, reinstall = file.where, reinstall_command(file)
+    command = hook.get("command", "")
+    words = claude_settings.command_words(command)
+    program = os.path.expanduser(os.path.expandvars(words[0]))  # as the shell would
+    if os.path.basename(program) == "dp":
+        message = f"{where} runs '{command}': dp is looked up on PATH and loads its whole CLI on every tool call"
+        return [Finding("hook", WARNING, message, reinstall)]
+    resolved = program if os.path.isabs(program) else shutil.which(program)
+    if not resolved or not os.path.exists(resolved):
+        return [Finding("hook", ERROR, f"{where}: hook program {program} does not exist", reinstall)]
+    if not os.access(resolved, os.X_OK) or os.path.isdir(resolved):
+        return [Finding("hook", ERROR, f"{where}: hook program {resolved} is not executable", reinstall)]
+    findings = [Finding("hook", OK, f"installed in {where}: {command}")]
+    for status, problem in _slow_program(program, resolved) + _entry_problems(hook):
+        findings.append(Finding("hook", status, f"{where}: {problem}", reinstall))
+    hook_db = hook_options(words).get("db")
+    expected = Path(db_path).expanduser().absolute()
+    actual = Path(hook_db).expanduser().absolute() if hook_db else _default_db()
+    if actual != expected:
+        findings.append(
+            Finding(
+                "hook",
+                WARNING,
+                f"{where}: the hook reads {actual} but dp here uses {expected}",
+                f"{reinstall} (with the --db / DP_DB you want the hook to use)",
+            )
+        )
+    return findings
+
+
+def _slow_program(program: str, resolved: str) -> list[tuple[str, str]]:
+    """What makes every call of this program slower than it needs to be."""
+    problems = []
+    if not os.path.isabs(program):
+        problems.append((WARNING, f"hook program '{program}' is looked up on PATH at every call"))
+    reason = shim_reason(resolved)
+    if reason:
+        problems.append((WARNING, f"{reason}; it adds ~100 ms to every tool call"))
+    return problems
+
+
+def _entry_problems(hook: dict) -> list[tuple[str, str]]:
+    """Fields of the entry that stop the hook from acting, or let a stuck one stall the agent."""
+    problems = []
+    disabling = [key for key in claude_settings.DISABLING_FIELDS if hook.get(key)]
+    if disabling:
+        problems.append((ERROR, f"the dp hook has {disabling[0]!r} set, so it cannot block or rewrite tool calls"))
+    timeout = hook.get("timeout")
+    if not isinstance(timeout, (int, float)) or isinstance(timeout, bool) or not 0 < timeout <= MAX_SANE_TIMEOUT:
+        shown = "missing (Claude Code waits up to 600 s)" if timeout is None else f"{timeout!r} s"
+        problems.append((WARNING, f"hook timeout is {shown}; a stuck hook would stall the agent"))
+    return problems
+
+
+def _one_per_file(entries):
+    """The entry that speaks for each file: its first PreToolUse handler, else its first dp entry
+    (the others share its command; whether they are the right set is the ``entries`` check)."""
+    chosen = {}
+    for entry in entries:
+        file, event = entry[0], entry[1]
+        if id(file) not in chosen or (event == claude_settings.EVENT and chosen[id(file)][1] != event):
+            chosen[id(file)] = entry
+    return list(chosen.values())
+
+
+def _misplaced(entries) -> list[Finding]:
+    """pave-check registered for an event it does not answer."""
+    from dp.claude.filters import EVENTS
+
+    return [
+        Finding(
+            "hook",
+            WARNING,
+            f"pave-check is registered for {event} in {file.where}, where it does nothing",
+            f"dp pave --unhook{scope_option(file)} && {reinstall_command(file)}",
+        )
+        for file, event, _, _ in entries
+        if event not in EVENTS
+    ]
+
+
+def _managed_only(files: list[SettingsFile], entries) -> list[Finding]:
+    """Managed settings that allow only managed hooks, while dp's is elsewhere."""
+    locked = [file for file in files if file.scope == "managed" and file.data.get("allowManagedHooksOnly") is True]
+    if not locked or any(file.scope == "managed" for file, _, _, _ in entries):
+        return []
+    return [
+        Finding(
+            "hook",
+            ERROR,
+            f"{locked[0].path} sets allowManagedHooksOnly: hooks from user and "
+            "project settings, dp's included, do not run",
+            "ask your administrator to add the pave-check hook to the managed settings",
+        )
+    ]
+
+
+def _more_than_one_scope(entries) -> list[Finding]:
+    scopes = sorted({file.scope for file, _, _, _ in entries})
+    if len(scopes) < 2:
+        return []
+    extra = [scope for scope in scopes if scope != "user"] or scopes[1:]
+    return [
+        Finding(
+            "hook",
+            WARNING,
+            f"the dp hook is installed in {len(scopes)} scopes "
+            f"({', '.join(scopes)}): it runs more than once per tool call",
+            f"dp pave --unhook --scope {extra[0]}" if extra[0] in claude_settings.SCOPES else "remove the extra entry",
+        )
+    ]
+
+
+def _default_db() -> Path:
+    from dp.store import DEFAULT_DB
+
+    return DEFAULT_DB.expanduser().absolute()

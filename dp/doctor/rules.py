@@ -1,0 +1,167 @@
+"""The ``rules`` lines of ``dp doctor``: rules that can never fire, or fire where they should not.
+
+Each finding's fix is the exact ``dp alias --delete …`` that removes the rule
+(``delete_command``), so a user can paste it.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from dp.claude import tools
+from dp.doctor.findings import ERROR, OK, WARNING, Finding
+from dp.rules.model import COMMAND, FLAG, RECIPE, REGEX, TOOL_ALIAS, Rule
+
+
+def check_rules(rules: list[Rule]) -> list[Finding]:
+    from dp.rules.build import rule_problem
+
+    findings = []
+    alias_names = {rule.from_name for rule in rules if rule.match_kind == TOOL_ALIAS}
+    for rule in rules:
+        delete = delete_command(rule)
+        problem = rule_problem(rule)
+        if problem:
+            findings.append(Finding("rules", ERROR, f"can never fire: {problem}", f"{delete}, then add it again fixed"))
+        if rule.match_kind == RECIPE:
+            findings += _check_raw(rule)
+        if rule.match_kind == TOOL_ALIAS:
+            findings += _check_alias(rule, alias_names, delete)
+        elif not rule.command:
+            findings += _check_tool_param(rule, delete)
+        else:
+            findings += _check_rename(rule, delete)
+    if not findings and rules:
+        findings.append(Finding("rules", OK, f"all {len(rules)} rules can fire"))
+    return findings
+
+
+def _check_raw(rule: Rule) -> list[Finding]:
+    """Every ``|raw`` in a recipe: text spliced where dp does not check what bash makes of it."""
+    from dp.rules.recipe import raw_uses
+
+    return [
+        Finding("rules", WARNING, f"recipe {rule.from_name!r} splices the agent's text unchecked: {tag}",
+                "make sure no quotes, heredoc or arithmetic surround it, or drop |raw")
+        for tag in raw_uses(rule.to_name)
+    ]
+
+
+def _check_rename(rule: Rule, delete: str) -> list[Finding]:
+    """A command rule between two programs dp has no flag table for."""
+    from dp.rules.tables.pairs import renames_only
+
+    if not renames_only(rule):
+        return []
+    return [
+        Finding(
+            "rules",
+            WARNING,
+            f"command {rule.command} → {rule.to_name} only renames: dp has no translation table for "
+            f"this pair, so every flag passes through unchanged ({rule.to_name} must accept "
+            f"{rule.command}'s flags)",
+            f"{delete} (if {rule.to_name} reads some flags differently)",
+        )
+    ]
+
+
+def _check_alias(rule: Rule, alias_names: set[str], delete: str) -> list[Finding]:
+    name, target = rule.from_name, rule.to_name
+    if tools.is_builtin(name):
+        return [
+            Finding(
+                "rules",
+                ERROR,
+                f"alias {name} → {target} shadows the real tool {name}: every {name} call is blocked",
+                delete,
+            )
+        ]
+    if target in alias_names and not tools.is_builtin(target):
+        return [
+            Finding(
+                "rules",
+                WARNING,
+                f"alias {name} → {target} points to another alias: the agent is sent "
+                f"to {target}, which is blocked too",
+                f"{delete}, then: dp alias {shlex.quote(name)} <real tool>",
+            )
+        ]
+    if target in tools.RETIRED_TOOLS:
+        return [
+            Finding(
+                "rules",
+                WARNING,
+                f"alias {name} → {target}: current Claude Code calls it {tools.RETIRED_TOOLS[target]}",
+                f"dp alias {shlex.quote(name)} {tools.RETIRED_TOOLS[target]}",
+            )
+        ]
+    if not tools.is_possible_tool(target):
+        return [
+            Finding(
+                "rules",
+                WARNING,
+                f"alias {name} → {target}: Claude Code has no tool named {target}",
+                f"dp alias {shlex.quote(name)} <real tool name>",
+            )
+        ]
+    return []
+
+
+def _check_tool_param(rule: Rule, delete: str) -> list[Finding]:
+    tool, param = rule.tool, rule.param
+    if tool in tools.RETIRED_TOOLS:
+        return [
+            Finding(
+                "rules",
+                WARNING,
+                f"rule for {tool}.{param} targets a tool current Claude Code calls {tools.RETIRED_TOOLS[tool]}",
+                f"{delete}, then add it for --tool {tools.RETIRED_TOOLS[tool]}",
+            )
+        ]
+    if not tools.is_possible_tool(tool):
+        return [
+            Finding(
+                "rules",
+                ERROR,
+                f"can never fire: Claude Code has no tool {tool!r} (rule {rule.from_name!r} on {tool}.{param})",
+                f"{delete}, then add it for a real tool (Read, Edit, Write, Bash, …)",
+            )
+        ]
+    known = tools.TOOL_PARAMS.get(tool)
+    if known and param not in known:
+        return [
+            Finding(
+                "rules",
+                WARNING,
+                f"rule {rule.from_name!r}: {tool} has no text parameter {param!r} (it has {', '.join(known)})",
+                f"{delete}, then add it for the right --param",
+            )
+        ]
+    return []
+
+
+# The options that identify a rule of each kind to ``dp alias --delete``.
+_DELETE_OPTIONS = {
+    TOOL_ALIAS: "{old}",
+    RECIPE: "--recipe {old}",
+    FLAG: "--cmd {command} --flag {old} {new}",
+    COMMAND: "--cmd {command} --replace {new}",
+}
+
+
+def delete_command(rule: Rule) -> str:
+    """The ``dp alias --delete …`` that removes ``rule``."""
+    template = _DELETE_OPTIONS.get(rule.match_kind)
+    if template is None:  # literal / regex, on a command or on a tool parameter
+        target = "--cmd {command}" if rule.command else "--tool {tool} --param {param}"
+        regex = " --regex" if rule.match_kind == REGEX else ""
+        separator = "-- " if rule.from_name.startswith("-") else ""
+        template = f"{target}{regex} {separator}{{old}}"
+    values = {
+        "old": rule.from_name,
+        "new": rule.to_name,
+        "command": rule.command,
+        "tool": rule.tool,
+        "param": rule.param,
+    }
+    return "dp alias --delete " + template.format(**{key: shlex.quote(value) for key, value in values.items()})
