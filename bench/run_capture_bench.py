@@ -28,8 +28,9 @@ from pathlib import Path
 from run_hook_bench import FLOOR, run_once
 from markdown import markdown_table
 
-from dp.capture.events import failure_row, in_transaction, insert_rows, success_rows
+from dp.capture.events import failure_row, success_rows
 from dp.store import Store
+from dp.store.desires import add
 
 EVENTS = 100_000
 CAPTURE_BUDGET = 1.3
@@ -58,7 +59,7 @@ def build_store(path: Path) -> Path:
         else:
             command, error = pick.choice(ERRORS)
             rows.append(failure_row("hook", "Bash", {"command": command.format(n=n)}, error, session, "/w", when, f"k{n}"))
-    in_transaction(conn, lambda: insert_rows(conn, rows))
+    add(conn, rows)
     conn.close()
     return path
 

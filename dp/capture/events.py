@@ -4,7 +4,7 @@ A failure keeps its redacted input and error plus the shape of the command
 that failed; a success keeps only shapes (tool, command word, subcommand,
 flags) — one row per simple command of a Bash string. Shared by the capture
 hook, the transcript reader and the Go-database import, so every source
-stores the same thing for the same call.
+stores the same thing for the same call; ``dp.store.desires`` stores the rows.
 """
 
 from __future__ import annotations
@@ -16,8 +16,6 @@ from dp.capture.redact import clean_error, clean_input
 from dp.shell.shape import Shape, shapes
 
 BASH = "Bash"
-COLUMNS = ("source", "event_key", "outcome", "tool_name", "tool_input", "error", "command", "subcommand",
-           "flags", "input_keys", "error_class", "session_id", "cwd", "timestamp")
 MAX_KEY_CHARS = 200
 
 # (error class, lower-case phrases), first match wins: the order puts the
@@ -112,29 +110,3 @@ def _row(source, key, outcome, tool_name, tool_input_json, error, shape, tool_in
         "cwd": str(cwd or "")[:1024],
         "timestamp": timestamp,
     }
-
-
-_INSERT = f"INSERT OR IGNORE INTO desires ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
-
-
-def insert_rows(conn, rows) -> int:
-    """Insert rows (an event key already stored is skipped); returns how many were new. No transaction handling."""
-    before = conn.total_changes
-    conn.executemany(_INSERT, ([row[name] for name in COLUMNS] for row in rows))
-    return conn.total_changes - before
-
-
-def in_transaction(conn, work):
-    """``work()`` inside ``BEGIN IMMEDIATE`` … ``COMMIT`` (rolled back on any error); returns its result.
-
-    Immediate: concurrent writers queue on SQLite's lock (busy timeout) at the
-    start instead of failing halfway.
-    """
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        result = work()
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
-    return result

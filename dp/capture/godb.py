@@ -13,37 +13,14 @@ import json
 import sqlite3
 from pathlib import Path
 
-from dp.capture.events import failure_row, in_transaction, insert_rows, now_iso
+from dp.capture.events import failure_row, now_iso
 from dp.capture.timestamps import normalize
 from dp.errors import DpError
+from dp.store import desires
+from dp.store.go_desires import desire_batches, open_go_db, schema_version
 
 SOURCE = "desire-path"
 _BATCH = 2000
-
-
-def open_go_db(path: Path) -> sqlite3.Connection:
-    """The Go tool's database, read-only; a clear error for anything else."""
-    if not path.is_file():
-        raise DpError(f"{path}: no such file (the Go tool keeps it at ~/.dp/desires.db)")
-    escaped = str(path.resolve()).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
-    try:
-        conn = sqlite3.connect(f"file:{escaped}?mode=ro", uri=True, timeout=15)
-        columns = {row[1] for row in conn.execute("PRAGMA table_info(desires)")}
-    except sqlite3.Error as exc:
-        raise DpError(f"{path} is not a readable SQLite database ({exc})") from None
-    missing = {"id", "tool_name", "error", "timestamp"} - columns
-    if missing:
-        conn.close()
-        raise DpError(f"{path} is not a desire-path database: no desires table with {', '.join(sorted(missing))}")
-    return conn
-
-
-def schema_version(conn: sqlite3.Connection) -> int | None:
-    try:
-        row = conn.execute("SELECT version FROM schema_version LIMIT 1").fetchone()
-    except sqlite3.Error:
-        return None
-    return row[0] if row else None
 
 
 def ingest(conn, path: Path) -> dict:
@@ -52,16 +29,9 @@ def ingest(conn, path: Path) -> dict:
     try:
         version = schema_version(source)
         read = added = 0
-        cursor = source.execute(
-            "SELECT id, tool_name, tool_input, error, session_id, cwd, timestamp FROM desires ORDER BY timestamp"
-        )
-        while True:
-            batch = cursor.fetchmany(_BATCH)
-            if not batch:
-                break
+        for batch in desire_batches(source, _BATCH):
             read += len(batch)
-            rows = [_row(*values) for values in batch]
-            added += in_transaction(conn, lambda: insert_rows(conn, rows))
+            added += desires.add(conn, [_row(*values) for values in batch])
     except sqlite3.Error as exc:
         raise DpError(f"cannot read {path}: {exc}") from None
     finally:

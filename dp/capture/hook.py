@@ -81,25 +81,21 @@ def record(db, data: bytes) -> int:
 
 def _connect(path: str):
     import os
-    import sqlite3
+
+    from dp.store.connection import connect_for_writes
 
     if not os.path.exists(path):
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
-    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_SECONDS * 1000}")
-    # As the CLI's writes: in WAL mode a commit survives a crash of the process
-    # without an fsync per event.
-    conn.execute("PRAGMA synchronous = NORMAL")
-    return conn
+    return connect_for_writes(path, BUSY_TIMEOUT_SECONDS * 1000)
 
 
 def _write(conn, rows) -> int:
     import sqlite3
 
-    from dp.capture.events import in_transaction, insert_rows
+    from dp.store.desires import add
 
     try:
-        return in_transaction(conn, lambda: insert_rows(conn, rows))
+        return add(conn, rows)
     except sqlite3.OperationalError as exc:
         if "no such table" not in str(exc):
             raise
@@ -109,4 +105,4 @@ def _write(conn, rows) -> int:
 
     enable_wal(conn)
     migrate(conn)
-    return in_transaction(conn, lambda: insert_rows(conn, rows))
+    return add(conn, rows)

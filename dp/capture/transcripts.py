@@ -16,8 +16,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from dp.capture.events import event_key, failure_row, in_transaction, insert_rows, now_iso, success_rows
+from dp.capture.events import event_key, failure_row, now_iso, success_rows
 from dp.capture.timestamps import normalize
+from dp.store import desires
 
 DEFAULT_DIR = Path("~/.claude/projects")
 SOURCE = "transcript"
@@ -53,7 +54,7 @@ def ingest(conn, directory: Path, progress=None) -> Totals:
     totals = Totals()
     for index, path in enumerate(files, 1):
         rows = list(_rows(path, totals))
-        totals.added += in_transaction(conn, lambda: insert_rows(conn, rows))
+        totals.added += desires.add(conn, rows)
         totals.files += 1
         if progress:
             progress(index, len(files), path)

@@ -13,23 +13,16 @@ import json
 
 from dp.desires.query import iso, parse_input
 from dp.rules.model import BASH_TOOL, COMMAND, FLAG, RECIPE, TOOL_ALIAS
-
-_GROUPS = """
-SELECT tool_name, command, subcommand, flags,
-       CASE WHEN tool_name = 'Bash' THEN '[]' ELSE input_keys END AS keys,
-       error_class, count(*) AS n, count(DISTINCT session_id), min(timestamp), max(timestamp), max(id)
-FROM desires WHERE outcome = 'failure' {where}
-GROUP BY tool_name, command, subcommand, flags, keys, error_class
-ORDER BY n DESC, max(timestamp) DESC
-"""
-_EXAMPLES_PER_QUERY = 500
+from dp.store import desires
 
 
 def paths(conn, rules, since: str | None = None) -> list[dict]:
     """Every failure shape with ``count``, ``sessions``, ``first_seen``, ``last_seen``, ``example``, ``covered_by``."""
-    where, params = ("AND timestamp >= ?", [since]) if since else ("", [])
-    groups = conn.execute(_GROUPS.format(where=where), params).fetchall()
-    examples = _examples(conn, [group[-1] for group in groups])
+    groups = desires.failure_groups(conn, since)
+    examples = {
+        row_id: {"id": row_id, "tool_input": parse_input(tool_input), "error": error}
+        for row_id, tool_input, error in desires.inputs_and_errors(conn, [group[-1] for group in groups])
+    }
     index = RuleIndex(rules)
     found = []
     for tool, command, subcommand, flags, keys, klass, count, sessions, first, last, example_id in groups:
@@ -54,18 +47,6 @@ def shape_label(shape: dict) -> str:
     if shape["tool_name"] == BASH_TOOL and shape["command"]:
         return " ".join(part for part in (shape["command"], shape["subcommand"], *shape["flags"]) if part)
     return f"{shape['tool_name']} {{{', '.join(shape['input_keys'])}}}"
-
-
-def _examples(conn, ids: list[int]) -> dict:
-    found = {}
-    for start in range(0, len(ids), _EXAMPLES_PER_QUERY):
-        chunk = ids[start : start + _EXAMPLES_PER_QUERY]
-        rows = conn.execute(
-            f"SELECT id, tool_input, error FROM desires WHERE id IN ({', '.join('?' * len(chunk))})", chunk
-        )
-        for row_id, tool_input, error in rows:
-            found[row_id] = {"id": row_id, "tool_input": parse_input(tool_input), "error": error}
-    return found
 
 
 class RuleIndex:

@@ -1,4 +1,4 @@
-"""Reading and deleting captured events."""
+"""Reading and deleting captured events: dates as the user writes them, events as ``dp desires`` shows them."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import json
 from datetime import datetime, timedelta, timezone
 
 from dp.errors import DpError
+from dp.store import desires
 
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 STORED_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
@@ -38,19 +39,7 @@ def iso(stored: str) -> str:
 
 def list_failures(conn, since: str | None = None, tool: str | None = None, limit: int | None = None) -> list[dict]:
     """Failed calls, newest first, as the ``dp desires --json`` objects."""
-    clauses, params = ["outcome = 'failure'"], []
-    if since:
-        clauses.append("timestamp >= ?")
-        params.append(since)
-    if tool:
-        clauses.append("tool_name = ?")
-        params.append(tool)
-    sql = ("SELECT id, tool_name, tool_input, error, error_class, source, session_id, cwd, timestamp FROM desires "
-           f"WHERE {' AND '.join(clauses)} ORDER BY timestamp DESC, id DESC")
-    if limit is not None:
-        sql += " LIMIT ?"
-        params.append(limit)
-    return [_failure(*row) for row in conn.execute(sql, params)]
+    return [_failure(*row) for row in desires.failures(conn, since, tool, limit)]
 
 
 def _failure(row_id, tool_name, tool_input, error, klass, source, session_id, cwd, timestamp) -> dict:
@@ -75,16 +64,31 @@ def parse_input(text) -> dict:
     return value if isinstance(value, dict) else {}
 
 
+def latest_failures(db_path, since: str | None, tool: str | None, limit: int | None,
+                    with_total: bool) -> tuple[list[dict], int | None]:
+    """``list_failures`` from the store at ``db_path`` and, ``with_total`` when ``limit`` cut the
+    list short, how many failures there are in all (else None)."""
+    from dp.store import Store
+
+    with Store.open(db_path) as store:
+        events = list_failures(store.conn, since, tool, limit)
+        total = counts(store.conn)["failure"] if with_total and len(events) == limit else None
+    return events, total
+
+
+def purge_store(db_path, before: str | None = None) -> int:
+    """``purge`` on the store at ``db_path``."""
+    from dp.store import Store
+
+    with Store.open(db_path) as store:
+        return purge(store.conn, before)
+
+
 def purge(conn, before: str | None = None) -> int:
     """Delete captured events (all, or those older than ``before``); returns how many rows went."""
-    from dp.capture.events import in_transaction
-
-    if before:
-        return in_transaction(conn, lambda: conn.execute("DELETE FROM desires WHERE timestamp < ?", (before,)).rowcount)
-    return in_transaction(conn, lambda: conn.execute("DELETE FROM desires").rowcount)
+    return desires.delete(conn, before)
 
 
 def counts(conn) -> dict:
     """``{"failure": n, "success": m}``."""
-    found = dict(conn.execute("SELECT outcome, count(*) FROM desires GROUP BY outcome").fetchall())
-    return {"failure": found.get("failure", 0), "success": found.get("success", 0)}
+    return desires.outcome_counts(conn)

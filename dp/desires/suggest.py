@@ -25,6 +25,7 @@ from dp.desires import hints
 from dp.desires.query import iso, parse_input
 from dp.desires.similarity import best_tool
 from dp.rules.model import BASH_PARAM, BASH_TOOL, COMMAND, FLAG, RECIPE, TOOL_ALIAS
+from dp.store import desires
 
 MAX_EVIDENCE = 3
 FOLLOW_WINDOW = 10  # successes after a failure that may show what worked
@@ -33,11 +34,6 @@ MIN_TOOL_MARGIN = 0.15
 # Programs Debian and others ship under another name.
 KNOWN_SIBLINGS = {"fd": "fdfind", "bat": "batcat", "ack": "ack-grep", "node": "nodejs", "python": "python3",
                   "pip": "pip3"}
-_FAILURES = """SELECT id, tool_name, tool_input, error, command, subcommand, flags, error_class, session_id, timestamp
-FROM desires WHERE outcome = 'failure' AND tool_name = 'Bash' AND error_class = ? ORDER BY timestamp, id"""
-_FOLLOWING = """SELECT command, subcommand, flags FROM desires
-WHERE session_id = ? AND outcome = 'success' AND tool_name = 'Bash' AND timestamp >= ? AND id != ?
-ORDER BY timestamp, id LIMIT ?"""
 
 
 class Candidate:
@@ -107,11 +103,7 @@ def _event(row) -> dict:
 
 
 def _tool_names(conn, found: dict) -> None:
-    rows = conn.execute(
-        "SELECT id, tool_name, tool_input, error, input_keys, session_id, timestamp FROM desires "
-        "WHERE outcome = 'failure' AND error_class = 'unknown tool' ORDER BY timestamp, id"
-    )
-    for row_id, tool, tool_input, error, keys, session, timestamp in rows:
+    for row_id, tool, tool_input, error, keys, session, timestamp in desires.unknown_tool_failures(conn):
         match = best_tool(tool, json.loads(keys))
         if match is None:
             continue
@@ -128,7 +120,7 @@ def _tool_names(conn, found: dict) -> None:
 
 
 def _failures(conn, error_class: str):
-    for row in conn.execute(_FAILURES, (error_class,)).fetchall():
+    for row in desires.bash_failures(conn, error_class):
         yield row, {"command": row[4], "subcommand": row[5], "flags": json.loads(row[6])}
 
 
@@ -137,7 +129,7 @@ def _following(conn, row) -> list[dict]:
     session, timestamp = row[-2], row[-1]
     if not session:
         return []
-    found = conn.execute(_FOLLOWING, (session, timestamp, row[0], FOLLOW_WINDOW)).fetchall()
+    found = desires.bash_successes_after(conn, session, timestamp, row[0], FOLLOW_WINDOW)
     return [{"command": c, "subcommand": s, "flags": json.loads(f)} for c, s, f in found]
 
 
@@ -176,7 +168,7 @@ def _subcommand_typos(conn, found: dict) -> None:
             target, confidence = hint, 0.95
         else:
             if command not in known:
-                known[command] = _known_subcommands(conn, command)
+                known[command] = desires.succeeded_subcommands(conn, command)
             target = hints.closest(typo, known[command])
             confidence = 0.7
         if not target:
@@ -187,13 +179,6 @@ def _subcommand_typos(conn, found: dict) -> None:
         candidate = _candidate(found, "subcommand", ["--recipe", prefix, f"{command} {target} {{{{ args }}}}"],
                                (prefix, BASH_TOOL, BASH_PARAM, command, RECIPE), reason)
         candidate.add(_event(row), confidence, unambiguous=confidence > 0.9)
-
-
-def _known_subcommands(conn, command: str) -> list[str]:
-    rows = conn.execute(
-        "SELECT DISTINCT subcommand FROM desires WHERE outcome = 'success' AND tool_name = 'Bash' AND command = ?"
-        " AND subcommand != ''", (command,))
-    return [row[0] for row in rows]
 
 
 def _unknown_options(conn, found: dict) -> None:

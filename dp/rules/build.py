@@ -70,49 +70,55 @@ def build_rule(
 
     if recipe:
         _exclusive("--recipe", cmd=cmd, flag=flag, replace=replace, tool=tool, param=param, regex=regex)
-        if script is not None:
-            if delete:
-                raise RuleError("--file cannot be combined with --delete")
-            from_name = _positionals(positionals, 1, "dp alias --recipe FROM --file SCRIPT")[0]
-            to_name = script
-        elif delete:
-            from_name = _positionals(positionals, 1, "dp alias --delete --recipe FROM")[0]
-            to_name = ""
-        else:
-            from_name, to_name = _positionals(positionals, 2, "dp alias --recipe FROM SCRIPT")
-        prefix = " ".join(from_name.split())
-        return _finish(Rule(prefix, to_name, BASH_TOOL, BASH_PARAM, recipe_command(prefix), RECIPE, message), delete)
-
+        return _finish(_recipe_rule(positionals, script, message, delete), delete)
     if flag is not None:
         _exclusive("--flag", replace=replace, tool=tool, param=param, regex=regex)
         _require_cmd(cmd, "--flag", "dp alias --cmd scp --flag r R")
         _positionals(positionals, 0, "dp alias --cmd CMD --flag OLD NEW")
         old, new = (normalize_flag(value) for value in flag)
         return _finish(Rule(old, new, BASH_TOOL, BASH_PARAM, cmd, FLAG, message), delete)
-
     if replace is not None:
         _exclusive("--replace", tool=tool, param=param, regex=regex)
         _require_cmd(cmd, "--replace", "dp alias --cmd grep --replace rg")
         _positionals(positionals, 0, "dp alias --cmd CMD --replace NEW")
         return _finish(Rule(cmd, replace, BASH_TOOL, BASH_PARAM, cmd, COMMAND, message), delete)
+    return _finish(_text_rule(positionals, cmd, tool, param, regex, message, delete), delete)
 
+
+def _recipe_rule(positionals: list[str], script: str | None, message: str, delete: bool) -> Rule:
+    """``--recipe FROM SCRIPT`` (or ``--file``), keyed by its whitespace-normalised prefix."""
+    if script is not None:
+        if delete:
+            raise RuleError("--file cannot be combined with --delete")
+        from_name = _positionals(positionals, 1, "dp alias --recipe FROM --file SCRIPT")[0]
+        to_name = script
+    elif delete:
+        from_name = _positionals(positionals, 1, "dp alias --delete --recipe FROM")[0]
+        to_name = ""
+    else:
+        from_name, to_name = _positionals(positionals, 2, "dp alias --recipe FROM SCRIPT")
+    prefix = " ".join(from_name.split())
+    return Rule(prefix, to_name, BASH_TOOL, BASH_PARAM, recipe_command(prefix), RECIPE, message)
+
+
+def _text_rule(positionals: list[str], cmd, tool, param, regex: bool, message: str, delete: bool) -> Rule:
+    """A literal or regex rule on a command or a tool parameter, or (with no target) a tool-name alias."""
     kind = REGEX if regex else LITERAL
     usage_pair = "FROM" if delete else "FROM TO"
+    count = 1 if delete else 2
     if cmd is not None:
         _exclusive("--cmd", tool=tool, param=param)
-        values = _positionals(positionals, 1 if delete else 2, f"dp alias --cmd CMD [--regex] {usage_pair}")
-        return _finish(Rule(values[0], _second(values), BASH_TOOL, BASH_PARAM, cmd, kind, message), delete)
-
+        values = _positionals(positionals, count, f"dp alias --cmd CMD [--regex] {usage_pair}")
+        return Rule(values[0], _second(values), BASH_TOOL, BASH_PARAM, cmd, kind, message)
     if tool is not None or param is not None:
         if not tool or not param:
             raise RuleError("--tool and --param go together: dp alias --tool Edit --param file_path FROM TO")
-        values = _positionals(positionals, 1 if delete else 2, f"dp alias --tool T --param P [--regex] {usage_pair}")
-        return _finish(Rule(values[0], _second(values), tool, param, "", kind, message), delete)
-
+        values = _positionals(positionals, count, f"dp alias --tool T --param P [--regex] {usage_pair}")
+        return Rule(values[0], _second(values), tool, param, "", kind, message)
     if regex:
         raise RuleError("--regex needs a target: --cmd CMD, or --tool TOOL --param PARAM")
-    values = _positionals(positionals, 1 if delete else 2, f"dp alias {'--delete FROM' if delete else 'FROM TO'}")
-    return _finish(Rule(values[0], _second(values), match_kind=TOOL_ALIAS, message=message), delete)
+    values = _positionals(positionals, count, f"dp alias {'--delete FROM' if delete else 'FROM TO'}")
+    return Rule(values[0], _second(values), match_kind=TOOL_ALIAS, message=message)
 
 
 def validate_rule(rule: Rule) -> Rule:
@@ -157,6 +163,12 @@ def _check_key(rule: Rule) -> None:
         if rule.tool or rule.param or rule.command:
             raise RuleError("a tool-name alias has no tool, param or command")
         return
+    _check_target(rule)
+    _check_kind_fields(rule)
+
+
+def _check_target(rule: Rule) -> None:
+    """A rule on a command targets Bash's command; any other names a tool and a parameter."""
     if rule.match_kind in ALWAYS_COMMAND_SCOPED or rule.command:
         if (rule.tool, rule.param) != (BASH_TOOL, BASH_PARAM):
             raise RuleError(f"a {rule.match_kind} rule for a command targets tool Bash, param command")
@@ -164,6 +176,10 @@ def _check_key(rule: Rule) -> None:
             raise RuleError(f"--cmd must be one program name, not {rule.command!r}")
     elif not rule.tool or not rule.param:
         raise RuleError(f"a {rule.match_kind} rule needs --cmd CMD, or --tool TOOL --param PARAM")
+
+
+def _check_kind_fields(rule: Rule) -> None:
+    """What each command-rule kind requires of FROM and TO."""
     if rule.match_kind == FLAG:
         for value in (rule.from_name, rule.to_name):
             if value != normalize_flag(value) or any(ch.isspace() or ch == "=" for ch in value):

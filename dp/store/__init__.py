@@ -1,11 +1,39 @@
-"""The alias store: one SQLite file holding the ``aliases_v3`` rules.
+"""The store: one SQLite file (``~/.dp/dp.db``, or --db / ``$DP_DB``), and every SQL statement dp runs.
 
-Two ways in:
+Plain ``sqlite3``, no database library, for three reasons:
 
-* ``open_readonly(path)`` and the query helpers in ``dp.store.read`` are the
-  hook's path: stdlib ``sqlite3`` only, never create the file, never migrate.
-* ``Store.open(path)`` (``dp.store.write``) is the CLI's path: creates the file,
-  applies ``migrations/`` and writes rules in immediate transactions.
+* **the hooks' import cost** — pave-check and dp-capture start once per tool
+  call; the stdlib module is all they may load (a library costs them
+  milliseconds every call, see integration_tests/test_hook_imports.py);
+* **whole transactions** — every write is one ``BEGIN IMMEDIATE`` …
+  ``COMMIT`` (``connection.transaction``), so concurrent ``dp`` processes and
+  capturing sessions queue on SQLite's lock and readers in WAL mode only see
+  whole changes; explicit SQL keeps that visible in one place;
+* **migrations we can read** — numbered ``migrations/NNNN_*.sql`` files,
+  applied in one transaction and recorded in ``PRAGMA user_version``
+  (``migrations``); a store from a newer dp is never migrated down.
+
+One connection helper (``connection.connect``) sets the busy timeout and
+autocommit mode for every opener: the hook's read-only open
+(``read.open_readonly``, never creates or migrates; an immutable read on a
+read-only file system), the CLI's ``Store.open`` (creates, migrates, WAL) and
+the capture hook's writer. The hook reads the store directly through
+``read`` — a primary-key lookup and one indexed query — because nothing
+between it and ``sqlite3`` may cost it time.
+
+Tables and the modules that hold their SQL:
+
+==================  =====================================================
+``aliases_v3``      ``read`` (the hook's lookups), ``write`` (``Store``:
+                    the CLI's reads and writes)
+``recipe_programs`` ``read`` (the hook), ``write`` (kept with recipe rules)
+``installs``        ``installs`` (where dp wrote itself into user files)
+``desires``         ``desires`` (captured tool calls)
+schema version      ``migrations`` (``PRAGMA user_version``)
+==================  =====================================================
+
+``location`` says where the file is; ``go_desires`` reads the one foreign
+database dp imports (the Go desire-path tool's ``desires.db``, read-only).
 """
 
 from __future__ import annotations

@@ -20,6 +20,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dp.store.read import open_readonly
 from dp.store.write import Store, utc_now
 
 TABLE = "installs"
@@ -99,12 +100,11 @@ def listed(store: Store, kind: str | None = None) -> list[Install]:
 def read(db_path, kind: str | None = None) -> list[Install]:
     """``listed`` for readers that must not create or migrate the store (dp doctor):
     a missing store, or one from before this table existed, has no installs."""
-    path = Path(db_path).expanduser()
-    if not path.is_file():
-        return []
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
-    except sqlite3.Error:
+        conn = open_readonly(Path(db_path).expanduser())
+    except sqlite3.Error:  # not a regular file, or not a database
+        return []
+    if conn is None:
         return []
     try:
         where, params = ("WHERE kind = ?", (kind,)) if kind else ("", ())

@@ -12,6 +12,8 @@ import sqlite3
 import time
 from pathlib import Path
 
+from dp.store.connection import transaction
+
 _NAME = re.compile(r"^(\d{4})_[A-Za-z0-9_]+\.sql$")
 
 
@@ -66,8 +68,7 @@ def migrate(conn: sqlite3.Connection, migrations=None) -> int:
     latest = len(migrations)
     if conn.execute("PRAGMA user_version").fetchone()[0] >= latest:
         return conn.execute("PRAGMA user_version").fetchone()[0]
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with transaction(conn):
         current = conn.execute("PRAGMA user_version").fetchone()[0]
         for version, _, sql in migrations:
             if version > current:
@@ -75,10 +76,6 @@ def migrate(conn: sqlite3.Connection, migrations=None) -> int:
                     conn.execute(statement)
         if latest > current:
             conn.execute(f"PRAGMA user_version = {latest}")
-        conn.execute("COMMIT")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
     return max(current, latest)
 
 

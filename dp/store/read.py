@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 
 from dp.rules.model import FIELDS, Rule
+from dp.store.connection import connect, readonly_uri
 from dp.store.location import DEFAULT_DB, db_location  # noqa: F401 (re-exported)
 
 BUSY_TIMEOUT_MS = 2000
@@ -37,22 +38,15 @@ def open_readonly(path) -> sqlite3.Connection | None:
         raise sqlite3.OperationalError(f"cannot use {path}: {exc.strerror or exc}") from None
     if not stat.S_ISREG(info.st_mode):
         raise sqlite3.OperationalError(f"{path} is not a regular file")
-    # Escape what a SQLite URI filename reserves (urllib.parse costs the hook ~2 ms).
-    uri = "file:" + str(path).replace("%", "%25").replace("?", "%3f").replace("#", "%23") + "?mode=ro"
-    conn = _connect(uri)
+    uri = readonly_uri(path)
+    conn = connect(uri, BUSY_TIMEOUT_MS, uri=True)
     try:
         conn.execute("PRAGMA user_version").fetchone()
     except sqlite3.OperationalError as exc:
         if "unable to open" not in str(exc):
             raise  # busy or corrupt: never read around a writer
         conn.close()
-        conn = _connect(uri + "&immutable=1")
-    return conn
-
-
-def _connect(uri: str) -> sqlite3.Connection:
-    conn = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
-    conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        conn = connect(uri + "&immutable=1", BUSY_TIMEOUT_MS, uri=True)
     return conn
 
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
 from dp.errors import DpError
 from dp.files import resolve
 from dp.rules.model import FIELDS, KEY_FIELDS, RECIPE, TOOL_ALIAS, Rule, kind_label
+from dp.store.connection import connect_for_writes, transaction
 from dp.store.migrations import enable_wal, load_migrations, migrate
 from dp.store.read import DEFAULT_DB, open_readonly, schema_version
 
@@ -72,11 +72,9 @@ class Store:
         path = Path(path).expanduser()
         check_location(path, create=path.absolute() == Path(DEFAULT_DB).expanduser().absolute())
         try:
-            conn = sqlite3.connect(path, timeout=WRITE_BUSY_TIMEOUT_MS / 1000, isolation_level=None)
-            conn.execute(f"PRAGMA busy_timeout = {WRITE_BUSY_TIMEOUT_MS}")
+            conn = connect_for_writes(path, WRITE_BUSY_TIMEOUT_MS)
             _refuse_newer(conn, path)
             enable_wal(conn)
-            conn.execute("PRAGMA synchronous = NORMAL")
             migrate(conn)
         except sqlite3.Error as exc:
             if "readonly" in str(exc):
@@ -97,16 +95,9 @@ class Store:
     def schema_version(self) -> int:
         return self.conn.execute("PRAGMA user_version").fetchone()[0]
 
-    @contextmanager
     def transaction(self):
         """An immediate (write-locked) transaction; rolled back on any error."""
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        self.conn.execute("COMMIT")
+        return transaction(self.conn)
 
     # -- reads --------------------------------------------------------------
 

@@ -37,7 +37,6 @@ def desires(
 ) -> None:
     from dp.desires import query
     from dp.errors import DpError
-    from dp.store import Store
 
     if before is not None and not purge:
         raise DpError("--before goes with --purge: dp desires --purge --before 2026-01-31")
@@ -45,23 +44,25 @@ def desires(
         raise DpError("--purge deletes by date only: dp desires --purge [--before DATE]")
     cutoff = query.parse_date(before, "--before") if before is not None else None
     start = query.parse_since(since) if since else None
-    with Store.open(opts.store) as store:
-        if purge:
-            deleted = query.purge(store.conn, cutoff)
-            _report_purge(deleted, before, opts.json)
-            return
-        shown_limit = limit or (None if opts.json else DEFAULT_TEXT_LIMIT)
-        events = query.list_failures(store.conn, start, tool, shown_limit)
-        total = query.counts(store.conn)["failure"] if not opts.json and len(events) == shown_limit else None
+    if purge:
+        _report_purge(query.purge_store(opts.store, cutoff), before, opts.json)
+        return
+    shown_limit = limit or (None if opts.json else DEFAULT_TEXT_LIMIT)
+    events, total = query.latest_failures(opts.store, start, tool, shown_limit, with_total=not opts.json)
     if opts.json:
         print_json(events)
-    elif not events:
-        note("No failed tool calls captured" + (" match those filters." if since or tool else
-             " yet. dp init installs the capture hooks; dp ingest --claude-transcripts reads past sessions."))
     else:
-        typer.echo(render(events))
-        if total and total > len(events) and not (since or tool):
-            note(f"(showing the latest {len(events)} of {total}; --limit N for more)")
+        _print_events(events, total, filtered=bool(since or tool))
+
+
+def _print_events(events: list[dict], total: int | None, filtered: bool) -> None:
+    if not events:
+        note("No failed tool calls captured" + (" match those filters." if filtered else
+             " yet. dp init installs the capture hooks; dp ingest --claude-transcripts reads past sessions."))
+        return
+    typer.echo(render(events))
+    if total and total > len(events) and not filtered:
+        note(f"(showing the latest {len(events)} of {total}; --limit N for more)")
 
 
 def _report_purge(deleted: int, before: Optional[str], as_json: bool) -> None:

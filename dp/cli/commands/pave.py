@@ -70,35 +70,11 @@ def pave(
     yes: bool = YES_OPTION,
     opts: Shared = None,
 ) -> None:
-    from dp.errors import DpError
-
-    modes = (
-        ("--agents-md", agents_md), ("--claude-md", claude_md), ("--hook", hook), ("--unhook", unhook),
-        ("--mcp", mcp), ("--unmcp", unmcp),
+    chosen = _one_mode(
+        {"--agents-md": agents_md, "--claude-md": claude_md, "--hook": hook, "--unhook": unhook, "--mcp": mcp,
+         "--unmcp": unmcp}
     )
-    chosen = [name for name, on in modes if on]
-    if len(chosen) != 1:
-        raise DpError(
-            "choose one of --agents-md, --claude-md, --hook, --unhook, --mcp or --unmcp (see 'dp pave --help')"
-        )
-    if not agents_md and (output is not None or tasks):
-        raise DpError("--output and --tasks go with --agents-md")
-    hook_options = [
-        name
-        for name, value, default in (
-            ("--scope", scope, None),
-            ("--settings", settings, None),
-            ("--permission", permission, "none"),
-            ("--mode", mode, "rewrite"),
-        )
-        if value != default
-    ]
-    if (agents_md or claude_md) and hook_options:
-        raise DpError(f"{hook_options[0]} goes with --hook or --unhook")
-    if (mcp or unmcp) and set(hook_options) - {"--scope"}:
-        raise DpError(f"{(set(hook_options) - {'--scope'}).pop()} goes with --hook; --mcp takes only --scope user|project")
-    if unhook and ("--permission" in hook_options or "--mode" in hook_options):
-        raise DpError("--permission and --mode are options of --hook")
+    _check_options(chosen, output is not None or tasks, _hook_options(scope, settings, permission, mode))
     if claude_md:
         _claude_md(opts)
     elif agents_md:
@@ -109,6 +85,40 @@ def pave(
         if hook:
             check_permission(permission, yes)
         _hook_change(opts, hook, scope, settings, permission, mode)
+
+
+def _one_mode(modes: dict[str, bool]) -> str:
+    """The one mode option given, refused when there are none or several."""
+    from dp.errors import DpError
+
+    chosen = [name for name, on in modes.items() if on]
+    if len(chosen) != 1:
+        raise DpError(
+            "choose one of --agents-md, --claude-md, --hook, --unhook, --mcp or --unmcp (see 'dp pave --help')"
+        )
+    return chosen[0]
+
+
+def _hook_options(scope, settings, permission: str, mode: str) -> list[str]:
+    """The hook options given a value other than their default, in --help order."""
+    given = (("--scope", scope, None), ("--settings", settings, None), ("--permission", permission, "none"),
+             ("--mode", mode, "rewrite"))
+    return [name for name, value, default in given if value != default]
+
+
+def _check_options(chosen: str, agents_md_options: bool, hook_options: list[str]) -> None:
+    """Refuse options that do not go with the chosen mode, naming the mode they go with."""
+    from dp.errors import DpError
+
+    if chosen != "--agents-md" and agents_md_options:
+        raise DpError("--output and --tasks go with --agents-md")
+    if chosen in ("--agents-md", "--claude-md") and hook_options:
+        raise DpError(f"{hook_options[0]} goes with --hook or --unhook")
+    not_mcp = set(hook_options) - {"--scope"}
+    if chosen in ("--mcp", "--unmcp") and not_mcp:
+        raise DpError(f"{not_mcp.pop()} goes with --hook; --mcp takes only --scope user|project")
+    if chosen == "--unhook" and ("--permission" in hook_options or "--mode" in hook_options):
+        raise DpError("--permission and --mode are options of --hook")
 
 
 def _agents_md(opts: Shared, output: Optional[Path], tasks: bool) -> None:

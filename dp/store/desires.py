@@ -1,0 +1,134 @@
+"""The ``desires`` table: captured tool calls (migration 0003), every statement on it.
+
+Writers: the capture hook, the transcript reader and the Go-database import
+(``insert_rows``, one transaction per batch). Readers: ``dp desires``, ``dp
+paths``, ``dp suggest`` and ``dp doctor`` (through ``dp.desires``). Stdlib only:
+dp-capture imports it on every tool call. Rows come back as tuples in the
+column order each function names; turning them into reports is
+``dp.desires``'s job.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from dp.store.connection import transaction
+
+COLUMNS = ("source", "event_key", "outcome", "tool_name", "tool_input", "error", "command", "subcommand",
+           "flags", "input_keys", "error_class", "session_id", "cwd", "timestamp")
+_INSERT = f"INSERT OR IGNORE INTO desires ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
+_GROUPS = """
+SELECT tool_name, command, subcommand, flags,
+       CASE WHEN tool_name = 'Bash' THEN '[]' ELSE input_keys END AS keys,
+       error_class, count(*) AS n, count(DISTINCT session_id), min(timestamp), max(timestamp), max(id)
+FROM desires WHERE outcome = 'failure' {where}
+GROUP BY tool_name, command, subcommand, flags, keys, error_class
+ORDER BY n DESC, max(timestamp) DESC
+"""
+_BASH_FAILURES = """SELECT id, tool_name, tool_input, error, command, subcommand, flags, error_class, session_id, timestamp
+FROM desires WHERE outcome = 'failure' AND tool_name = 'Bash' AND error_class = ? ORDER BY timestamp, id"""
+_FOLLOWING = """SELECT command, subcommand, flags FROM desires
+WHERE session_id = ? AND outcome = 'success' AND tool_name = 'Bash' AND timestamp >= ? AND id != ?
+ORDER BY timestamp, id LIMIT ?"""
+_IDS_PER_QUERY = 500
+
+
+# -- writes -------------------------------------------------------------------
+
+
+def insert_rows(conn: sqlite3.Connection, rows) -> int:
+    """Insert row dicts keyed by ``COLUMNS`` (an event key already stored is skipped); returns how
+    many were new. No transaction handling: see ``add``."""
+    before = conn.total_changes
+    conn.executemany(_INSERT, ([row[name] for name in COLUMNS] for row in rows))
+    return conn.total_changes - before
+
+
+def add(conn: sqlite3.Connection, rows) -> int:
+    """``insert_rows`` in one immediate transaction: all of ``rows`` land or none do."""
+    with transaction(conn):
+        return insert_rows(conn, rows)
+
+
+def delete(conn: sqlite3.Connection, before: str | None = None) -> int:
+    """Delete captured events (all, or those older than the stored timestamp ``before``); how many went."""
+    with transaction(conn):
+        if before:
+            return conn.execute("DELETE FROM desires WHERE timestamp < ?", (before,)).rowcount
+        return conn.execute("DELETE FROM desires").rowcount
+
+
+# -- reads --------------------------------------------------------------------
+
+
+def outcome_counts(conn: sqlite3.Connection) -> dict:
+    """``{"failure": n, "success": m}``."""
+    found = dict(conn.execute("SELECT outcome, count(*) FROM desires GROUP BY outcome").fetchall())
+    return {"failure": found.get("failure", 0), "success": found.get("success", 0)}
+
+
+def failures(conn: sqlite3.Connection, since: str | None = None, tool: str | None = None,
+             limit: int | None = None) -> list[tuple]:
+    """Failed calls, newest first: (id, tool_name, tool_input, error, error_class, source, session_id,
+    cwd, timestamp)."""
+    clauses, params = ["outcome = 'failure'"], []
+    if since:
+        clauses.append("timestamp >= ?")
+        params.append(since)
+    if tool:
+        clauses.append("tool_name = ?")
+        params.append(tool)
+    sql = ("SELECT id, tool_name, tool_input, error, error_class, source, session_id, cwd, timestamp FROM desires "
+           f"WHERE {' AND '.join(clauses)} ORDER BY timestamp DESC, id DESC")
+    if limit is not None:
+        sql += " LIMIT ?"
+        params.append(limit)
+    return conn.execute(sql, params).fetchall()
+
+
+def failure_groups(conn: sqlite3.Connection, since: str | None = None) -> list[tuple]:
+    """Failures grouped by shape, most frequent first: (tool_name, command, subcommand, flags,
+    input_keys ('[]' for Bash), error_class, count, sessions, first, last, newest id)."""
+    where, params = ("AND timestamp >= ?", [since]) if since else ("", [])
+    return conn.execute(_GROUPS.format(where=where), params).fetchall()
+
+
+def inputs_and_errors(conn: sqlite3.Connection, ids: list[int]) -> list[tuple]:
+    """(id, tool_input, error) of the events with these ids, in batches SQLite accepts."""
+    found = []
+    for start in range(0, len(ids), _IDS_PER_QUERY):
+        chunk = ids[start : start + _IDS_PER_QUERY]
+        found += conn.execute(
+            f"SELECT id, tool_input, error FROM desires WHERE id IN ({', '.join('?' * len(chunk))})", chunk
+        ).fetchall()
+    return found
+
+
+def unknown_tool_failures(conn: sqlite3.Connection) -> list[tuple]:
+    """Calls of tools Claude Code does not have, oldest first: (id, tool_name, tool_input, error,
+    input_keys, session_id, timestamp)."""
+    return conn.execute(
+        "SELECT id, tool_name, tool_input, error, input_keys, session_id, timestamp FROM desires "
+        "WHERE outcome = 'failure' AND error_class = 'unknown tool' ORDER BY timestamp, id"
+    ).fetchall()
+
+
+def bash_failures(conn: sqlite3.Connection, error_class: str) -> list[tuple]:
+    """Bash failures of one class, oldest first: (id, tool_name, tool_input, error, command,
+    subcommand, flags, error_class, session_id, timestamp)."""
+    return conn.execute(_BASH_FAILURES, (error_class,)).fetchall()
+
+
+def bash_successes_after(conn: sqlite3.Connection, session: str, timestamp: str, event_id: int,
+                         limit: int) -> list[tuple]:
+    """The first ``limit`` Bash shapes (command, subcommand, flags) that succeeded in ``session``
+    from ``timestamp`` on, other than event ``event_id``."""
+    return conn.execute(_FOLLOWING, (session, timestamp, event_id, limit)).fetchall()
+
+
+def succeeded_subcommands(conn: sqlite3.Connection, command: str) -> list[str]:
+    """Every subcommand of ``command`` seen succeeding in Bash."""
+    rows = conn.execute(
+        "SELECT DISTINCT subcommand FROM desires WHERE outcome = 'success' AND tool_name = 'Bash' AND command = ?"
+        " AND subcommand != ''", (command,))
+    return [row[0] for row in rows]
