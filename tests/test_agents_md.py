@@ -1,12 +1,12 @@
-"""dp.pave.agents_md (the Markdown) and dp.pave.markers (dp's block inside a user's file)."""
+"""dp.install.agents_md (the Markdown) and dp.install.markers (dp's block inside a user's file)."""
 
 from __future__ import annotations
 
 import pytest
 
 from dp.errors import DpError
-from dp.pave.agents_md import code, recipe_preview, render, rule_entries
-from dp.pave.markers import BEGIN, END, with_block, write_block
+from dp.install.agents_md import code, recipe_preview, render, rule_entries
+from dp.install.markers import BEGIN, END, with_block, write_block
 from dp.rules.model import Rule
 from dp.store import Store
 

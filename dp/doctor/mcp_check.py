@@ -16,7 +16,7 @@ from dp.errors import DpError
 
 
 def check_mcp(cwd: Path, home: Path | None = None) -> list[Finding]:
-    from dp.pave.mcp import registrations
+    from dp.install.mcp import registrations
 
     found = registrations(home, cwd)
     if not found:

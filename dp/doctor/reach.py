@@ -22,7 +22,7 @@ from dp.rules.model import BASH_TOOL, TOOL_ALIAS
 def check_entries(files, db_path) -> list:
     """A settings file whose dp entries are not what the rules call for (stale filters, a missing
     SessionStart/PostToolBatch entry, a hand-narrowed matcher)."""
-    from dp.pave.hook import wanted_entries
+    from dp.install.hook import wanted_entries
     from dp.store import installs
 
     recorded = {entry.path: entry for entry in installs.read(db_path, installs.HOOK)}

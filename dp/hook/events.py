@@ -30,7 +30,7 @@ _PRIORITY = ("", "command", "recipe", "flag", "literal", "regex")
 def session_context(rules) -> str:
     """The SessionStart text for ``rules`` ('' when there are none): at most
     MAX_LINES lines and MAX_CHARS characters, saying how many were left out."""
-    from dp.pave.agents_md import rule_line
+    from dp.install.agents_md import rule_line
 
     ranked = sorted(enumerate(rules), key=lambda item: (_rank(item[1]), item[0]))
     lines, used = [HEADER], len(HEADER)

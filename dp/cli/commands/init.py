@@ -48,7 +48,7 @@ def init(
 ) -> None:
     from dp.cli.commands.pave import check_permission, describe_hook_result
     from dp.errors import DpError
-    from dp.pave.init import init as set_up
+    from dp.install.init import init as set_up
 
     check_permission(permission, yes)
     report = set_up(opts.store, scope, settings, permission, mode, mcp, capture=not no_capture)

@@ -122,7 +122,7 @@ def _check_options(chosen: str, agents_md_options: bool, hook_options: list[str]
 
 
 def _agents_md(opts: Shared, output: Optional[Path], tasks: bool) -> None:
-    from dp.pave import agents_md
+    from dp.install import agents_md
     from dp.store import read_rules
 
     from dp.paving.report import markdown as paving_markdown
@@ -148,7 +148,7 @@ def _agents_md(opts: Shared, output: Optional[Path], tasks: bool) -> None:
 
 
 def _claude_md(opts: Shared) -> None:
-    from dp.pave.claude_md import IMPORT_LINE, add_import
+    from dp.install.claude_md import IMPORT_LINE, add_import
     from dp.store import Store, installs
 
     path = Path("CLAUDE.md").absolute()
@@ -166,7 +166,7 @@ def _claude_md(opts: Shared) -> None:
 
 def _claude_md_hint(output: Path) -> None:
     """After writing AGENTS.md: say how Claude Code gets to read it, unless CLAUDE.md already imports it."""
-    from dp.pave.claude_md import imports_agents_md
+    from dp.install.claude_md import imports_agents_md
 
     claude_md = output.parent / "CLAUDE.md"
     if output.name == "AGENTS.md" and not imports_agents_md(claude_md):
@@ -190,7 +190,7 @@ def _hook_change(
     permission: str,
     mode: str,
 ) -> None:
-    from dp.pave import hook as pave_hook
+    from dp.install import hook as pave_hook
 
     result = pave_hook.change(install, scope, settings, opts.store, permission, mode)
     if opts.json:
@@ -201,7 +201,7 @@ def _hook_change(
 
 
 def _mcp_change(opts: Shared, install: bool, scope: Optional[str]) -> None:
-    from dp.pave import mcp as pave_mcp
+    from dp.install import mcp as pave_mcp
 
     result = pave_mcp.install(scope, opts.store) if install else pave_mcp.uninstall(scope, opts.store)
     if opts.json:
@@ -291,7 +291,7 @@ def sync_hooks(store) -> None:
     """After a rule change: update dp's hook entries (their ``if`` filters) in every settings
     file dp installed into, and say which changed; a file that cannot be synced is a warning."""
     from dp.cli.common import warning
-    from dp.pave.hook import sync_installed
+    from dp.install.hook import sync_installed
 
     for change in sync_installed(store):
         if change["status"] == "error":

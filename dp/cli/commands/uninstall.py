@@ -34,7 +34,7 @@ def uninstall(
     opts: Shared = None,
 ) -> None:
     from dp.errors import DpError
-    from dp.pave import uninstall as remover
+    from dp.install import uninstall as remover
 
     store = opts.store
     doomed = remover.purge_targets(store) if purge else []

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dp.pave import demo, hook
+from dp.install import demo, hook
 
 
 def ensure_store(db_path: Path) -> dict:
@@ -41,7 +41,7 @@ def init(
     dp-capture entries (PostToolUse and PostToolUseFailure) that record what
     agents get wrong.
     """
-    from dp.pave import mcp as pave_mcp
+    from dp.install import mcp as pave_mcp
 
     label, path = hook.target(scope, explicit)  # bad options fail before anything is created
     command = hook.command_for(db_path, permission, mode)

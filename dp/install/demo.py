@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 from dp.claude.settings import command_words
-from dp.pave.hook import call, sample_payload
+from dp.install.hook import call, sample_payload
 from dp.rules.model import BASH_PARAM, BASH_TOOL, COMMAND, Rule
 
 BLOCK_RULE = Rule("read_file", "Read")

@@ -3,7 +3,7 @@
 The store's ``installs`` record says where dp wrote (hook entries in Claude
 Code settings files, dp's block in AGENTS.md/CLAUDE.md, …). Each file gets
 back the bytes it had before dp when those are known (see
-``dp.pave.hook.uninstall``), and a file dp created is deleted once nothing of
+``dp.install.hook.uninstall``), and a file dp created is deleted once nothing of
 the user's is left in it. The user, project and local settings of the current
 directory are searched too, so a hook installed before dp kept a record is
 found as well. ``purge`` also deletes the store, its directory's data
@@ -77,7 +77,7 @@ def _forget(db_path: Path, entry: installs.Install) -> None:
 
 
 def _remove_hook(path: Path, entry: installs.Install) -> dict:
-    from dp.pave import hook
+    from dp.install import hook
 
     result = hook.uninstall(path, entry.scope or "custom")
     deleted = bool(result.get("deleted")) or _delete_if_emptied(path, entry)
@@ -96,7 +96,7 @@ def _delete_if_emptied(path: Path, entry: installs.Install) -> bool:
 
 
 def _remove_block(path: Path, entry: installs.Install) -> dict:
-    from dp.pave.markers import without_block
+    from dp.install.markers import without_block
 
     original = read_bytes(path)
     if original is None:
@@ -112,14 +112,14 @@ def _remove_block(path: Path, entry: installs.Install) -> dict:
 
 
 def _remove_mcp(path: Path, entry: installs.Install) -> dict:
-    from dp.pave import mcp
+    from dp.install import mcp
 
     result = mcp.uninstall(entry.scope if entry.scope in ("user", "project") else None, path=path)
     return {"status": result["status"], "deleted": _delete_if_emptied(path, entry)}
 
 
 def _remove_claude_md(path: Path, entry: installs.Install) -> dict:
-    from dp.pave.claude_md import remove_import
+    from dp.install.claude_md import remove_import
 
     status = remove_import(path, created_file=entry.created_file)
     return {"status": "removed" if status == "deleted" else status, "deleted": status == "deleted"}

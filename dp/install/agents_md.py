@@ -137,7 +137,7 @@ def generate(rules: list[Rule], extra: str = "", output: Path | None = None, sto
         markdown = f"{markdown}\n{extra}\n" if markdown else f"{extra}\n"
     result = {"status": "generated" if rules else "no_aliases", "count": len(rules), "rules": rule_entries(rules)}
     if output is not None:
-        from dp.pave.markers import write_block
+        from dp.install.markers import write_block
 
         result.update({"output": str(output), "action": write_block(output, markdown)})
         if store is not None and result["action"] in ("created", "appended"):
