@@ -223,3 +223,22 @@ def test_a_slow_hook_is_a_warning_with_its_time(dp, home, tmp_path, installed):
     _fake_hook(home, tmp_path, "sleep 0.3\n")
     [latency] = _find(_checks(dp("doctor", "--json")), "latency", "warning", "(every tool call pays this)")
     assert latency["details"]["milliseconds"] >= 300
+
+
+# -- capture ------------------------------------------------------------------
+
+
+def test_capture_hooks_installed_and_failures_counted(dp, home, installed):
+    checks = _checks(dp("doctor", "--json"))
+    [capture] = _find(checks, "capture", "ok")
+    assert capture["message"] == f"capture hooks installed in user scope ({home / '.claude' / 'settings.json'})"
+    assert _find(checks, "suggestions", "ok", "no pending suggestions (0 captured failures)")
+
+
+def test_capture_hooks_missing_says_how_to_install_them(dp, home, installed):
+    settings = _settings(home)
+    for event in ("PostToolUse", "PostToolUseFailure"):
+        settings["hooks"].pop(event, None)
+    _write_settings(home, settings)
+    [capture] = _find(_checks(dp("doctor", "--json")), "capture", "ok", "capture hooks not installed")
+    assert capture["fix"].startswith("dp init")
