@@ -57,31 +57,32 @@ def check_reach(rules) -> list:
     binary = find_claude()
     version = version_of(binary) if binary else None
     client = f"Claude Code {spelled(version)}" if version else "Claude Code (not found; as observed in 2.1.330)"
-    unknown = sorted(r.from_name for r in rules if r.match_kind == TOOL_ALIAS and not _known_tool(r.from_name))
-    known = sorted(r.from_name for r in rules if r.match_kind == TOOL_ALIAS and _known_tool(r.from_name))
+    return [Finding("reach", OK, f"{client}: {line}") for line in _reach_lines(rules)]
+
+
+def _reach_lines(rules) -> list[str]:
+    aliases = [r.from_name for r in rules if r.match_kind == TOOL_ALIAS]
+    unknown = sorted(name for name in aliases if not _known_tool(name))
+    known = sorted(name for name in aliases if _known_tool(name))
     bash = [r for r in rules if r.tool == BASH_TOOL and r.match_kind != TOOL_ALIAS]
     params = [r for r in rules if r.tool and r.tool != BASH_TOOL]
-    findings = []
+    lines = []
     if unknown:
-        findings.append(Finding(
-            "reach", OK,
-            f"{client}: tool-name aliases for names it does not know ({', '.join(unknown[:5])}"
+        lines.append(
+            f"tool-name aliases for names it does not know ({', '.join(unknown[:5])}"
             f"{', …' if len(unknown) > 5 else ''}) cannot be blocked (it rejects the call before any hook); "
-            "they are delivered at session start and after the failed call (PostToolBatch)",
-        ))
+            "they are delivered at session start and after the failed call (PostToolBatch)"
+        )
     if known:
-        findings.append(Finding(
-            "reach", OK, f"{client}: aliases of tools it has ({', '.join(known[:5])}) are blocked by PreToolUse"))
+        lines.append(f"aliases of tools it has ({', '.join(known[:5])}) are blocked by PreToolUse")
     if bash:
-        findings.append(Finding(
-            "reach", OK,
-            f"{client}: {len(bash)} Bash rules rewrite the command before it runs (PreToolUse updatedInput), "
-            "and the model is told what changed; listed at session start too",
-        ))
+        lines.append(
+            f"{len(bash)} Bash rules rewrite the command before it runs (PreToolUse updatedInput), "
+            "and the model is told what changed; listed at session start too"
+        )
     if params:
-        findings.append(Finding(
-            "reach", OK, f"{client}: {len(params)} tool-parameter rules rewrite the input before the call runs"))
-    return findings
+        lines.append(f"{len(params)} tool-parameter rules rewrite the input before the call runs")
+    return lines
 
 
 def _known_tool(name: str) -> bool:
