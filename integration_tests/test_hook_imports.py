@@ -83,3 +83,28 @@ def test_paving_in_a_project_loads_the_parser_but_not_the_cli(store_env, tmp_pat
     (tmp_path / "pnpm-lock.yaml").write_text("lockfileVersion: '9.0'\n")
     loaded = probe(store_env, {**bash("npm install"), "cwd": str(tmp_path)})["loaded"]
     assert "bashlex" in loaded and "typer" not in loaded and "jinja2" not in loaded
+
+
+JINJA_PROBE = """
+import io, json, sys
+already = set(sys.modules)  # an editable install's import hook brings importlib.util at start-up
+sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))
+from dp.hook import main
+status = main([])
+avoidable = ("pickle", "hashlib", "tempfile", "zipimport", "importlib.util")
+print(json.dumps({"jinja2": "jinja2" in sys.modules, "loaders": sys.modules["jinja2.loaders"].__doc__,
+                  "loaded": sorted(name for name in avoidable if name in set(sys.modules) - already)}))
+"""
+
+
+def test_a_jinja2_recipe_loads_neither_jinja2s_caches_nor_its_loaders(store_env):
+    """dp caches compiled templates itself: pickle, hashlib and tempfile stay out of the hook."""
+    for _ in range(2):  # the first call compiles and caches the template, the second reads the cache
+        proc = subprocess.run([sys.executable, "-c", JINJA_PROBE, json.dumps(bash("gt loop a b"))],
+                              capture_output=True, text=True, env=store_env, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        hook_output, report = proc.stdout.splitlines()
+        assert json.loads(hook_output)["hookSpecificOutput"]["updatedInput"]["command"] == "gt status a; gt status b;"
+        report = json.loads(report)
+        assert report["jinja2"] and report["loaded"] == []
+        assert report["loaders"].startswith("A placeholder")

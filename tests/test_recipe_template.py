@@ -183,3 +183,21 @@ def test_compiled_templates_are_cached_and_a_bad_cache_is_ignored(private_cache)
     cached.write_bytes(b"not marshal data")
     assert fill(source) == expected
     assert cached.read_bytes() != b"not marshal data"
+
+
+def test_a_cached_template_is_used_only_for_the_exact_source_it_was_compiled_from(private_cache):
+    """The cache's file name is a short checksum: the file keeps the whole stamp, and another
+    template's code under that name (a checksum collision) is never run."""
+    import marshal
+
+    first, second = "{% for a in args %}x {{ a }};{% endfor %}", "{% for a in args %}y {{ a }};{% endfor %}"
+    assert fill(second).startswith("y ")
+    [other] = private_cache.glob("recipe-*.marshal")
+    colliding = other.read_bytes()
+    other.unlink()
+    assert fill(first).startswith("x ")
+    [cached] = private_cache.glob("recipe-*.marshal")
+    cached.write_bytes(colliding)  # the second template's stamp and code under the first's name
+    assert fill(first) == "x 'x; rm -rf ~';x \"$HOME\";x plain;"
+    stamp, _, _ = marshal.loads(cached.read_bytes())
+    assert stamp.endswith(first)

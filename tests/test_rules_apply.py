@@ -302,3 +302,17 @@ def test_whole_input_is_carried_over_and_nothing_changed_is_none():
     assert tool_input["command"] == "scp -r a h:/"
     assert rewrite({"command": "scp -R a h:/"}, [flag("scp", "r", "R")]) is None
     assert rewrite({"command": "ls"}, [flag("scp", "r", "R")]) is None
+
+
+def test_a_translated_command_gets_its_own_argument_rules_from_the_rules_or_the_store():
+    translate = replace("grep", "rg")
+    assert bash("grep -n x f", [translate]) == "rg -n --max-depth 0 x f"
+    assert bash("grep -n x f", [translate, flag("rg", "n", "line-number")]) == "rg --line-number --max-depth 0 x f"
+    asked = []
+
+    def refetch(name):
+        asked.append(name)
+        return [flag("rg", "n", "line-number")]
+
+    assert bash("grep -n x f", [translate], refetch=refetch) == "rg --line-number --max-depth 0 x f"
+    assert asked == ["rg"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import subprocess
 import sys
@@ -25,13 +26,13 @@ def run_probe(cache_home) -> dict:
 
 def cache_files(cache_home):
     folder = cache_home / "dp"
-    return sorted(folder.glob("bashlex-tables-*.json")) if folder.exists() else []
+    return sorted(folder.glob("bashlex-tables-*.marshal")) if folder.exists() else []
 
 
 def test_first_import_writes_the_cache_and_later_imports_use_it(tmp_path):
     first = run_probe(tmp_path)
     [cache] = cache_files(tmp_path)
-    data = json.loads(cache.read_text())
+    data = marshal.loads(cache.read_bytes())
     assert set(data) == {"productions", "action", "goto"}
     second = run_probe(tmp_path)
     assert second["dump"] == first["dump"]
@@ -43,9 +44,17 @@ def test_first_import_writes_the_cache_and_later_imports_use_it(tmp_path):
 def test_a_corrupt_cache_is_rebuilt(tmp_path):
     reference = run_probe(tmp_path)
     [cache] = cache_files(tmp_path)
-    cache.write_text('{"productions": [["S\'", 1, null]], "action": {}, "goto": 7}')
+    cache.write_bytes(marshal.dumps({"productions": [["S'", 1, None]], "action": {}, "goto": 7}))
     assert run_probe(tmp_path)["dump"] == reference["dump"]
-    assert json.loads(cache.read_text())["goto"] != 7
+    assert marshal.loads(cache.read_bytes())["goto"] != 7
+
+
+def test_a_cache_of_garbage_bytes_is_rebuilt(tmp_path):
+    reference = run_probe(tmp_path)
+    [cache] = cache_files(tmp_path)
+    cache.write_bytes(b"\x00not marshal at all\xff" * 10)
+    assert run_probe(tmp_path)["dump"] == reference["dump"]
+    assert set(marshal.loads(cache.read_bytes())) == {"productions", "action", "goto"}
 
 
 def test_an_unwritable_cache_still_parses(tmp_path):

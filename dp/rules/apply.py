@@ -216,12 +216,25 @@ class _CommandEdits:
             return command.name
         for edit in consumed:
             self.edits.remove(edit)
-        replacement = self.pass_.shell(replacement, self.param, (FLAG, LITERAL, REGEX), only_first=True)
+        if self._target_has_rules(replacement):
+            replacement = self.pass_.shell(replacement, self.param, (FLAG, LITERAL, REGEX), only_first=True)
         start, end = command.word.start, (command.args[-1].end if command.args else command.word.end)
         inside = [self.text[s:e] for s, e in command.redirects if start <= s < end]
         self.edits.append((start, end, " ".join([replacement, *inside])))
         self.pass_._fire(rule, notes)
         return None
+
+    def _target_has_rules(self, replacement: str) -> bool:
+        """Whether argument rules exist for the command a translation produced (``rg`` rules
+        after ``grep → rg``); when its name is a plain word and none do, the translated
+        command is not parsed a second time."""
+        from dp.shell.segment import basename
+
+        first = replacement.split(None, 1)[0] if replacement.strip() else ""
+        if not first or any(char in first for char in "'\"\\$`="):
+            return True
+        name = basename(first)
+        return any(self.pass_.rules_for(name, self.param, kind) for kind in (FLAG, LITERAL, REGEX))
 
     def _composer(self, consumed: list):
         """``text(start, end)`` with the edits already made inside that span applied."""

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 
+from dp.rules.jinja_import import load as load_jinja
 from dp.rules.recipe_values import MISSING, Arg, Verbatim, nth
 from dp.templating import TemplateError
 
@@ -86,8 +87,7 @@ def program_for(source: str) -> str | None:
 
 
 def _render_jinja(source: str, arguments: list, values: dict) -> tuple[str, set | None]:
-    from jinja2 import TemplateError as JinjaError
-
+    JinjaError = load_jinja().TemplateError  # noqa: N806 (Jinja2's class)
     from dp.rules.recipe_sandbox import TooBig, environment
     from dp.rules.recipe_sandbox import render as bounded_render
 
@@ -118,12 +118,10 @@ def _compiled(source: str):
     Jinja2's own bytecode cache) keyed by the source and the dp, Jinja2 and
     Python versions.
     """
-    import hashlib
     import marshal
     import os
     import sys
-
-    import jinja2
+    import zlib
 
     from dp.cachedir import cache_dir, write_atomically
 
@@ -132,19 +130,23 @@ def _compiled(source: str):
 
     environment = sandbox()
     # The generated code also depends on the sandbox's settings: _SANDBOX_STAMP stands for them.
-    stamp = f"{__version__}\0{_SANDBOX_STAMP}\0{jinja2.__version__}\0{sys.version}\0{source}"
-    key = hashlib.sha256(stamp.encode()).hexdigest()[:32]
+    stamp = f"{__version__}\0{_SANDBOX_STAMP}\0{load_jinja().__version__}\0{sys.version}\0{source}"
+    # The file holds the whole stamp and is used only if it matches: the name needs no
+    # collision-proof hash (importing hashlib costs the hook ~2 ms).
+    key = f"{zlib.crc32(stamp.encode()):08x}{len(stamp):x}"
     path = os.path.join(cache_dir(), f"recipe-{key}.marshal")
     try:
         with open(path, "rb") as handle:
-            used, code = marshal.load(handle)
+            stored, used, code = marshal.load(handle)
+        if stored != stamp:
+            raise ValueError("another template's code")
         used = None if used is None else set(used)
     except (OSError, EOFError, ValueError, TypeError):
         tree = environment.parse(source)
         used = _arguments_used(tree)
         code = compile(environment.compile(tree, raw=True), "<recipe>", "exec")
         try:
-            write_atomically(path, marshal.dumps((None if used is None else sorted(used), code)))
+            write_atomically(path, marshal.dumps((stamp, None if used is None else sorted(used), code)))
         except OSError:
             pass
     template = environment.template_class.from_code(environment, code, environment.make_globals(None))
@@ -152,6 +154,7 @@ def _compiled(source: str):
 
 
 def _arguments_used(tree) -> set | None:
+    load_jinja()
     from jinja2 import meta, nodes
 
     names = meta.find_undeclared_variables(tree)
@@ -186,6 +189,7 @@ def template_error(source: str) -> str | None:
     translated = _from_go(source)
     if program_for(source) is not None:
         return None  # dp's own language: nothing left to go wrong
+    load_jinja()
     from jinja2 import TemplateSyntaxError, meta
 
     from dp.rules.recipe_sandbox import environment

@@ -20,6 +20,7 @@ value is checked *before* it allocates:
 
 from __future__ import annotations
 
+from dp.rules.jinja_import import load as load_jinja
 from dp.rules.recipe_values import FILTERS, Missing, finalize
 
 MAX_SIZE = 100_000
@@ -130,6 +131,7 @@ def environment():
 
 
 def _build():
+    load_jinja()
     from jinja2 import Undefined
     from jinja2.compiler import CodeGenerator
     from jinja2.runtime import Macro
