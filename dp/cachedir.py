@@ -1,5 +1,6 @@
-"""Where dp keeps derived data it can always rebuild (bashlex tables, compiled recipes),
-and how its own small state files (paving switch, cache, session notes) are read and written."""
+"""Where dp keeps derived data it can always rebuild (bashlex tables, compiled recipes, the
+help page), and how its own small state files (paving switch, cache, session notes) are read
+and written."""
 
 from __future__ import annotations
 
@@ -21,6 +22,41 @@ def write_atomically(path: str, data: bytes) -> None:
 
     os.makedirs(os.path.dirname(path), exist_ok=True)
     write(path, data)
+
+
+def stamped_path(prefix: str, stamp: str) -> str:
+    """The cache file for ``stamp`` (what the cached value was derived from).
+
+    The name carries a short checksum of the stamp, not a collision-proof hash
+    (importing hashlib costs ~2 ms, a tenth of a hook run): the file keeps the
+    whole stamp and ``read_stamped`` returns its value only when it matches.
+    """
+    import zlib
+
+    data = stamp.encode("utf-8", "surrogatepass")
+    return os.path.join(cache_dir(), f"{prefix}-{zlib.crc32(data):08x}{len(data):x}.marshal")
+
+
+def read_stamped(prefix: str, stamp: str):
+    """The value kept for exactly ``stamp``, or None (missing, unreadable or another stamp's)."""
+    import marshal
+
+    try:
+        with open(stamped_path(prefix, stamp), "rb") as handle:
+            stored, value = marshal.load(handle)
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    return value if stored == stamp else None
+
+
+def write_stamped(prefix: str, stamp: str, value) -> None:
+    """Keep ``value`` (marshal-able) for ``stamp``; a cache that cannot be written is skipped."""
+    import marshal
+
+    try:
+        write_atomically(stamped_path(prefix, stamp), marshal.dumps((stamp, value)))
+    except (OSError, ValueError):
+        pass
 
 
 def read_json_object(path: str, limit: int) -> dict:

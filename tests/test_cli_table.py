@@ -26,3 +26,21 @@ def test_wide_characters_take_two_columns_and_combining_marks_none():
 
 def test_newlines_and_runs_of_blanks_in_a_cell_are_folded():
     assert render(["A", "B"], [["x\n  y", "z"]]).splitlines()[1] == "x y  z"
+
+
+def test_a_column_is_the_same_whichever_way_its_cells_are_checked():
+    """Plain columns take a fast path; every cell that needs folding or wide widths takes the other."""
+    import random
+
+    rng = random.Random(7)
+    alphabet = ["a", "b", " ", "  ", "\n", "\t", "日", "e\u0301", "", "-"]
+    for _ in range(300):
+        rows = [["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 5))), "x"] for _ in range(rng.randint(0, 4))]
+        expected = [
+            [" ".join(cell.split()) if not cell.isprintable() or "  " in cell or cell != cell.strip() else cell
+             for cell in row] for row in rows
+        ]
+        widths = [max([len(title) + 2, *(display_width(row[i]) for row in expected)]) for i, title in enumerate("AB")]
+        lines = ["  ".join(cell + " " * (width - display_width(cell)) for cell, width in zip(row, widths)).rstrip()
+                 for row in [["A", "B"], *expected]]
+        assert render(["A", "B"], rows) == "\n".join(lines), rows

@@ -13,6 +13,36 @@ from typing import Optional, Sequence
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    from dp.cli.help_cache import ROOT_HELP_ARGS
+
+    if args in ROOT_HELP_ARGS:
+        return _root_help(args)
+    return _run(args)
+
+
+def _root_help(args: list[str]) -> int:
+    """``dp``, ``dp -h``, ``dp --help``: the page from the cache, else rendered by typer and kept."""
+    import contextlib
+    import io
+
+    from dp.cli import help_cache
+
+    page = help_cache.read()
+    if page is None:
+        rendered = io.StringIO()
+        with contextlib.redirect_stdout(rendered):
+            status = _run(args)
+        page = rendered.getvalue()
+        if status != 0:
+            sys.stdout.write(page)
+            return status
+        help_cache.keep(page)
+    sys.stdout.write(page)
+    return 0
+
+
+def _run(args: list[str]) -> int:
     import typer
 
     from dp.cli.app import build_app, command_word
@@ -22,7 +52,6 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     # module typer's public BadParameter comes from, whichever click that is.
     click_exceptions = sys.modules[typer.BadParameter.__module__]
 
-    args = list(sys.argv[1:] if argv is None else argv)
     try:
         result = build_app(command_word(args))(args=args, prog_name="dp", standalone_mode=False)
     except DpError as exc:

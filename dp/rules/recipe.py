@@ -118,37 +118,24 @@ def _compiled(source: str):
     Jinja2's own bytecode cache) keyed by the source and the dp, Jinja2 and
     Python versions.
     """
-    import marshal
-    import os
     import sys
-    import zlib
-
-    from dp.cachedir import cache_dir, write_atomically
 
     from dp import __version__
+    from dp.cachedir import read_stamped, write_stamped
     from dp.rules.recipe_sandbox import environment as sandbox
 
     environment = sandbox()
     # The generated code also depends on the sandbox's settings: _SANDBOX_STAMP stands for them.
     stamp = f"{__version__}\0{_SANDBOX_STAMP}\0{load_jinja().__version__}\0{sys.version}\0{source}"
-    # The file holds the whole stamp and is used only if it matches: the name needs no
-    # collision-proof hash (importing hashlib costs the hook ~2 ms).
-    key = f"{zlib.crc32(stamp.encode()):08x}{len(stamp):x}"
-    path = os.path.join(cache_dir(), f"recipe-{key}.marshal")
-    try:
-        with open(path, "rb") as handle:
-            stored, used, code = marshal.load(handle)
-        if stored != stamp:
-            raise ValueError("another template's code")
+    cached = read_stamped("recipe", stamp)
+    if cached is not None:
+        used, code = cached
         used = None if used is None else set(used)
-    except (OSError, EOFError, ValueError, TypeError):
+    else:
         tree = environment.parse(source)
         used = _arguments_used(tree)
         code = compile(environment.compile(tree, raw=True), "<recipe>", "exec")
-        try:
-            write_atomically(path, marshal.dumps((stamp, None if used is None else sorted(used), code)))
-        except OSError:
-            pass
+        write_stamped("recipe", stamp, (None if used is None else sorted(used), code))
     template = environment.template_class.from_code(environment, code, environment.make_globals(None))
     return template, used
 
