@@ -14,7 +14,14 @@ import os
 import sys
 
 ROOT_HELP_ARGS = ([], ["-h"], ["--help"])
+# Set by a shell asking for completions: then a bare ``dp`` is not a request for help.
+COMPLETION_VARIABLE = "_DP_COMPLETE"
 _PREFIX = "help"
+
+
+def applies(args: list[str]) -> bool:
+    """Whether ``dp ARGS`` asks for the top-level help page."""
+    return args in ROOT_HELP_ARGS and COMPLETION_VARIABLE not in os.environ
 
 
 def read() -> str | None:

@@ -14,9 +14,9 @@ from typing import Optional, Sequence
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    from dp.cli.help_cache import ROOT_HELP_ARGS
+    from dp.cli import help_cache
 
-    if args in ROOT_HELP_ARGS:
+    if help_cache.applies(args):
         return _root_help(args)
     return _run(args)
 
