@@ -9,11 +9,14 @@ scp rules, the Edit path regex); `--paving` adds project paving's command words,
 as while `dp paving` is on.
 
 Claude Code's own matcher is closed source; this script models what the
-real-client tests observed (integration_tests/real_client/test_if_filters.py):
+real client (2.1.330) was seen to do (integration_tests/real_client/test_if_filters.py):
 a condition is tested against each simple command (split at `|`, `&&`, `||`,
-`;`, newlines, `$(`, backticks and parentheses) as a glob, and a command the
-client cannot analyze statically (`${…}`, or a loop variable) starts every
-handler. Quotes are not honoured, so the count errs towards spawning.
+`;`, newlines and parentheses) as a glob, and a command the client cannot
+analyze statically — `$( )`, backticks, `${…}`, a `{ …; }` group or function
+body, a heredoc, a redirected subshell, a loop variable — starts EVERY
+filtered handler. Quotes are not honoured, so the count errs towards spawning.
+Besides the share of commands that start nothing it counts hook processes:
+a command starts one per matching condition.
 """
 
 from __future__ import annotations
@@ -36,18 +39,28 @@ RULES = [
     Rule("user@old:", "user@new:", "Bash", "command", "scp", "literal"),
     Rule("^/tmp/(.*)", "/scratch/$1", "Edit", "file_path", "", "regex"),
 ]
-_SPLIT = re.compile(r"\|\||&&|[|;\n`()]|\$\(")
-_UNANALYZABLE = re.compile(r"\$\{|\b(for|while|until)\b.*\$[A-Za-z_]")
+_SPLIT = re.compile(r"\|\||&&|[|;\n()]")
+_UNANALYZABLE = re.compile(r"\$\(|`|\$\{|(^|[;&|(\s])\{\s|<<|\)\s*[<>]|\b(for|while|until)\b.*\$[A-Za-z_]")
 
 
-def conditions(words) -> list[str]:
-    return [condition[len("Bash("):-1] for word in words for condition in filters.conditions(word)]
+def bash_conditions(words) -> list[str] | None:
+    """The globs of the Bash handlers dp installs for ``words``; None for the plain Bash handler."""
+    rules = [Rule(word, word.upper(), "Bash", "command", word, "command") for word in words]
+    groups = filters.wanted("pave-check", rules, True)[filters.PRE]
+    handlers = [handler for group in groups if group["matcher"] == "Bash" for handler in group["hooks"]]
+    if any("if" not in handler for handler in handlers):
+        return None
+    return [handler["if"][len("Bash("):-1] for handler in handlers]
 
 
-def spawns(command: str, patterns: list[str]) -> bool:
+def processes(command: str, patterns: list[str] | None) -> int:
+    """How many hook processes the client starts for ``command``: one per matching condition."""
+    if patterns is None:
+        return 1
     if _UNANALYZABLE.search(command):
-        return True
-    return any(fnmatch.fnmatchcase(part.strip(), pattern) for part in _SPLIT.split(command) for pattern in patterns)
+        return len(patterns)
+    parts = [part.strip() for part in _SPLIT.split(command)]
+    return sum(any(fnmatch.fnmatchcase(part, pattern) for part in parts) for pattern in patterns)
 
 
 def main(argv: list[str]) -> int:
@@ -60,17 +73,23 @@ def main(argv: list[str]) -> int:
         from dp.paving import WORDS
 
         words = sorted(set(words) | WORDS)
-    patterns = conditions(words)
-    spawned = [command for command in corpus if spawns(command, patterns)]
+    patterns = bash_conditions(words)
+    started = [processes(command, patterns) for command in corpus]
+    spawned = [command for command, count in zip(corpus, started) if count]
+    unanalyzable = [command for command in corpus if _UNANALYZABLE.search(command)]
     needed = [command for command in corpus if command_words(command) & set(words)]
     needless = [command for command in spawned if command not in set(needed)]
     untouched = len(corpus) - len(needed)
     share = 100 * (len(corpus) - len(spawned)) / len(corpus)
+    handlers = "the plain Bash handler" if patterns is None else f"{len(patterns)} conditions"
     print(f"{len(corpus)} commands, filter words: {', '.join(words) if len(words) < 8 else f'{len(words)} words'}")
     print(f"spawn nothing:            {len(corpus) - len(spawned):6d} ({share:.1f} %)")
     print(f"spawn, a rule word occurs: {len(spawned) - len(needless):5d} ({100 * (len(spawned) - len(needless)) / len(corpus):.1f} %)")
     print(f"spawn needlessly:          {len(needless):5d} ({100 * len(needless) / len(corpus):.1f} %)")
     print(f"of the {untouched} commands without a rule word, {100 * (untouched - len(needless)) / untouched:.1f} % spawn nothing")
+    print(f"Claude Code cannot analyze {len(unanalyzable)} ({100 * len(unanalyzable) / len(corpus):.1f} %): "
+          f"they start every handler")
+    print(f"hook processes started:    {sum(started):5d} ({handlers})")
     return 0
 
 

@@ -12,6 +12,8 @@ import re
 import shutil
 import subprocess
 
+from dp.claude.filters import MAX_CONDITIONS
+
 IF_FILTERS_SINCE = (2, 1, 85)
 VERSION_TIMEOUT_SECONDS = 15
 
@@ -56,4 +58,5 @@ def filter_support() -> dict:
                           f"{spelled(IF_FILTERS_SINCE)}+): installed the plain handler, which runs on every tool call"}
     return {"filtered": True, "version": spelled(version),
             "reason": f"Claude Code {spelled(version)}: the hook starts only for Bash commands a rule can match "
-                      "and for tools that have rules (`if` filters, kept in sync with the rules)"}
+                      f"and for tools that have rules (`if` filters, kept in sync with the rules; with more than "
+                      f"{MAX_CONDITIONS} command words, for every Bash command)"}

@@ -21,8 +21,9 @@ Detection, translation and bashlex load only after that.
 from __future__ import annotations
 
 # Every command word paving can act on. A test keeps this in step with the
-# tables (dp/rules/tables/) and the task runners; the hook's `if` filters
-# include these words while paving is on.
+# tables (dp/rules/tables/) and the task runners. While paving is on they are
+# more words than `if` conditions pay for: the hook's Bash handler is the plain
+# one (dp/claude/filters.py).
 JAVASCRIPT_WORDS = frozenset({"npm", "npx", "yarn", "pnpm", "pnpx", "bun", "bunx"})
 TASK_WORDS = frozenset({"make", "just", "task"})
 PYTHON_WORDS = frozenset({

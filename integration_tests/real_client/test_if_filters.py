@@ -61,7 +61,8 @@ UNTOUCHED = [
 # redirected subshell): it starts
 # every filtered handler for them, rule word or not (observed in 2.1.330). dp then
 # leaves them unchanged.
-UNANALYZABLE = ["for f in a b; do echo $f; done", "echo ${X:-y}", "(cd / && ls) > /dev/null"]
+UNANALYZABLE = ["for f in a b; do echo $f; done", "echo ${X:-y}", "(cd / && ls) > /dev/null", "echo $(date)",
+                "echo `date`", "{ ls; }", "cat <<EOF\nhi\nEOF"]
 RULES = [
     ("--cmd", "oldtool", "--replace", "newtool"),
     ("--cmd", "scp", "--flag", "r", "R"),
@@ -111,7 +112,7 @@ def test_filtered_handlers_rewrite_everything_the_plain_one_does_and_spawn_nothi
         client.dp("alias", *rule)
     groups = client.read_settings()["hooks"]["PreToolUse"]
     assert [group["matcher"] for group in groups] == ["Bash"]
-    assert [h["if"] for h in groups[0]["hooks"]] == ["Bash(*gt *)", "Bash(*gt)", "Bash(*oldtool *)", "Bash(*oldtool)", "Bash(*scp *)", "Bash(*scp)"]
+    assert [h["if"] for h in groups[0]["hooks"]] == ["Bash(*gt*)", "Bash(*oldtool*)", "Bash(*scp*)"]
     (client.bin.parent / "pave-check").symlink_to(sys.executable.rsplit("/", 1)[0] + "/pave-check")
     for name in ("oldtool", "newtool", "scp"):
         client.program(name)

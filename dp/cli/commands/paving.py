@@ -45,7 +45,7 @@ def paving(
         report.set_switch(dp_dir, state == "on", target)
         from dp.cli.commands.pave import sync_hooks
 
-        sync_hooks(opts.store)  # the hook's `if` filters include paving's words while it is on
+        sync_hooks(opts.store)  # paving's words decide between `if` filters and the plain Bash handler
         where = f"for {target}" if target else "for every project"
         if opts.json:
             print_json({"paving": state, "project": target})
