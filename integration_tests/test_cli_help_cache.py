@@ -2,8 +2,20 @@
 
 from __future__ import annotations
 
+import pytest
+
 # Python lists every module it imports on stderr.
 IMPORTS = {"PYTHONPROFILEIMPORTTIME": "1"}
+
+
+@pytest.fixture
+def dp(dp, home):
+    """``dp`` with its cache in this test's HOME (the session's XDG_CACHE_HOME is shared)."""
+
+    def run(*args, extra_env=None):
+        return dp(*args, extra_env={"XDG_CACHE_HOME": str(home / ".cache"), **(extra_env or {})})
+
+    return run
 
 
 def imported(stderr: str) -> set[str]:
