@@ -9,14 +9,13 @@ bounded the same way.
 
 This is not ``dp.files``: that module reads and writes user files; this one
 only computes with paths and ``stat``s directories. It is stdlib-only and
-imports neither ``typing`` nor anything else the hook would not load anyway,
-so the hook's paving path can use it for free.
+imports neither ``typing`` nor, until a ``Path`` is asked for, ``pathlib`` (3 ms),
+so the hook's paving path (``walk_up_text``) can use it for free.
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # for type checkers only: the annotations below are never evaluated
@@ -46,6 +45,8 @@ def confined(path: PathLike, root: PathLike, *, strict: bool = False) -> Optiona
     pointing out all give None. ``strict`` also gives None when the path does
     not exist (or a symlink loops).
     """
+    from pathlib import Path
+
     try:
         real = Path(path).resolve(strict=strict)
         boundary = Path(root).resolve(strict=strict)
@@ -63,6 +64,8 @@ def walk_up(start: PathLike, stop: Optional[PathLike] = None, *, limit: int = MA
     filesystem root. It never yields more than ``limit`` directories. Paths
     are taken as given (resolve ``start`` first for real parents).
     """
+    from pathlib import Path
+
     folder = Path(start)
     boundary = None if stop is None else Path(stop)
     for _ in range(limit):
@@ -72,6 +75,18 @@ def walk_up(start: PathLike, stop: Optional[PathLike] = None, *, limit: int = MA
         if folder.parent == folder:
             return
         folder = folder.parent
+
+
+def walk_up_text(start: str, *, limit: int = MAX_DEPTH) -> Iterator[str]:
+    """``walk_up(start)`` for an absolute, normalised ``start`` (a ``realpath``), as strings:
+    the hook's walk, without importing ``pathlib``."""
+    folder = os.path.normpath(start)
+    for _ in range(limit):
+        yield folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return
+        folder = parent
 
 
 def find_upwards(start: PathLike, marker: str, stop: Optional[PathLike] = None) -> Optional[Path]:

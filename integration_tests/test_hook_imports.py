@@ -108,3 +108,14 @@ def test_a_jinja2_recipe_loads_neither_jinja2s_caches_nor_its_loaders(store_env)
         report = json.loads(report)
         assert report["jinja2"] and report["loaded"] == []
         assert report["loaders"].startswith("A placeholder")
+
+
+def test_paving_outside_a_project_loads_neither_pathlib_nor_contextlib(store_env, tmp_path):
+    """Both cost the hook milliseconds on every npm/pytest/make call (pathlib about 3 ms)."""
+    script = JINJA_PROBE.replace('avoidable = (', 'avoidable = ("pathlib", "contextlib", ').replace(
+        '"loaders": sys.modules["jinja2.loaders"].__doc__,', '')
+    payload = {**bash("npm install && pytest -q"), "cwd": str(tmp_path)}
+    proc = subprocess.run([sys.executable, "-I", "-c", script, json.dumps(payload)],
+                          capture_output=True, text=True, env=store_env, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout.splitlines()[-1])["loaded"] == []

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 
-from dp.paths import walk_up
+from dp.paths import walk_up_text
 
 # Every file whose presence or content changes a paving decision. A test keeps
 # this in step with the names dp.runners looks for.
@@ -34,7 +34,7 @@ MAX_ENTRIES = 64
 def fingerprint(start: str) -> list:
     """``[[path, mtime_ns], …]`` of the markers from ``start`` up to the repository root."""
     found = []
-    for folder in map(str, walk_up(start)):
+    for folder in walk_up_text(start):
         for name in MARKERS:
             path = os.path.join(folder, name)
             try:

@@ -14,7 +14,6 @@ rules, dp-capture writing events) import it.
 from __future__ import annotations
 
 import sqlite3
-from contextlib import contextmanager
 
 
 def connect(target, busy_ms: int, uri: bool = False) -> sqlite3.Connection:
@@ -30,19 +29,22 @@ def readonly_uri(path) -> str:
     return "file:" + str(path).replace("%", "%25").replace("?", "%3f").replace("#", "%23") + "?mode=ro"
 
 
-@contextmanager
-def transaction(conn: sqlite3.Connection):
+class transaction:  # noqa: N801 (used as a function: ``with transaction(conn):``)
     """An immediate (write-locked) transaction: ``BEGIN IMMEDIATE`` … ``COMMIT``, rolled back on any error.
 
-    (contextlib is loaded by Python's own startup, so this costs the hooks nothing.)
+    A class rather than ``contextlib.contextmanager``: the hook imports this module, and an
+    isolated (``-I``) Python start has not loaded contextlib.
     """
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    def __enter__(self) -> None:
+        self.conn.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind, error, traceback) -> bool:
+        self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
+        return False
 
 
 def connect_for_writes(path, busy_ms: int) -> sqlite3.Connection:
