@@ -56,6 +56,14 @@ def test_doctor_aliases_and_agents_md_show_the_project_rules(dp, tmp_path):
     assert "paving      project paving is switched off for" in dp("doctor", cwd=repo).stdout
 
 
+def test_an_npm_project_shows_each_pnpm_spelling_once(dp, tmp_path):
+    """In an npm project the samples are shown as pnpm commands: `npx DEPENDENCY` is `pnpm exec`, `npx BIN` `pnpm dlx`."""
+    repo = make_js_project(tmp_path / "repo", "npm")
+    git_init(repo)
+    lines = [line.split("→")[0].strip() for line in dp("aliases", cwd=repo).stdout.splitlines() if "→  npx" in line]
+    assert lines == ["pnpm exec DEPENDENCY", "pnpm dlx BIN"]
+
+
 def test_ambiguity_is_a_doctor_warning_with_the_fix(dp, tmp_path):
     repo = make_js_project(tmp_path / "repo", "pnpm")
     git_init(repo)

@@ -44,3 +44,16 @@ def test_a_column_is_the_same_whichever_way_its_cells_are_checked():
         lines = ["  ".join(cell + " " * (width - display_width(cell)) for cell, width in zip(row, widths)).rstrip()
                  for row in [["A", "B"], *expected]]
         assert render(["A", "B"], rows) == "\n".join(lines), rows
+
+
+def test_percent_signs_are_text_not_formats():
+    """Lines are built with one ``%`` format each: the cells' own ``%`` must come out as typed."""
+    assert render(["%s", "B%%"], [["100%", "%d"], ["", "%(x)s"]]).splitlines() == [
+        "%s    B%%", "100%  %d", "      %(x)s"]
+
+
+def test_render_columns_is_render_by_columns():
+    from dp.cli.table import render_columns
+
+    rows = [["a", " x  y "], ["", "日本"], ["ccc", ""]]
+    assert render_columns(["A", "B"], [list(column) for column in zip(*rows)]) == render(["A", "B"], rows)

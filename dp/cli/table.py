@@ -16,32 +16,42 @@ GAP = "  "
 
 def render(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     """The table as lines without trailing blanks, headers first; whitespace in a cell is folded."""
-    columns = [_column(title, [str(row[index]) for row in rows]) for index, title in enumerate(headers)]
-    lines = map(GAP.join, zip(*columns)) if columns else ()
-    return "\n".join(line.rstrip() for line in lines)
+    return render_columns(headers, [[str(row[index]) for row in rows] for index in range(len(headers))])
 
 
-def _column(title: str, cells: list[str]) -> list[str]:
-    """The title and the cells of one column, each padded to the column's width.
+def render_columns(headers: Sequence[str], columns: Sequence[list[str]]) -> str:
+    """``render`` for cells already gathered column by column (each a list of text).
 
-    A column is worked on whole: 10,000 rules make 60,000 cells, and the
-    common column (printable ASCII, single spaces, nothing to trim) is
-    recognised with a few calls on its joined text rather than one per cell.
+    Each line is one ``%`` format (``%-12s  %-40s  …``) applied to the row's
+    cells: 10,000 rules make 70,000 cells, and one C-level format per line is
+    several times faster than padding every cell on its own.
+    """
+    fields = [_field(title, cells) for title, cells in zip(headers, columns)]
+    line = GAP.join(spec for spec, _ in fields)
+    return "\n".join((line % row).rstrip() for row in zip(*(cells for _, cells in fields)))
+
+
+def _field(title: str, cells: list[str]) -> tuple[str, list[str]]:
+    """The ``%`` format of one column and its cells, title first.
+
+    The common column (printable ASCII, single spaces, nothing to trim) is
+    recognised with a few calls on its joined text and padded by the format;
+    any other is folded and padded here, by display width.
     """
     if _plain("\n".join(cells), len(cells)):
-        width = max(len(title) + HEADER_PADDING, max(map(len, cells), default=0))
-        return [title.ljust(width), *(cell.ljust(width) for cell in cells)]
+        return f"%-{max(len(title) + HEADER_PADDING, max(map(len, cells), default=0))}s", [title, *cells]
     cells = [_fold(cell) for cell in cells]
     sizes = [display_width(cell) for cell in cells]
     width = max([len(title) + HEADER_PADDING, *sizes])
-    return [title.ljust(width), *(cell + " " * (width - size) for cell, size in zip(cells, sizes))]
+    return "%s", [title.ljust(width), *(cell + " " * (width - size) for cell, size in zip(cells, sizes))]
 
 
 def _plain(joined: str, count: int) -> bool:
     """Whether ``count`` cells joined by newlines are printable ASCII that ``_fold`` would keep."""
     return (
         joined.isascii() and joined.count("\n") == max(count - 1, 0) and joined.replace("\n", "").isprintable()
-        and "  " not in joined and " \n" not in joined and "\n " not in joined and joined == joined.strip()
+        and "  " not in joined and " \n" not in joined and "\n " not in joined
+        and not joined.startswith(" ") and not joined.endswith(" ")
     )
 
 

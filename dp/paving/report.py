@@ -20,6 +20,8 @@ from dp.paving.javascript import Skip, translate
 JAVASCRIPT_SAMPLES = ("npm install", "npm ci", "npm install -D PKG", "npm uninstall PKG", "npm run SCRIPT -- ARGS",
                       "npm test", "npx DEPENDENCY", "npx BIN")
 OTHER_MANAGERS = ("npm", "yarn", "pnpm", "bun")
+# How pnpm spells the samples that are not `npm …` (shown in an npm project, pnpm being the usual stray).
+PNPM_SPELLING = {"npx DEPENDENCY": "pnpm exec DEPENDENCY", "npx BIN": "pnpm dlx BIN"}
 
 
 def set_switch(dp_dir: str, on: bool, project: str | None) -> dict:
@@ -87,9 +89,7 @@ def _javascript_rules(project: dict) -> list:
     source = "npm" if project["manager"] != "npm" else "pnpm"
     rules = []
     for sample in JAVASCRIPT_SAMPLES:
-        sample = sample.replace("npm", source, 1) if source != "npm" and not sample.startswith("npx") else sample
-        if source != "npm" and sample.startswith("npx"):
-            sample = "pnpm dlx BIN"
+        sample = sample if source == "npm" else PNPM_SPELLING.get(sample, sample.replace("npm", "pnpm", 1))
         command = (simple_commands(sample) or [None])[0]
         try:
             rules.append([sample, translate(command, sample_project)])
