@@ -17,7 +17,6 @@ from mcp_support import (
     call,
     kill_leftovers,
     refusal,
-    session,
     structured,
     text,
     tree_script,

@@ -9,7 +9,6 @@ configures pytest.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sys
 from pathlib import Path

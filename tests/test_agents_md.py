@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from dp.errors import DpError
-from dp.install.agents_md import code, recipe_preview, render, rule_entries
+from dp.install.agents_md import render, rule_entries
+from dp.rules.wording import code, recipe_preview
 from dp.install.markers import BEGIN, END, with_block, write_block
 from dp.rules.model import Rule
 from dp.store import Store

@@ -171,9 +171,9 @@ class _LiveTable:
         colours = {"completed": "green", "failed": "red", "degraded": "yellow",
                    "skipped": "dim", "running": "cyan", "pending": "dim"}
         with self.lock:
-            for name, status, started, took in self.rows.values():
+            for name, state, started, took in self.rows.values():
                 elapsed = took if took is not None else time.monotonic() - started
-                table.add_row(name, f"[{colours.get(status, 'white')}]{status}[/]", f"{elapsed:.1f}s")
+                table.add_row(name, f"[{colours.get(state, 'white')}]{state}[/]", f"{elapsed:.1f}s")
         return table
 
     def stop(self) -> None:

@@ -18,19 +18,21 @@ from __future__ import annotations
 
 import json
 
+from dp.rules.model import COMMAND, FLAG, LITERAL, RECIPE, REGEX, TOOL_ALIAS
+
 MAX_LINES = 12
 MAX_CHARS = 2000
 UNKNOWN_TOOL_ERROR = "No such tool available"
 HEADER = "dp (desire paths) corrections on this machine; follow them:"
 # Which command corrections matter most when not all fit: the ones that
 # change the program, then recipes, flags and the rest.
-_PRIORITY = ("", "command", "recipe", "flag", "literal", "regex")
+_PRIORITY = (TOOL_ALIAS, COMMAND, RECIPE, FLAG, LITERAL, REGEX)
 
 
 def session_context(rules) -> str:
     """The SessionStart text for ``rules`` ('' when there are none): at most
     MAX_LINES lines and MAX_CHARS characters, saying how many were left out."""
-    from dp.install.agents_md import rule_line
+    from dp.rules.wording import rule_line
 
     ranked = sorted(enumerate(rules), key=lambda item: (_rank(item[1]), item[0]))
     lines, used = [HEADER], len(HEADER)

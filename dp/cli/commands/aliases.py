@@ -12,7 +12,7 @@ import typer
 
 from dp.cli.common import MAX_COLLECTION_BYTES, note, print_json, read_text_argument
 from dp.cli.options import Shared, shared
-from dp.errors import DpError
+from dp.rules.model import MATCH_KINDS, kind_label
 
 LIST_HELP = """List every rule (table, or --json for the full rows).
 
@@ -28,13 +28,8 @@ Examples:
 TO_WIDTH = 40
 
 
-class Kind(str, Enum):
-    alias = "alias"
-    flag = "flag"
-    command = "command"
-    literal = "literal"
-    regex = "regex"
-    recipe = "recipe"
+# The kinds as people name them (``alias`` for tool-name aliases), from the model's one list.
+Kind = Enum("Kind", {kind_label(kind): kind_label(kind) for kind in MATCH_KINDS}, type=str)
 
 
 class Format(str, Enum):
