@@ -5,23 +5,21 @@ by ``dp.shell.segment``) and edit it by character span, right to left, so
 everything they do not correct stays byte-identical. Rules without one act on
 their parameter's whole string value. Kinds run in ``APPLY_ORDER`` (recipes,
 commands, flags, literals, regexes), each kind in the order rules were added.
+
+This module is the pass: which rules run on which command, in what order,
+and the notes saying what fired. What one rule changes lives beside it: a
+flag, literal or regex rule's edits in ``dp.rules.edits``, a command rule's
+translation in ``dp.rules.translate``, where a recipe's script goes in
+``dp.rules.recipe_splice`` (the last two imported only when such a rule
+names a command of the input).
 """
 
 from __future__ import annotations
 
 import re
 
+from dp.rules.edits import apply_edits, flag_edits, go_replacement, literal_edits, regex_edits
 from dp.rules.model import APPLY_ORDER, BASH_PARAM, COMMAND, FLAG, LITERAL, RECIPE, REGEX, Rule, dashed
-
-# Commands whose options are single-dash words (`find -name`): their
-# multi-letter options are never read as groups of short flags.
-SINGLE_DASH_LONG_OPTIONS = frozenset({
-    "find", "java", "javac", "go", "gcc", "g++", "cc", "clang", "clang++", "ffmpeg", "ffprobe",
-    "xcodebuild", "terraform", "openssl", "convert", "magick", "qemu-img", "tcpdump",
-})
-_LONG_FLAG = re.compile(r"--([A-Za-z0-9][A-Za-z0-9_.-]*)(=.*)?\Z", re.S)
-_SHORT_GROUP = re.compile(r"-([A-Za-z]+)(.*)\Z", re.S)
-_GO_GROUP = re.compile(r"\$(?:(\d+)|\{(\w+)\})")
 
 
 class Result:
@@ -176,6 +174,8 @@ class _CommandEdits:
                     self._args_rule(rule, command)
 
     def _recipe(self, command) -> bool:
+        from dp.rules.recipe_splice import recipe_edit
+
         pass_ = self.pass_
         for rule in pass_.rules_for(command.name, self.param, RECIPE):
             notes: list = []
@@ -263,173 +263,8 @@ class _CommandEdits:
             self.pass_._fire(rule)
 
 
-def apply_edits(text: str, edits) -> str:
-    """Replace ``[start, end)`` spans right to left; an edit overlapping an earlier one is dropped."""
-    kept = []
-    last_end = -1
-    for start, end, replacement in sorted(edits, key=lambda edit: (edit[0], -edit[1])):
-        if start >= last_end:
-            kept.append((start, end, replacement))
-            last_end = end
-    for start, end, replacement in reversed(kept):
-        text = text[:start] + replacement + text[end:]
-    return text
-
-
-def flag_edits(command, old: str, new: str) -> list:
-    """Edits turning flag ``old`` into ``new`` (stored without dashes) in one command."""
-    edits = []
-    long_old = len(old) > 1
-    for arg in command.args:
-        raw = arg.raw
-        if arg.masked or not raw.startswith("-"):
-            continue
-        if raw == "--":
-            break  # operands follow
-        if raw.startswith("--"):
-            match = _LONG_FLAG.match(raw)
-            if long_old and match and match.group(1) == old:
-                edits.append((arg.start, arg.end, _flag_text(new, match.group(2) or "")))
-            continue
-        match = _SHORT_GROUP.match(raw)
-        if long_old or not match or old not in match.group(1):
-            continue
-        letters, rest = match.groups()
-        if len(letters) > 1 and command.name in SINGLE_DASH_LONG_OPTIONS:
-            continue
-        if len(new) == 1:
-            edits.append((arg.start, arg.end, "-" + letters.replace(old, new) + rest))
-            continue
-        remaining = letters.replace(old, "")
-        if remaining:
-            edits.append((arg.start, arg.end, f"-{remaining}{rest} --{new}"))
-        else:
-            edits.append((arg.start, arg.end, f"--{new}" + (f"={rest}" if rest else "")))
-    return edits
-
-
-def _flag_text(new: str, value: str) -> str:
-    """``new`` as a flag, keeping an ``=value`` (a short flag takes it as the next word)."""
-    if len(new) > 1:
-        return f"--{new}{value}"
-    return f"-{new}" + (f" {value[1:]}" if value else "")
-
-
-def literal_edits(command, old: str, new: str) -> list:
-    """Every occurrence of ``old`` in the unquoted text of the command's arguments."""
-    from dp.shell.lexer import plain_runs
-
-    edits = []
-    for arg in command.args:
-        if arg.masked or old not in arg.raw:
-            continue
-        for run_start, run_end in plain_runs(arg.raw):
-            at = arg.raw.find(old, run_start, run_end)
-            while at >= 0:
-                edits.append((arg.start + at, arg.start + at + len(old), new))
-                at = arg.raw.find(old, at + len(old), run_end)
-    return edits
-
-
-def regex_edits(command, value: str, pattern: str, replacement: str) -> list:
-    """Matches of ``pattern`` in the command's text (they may span words), except
-    those touching quoted strings, escapes or expansions, which are never rewritten."""
-    from dp.shell.lexer import plain_runs
-
-    protected = []
-    for word in (command.word, *command.args):
-        covered = word.start
-        for run_start, run_end in [] if word.masked else plain_runs(word.raw):
-            protected.append((covered, word.start + run_start))
-            covered = word.start + run_end
-        protected.append((covered, word.end))
-    span = value[command.start : command.end]
-    template = go_replacement(replacement)
-    edits = []
-    for match in re.finditer(pattern, span):
-        start, end = command.start + match.start(), command.start + match.end()
-        if not any(p_start < end and start < p_end for p_start, p_end in protected if p_start < p_end):
-            edits.append((start, end, match.expand(template)))
-    return edits
-
-
-def recipe_edit(command, rule: Rule, value: str, original: str, cwd: str, notes: list):
-    """The edit replacing a matching simple command by the rendered recipe, else None."""
-    import shlex
-
-    from dp.rules.recipe import Arg, TemplateError, render
-    from dp.shell.script_shape import group, has_several_commands
-
-    try:
-        prefix = shlex.split(rule.from_name)
-    except ValueError:
-        return None
-    if not prefix or len(command.args) < len(prefix) - 1:
-        return None
-    if [arg.value for arg in command.args[: len(prefix) - 1]] != prefix[1:]:
-        return None
-    trailing = command.args[len(prefix) - 1 :]
-    try:
-        script, used = render(
-            rule.to_name,
-            args=[Arg(arg.value, arg.raw) for arg in trailing],
-            matched=rule.from_name,
-            raw=value[command.start : command.end],
-            full=original,
-            cwd=cwd,
-            program=rule.program,
-        )
-    except TemplateError:
-        return None
-    dropped = [] if used is None else [arg.raw for n, arg in enumerate(trailing, 1) if n not in used]
-    if dropped:
-        notes.append("dropped arguments: " + " ".join(dropped))
-    script = script.strip() or ":"
-    if not has_several_commands(script):
-        # One command takes the place of the command word and its arguments:
-        # wrappers (`timeout 60`), assignments and redirections stay where they are.
-        start = command.word.start
-        end = command.args[-1].end if command.args else command.word.end
-        inside = [value[s:e] for s, e in command.redirects if start <= s < end]
-        return start, end, " ".join([script, *inside])
-    if command.run_by:
-        return None  # `xargs`/`find -exec` run a program, not a script: leave the call alone
-    # A script can't follow `sudo`/`timeout`: it replaces the whole simple command.
-    wrappers = _without_spans(value, command.start, command.word.start, command.redirects)
-    if wrappers:
-        notes.append("dropped prefix: " + wrappers)
-    redirects = " ".join(value[start:end] for start, end in command.redirects)
-    # Anything around the command (`&&`, `|`, a trailing `&`, `time`, `!`, `if …; then`)
-    # must apply to the whole script, not to its first or last command.
-    if redirects or value[: command.start].strip() or value[command.end :].strip():
-        script = group(script) + (f" {redirects}" if redirects else "")
-    return command.start, command.end, script
-
-
-def _without_spans(text: str, start: int, end: int, spans) -> str:
-    """``text[start:end]`` minus the given spans, whitespace-normalised."""
-    kept = []
-    for span_start, span_end in sorted(spans):
-        if start < span_end and span_start < end:
-            kept.append(text[start:span_start])
-            start = max(start, span_end)
-    kept.append(text[start:end])
-    return " ".join("".join(kept).split())
-
-
-def go_replacement(replacement: str) -> str:
-    """Accept Go's ``$1`` / ``${name}`` as well as Python's ``\\1`` / ``\\g<name>``.
-
-    ``$$`` is a literal dollar, as in Go.
-    """
-    if "$" not in replacement:
-        return replacement
-    parts = replacement.split("$$")
-    converted = [_GO_GROUP.sub(lambda m: "\\g<%s>" % (m.group(1) or m.group(2)), part) for part in parts]
-    return "$".join(converted)
-
-
 def _describe(rule: Rule, notes=()) -> str:
+    """The note the hook shows for a rule that fired, with what it dropped or changed."""
     kind = rule.match_kind
     if kind == COMMAND:
         text = f"{rule.command} → {rule.to_name}"
