@@ -33,6 +33,8 @@ DEFAULT_TIMEOUT = 300
 MAX_TIMEOUT = 1800
 TIMEOUT_EXIT_CODE = 124
 KILL_GRACE_SECONDS = 5
+# How much of a child's output (the tail, both streams) a result keeps by default.
+DEFAULT_CAPTURE_LIMIT = 1_000_000
 # How long processes the child left behind may keep running after it exits
 # before they are terminated like a timed-out task.
 STRAGGLER_LINGER_SECONDS = 1.0
@@ -119,7 +121,7 @@ def run_process(
     timeout: Optional[float] = DEFAULT_TIMEOUT,
     stdin: Optional[bytes] = None,
     echo: bool = False,
-    capture_limit: int = 1_000_000,
+    capture_limit: int = DEFAULT_CAPTURE_LIMIT,
     grace: float = KILL_GRACE_SECONDS,
     cancel: Optional[threading.Event] = None,
     on_output: Optional[Callable[[bytes], None]] = None,

@@ -3,6 +3,13 @@
 ``task: "test -k fast"`` is split into words like a shell would (each word
 may hold ``{{values}}``, rendered as text: no shell parses them), and the
 first word names the task of the runner detected in the working directory.
+
+The step then takes ``dp run``'s own path (``dp.project.task``): the
+directory must be one dp may act in (never ``/`` or a system directory,
+owned and writable by the user), checked before any project file is read
+and again when the task's ``Command`` runs, and the process is handled by
+``Command.run`` like every project action's, so a recipe cannot run a task
+where ``dp run`` would refuse to.
 """
 
 from __future__ import annotations
@@ -29,26 +36,27 @@ class TaskStep(StepType):
                 problems.append(f"{label}: 'task' cannot be split into words: {exc}")
 
     def run(self, frame, call: Call) -> None:
-        from dp.process import run_process
+        from dp.process import DEFAULT_CAPTURE_LIMIT
 
-        resolved = _resolve(frame, call)
-        process = run_process(resolved.argv, cwd=resolved.cwd, timeout=timeout(call.step),
+        command = _command(frame, call)
+        process = command.run(echo=False, timeout=timeout(call.step), capture_limit=DEFAULT_CAPTURE_LIMIT,
                               cancel=frame.interrupted, on_output=frame.streamer(call.step))
         store_output(call, checked(process, timeout(call.step)))
 
     def plan(self, frame, call: Call) -> str:
-        resolved = _resolve(frame, call)
-        return f"task {shlex.join(resolved.argv)} (in {resolved.cwd})"
+        command = _command(frame, call)
+        return f"task {command.shell_line()} (in {command.cwd})"
 
 
-def _resolve(frame, call: Call):
-    """The project task the step names, found by dp's runner detection (``dp run``)."""
+def _command(frame, call: Call):
+    """The checked ``Command`` for the project task the step names, as ``dp run`` plans it."""
     from dp import runners
+    from dp.project.task import task_command, task_directory
 
     step = call.step
     words = [render_text(word, call.context, call.result, f"step '{step.id}' task")
              for word in shlex.split(step.task)]
     if not words:
         raise StepFailed("task is empty")
-    cwd = working_dir(frame.options.project_dir, call)
-    return runners.resolve(runners.detect(cwd), words[0], words[1:])
+    directory = task_directory(working_dir(frame.options.project_dir, call), None)
+    return task_command(runners.resolve(runners.detect(directory), words[0], words[1:]))
