@@ -11,7 +11,6 @@ prints it as it is. Stdlib only: this runs before typer is imported.
 from __future__ import annotations
 
 import os
-import sys
 
 ROOT_HELP_ARGS = ([], ["-h"], ["--help"])
 # Set by a shell asking for completions: then a bare ``dp`` is not a request for help.
@@ -41,33 +40,6 @@ def keep(page: str) -> None:
 def _stamp() -> str:
     import shutil
 
-    import dp
+    from dp.cli.code_stamp import code_stamp
 
-    parts = [dp.__version__, sys.version, f"columns={shutil.get_terminal_size().columns}"]
-    parts += _file_stamps(os.path.dirname(dp.__file__))
-    parts += _file_stamps(_package_dir("typer"))
-    return "\n".join(parts)
-
-
-def _file_stamps(folder: str | None) -> list[str]:
-    """``path size mtime`` of every Python file below ``folder`` (any edit changes the stamp)."""
-    stamps = []
-    pending = [folder] if folder else []
-    while pending:
-        with os.scandir(pending.pop()) as entries:
-            for entry in entries:
-                if entry.is_dir(follow_symlinks=False) and entry.name != "__pycache__":
-                    pending.append(entry.path)
-                elif entry.name.endswith(".py"):
-                    info = entry.stat()
-                    stamps.append(f"{entry.path} {info.st_size} {info.st_mtime_ns}")
-    return sorted(stamps)
-
-
-def _package_dir(name: str) -> str | None:
-    """Where package ``name`` would be imported from (the first match on ``sys.path``)."""
-    for entry in sys.path:
-        folder = os.path.join(entry or ".", name)
-        if os.path.isfile(os.path.join(folder, "__init__.py")):
-            return folder
-    return None
+    return code_stamp(f"columns={shutil.get_terminal_size().columns}")

@@ -18,6 +18,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     if help_cache.applies(args):
         return _root_help(args)
+    from dp.cli import remembered
+
+    again = remembered.lookup(args)
+    if again is not None:  # these words were parsed before: run them without typer
+        return _guarded(again)
+    remembered.listen(args)
     return _run(args)
 
 
@@ -46,30 +52,40 @@ def _run(args: list[str]) -> int:
     import typer
 
     from dp.cli.app import build_app, command_word
-    from dp.errors import DpError
 
     # typer may vendor its own click: take the exception classes from the
     # module typer's public BadParameter comes from, whichever click that is.
     click_exceptions = sys.modules[typer.BadParameter.__module__]
 
+    def parse_and_run():
+        try:
+            return build_app(command_word(args))(args=args, prog_name="dp", standalone_mode=False)
+        except click_exceptions.NoArgsIsHelpError as exc:
+            print(exc.ctx.get_help())
+            return 0
+        except click_exceptions.UsageError as exc:
+            hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
+            _error(f"{_one_line(exc.format_message())}{hint}")
+            return 2
+        except click_exceptions.ClickException as exc:
+            _error(_one_line(exc.format_message()))
+            return exc.exit_code
+        except typer.Abort:
+            _error("aborted")
+            return 130
+
+    return _guarded(parse_and_run)
+
+
+def _guarded(call) -> int:
+    """``call()``'s exit status; whatever goes wrong ends as one line on stderr, never a traceback."""
+    from dp.errors import DpError
+
     try:
-        result = build_app(command_word(args))(args=args, prog_name="dp", standalone_mode=False)
+        result = call()
     except DpError as exc:
         _error(exc.message)
         return exc.exit_code
-    except click_exceptions.NoArgsIsHelpError as exc:
-        print(exc.ctx.get_help())
-        return 0
-    except click_exceptions.UsageError as exc:
-        hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
-        _error(f"{_one_line(exc.format_message())}{hint}")
-        return 2
-    except click_exceptions.ClickException as exc:
-        _error(_one_line(exc.format_message()))
-        return exc.exit_code
-    except typer.Abort:
-        _error("aborted")
-        return 130
     except KeyboardInterrupt:
         _error("interrupted")
         return 130

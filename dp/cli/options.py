@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import functools
 import inspect
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Optional
 
 import typer
+
+from dp.cli.shared import Shared
 
 _META_KEY = "dp.shared"
 
@@ -47,28 +49,6 @@ _OPTIONS = {
         ),
     ),
 }
-
-
-@dataclass(frozen=True)
-class Shared:
-    """The shared options of one invocation."""
-
-    db: Optional[Path] = None
-    cwd: Optional[Path] = None
-    json: bool = False
-    quiet: bool = False
-
-    @property
-    def store(self) -> Path:
-        """The store chosen by --db, then $DP_DB, then the default."""
-        from dp.store import resolve_db_path
-
-        return resolve_db_path(self.db)
-
-    @property
-    def directory(self) -> Path:
-        """The directory to act in (--cwd, else the current directory), as given."""
-        return self.cwd if self.cwd is not None else Path.cwd()
 
 
 def shared(*names: str):

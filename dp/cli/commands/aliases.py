@@ -25,9 +25,6 @@ Examples:
   dp aliases import team.toml --dry-run
 """
 
-TO_WIDTH = 40
-
-
 # The kinds as people name them (``alias`` for tool-name aliases), from the model's one list.
 Kind = Enum("Kind", {kind_label(kind): kind_label(kind) for kind in MATCH_KINDS}, type=str)
 
@@ -53,53 +50,10 @@ def list_aliases(
 ) -> None:
     if ctx.invoked_subcommand is not None:
         return
-    from dp.store import read_rules
+    from dp.cli import remembered
+    from dp.cli.views import aliases
 
-    rules = read_rules(opts.store, tool=tool, command=cmd, kind=kind.value if kind else None)
-    if opts.json:
-        print_json([rule.to_dict() for rule in rules])
-        return
-    filtered = tool is not None or cmd is not None or kind is not None
-    if not rules:
-        note("No aliases match those filters." if filtered else "No aliases configured.")
-    else:
-        typer.echo(render_table(rules))
-    if not filtered:
-        _project_rules(opts, after_table=bool(rules))
-
-
-def _project_rules(opts: Shared, after_table: bool) -> None:
-    """The rules project paving applies in this directory (dp paving), after the user's."""
-    import os
-
-    from dp.paving.report import text_lines
-
-    found = text_lines(str(opts.store.parent), os.getcwd())
-    if found:
-        typer.echo(("\n" if after_table else "") + "\n".join(found))
-
-
-def render_table(rules) -> str:
-    """The rules as a table, built a column at a time (10,000 rules are 70,000 cells)."""
-    from dp.cli.table import render_columns
-
-    columns = {
-        "FROM": [rule.from_name for rule in rules],
-        "TO": [_fold(rule.to_name) for rule in rules],
-        "TYPE": [rule.kind_label for rule in rules],
-        "COMMAND": [rule.command for rule in rules],
-    }
-    if any(rule.tool and not rule.command for rule in rules):
-        columns["TOOL/PARAM"] = [f"{rule.tool}/{rule.param}" if rule.tool and not rule.command else ""
-                                 for rule in rules]
-    columns["MESSAGE"] = [rule.message for rule in rules]
-    columns["CREATED"] = [rule.created_at.replace("T", " ").rstrip("Z") for rule in rules]
-    return render_columns(list(columns), list(columns.values()))
-
-
-def _fold(text: str) -> str:
-    folded = " ".join(text.split())
-    return folded if len(folded) <= TO_WIDTH else folded[: TO_WIDTH - 3] + "..."
+    remembered.run(aliases.show, opts, tool=tool, cmd=cmd, kind=kind.value if kind else None)
 
 
 @shared("db", "quiet")
@@ -171,8 +125,10 @@ def import_(
         print_json({**summary, "dry_run": dry_run})
         return
     if dry_run:
+        from dp.cli.views.aliases import fold
+
         for action, rule in report.actions:
-            note(f"  would {_VERB[action]}: {rule.kind_label} {rule.from_name} -> {_fold(rule.to_name)}")
+            note(f"  would {_VERB[action]}: {rule.kind_label} {rule.from_name} -> {fold(rule.to_name)}")
     prefix = "Dry run: would import" if dry_run else "Imported"
     note(
         f"{prefix} {summary['imported']}, skipped {summary['skipped']}, "
