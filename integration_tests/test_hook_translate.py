@@ -119,3 +119,14 @@ def test_a_rename_without_a_table_is_warned_about_once_and_listed_by_doctor(tmp_
     doctor = subprocess.run([str(BIN / "dp"), "doctor"], capture_output=True, text=True, env=env, timeout=60)
     assert "command grep → ack only renames" in doctor.stdout + doctor.stderr
     assert "find → fd only renames" not in doctor.stdout + doctor.stderr
+
+
+def test_changing_a_rules_target_to_a_tool_without_a_table_is_warned_about(tmp_path):
+    from hook_support import dp_alias, isolated_env
+
+    env = isolated_env(tmp_path)
+    assert dp_alias(env, "--cmd", "grep", "--replace", "rg").stderr == ""
+    changed = dp_alias(env, "--cmd", "grep", "--replace", "ag")
+    assert changed.returncode == 0
+    assert changed.stderr.startswith("dp: warning: dp has no translation table for grep → ag: the command is renamed")
+    assert dp_alias(env, "--cmd", "grep", "--replace", "rg").stderr == ""

@@ -64,6 +64,7 @@ def alias(
         delete=delete,
     )
     refuse_unless_forced(rule, force or delete)
+    before = None
     with Store.open(opts.store) as store:
         if delete:
             deleted = store.delete_rule(rule)
@@ -73,12 +74,13 @@ def alias(
                 raise DpError(f"not found: no {_noun(rule).lower()} {describe_key(rule)} (list them with: dp aliases)")
             action, rule = "deleted", deleted
         else:
+            before = store.get_rule(rule)
             action = store.set_rule(rule)
             rule = store.get_rule(rule)
     from dp.cli.commands.pave import sync_hooks
 
     sync_hooks(opts.store)
-    if action == "set":  # new rules only: warned once, not on every update
+    if action != "deleted" and (before is None or before.to_name != rule.to_name):  # once per target
         _warn_if_renames_only(rule)
     if opts.json:
         print_json({"action": action, **rule.to_dict()})
