@@ -60,8 +60,11 @@ def test_help_in_a_pipe_has_no_colour_even_without_no_color(pages):
 def test_install_completion_writes_a_completion_script_that_completes(tmp_path, env):
     home = tmp_path / "completion-home"
     home.mkdir()
+    # typer finds the shell among the process's ancestors, which depend on how the tests were
+    # started (an xdist worker under a non-shell parent finds none); name it instead.
     proc = subprocess.run([str(DP_BIN), "--install-completion", "bash"], capture_output=True, text=True,
-                          env={**env, "HOME": str(home), "SHELL": "/bin/bash"}, timeout=60)
+                          env={**env, "HOME": str(home), "SHELL": "/bin/bash",
+                               "_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION": "1"}, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "dp" in (home / ".bashrc").read_text()
     completed = subprocess.run([str(DP_BIN)], capture_output=True, text=True, timeout=60,
