@@ -16,6 +16,7 @@ import copy
 import os
 import tempfile
 import threading
+from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
 from typing import Optional
 
@@ -36,24 +37,19 @@ DEFAULT_MAX_SESSION_DEPTH = 3
 MAX_PROMPT_ARG_BYTES = 100 * 1024
 
 
+@dataclass(slots=True, eq=False)  # one object per run: identity, not field equality
 class AgentRequest:
     """Everything an adapter needs to run one agent step."""
 
-    __slots__ = ("prompt", "system_prompt", "agent_name", "model", "mode", "working_dir", "timeout",
-                 "cancel")
-
-    def __init__(self, prompt: str, *, system_prompt: Optional[str] = None,
-                 agent_name: Optional[str] = None, model: Optional[str] = None,
-                 mode: Optional[str] = None, working_dir: Optional[Path] = None,
-                 timeout: Optional[float] = None, cancel: Optional[threading.Event] = None):
-        self.prompt = prompt
-        self.system_prompt = system_prompt
-        self.agent_name = agent_name
-        self.model = model
-        self.mode = mode
-        self.working_dir = working_dir
-        self.timeout = timeout
-        self.cancel = cancel  # set when the run is interrupted: end the agent
+    prompt: str
+    _: KW_ONLY
+    system_prompt: Optional[str] = None
+    agent_name: Optional[str] = None
+    model: Optional[str] = None
+    mode: Optional[str] = None
+    working_dir: Optional[Path] = None
+    timeout: Optional[float] = None
+    cancel: Optional[threading.Event] = None  # set when the run is interrupted: end the agent
 
     def with_prompt(self, prompt: str) -> "AgentRequest":
         """The same request asking something else (the JSON-only retry)."""

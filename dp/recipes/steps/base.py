@@ -10,6 +10,7 @@ conditions, limits, hooks, the audit log, parallel groups.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -32,24 +33,21 @@ class StepFailed(Exception):
         self.output = output
 
 
+@dataclass(slots=True, eq=False)  # one object per run: identity, not field equality
 class Call:
     """One step being run: where it sits, what it sees, and what it produces.
 
     ``updates`` is what the step adds to the context once its batch is done.
     """
 
-    __slots__ = ("step", "recipe", "context", "depth", "chain", "limits", "result", "updates")
-
-    def __init__(self, step: model.Step, recipe: model.Recipe, context: dict, depth: int,
-                 chain: list[str], limits: tuple[int, int], result: model.StepResult):
-        self.step = step
-        self.recipe = recipe
-        self.context = context
-        self.depth = depth
-        self.chain = chain
-        self.limits = limits
-        self.result = result
-        self.updates: dict[str, Any] = {}
+    step: model.Step
+    recipe: model.Recipe
+    context: dict
+    depth: int
+    chain: list[str]
+    limits: tuple[int, int]
+    result: model.StepResult
+    updates: dict[str, Any] = field(default_factory=dict, init=False)
 
     @property
     def where(self) -> str:
