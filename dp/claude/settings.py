@@ -166,7 +166,9 @@ def command_words(command) -> list[str]:
         words = shlex.split(command)
     except ValueError:
         return []
-    while words and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", words[0]):
+    from dp.shell.wrappers import is_assignment
+
+    while words and is_assignment(words[0]):
         words.pop(0)  # VAR=value prefixes
     return words
 

@@ -189,8 +189,9 @@ def _directory(value: str, commands, command, cwd: str):
 
 def _changes_directory(value: str, command) -> bool:
     """``env -C DIR`` / ``sudo --chdir``: a wrapper that runs the command elsewhere."""
-    prefix = value[command.start : command.word.start]
-    return any(word in ("-C", "--chdir") or word.startswith("--chdir=") for word in prefix.split())
+    from dp.shell.wrappers import changes_directory
+
+    return changes_directory(value[command.start : command.word.start].split())
 
 
 def _cd(directory: str, command):

@@ -54,6 +54,15 @@ def is_assignment(word: str) -> bool:
     return bool(name) and all(c in _NAME_CHARS for c in name)
 
 
+# Wrapper options that run the command in another directory (`env -C DIR`, `sudo --chdir=DIR`).
+_CHDIR_OPTIONS = ("-C", "--chdir")
+
+
+def changes_directory(wrapper_words: list[str]) -> bool:
+    """Whether the wrapper words before a command make it run in another directory."""
+    return any(word in _CHDIR_OPTIONS or word.startswith("--chdir=") for word in wrapper_words)
+
+
 def _is_query(wrapper: str, option: str) -> bool:
     queries = _QUERY_OPTIONS.get(wrapper, ())
     if option.startswith("--"):
