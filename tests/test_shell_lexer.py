@@ -15,6 +15,8 @@ from dp.shell.words import command_words
         "git commit -m \"$(cat <<'EOF'\nmsg\nEOF\n)\" && ls",
         "[[ -f x ]] && echo $((1+2)) && (( i++ )); time -p ls",
         "a=(1 2) b+=(3); case $x in a) ls;; esac",
+        "echo $[1 + 2] $(a && b || c & d;) <(e\nf # g\n) `h\ni` $(j \\\n k) $(seq $#)",
+        "find . -ok rm { } \\; ; case $x in\na) ls\n;;\nesac",
     ],
 )
 def test_prepare_keeps_length_and_everything_outside_the_masks(text):
@@ -24,6 +26,28 @@ def test_prepare_keeps_length_and_everything_outside_the_masks(text):
     for index, (before, after) in enumerate(zip(text, prepared.text)):
         if not prepared.masked(index, index + 1):
             assert before == after
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("echo $[2*(3+4)] x", "echo $_________ x"),
+        ("x=$(a && b || c & d;)", "x=$(a ;  b ;  c ; d )"),
+        ("x=<(a\n\nb # c\nd &\n)", "x=<(a; b ;   d   )"),
+        ("x=`a\nb\n`", "x=`a;b `"),
+        ("x=$(a \\\n b)", "x=$(a    b)"),
+        ("x=$(seq $# a#b '#' ${#v})", "x=$(seq $_ a_b '#' ${#v})"),
+        ("find -ok rm { } \\;", "find -ok rm _ } \\;"),
+        ("case $x in\na) ls\n;;\nb) ls;;\nesac", "{         \n   ls\n  \n   ls; \n}   "),
+    ],
+)
+def test_prepare_overwrites_what_bashlex_misreads(text, expected):
+    assert prepare(text).text == expected
+
+
+def test_prepare_leaves_braces_and_hashes_bashlex_reads():
+    text = "echo { x } y && echo a#b ${x#y} \"$(echo '#')\""
+    assert prepare(text).text == text
 
 
 def test_prepare_blanks_heredoc_bodies_and_keeps_the_next_line():

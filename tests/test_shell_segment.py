@@ -147,6 +147,18 @@ def test_spans_after_pre_processed_constructs_index_the_original():
     assert found(text)[-1] == ("grep", "grep -n x f")
 
 
+def test_a_line_continuation_in_a_substitution_keeps_spans_on_the_original():
+    text = "x=$(ls \\\n -l | xargs rm -f) && grep y"
+    assert found(text) == [("ls", "ls \\\n -l"), ("rm", "xargs rm -f"), ("grep", "grep y")]
+
+
+def test_overwritten_arguments_keep_their_value():
+    [_, rm] = simple_commands("find / -ok rm { } \\;")
+    assert [(arg.value, arg.masked) for arg in rm.args] == [("{", True), ("}", False)]
+    [seq] = simple_commands("n=$(seq $# a#b)")
+    assert [(arg.value, arg.masked) for arg in seq.args] == [("$#", True), ("a#b", True)]
+
+
 def test_arguments_keep_value_and_source():
     text = "grep 'a b' \"c\"d my\\ file -- -x"
     [command] = simple_commands(text)
@@ -240,6 +252,15 @@ def test_command_word_index_counts_from_the_first_word():
         ("(( $(grep -c x f) > 0 )) && ls", ["grep", "ls"]),
         ("find . -ok rm {} \\;", ["find", "rm"]),
         ("select x in a b; do grep x \"$x\"; done", ["grep"]),
+        ("echo $[1 + $(grep -c x f)] && ls", ["echo", "grep", "ls"]),
+        ('echo $(cd $(dirname "$1") && pwd -P)/$(basename "$1")', ["echo", "cd", "dirname", "pwd", "basename"]),
+        ("sort <(cd d && find .) <(a || b &) | uniq", ["sort", "cd", "find", "a", "b", "uniq"]),
+        ("find / -size 0 -ok rm { } \\;", ["find", "rm"]),
+        ("x=$(a\n  b # note\n  c;\n) && ls", ["a", "b", "c", "ls"]),
+        ("x=`a\nb`; ls", ["a", "b", "ls"]),
+        ("x=$(cat <<A; cat <<B\na\nA\nb\nB\ngrep z)", ["cat", "cat", "grep"]),
+        ("n=$(seq 1 $#) m=$(echo a#b) && ls", ["seq", "echo", "ls"]),
+        ("case $x in\na) grep x\n;;\nb) ls & ;;\nc) cat; ;;\nesac", ["grep", "ls", "cat"]),
     ],
 )
 def test_commands_inside_constructs_bashlex_cannot_read_are_found(text, names):

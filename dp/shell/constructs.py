@@ -3,7 +3,9 @@
 Each function takes the ``dp.shell.scanner.Scanner`` at work, reads one
 construct and records an edit: quoted heredoc delimiters and heredoc bodies,
 ``[[ ]]``, ``(( ))`` and ``for ((…))``, ``time -p``, ``coproc``, ``select``
-and ``case``. The replacement keeps every offset, so whatever bashlex reports
+and ``case``; and what bashlex misreads: operators, newlines and ``#`` in the
+list of a substitution, a bare ``{``/``}`` argument before a reserved word.
+The replacement keeps every offset, so whatever bashlex reports
 is a position in the original string; substitutions inside a masked
 construct are kept (``Scanner.mask``), so the commands they run are still seen.
 
@@ -15,7 +17,9 @@ from __future__ import annotations
 
 import re
 
-from dp.shell.syntax import ARITHMETIC, BLANKS, CASE_END, HEREDOC, QUOTED_HEREDOC, TEST, Unparseable
+from dp.shell.syntax import (
+    ARITHMETIC, BLANKS, CASE_END, COMMENT, HEREDOC, OPERATOR_CHARS, QUOTED_HEREDOC, RESERVED_WORDS, TEST, Unparseable,
+)
 
 # What may follow ]], esac and the `in` of a case for them to be words.
 _AFTER_DOUBLE_BRACKET = " \t\n;&|)"
@@ -183,12 +187,26 @@ def _case_clause(scan, i: int) -> int:
     scan.edit(pattern_start, i, "")
     body_start = i
     i = scan.commands(i, CASE_END)
-    # An empty clause must not leave a bare ';' behind (a syntax error).
-    separator = ";" if scan.skip_blank_lines(body_start) < i else ""
+    separator = ";" if _runs_to_terminator(scan, body_start, i) else ""
     width = 3 if s.startswith(";;&", i) else 2 if s.startswith((";;", ";&"), i) else 0
     if width:
         scan.edit(i, i + width, separator)
     return i + width
+
+
+def _runs_to_terminator(scan, body_start: int, i: int) -> bool:
+    """Whether a clause's last command runs up to its ``;;`` at ``i``, so that a ``;`` must end it.
+
+    Not when the clause is empty, nor when a newline, ``&`` or ``;`` already ends the
+    command (``a) grep x⏎ ;;``): a ``;`` after those is a syntax error.
+    """
+    s = scan.s
+    if scan.skip_blank_lines(body_start) >= i:
+        return False
+    k = i - 1
+    while s[k] in BLANKS:
+        k -= 1
+    return s[k] not in "\n&;" or s[k - 1] == "\\"
 
 
 def _case_patterns(scan, i: int) -> int:
@@ -207,6 +225,95 @@ def _case_patterns(scan, i: int) -> int:
         if stop == i:
             raise Unparseable("bad case pattern")
         i = stop
+
+
+# --- what bashlex misreads ---------------------------------------------------------
+
+
+def substitution_operator(scan, start: int, stop: int) -> None:
+    """An operator between the commands of ``$( )``, ``<( )`` or ``>( )``, where bashlex 0.18 reads only ``;``, ``|``.
+
+    Its parser for a substitution's list fails on ``&&``, ``||`` and ``&``
+    (``$(cd "$d" && pwd)``) and on a ``;`` or ``&`` that ends the list. The
+    first become ``;`` (a list of the same commands), the last a blank.
+    """
+    s = scan.s
+    if s[start] == "|" and s[start:stop] != "||":
+        return
+    if _closes_list(scan, stop):
+        scan.edit(start, stop, "")
+    elif s[start:stop] != ";":
+        scan.edit(start, stop, ";")
+
+
+def substitution_newline(scan, i: int, ends_command: bool) -> int:
+    """A newline in the list of ``$( )``, ``<( )``, ``>( )`` or backticks, where bashlex 0.18 would end the list.
+
+    It parses the text up to the first newline and drops the rest, commands
+    and all (``$(cd d⏎grep x f)``). The newline becomes ``;`` where it ends a
+    command, a blank after an operator, a keyword or another newline, and before
+    the closer; a comment just before it goes too (the ``;`` would be in it),
+    and so do the newlines of the heredoc bodies begun on its line.
+    Returns the index past the newline and those bodies.
+    """
+    s = scan.s
+    start = i
+    if scan.regions and scan.regions[-1][1] == i and scan.regions[-1][2] == COMMENT:
+        start = scan.regions[-1][0]
+    stop = heredoc_bodies(scan, i + 1) if scan.pending else i + 1
+    if stop > i + 1:
+        scan.edit(i + 1, stop, "")  # the newlines between and after the bodies
+    scan.edit(start, i + 1, ";" if ends_command and not _closes_list(scan, stop) else "")
+    return stop
+
+
+def _closes_list(scan, i: int) -> bool:
+    """Whether only blanks, newlines and comments stand between ``i`` and the ``)`` or backtick that ends the list."""
+    s, n = scan.s, scan.n
+    while i < n and (s[i] in " \t\n" or s[i] == "#"):
+        i = s.find("\n", i) if s[i] == "#" else i + 1
+        i = n if i < 0 else i
+    return i < n and s[i] in ")`"
+
+
+def hash_in_word(scan, start: int, stop: int) -> None:
+    """An unquoted ``#`` inside a word in a substitution (``$(echo a#b)``, ``$(seq $#)``) becomes ``_``.
+
+    bashlex 0.18 finds the end of a ``$( )`` by taking every unquoted ``#`` for
+    the start of a comment, and loses the ``)``. The word is then masked: its
+    value stays its source text.
+    """
+    s = scan.s
+    inside = []  # the quotes and expansions of this word: they were appended while it was read
+    for region_start, region_stop, _ in reversed(scan.regions):
+        if region_start < start:
+            break
+        inside.append((region_start, region_stop))
+    at = s.find("#", start, stop)
+    while at >= 0:
+        if s[at - 1] != "\\" and not any(a <= at < b for a, b in inside):
+            scan.edit(at, at + 1, "", "_")
+        at = s.find("#", at + 1, stop)
+
+
+def brace_argument(scan, start: int, stop: int) -> None:
+    """An argument ``{`` or ``}`` before a reserved word (``find … -ok rm { } \\;``) becomes ``_``.
+
+    bashlex 0.18 takes a reserved word for a keyword whenever the word before it
+    is a bare brace, even in argument position, and fails on the command.
+    """
+    s, n = scan.s, scan.n
+    i = stop
+    while True:
+        i = scan.skip_blanks(i)
+        if not s.startswith("\\\n", i):
+            break
+        i += 2
+    end = i
+    while end < n and s[end] not in BLANKS and s[end] not in OPERATOR_CHARS:
+        end += 1
+    if s[i:end] in RESERVED_WORDS:
+        scan.edit(start, stop, "", "_")
 
 
 # The keywords in command position that start a construct bashlex cannot read.

@@ -2,9 +2,11 @@
 
 * ``prepare(text)`` — an offset-preserving pre-pass for the constructs bashlex
   0.18 cannot read (quoted heredoc delimiters, heredoc bodies, ``[[ ]]``,
-  ``$(( ))``, ``(( ))``, ``time``, arrays, ``case``). Each one is overwritten
-  by a same-length placeholder bashlex can parse, so every position bashlex
-  reports is a position in the original string. Strings the lexer cannot close
+  ``$(( ))``, ``$[ ]``, ``(( ))``, ``time``, arrays, ``case``) or misreads
+  (``&&``, newlines, continuations and ``#`` in substitutions, ``{ }`` as
+  arguments). Each one is overwritten by a same-length placeholder bashlex
+  can parse, so every position bashlex reports is a position in the original
+  string. Strings the lexer cannot close
   (an open quote, a missing ``)``, an unterminated heredoc — the inputs that
   make bashlex hang) raise ``Unparseable`` so that the caller does nothing.
 * ``regions(text)`` — the quoting contexts (quotes, substitutions, heredoc

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from dp.shell import constructs
 from dp.shell.syntax import (
-    ANSI_C_QUOTED, ARITHMETIC, ASSIGNMENT, BACKTICK, BLANKS, CASE_END, COMMENT, DOUBLE_QUOTED, KEEP_COMMAND_POSITION,
-    OPERATOR_CHARS, PARAMETER, QUOTING, SINGLE_QUOTED, SUBSTITUTION, Unparseable,
+    AFTER_ASSIGNMENT, ANSI_C_QUOTED, ARITHMETIC, ASSIGNMENT, BACKTICK, BLANKS, CASE_END, COMMENT, DOUBLE_QUOTED, KEEP_COMMAND_POSITION,
+    OPERATOR_CHARS, PARAMETER, QUOTING, SINGLE_QUOTED, SUBSTITUTION, SUBSTITUTION_END, Unparseable,
 )
 
 # Characters that may end a command list: the closers ) and `, and ;; / ;& in a case clause.
@@ -29,12 +29,14 @@ _LIST_ENDS = ")`;"
 # Two-character control operators (one character otherwise: ; & |).
 _TWO_CHAR_OPERATORS = frozenset({"&&", "||", "|&", ";&"})
 _TWO_CHAR_REDIRECTIONS = frozenset({">>", ">&", "<&", "<>", ">|"})
+# Argument words after which bashlex 0.18 takes a reserved word for a keyword.
+_BRACES = frozenset({"{", "}"})
 
 
 class Scanner:
     """Scan one string; see the module docstring for what it records."""
 
-    __slots__ = ("s", "n", "edits", "pending", "regions")
+    __slots__ = ("s", "n", "edits", "pending", "regions", "nested")
 
     def __init__(self, text: str):
         self.s = text
@@ -42,6 +44,7 @@ class Scanner:
         self.edits: list[tuple[int, int, str, str]] = []  # (start, stop, head, fill)
         self.pending: list[tuple[str, bool, bool]] = []  # heredocs to read: (delimiter, strip tabs, quoted)
         self.regions: list[tuple[int, int, str]] = []  # (start, stop, kind)
+        self.nested = 0  # how many substitutions (command, process, backtick) enclose the scan
 
     def scan(self) -> "Scanner":
         """Scan the whole text; raises ``Unparseable`` unless it is one balanced command list."""
@@ -79,7 +82,8 @@ class Scanner:
     def commands(self, i: int, closer) -> int:
         """A command list from ``i`` until ``closer``; the index just past the closer.
 
-        ``closer`` is ``)`` or a backtick, ``CASE_END`` for a case clause (which
+        ``closer`` is ``)`` (a subshell, an array), ``SUBSTITUTION_END`` (the ``)`` of
+        ``$( )``, ``<( )``, ``>( )``) or a backtick, ``CASE_END`` for a case clause (which
         ends before its ``;;``/``;&``/``;;&`` or ``esac``), or None (the end of the text).
         """
         s, n = self.s, self.n
@@ -91,11 +95,11 @@ class Scanner:
             if c in BLANKS:
                 i += 1
             elif c == "\n":
-                i, command_position = self.newline(i), True
+                i, command_position = self.newline(i, closer, command_position), True
             elif c in _LIST_ENDS and self.ends_list(i, c, closer):
                 return i if c == ";" else i + 1
             elif c in ";&|":
-                i = self.control_operator(i)
+                i = self.control_operator(i, closer)
                 if s[i - 1] == ">":  # &> and &>>: a redirection (no control operator ends in >)
                     redirect_target = True
                 else:
@@ -107,7 +111,7 @@ class Scanner:
             elif c == "#":
                 i = self.comment(i)
             elif c == "\\" and s.startswith("\\\n", i):
-                i += 2  # a line continuation between words
+                i = self.continuation(i)
             else:
                 start, i = i, self.word(i, closer)
                 if redirect_target:
@@ -116,36 +120,65 @@ class Scanner:
                     if in_case and s[start:i] == "esac":
                         return start
                     i, command_position = self.command_word(start, i)
+                elif s[start:i] in _BRACES:
+                    constructs.brace_argument(self, start, i)
         return self.end_of_text(i, closer)
+
+    def continuation(self, i: int) -> int:
+        """Past a line continuation between words.
+
+        In a substitution bashlex 0.18 parses the text with its continuations
+        taken out, so every position it reports after one is two characters
+        short: there the continuation is blanked (one inside a word, see
+        ``quoted_part``, becomes ``__`` and the word is masked).
+        """
+        if self.nested:
+            self.edit(i, i + 2, "")
+        return i + 2
+
+    def substitution(self, i: int, closer) -> int:
+        """The command list of ``$( )``, ``<( )``, ``>( )`` (``closer`` ``SUBSTITUTION_END``) or backticks."""
+        self.nested += 1
+        stop = self.commands(i, closer)
+        self.nested -= 1
+        return stop
 
     def end_of_text(self, i: int, closer) -> int:
         if closer is not None and closer != CASE_END:
-            raise Unparseable(f"missing {closer}")
+            raise Unparseable(f"missing {')' if closer == SUBSTITUTION_END else closer}")
         return i
 
-    def newline(self, i: int) -> int:
-        """Past a newline, and past the bodies of the heredocs begun on its line."""
+    def newline(self, i: int, closer=None, command_position=True) -> int:
+        """Past a newline, and past the bodies of the heredocs begun on its line.
+
+        In a substitution's list bashlex 0.18 would stop at the newline
+        (``constructs.substitution_newline`` overwrites it).
+        """
+        if closer == SUBSTITUTION_END or closer == "`":
+            return constructs.substitution_newline(self, i, command_position is not True)
         return constructs.heredoc_bodies(self, i + 1) if self.pending else i + 1
 
     def ends_list(self, i: int, c: str, closer) -> bool:
         """Whether the ``)``, backtick or ``;`` at ``i`` ends the list that ``closer`` closes."""
         if c == ";":
             return closer == CASE_END and self.s.startswith((";;", ";&"), i)
-        if c == closer:
+        if c == closer or (c == ")" and closer == SUBSTITUTION_END):
             return True
         if c == ")":
             raise Unparseable("unexpected )")
         return False  # a backtick that opens a substitution: part of a word
 
-    def control_operator(self, i: int) -> int:
+    def control_operator(self, i: int, closer=None) -> int:
         """Past ``; & | && || |& ;&`` (and ``&>``/``&>>``, a redirection)."""
         s = self.s
         if s.startswith(";;", i):
             raise Unparseable(";; outside case")
-        first = s[i]
+        start, first = i, s[i]
         i += 2 if s[i : i + 2] in _TWO_CHAR_OPERATORS else 1
         if first == "&" and s.startswith(">", i):  # &> and &>>
-            i += 2 if s.startswith(">>", i) else 1
+            return i + (2 if s.startswith(">>", i) else 1)
+        if closer == SUBSTITUTION_END:
+            constructs.substitution_operator(self, start, i)
         return i
 
     def parenthesis(self, i: int, command_position: bool) -> tuple[int, bool]:
@@ -161,7 +194,7 @@ class Scanner:
         """A redirection, heredoc or process substitution: (end, command position, redirect target)."""
         s = self.s
         if s.startswith(("<(", ">("), i):
-            stop = self.commands(i + 2, ")")
+            stop = self.substitution(i + 2, SUBSTITUTION_END)
             self.regions.append((i, stop, SUBSTITUTION))
             return stop, False, redirect_target
         if s.startswith("<<<", i):
@@ -176,7 +209,9 @@ class Scanner:
         construct = constructs.BY_KEYWORD.get(word)
         if construct is not None:
             return construct(self, start, i)
-        return i, word in KEEP_COMMAND_POSITION or ASSIGNMENT.match(word) is not None
+        if word in KEEP_COMMAND_POSITION:
+            return i, True
+        return i, AFTER_ASSIGNMENT if ASSIGNMENT.match(word) else False
 
     def comment(self, i: int) -> int:
         """Skip a comment from its ``#`` to (not past) the end of its line."""
@@ -214,13 +249,16 @@ class Scanner:
                 if c == "(" and ASSIGNMENT.fullmatch(s[start:i]):
                     i = self.array(i)
                     continue
-                return i
+                break
             if c == "`" and closer == "`":
-                return i
+                break
             if c == "'":
                 self.check_single_quoted(start, i)
             i = self.quoted_part(i) if c in QUOTING else i + 1
-        return min(i, n)
+        i = min(i, n)
+        if self.nested and "#" in s[start:i]:
+            constructs.hash_in_word(self, start, i)
+        return i
 
     def array(self, i: int) -> int:
         """The ``(…)`` of ``a=(…)``: masked as ``__…__`` (its substitutions kept)."""
@@ -249,6 +287,8 @@ class Scanner:
         """End of the escape, quoted string, substitution or expansion starting at i."""
         c = self.s[i]
         if c == "\\":
+            if self.nested and self.s.startswith("\\\n", i):
+                self.edit(i, i + 2, "", "_")  # a line continuation inside a word (see ``continuation``)
             return i + 2
         if c == "'" and in_double_quotes:
             return i + 1
@@ -259,7 +299,7 @@ class Scanner:
         elif c == '"':
             stop, kind = self.double_quoted(i + 1), DOUBLE_QUOTED
         else:
-            stop, kind = self.commands(i + 1, "`"), BACKTICK
+            stop, kind = self.substitution(i + 1, "`"), BACKTICK
         self.regions.append((i, stop, kind))
         return stop
 
@@ -279,14 +319,14 @@ class Scanner:
         raise Unparseable("open double quote")
 
     def dollar(self, i: int, in_double_quotes: bool) -> int:
-        """``$'…'``, ``$"…"``, ``$((…))``, ``$(…)``, ``${…}`` or a plain ``$``."""
+        """``$'…'``, ``$"…"``, ``$((…))``, ``$[…]``, ``$(…)``, ``${…}`` or a plain ``$``."""
         s = self.s
-        if s.startswith("$((", i):
-            stop = self.arithmetic(i + 3)
+        if s.startswith(("$((", "$["), i):
+            stop = self.arithmetic(i + 3) if s[i + 1] == "(" else self.arithmetic(i + 2, "]")
             self.mask(i, stop, "$", "_")
             kind = ARITHMETIC
         elif s.startswith("$(", i):
-            stop, kind = self.commands(i + 2, ")"), SUBSTITUTION
+            stop, kind = self.substitution(i + 2, SUBSTITUTION_END), SUBSTITUTION
         elif s.startswith("${", i):
             stop, kind = self.parameter(i + 2, in_double_quotes), PARAMETER
         elif not in_double_quotes and s.startswith("$'", i):
@@ -324,18 +364,19 @@ class Scanner:
                 i = self.quoted_part(i, in_double_quotes) if c in QUOTING else i + 1
         raise Unparseable("open ${")
 
-    def arithmetic(self, i: int) -> int:
-        """The body of ``$((…))`` or ``((…))`` from just after its opening parentheses."""
+    def arithmetic(self, i: int, closing: str = "))") -> int:
+        """The body of ``$((…))``, ``((…))`` or the old ``$[…]`` (``closing`` ``]``) from just after its opening."""
         s, n = self.s, self.n
+        opening, close = ("(", ")") if closing == "))" else ("[", "]")
         depth = 0
         while i < n:
             c = s[i]
-            if c == "(":
+            if c == opening:
                 depth += 1
-            elif c == ")":
+            elif c == close:
                 if depth == 0:
-                    if s.startswith("))", i):
-                        return i + 2
+                    if s.startswith(closing, i):
+                        return i + len(closing)
                     raise Unparseable("arithmetic closed by a single )")
                 depth -= 1
             elif c in QUOTING:
