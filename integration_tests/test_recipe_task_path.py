@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import time
 
 import pytest
 from cli_assertions import assert_one_line_error
@@ -42,6 +44,12 @@ def project(tmp_path):
     (root / "Makefile").write_text("build:\n\t@echo built\n\ttouch built-by-make\n")
     (root / "tasks.yaml").write_text(RECIPE)
     return root
+
+
+def _gone(pid: int) -> bool:
+    """No such process (ps fails), or only a zombie left for init to reap."""
+    proc = subprocess.run(["ps", "-o", "stat=", "-p", str(pid)], capture_output=True, text=True)
+    return proc.returncode != 0 or proc.stdout.strip().startswith("Z")
 
 
 def _steps(proc) -> dict:
@@ -120,3 +128,22 @@ def test_the_refusal_reads_the_same_in_the_text_report(dp, tmp_path, fake_npm):
     proc = dp("recipe", "run", recipe, cwd="/usr", extra_env={"PATH": path_with(fake_npm)})
     assert proc.returncode == 1
     assert by_run.stderr.strip().removeprefix("dp: error: ") in proc.stdout + proc.stderr
+
+
+@needs_make
+def test_a_task_step_that_runs_out_of_time_ends_its_whole_process_tree_like_dp_run(dp, project):
+    (project / "Makefile").write_text("slow:\n\t@sleep 60 & echo $$! >> pids; echo started; wait\n")
+    (project / "slow.yaml").write_text("name: slow\nsteps:\n  - id: slow\n    task: slow\n    timeout: 1\n")
+    started = time.monotonic()
+    steps = _steps(dp("recipe", "run", "slow.yaml", "--json", cwd=project, timeout=60))
+    by_run = dp("run", "--timeout", "1", "slow", cwd=project, timeout=60)
+    assert time.monotonic() - started < 30
+    assert steps["slow"]["status"] == "failed" and steps["slow"]["output"].startswith("started")
+    assert steps["slow"]["error"] == "timed out after 1s (process group terminated)"
+    assert by_run.returncode == 124 and "timed out after 1 s" in by_run.stderr
+    pids = [int(pid) for pid in (project / "pids").read_text().split()]
+    assert len(pids) == 2
+    deadline = time.monotonic() + 5
+    while not all(map(_gone, pids)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert all(map(_gone, pids))
