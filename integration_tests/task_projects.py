@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 
@@ -47,3 +49,16 @@ def calls(bin_dir: Path) -> list[dict]:
 def path_with(bin_dir: Path) -> str:
     """PATH with the fakes first (the real make/npm/cargo stay reachable)."""
     return f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
+
+
+def gone(pid: int) -> bool:
+    """No such process (ps fails), or only a zombie left for init to reap."""
+    proc = subprocess.run(["ps", "-o", "stat=", "-p", str(pid)], capture_output=True, text=True)
+    return proc.returncode != 0 or proc.stdout.strip().startswith("Z")
+
+
+def wait_until_gone(pids, seconds: float = 5.0) -> None:
+    """Give ended processes up to ``seconds`` to disappear (the caller asserts they did)."""
+    deadline = time.monotonic() + seconds
+    while not all(map(gone, pids)) and time.monotonic() < deadline:
+        time.sleep(0.05)

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import time
 
 import pytest
 from cli_assertions import assert_one_line_error
 from mcp_support import write_package
-from task_projects import calls, install_fake, make_repo, path_with
+from task_projects import calls, gone, install_fake, make_repo, path_with, wait_until_gone
 
 needs_make = pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
 
@@ -44,12 +43,6 @@ def project(tmp_path):
     (root / "Makefile").write_text("build:\n\t@echo built\n\ttouch built-by-make\n")
     (root / "tasks.yaml").write_text(RECIPE)
     return root
-
-
-def _gone(pid: int) -> bool:
-    """No such process (ps fails), or only a zombie left for init to reap."""
-    proc = subprocess.run(["ps", "-o", "stat=", "-p", str(pid)], capture_output=True, text=True)
-    return proc.returncode != 0 or proc.stdout.strip().startswith("Z")
 
 
 def _steps(proc) -> dict:
@@ -143,7 +136,5 @@ def test_a_task_step_that_runs_out_of_time_ends_its_whole_process_tree_like_dp_r
     assert by_run.returncode == 124 and "timed out after 1 s" in by_run.stderr
     pids = [int(pid) for pid in (project / "pids").read_text().split()]
     assert len(pids) == 2
-    deadline = time.monotonic() + 5
-    while not all(map(_gone, pids)) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert all(map(_gone, pids))
+    wait_until_gone(pids)
+    assert all(map(gone, pids))

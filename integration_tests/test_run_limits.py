@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import time
 
 import pytest
 
 from cli_assertions import assert_one_line_error
-from task_projects import make_repo
+from task_projects import gone as _gone
+from task_projects import make_repo, wait_until_gone
 
 needs_make = pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
 
@@ -23,12 +23,6 @@ echo $$ >> pids
 echo started
 while :; do sleep 0.1; done
 """
-
-
-def _gone(pid: int) -> bool:
-    """No such process (ps fails), or only a zombie left for init to reap."""
-    proc = subprocess.run(["ps", "-o", "stat=", "-p", str(pid)], capture_output=True, text=True)
-    return proc.returncode != 0 or proc.stdout.strip().startswith("Z")
 
 
 @needs_make
@@ -45,9 +39,7 @@ def test_timeout_kills_the_task_and_its_grandchild(dp, tmp_path):
     assert "started" in report["output"]
     pids = [int(pid) for pid in (root / "pids").read_text().split()]
     assert len(pids) == 2
-    deadline = time.monotonic() + 5
-    while not all(map(_gone, pids)) and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_until_gone(pids)
     assert all(map(_gone, pids))
 
 
