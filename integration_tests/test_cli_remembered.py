@@ -135,3 +135,15 @@ def test_without_a_writable_cache_every_run_uses_typer(dp, home):
     first, again = dp("aliases"), dp("aliases")
     assert shown(again) == shown(first) and first.returncode == 0
     assert "typer" in imported(again.stderr)
+
+
+def test_a_kept_parse_can_only_name_a_listing_view(dp, home):
+    """A cache file that names any other function is ignored: the run goes through typer."""
+    import marshal
+
+    first = dp("aliases")
+    for kept in (home / ".cache" / "dp").glob("argv-*.marshal"):
+        stamp, (_, arguments, opts) = marshal.loads(kept.read_bytes())
+        kept.write_bytes(marshal.dumps((stamp, ("os:system", arguments, opts))))
+    again = dp("aliases")
+    assert shown(again) == shown(first) and "typer" in imported(again.stderr)

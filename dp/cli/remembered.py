@@ -23,6 +23,8 @@ import os
 
 # The commands whose command lines may be kept (each calls ``run`` when typer parsed it).
 COMMANDS = ("aliases", "tasks")
+# Where the functions they hand their work to live (typer-free).
+VIEWS = "dp.cli.views."
 COMPLETION_VARIABLE = "_DP_COMPLETE"  # a shell asking for completions: always typer
 _PREFIX = "argv"
 _words: list[str] | None = None  # this run's command line, while typer parses it
@@ -38,6 +40,8 @@ def lookup(args: list[str]):
     if not (isinstance(kept, tuple) and len(kept) == 3):
         return None
     target, arguments, plain_opts = kept
+    if not (isinstance(target, str) and target.startswith(VIEWS) and isinstance(arguments, dict)):
+        return None  # only ever a listing view: a cache file is no way to call anything else
     return lambda: _call(target, arguments, plain_opts)
 
 
@@ -53,7 +57,7 @@ def run(function, opts, **arguments):
     ``function`` must not need typer, and the arguments must be plain values
     (text, numbers, booleans, None); anything else is run but not kept.
     """
-    if _words is not None and all(_plain(value) for value in arguments.values()):
+    if _words is not None and function.__module__.startswith(VIEWS) and all(map(_plain, arguments.values())):
         from dp.cachedir import write_stamped
 
         target = f"{function.__module__}:{function.__qualname__}"
