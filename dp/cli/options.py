@@ -51,6 +51,15 @@ _OPTIONS = {
 }
 
 
+def existing_directory(path: Path) -> Path:
+    """``path`` resolved, when it is a directory; else the usage error every ``--cwd`` gives."""
+    from dp.errors import DpError
+
+    if not path.is_dir():
+        raise DpError(f"--cwd {path}: not a directory", exit_code=2)
+    return path.resolve()
+
+
 def shared(*names: str):
     """Give the decorated command the shared options ``names`` as ``opts: Shared``.
 

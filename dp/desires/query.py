@@ -9,7 +9,8 @@ from dp.errors import DpError
 from dp.store import desires
 
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
-STORED_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
+# The first timestamp there is: a duration reaching back past it means "everything".
+EARLIEST = datetime.min.replace(tzinfo=timezone.utc)
 
 
 def parse_since(text: str, now: datetime | None = None) -> str:
@@ -17,7 +18,11 @@ def parse_since(text: str, now: datetime | None = None) -> str:
     now = now or datetime.now(timezone.utc)
     value = text.strip()
     if len(value) > 1 and value[-1] in _UNITS and value[:-1].isdigit():
-        return (now - timedelta(**{_UNITS[value[-1]]: int(value[:-1])})).strftime(STORED_FORMAT)
+        try:
+            start = now - timedelta(**{_UNITS[value[-1]]: int(value[:-1])})
+        except OverflowError:
+            start = EARLIEST
+        return _stored(start)
     return parse_date(value, "--since", "7d, 12h, 2w or 2026-01-31")
 
 
@@ -29,7 +34,15 @@ def parse_date(text: str, option: str, examples: str = "2026-01-31 or 2026-01-31
         raise DpError(f"{option} {text!r} is not a date or duration; use {examples}") from None
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=timezone.utc)
-    return parsed.astimezone(timezone.utc).strftime(STORED_FORMAT)
+    try:
+        return _stored(parsed.astimezone(timezone.utc))
+    except OverflowError:
+        raise DpError(f"{option} {text!r} is outside the dates dp can compare (years 1 to 9999 in UTC); use {examples}") from None
+
+
+def _stored(moment: datetime) -> str:
+    """A UTC time as stored (``2026-01-31T12:00:00.000000Z``), with four-digit years even before 1000."""
+    return moment.replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
 def iso(stored: str) -> str:

@@ -23,7 +23,14 @@ class AuditLog:
     """One JSONL file per run, readable only by its owner (outputs may hold secrets)."""
 
     def __init__(self, directory: Path, recipe_name: str):
-        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        try:
+            directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except FileExistsError:
+            raise DpError(f"audit log directory {directory} is not a directory; "
+                          "name a directory for the log (nothing was run)") from None
+        except OSError as exc:
+            raise DpError(f"cannot create audit log directory {directory}: {exc.strerror or exc} "
+                          "(nothing was run)") from None
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S.%fZ")
         safe = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in recipe_name)[:80]
         self.path = directory / f"{safe}_{stamp}.jsonl"

@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from dp.cli.common import print_json
-from dp.cli.options import Shared, shared
+from dp.cli.options import Shared, existing_directory, shared
 
 HELP = """Check the whole setup and say how to fix what is wrong.
 
@@ -42,7 +42,7 @@ def doctor(
     from dp.doctor.checks import run_all
     from dp.doctor.findings import ERROR, summary
 
-    findings = run_all(opts.store, opts.directory.resolve(), settings)
+    findings = run_all(opts.store, existing_directory(opts.directory), settings)
     counts = summary(findings)
     if opts.json:
         print_json({"ok": counts[ERROR] == 0, "summary": counts, "checks": [f.to_dict() for f in findings]})

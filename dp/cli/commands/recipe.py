@@ -12,7 +12,7 @@ from typing import List, Optional
 import typer
 
 from dp.cli.common import note, print_json, warning
-from dp.cli.options import Shared, shared
+from dp.cli.options import Shared, existing_directory, shared
 
 HELP = """Multi-step YAML recipes: bash, agent, task and sub-recipe steps.
 
@@ -147,7 +147,7 @@ def list_recipes(
     """
     from dp.recipes import discovery, parser
 
-    roots = discovery.search_roots(_project(_directory(opts, working_dir)), _absolute(recipe_dirs))
+    roots = discovery.search_roots(existing_directory(_directory(opts, working_dir)), _absolute(recipe_dirs))
     rows = parser.catalogue(roots)
     if opts.json:
 
@@ -206,18 +206,10 @@ def _directory(opts: Shared, working_dir: Optional[Path]) -> Path:
     return opts.cwd or working_dir or Path(".")
 
 
-def _project(working_dir: Path) -> Path:
-    from dp.errors import DpError
-
-    if not working_dir.is_dir():
-        raise DpError(f"--cwd {working_dir}: not a directory", exit_code=2)
-    return working_dir.resolve()
-
-
 def _load(recipe: str, working_dir: Path, recipe_dirs):
     from dp.recipes import discovery, parser
 
-    project = _project(working_dir)
+    project = existing_directory(working_dir)
     roots = discovery.search_roots(project, _absolute(recipe_dirs))
     path = parser.resolve_recipe_argument(recipe, roots, Path.cwd())
     return project, parser.load_recipe(path, roots)
