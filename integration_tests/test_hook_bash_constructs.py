@@ -56,6 +56,9 @@ def updated(env, command: str) -> str | None:
         ("x=$(grep -c x app.py & wait;)", "x=$(rg -c --include-zero x app.py & wait;)"),
         # braces split by a space: `{ }` is no group here
         ("find / -size 0 -ok rm { } \\;", "find / -size 0 -ok trash { } \\;"),
+        ("ls >{ } && grep -c x app.py", "ls >{ } && rg -c --include-zero x app.py"),
+        # a backtick in the single quotes of an assignment is no substitution
+        ("x=$(sep='`' ; grep -c x app.py)", "x=$(sep='`' ; rg -c --include-zero x app.py)"),
         # $# and a # inside a word in a substitution are no comment
         ("n=$(seq 1 $#); grep -c x app.py", "n=$(seq 1 $#); rg -c --include-zero x app.py"),
     ],
@@ -79,6 +82,7 @@ def test_a_case_clause_with_its_terminator_on_its_own_line(hook_env):
             "x=$(cat <<EOF\nnote\nEOF\ngrep -l x app.py)",
             "x=$(cat <<EOF\nnote\nEOF\nrg -l x app.py)",
         ),
+        ("x=$(f() {\n  read l < <(grep x app.py)\n}\nf)", "x=$(f() {\n  read l < <(rg x app.py)\n}\nf)"),
     ],
 )
 def test_every_line_of_a_multi_line_substitution_is_read(hook_env, command, expected):

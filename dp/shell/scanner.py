@@ -29,7 +29,7 @@ _LIST_ENDS = ")`;"
 # Two-character control operators (one character otherwise: ; & |).
 _TWO_CHAR_OPERATORS = frozenset({"&&", "||", "|&", ";&"})
 _TWO_CHAR_REDIRECTIONS = frozenset({">>", ">&", "<&", "<>", ">|"})
-# Argument words after which bashlex 0.18 takes a reserved word for a keyword.
+# Argument (or redirection target) words after which bashlex 0.18 takes a reserved word for a keyword.
 _BRACES = frozenset({"{", "}"})
 
 
@@ -114,14 +114,14 @@ class Scanner:
                 i = self.continuation(i)
             else:
                 start, i = i, self.word(i, closer)
-                if redirect_target:
-                    redirect_target = False
-                elif command_position:
+                if command_position and not redirect_target:
                     if in_case and s[start:i] == "esac":
                         return start
                     i, command_position = self.command_word(start, i)
-                elif s[start:i] in _BRACES:
-                    constructs.brace_argument(self, start, i)
+                else:  # an argument or a redirection's target
+                    redirect_target = False
+                    if s[start:i] in _BRACES:
+                        constructs.brace_argument(self, start, i)
         return self.end_of_text(i, closer)
 
     def continuation(self, i: int) -> int:
@@ -196,7 +196,8 @@ class Scanner:
         if s.startswith(("<(", ">("), i):
             stop = self.substitution(i + 2, SUBSTITUTION_END)
             self.regions.append((i, stop, SUBSTITUTION))
-            return stop, False, redirect_target
+            # As a redirection's target (`< <(ls)`) it ends the redirection.
+            return stop, command_position if redirect_target else False, False
         if s.startswith("<<<", i):
             return i + 3, command_position, True
         if s.startswith("<<", i):
@@ -270,11 +271,17 @@ class Scanner:
         """Refuse the quoting that sends bashlex 0.18 into an endless loop.
 
         A single-quoted ``'…${…'`` whose ``${`` is not closed inside the quotes,
-        in a word with anything before or after it (``echo 'a${'b``).
+        in a word with anything before or after it (``echo 'a${'b``). And
+        overwrite the inside of ``'…'`` with a backtick in an assignment
+        (``p='`x'``), which bashlex reads as a substitution and fails on or,
+        inside ``$( )``, silently drops the commands around it.
         """
         s = self.s
         stop = self.single_quoted(i + 1)
         segment = s[i + 1 : stop - 1]
+        if "`" in segment and ASSIGNMENT.match(s, word_start):
+            self.edit(i + 1, stop - 1, "", "_")
+            return
         opened = segment.rfind("${")
         if opened < 0 or "}" in segment[opened:]:
             return
