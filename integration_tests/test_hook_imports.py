@@ -15,7 +15,7 @@ sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))
 from dp.hook import main
 status = main([])
 heavy = ("bashlex", "jinja2", "typer", "click", "sqlite_utils", "dp.rules.apply", "dp.shell.segment", "mcp",
-         "dp.shell.placement")
+         "dp.shell.placement", "dp.shell.lexer")
 print(json.dumps({"status": status, "loaded": sorted(name for name in heavy if name in sys.modules)}))
 """
 
@@ -59,9 +59,12 @@ def test_no_heavy_imports_when_no_rule_can_apply(store_env, payload, status):
     assert probe(store_env, payload) == {"status": status, "loaded": []}
 
 
-def test_bashlex_loads_only_when_a_rule_command_occurs(store_env):
-    loaded = probe(store_env, bash("grep -n x f"))["loaded"]
-    assert "bashlex" in loaded and "dp.shell.segment" in loaded
+def test_the_parser_loads_only_when_a_rule_command_occurs_in_more_than_plain_words(store_env):
+    """A command of plain words (most agent commands) is split without the lexer or bashlex."""
+    proc = probe(store_env, bash("grep -n x f"))
+    assert proc == {"status": 0, "loaded": ["dp.rules.apply", "dp.shell.segment"]}
+    loaded = probe(store_env, bash("grep -n 'x y' f | wc -l"))["loaded"]
+    assert "bashlex" in loaded and "dp.shell.lexer" in loaded and "dp.shell.segment" in loaded
     assert "jinja2" not in loaded and "typer" not in loaded
 
 
@@ -81,8 +84,10 @@ def test_paving_words_outside_any_project_parse_nothing(store_env, tmp_path):
 def test_paving_in_a_project_loads_the_parser_but_not_the_cli(store_env, tmp_path):
     (tmp_path / "package.json").write_text('{"name": "app"}')
     (tmp_path / "pnpm-lock.yaml").write_text("lockfileVersion: '9.0'\n")
-    loaded = probe(store_env, {**bash("npm install"), "cwd": str(tmp_path)})["loaded"]
+    loaded = probe(store_env, {**bash("npm install && npm test -- --watch=false"), "cwd": str(tmp_path)})["loaded"]
     assert "bashlex" in loaded and "typer" not in loaded and "jinja2" not in loaded
+    plain = probe(store_env, {**bash("npm install"), "cwd": str(tmp_path)})["loaded"]
+    assert "dp.shell.segment" in plain and "bashlex" not in plain and "typer" not in plain
 
 
 JINJA_PROBE = """

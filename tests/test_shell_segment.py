@@ -289,3 +289,55 @@ def test_backslash_escaped_command_words_are_not_commands_to_rewrite(text):
 ])
 def test_sequential_only_for_and_semicolon_and_newline(between, expected):
     assert sequential(between) is expected
+
+
+def _shape(commands):
+    """Everything a rule reads of the commands found."""
+    if commands is None:
+        return None
+    return sorted(
+        (c.start, c.end, c.name, c.run_by, c.stdin_redirected, tuple(c.redirects),
+         tuple((w.start, w.end, w.value, w.raw, w.masked) for w in [c.word, *c.args]))
+        for c in commands
+    )
+
+
+def test_plain_words_are_found_without_the_parser_exactly_as_the_parser_finds_them():
+    """The plain-words path must agree with lexer + bashlex on every command it takes."""
+    import random
+
+    from dp.shell import segment
+
+    vocabulary = ["grep", "-rn", "foo", ".", "src/a.py", "sudo", "-u", "bob", "env", "A=1", "--include=x.py",
+                  "xargs", "-0", "find", "-exec", "-ok", "+", "rm", "time", "timeout", "5", "command", "-v",
+                  "npm", "ci", "user@host:/tmp", "50%", "a,b", "/usr/bin/grep", "nice", "--", "-", "if", "x=1"]
+    rng = random.Random(17)
+    taken = 0
+    for _ in range(3000):
+        text = " ".join(rng.choice(vocabulary) for _ in range(rng.randint(1, 7)))
+        if segment._plain_words(text) is None:
+            continue
+        taken += 1
+        assert _shape(segment.simple_commands(text)) == _shape(segment._parsed_commands(text)), text
+    assert taken > 2000
+
+
+@pytest.mark.parametrize("text", [
+    "A=1 grep x",  # an assignment first
+    "time grep x",  # a reserved word first
+    "grep  x",  # two spaces
+    " grep x",
+    "grep x ",
+    "grep 'x'",
+    "grep $x",
+    "grep *.py",
+    "grep ~/x",
+    "grep x # note",
+    "\\grep x",
+    "grep x | wc",
+    "",
+])
+def test_anything_more_than_plain_words_goes_to_the_parser(text):
+    from dp.shell import segment
+
+    assert segment._plain_words(text) is None

@@ -10,8 +10,7 @@ leaves the command alone.
 
 from __future__ import annotations
 
-from dp.shell.guard import Timeout, deadline
-from dp.shell.lexer import Prepared, Unparseable, prepare
+from dp.shell.syntax import RESERVED_WORDS
 from dp.shell.wrappers import basename, program_index
 
 # Longer commands are left alone rather than risk a slow parse.
@@ -74,6 +73,48 @@ def simple_commands(text: str) -> list[SimpleCommand] | None:
     """The simple commands of ``text`` in source order, or None if unparseable."""
     if len(text) > MAX_PARSE_CHARS:
         return None
+    plain = _plain_words(text)
+    if plain is not None:
+        return _plain_commands(plain)
+    return _parsed_commands(text)
+
+
+# What a word made only of these characters means needs no parser: no quoting, expansion, glob,
+# operator, redirection or comment can be in it, so its value is its text.
+_PLAIN_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:@%+,=-")
+
+
+def _plain_words(text: str) -> list[str] | None:
+    """``text``'s words when it is one simple command of plain words, single spaces apart.
+
+    Most commands agents run look like this (``grep -rn foo src``, ``npm ci``):
+    bashlex would find exactly these words, so it is not even loaded for them.
+    A first word that is an assignment or a reserved word (``time``, ``if``)
+    means more than words, and goes to the parser.
+    """
+    words = text.split(" ")
+    if not all(words) or not _PLAIN_CHARACTERS.issuperset(text.replace(" ", "")):
+        return None
+    return None if "=" in words[0] or words[0] in RESERVED_WORDS else words
+
+
+def _plain_commands(values: list[str]) -> list[SimpleCommand]:
+    """The simple command of plain words (and those it runs through ``find -exec``)."""
+    words, start = [], 0
+    for value in values:
+        words.append(Word(start, start + len(value), value, value, False))
+        start += len(value) + 1
+    index = program_index(values)
+    run_by = "xargs" if any(basename(value) == "xargs" for value in values[:index]) else ""
+    command = SimpleCommand(0, words[-1].end, words[index], words[index + 1 :], [], run_by)
+    return [command, *find_exec_commands(command)]
+
+
+def _parsed_commands(text: str) -> list[SimpleCommand] | None:
+    """``simple_commands`` by the lexer's pre-pass and bashlex: any Bash at all."""
+    from dp.shell.guard import Timeout, deadline
+    from dp.shell.lexer import Unparseable, prepare
+
     try:
         prepared = prepare(text)
         from dp.shell.bashlex_loader import load
@@ -90,7 +131,7 @@ def simple_commands(text: str) -> list[SimpleCommand] | None:
     return found
 
 
-def _walk(node, text: str, prepared: Prepared, found: list, piped: bool) -> None:
+def _walk(node, text: str, prepared, found: list, piped: bool) -> None:
     kind = node.kind
     if kind == "command":
         command = _simple_command(node, text, prepared)
@@ -149,7 +190,7 @@ def find_exec_commands(command: SimpleCommand) -> list[SimpleCommand]:
     return nested
 
 
-def _simple_command(node, text, prepared: Prepared) -> SimpleCommand | None:
+def _simple_command(node, text, prepared) -> SimpleCommand | None:
     words = []
     redirects = []
     for part in node.parts:
