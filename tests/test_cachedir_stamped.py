@@ -134,3 +134,36 @@ def test_read_json_object_ignores_a_file_over_its_limit(tmp_path):
 
 def test_read_json_object_of_a_directory_is_empty(tmp_path):
     assert read_json_object(str(tmp_path), 1024) == {}
+
+
+def test_concurrent_writers_and_readers_of_one_stamp_never_see_a_partial_value():
+    """Two hooks may rebuild the same cache at once: a reader gets a whole value or none."""
+    import threading
+
+    values = [list(range(n, n + 20_000)) for n in range(4)]
+    seen, errors = [], []
+    done = threading.Event()
+
+    def write(value):
+        for _ in range(20):
+            write_stamped("tables", "shared stamp", value)
+
+    def read():
+        while not done.is_set():
+            try:
+                seen.append(read_stamped("tables", "shared stamp"))
+            except Exception as exc:  # noqa: BLE001 (any exception is the failure)
+                errors.append(exc)
+
+    readers = [threading.Thread(target=read) for _ in range(2)]
+    writers = [threading.Thread(target=write, args=(value,)) for value in values]
+    for thread in readers + writers:
+        thread.start()
+    for thread in writers:
+        thread.join()
+    done.set()
+    for thread in readers:
+        thread.join()
+    assert errors == []
+    assert all(value is None or value in values for value in seen)
+    assert read_stamped("tables", "shared stamp") in values
