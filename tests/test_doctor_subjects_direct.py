@@ -22,16 +22,15 @@ from dp.doctor.settings_files import SettingsFile, check_settings, reinstall_com
 
 @pytest.fixture
 def home(tmp_path):
-    path = tmp_path / "home"
-    path.mkdir()
-    return path
+    """A home of its own; the test's project is ``project`` below it, whose ``.mcp.json`` doctor reads."""
+    (tmp_path / "home").mkdir()
+    (tmp_path / "project").mkdir()
+    return tmp_path / "home"
 
 
 @pytest.fixture
-def project(tmp_path):
-    path = tmp_path / "project"
-    path.mkdir()
-    return path
+def project(home):
+    return home.parent / "project"
 
 
 # -- mcp ---------------------------------------------------------------------------------

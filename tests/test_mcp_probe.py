@@ -14,6 +14,7 @@ import textwrap
 import time
 
 import pytest
+from process_support import wait_gone
 
 from dp.mcp.probe import MAX_LINE_BYTES, ProbeError, list_tools
 
@@ -102,18 +103,9 @@ time.sleep(300)
     assert list_tools(server(tmp_path, body), tmp_path) == []
     assert time.monotonic() - started < 30
     child = int(pid_file.read_text())
-    deadline = time.monotonic() + 10
-    while _alive(child) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not _alive(child), "the server's own child outlived the probe"
+    assert wait_gone(child, 10), "the server's own child outlived the probe"
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 @pytest.mark.parametrize("argv, message", [

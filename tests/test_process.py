@@ -11,27 +11,10 @@ import time
 from pathlib import Path
 
 import pytest
+from process_support import wait_gone
 
 from dp.errors import DpError
 from dp.process import TIMEOUT_EXIT_CODE, check_timeout, run_process
-
-
-def _gone(pid: int) -> bool:
-    """Dead: no such process, or a zombie waiting for init to reap it."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except FileNotFoundError:
-        return True
-    return state == "Z"
-
-
-def _wait_gone(pid: int, within: float = 5.0) -> bool:
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        if _gone(pid):
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_exit_code_and_output_of_the_child(tmp_path):
@@ -106,7 +89,7 @@ def test_timeout_kills_child_and_grandchild_that_ignore_sigterm(tmp_path):
     assert "started" in result.output
     recorded = [int(line) for line in pids.read_text().split()]
     assert len(recorded) == 2
-    assert all(_wait_gone(pid) for pid in recorded)
+    assert all(wait_gone(pid) for pid in recorded)
 
 
 def test_timeout_sends_sigterm_first_so_the_child_can_clean_up(tmp_path):
@@ -122,7 +105,7 @@ def test_background_process_holding_the_pipe_is_ended_not_waited_for(tmp_path):
     result = run_process(["sh", "-c", "sleep 60 & echo $!"], cwd=tmp_path, grace=0.5)
     assert time.monotonic() - started < 10
     assert result.exit_code == 0 and not result.timed_out
-    assert _wait_gone(int(result.output.strip()))
+    assert wait_gone(int(result.output.strip()))
 
 
 def test_output_is_echoed_live_to_our_own_streams(tmp_path):
@@ -203,7 +186,7 @@ def test_interrupting_us_takes_the_childs_whole_group_down(tmp_path):
     proc.send_signal(signal.SIGINT)
     _, stderr = proc.communicate(timeout=30)
     assert b"KeyboardInterrupt" in stderr
-    assert all(_wait_gone(int(pid)) for pid in pids_file.read_text().split())
+    assert all(wait_gone(int(pid)) for pid in pids_file.read_text().split())
 
 
 def test_missing_working_directory_is_a_clear_error(tmp_path):
@@ -240,4 +223,4 @@ def test_cancel_ends_the_childs_group_and_says_so(tmp_path):
     threading.Timer(0.5, cancel.set).start()
     result = run_process(["sh", "-c", script], cwd=tmp_path, timeout=60, cancel=cancel)
     assert result.cancelled and not result.timed_out
-    assert _wait_gone(int(pid_file.read_text()))
+    assert wait_gone(int(pid_file.read_text()))

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
+from process_support import gone
 
 from dp.recipes import model
 from dp.recipes.parser import load_recipe, parse_recipe_text
@@ -142,15 +143,7 @@ steps:
     assert "timed out after 1s" in hang.error
     assert hang.output == "started"
     child = int((tmp_path / "child.pid").read_text())
-    assert not _alive(child)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
+    assert gone(child)
 
 
 def test_fail_fast_stops_the_recipe(tmp_path):
