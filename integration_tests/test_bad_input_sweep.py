@@ -4,7 +4,8 @@ Each row is a mistake a user makes at a real prompt. The first rows were
 internal errors (a traceback's last line, "internal error: …") or silently
 wrong reports until these tests pinned them: an ``--audit-dir`` that is a
 file, a ``--since`` reaching back past year 1, ``dp doctor --cwd`` naming a
-file (which reported settings errors for paths below the file).
+file (which reported settings errors for paths below the file), an alias
+recipe template nested past Jinja's or Python's limits.
 """
 
 from __future__ import annotations
@@ -45,6 +46,9 @@ def workspace(tmp_path):
     (["suggest", "--apply", "nope"], 1, "dp: error: no pending suggestion 'nope'; list them with: dp suggest"),
     (["git", "add", "../x"], 1,
      'dp: error: path "../x" is outside the working directory {tmp}; name paths inside it'),
+    pytest.param(["alias", "--recipe", "gt", "{{ " * 1000], 1,
+                 "dp: error: recipe template for 'gt' does not parse: it nests too deeply ({{{{, (, [ or {{% %}} "
+                 "blocks inside each other); write it flatter", id="alias-recipe-nested-too-deeply"),
 ])
 def test_a_mistake_is_one_line_that_says_what_to_do(dp, workspace, args, exit_code, message):
     proc = dp(*args, cwd=workspace)

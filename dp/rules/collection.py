@@ -63,7 +63,9 @@ def parse(text: str, fmt: str | None = None) -> list[Rule]:
     ``fmt`` None tries TOML, then JSON.
     """
     data = _load(text, fmt)
-    if not isinstance(data, dict) or not isinstance(data.get("aliases", []), list):
+    # An export of an empty store has [meta] and no [[aliases]]; a file with neither is something else.
+    if not isinstance(data, dict) or not isinstance(data.get("aliases", []), list) \
+            or not {"meta", "aliases"} & data.keys():
         raise DpError("not an alias collection: expected a [meta] table and [[aliases]] entries")
     rules = []
     for index, entry in enumerate(data.get("aliases", []), start=1):

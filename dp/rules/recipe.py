@@ -186,6 +186,8 @@ def template_error(source: str) -> str | None:
         names = meta.find_undeclared_variables(tree)  # compiles: unknown filters fail here
     except TemplateSyntaxError as exc:
         return _one_line(exc)
+    except RecursionError:
+        return _TOO_DEEP
     unknown = names - set(VARIABLES) - set(environment().globals)
     if unknown:
         name = sorted(unknown)[0]
@@ -198,6 +200,9 @@ def template_error(source: str) -> str | None:
     return _trial_error(translated)
 
 
+_TOO_DEEP = "it nests too deeply ({{, (, [ or {% %} blocks inside each other); write it flatter"
+
+
 def _trial_error(translated: str) -> str | None:
     from dp.rules.recipe_sandbox import WRITE_TIME_SECONDS
     from dp.shell.guard import Timeout, deadline
@@ -208,6 +213,9 @@ def _trial_error(translated: str) -> str | None:
                 "args": _SAMPLE_ARGS, "matched": Verbatim("m"), "raw": Verbatim("r"), "full": "f", "cwd": "/"})
     except Timeout:
         return f"rendering takes more than {WRITE_TIME_SECONDS:g} s (a loop too long?)"
+    except (RecursionError, SyntaxError):
+        # Python's own limits on the compiled template: 100 levels of indentation, 20 nested loops.
+        return _TOO_DEEP
     except TemplateError as exc:
         message = str(exc)
         return message if message.startswith(("too big", "line ")) or "not available" in message or "unsafe" in message else None
