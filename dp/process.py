@@ -160,15 +160,21 @@ def run_process(
         )
     except OSError as exc:
         raise DpError(f"cannot run {argv[0]}: {exc.strerror or exc}") from None
-    if stdin is not None:
-        threading.Thread(target=_feed, args=(proc.stdin, stdin), daemon=True).start()
-    supervisor = _Supervisor(proc, timeout, grace, echo, capture_limit, cancel, on_output, tag)
+    supervisor = None
     try:
+        if stdin is not None:
+            threading.Thread(target=_feed, args=(proc.stdin, stdin), daemon=True).start()
+        supervisor = _Supervisor(proc, timeout, grace, echo, capture_limit, cancel, on_output, tag)
         supervisor.run()
     except BaseException:
         # Ctrl-C reaches only us (the child has its own session): take the
-        # child's whole group down before giving up.
-        supervisor.abort()
+        # child's whole group down before giving up — also when it arrives
+        # while the supervisor is still being set up.
+        if supervisor is None:
+            _signal_group(proc.pid, signal.SIGKILL)
+            proc.wait()
+        else:
+            supervisor.abort()
         raise
     output, truncated = supervisor.captured()
     return ProcessResult(

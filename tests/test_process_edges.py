@@ -9,9 +9,12 @@ through a multi-byte character, output that is not text at all.
 from __future__ import annotations
 
 import os
+import signal
 import sys
+from pathlib import Path
 
 import pytest
+from process_support import gone
 
 from dp.errors import DpError
 from dp.process import run_process
@@ -69,3 +72,36 @@ def test_a_program_that_exists_but_cannot_run_is_one_error(tmp_path):
 def test_an_empty_argv_is_a_programming_error():
     with pytest.raises(ValueError):
         run_process([], cwd=".")
+
+
+class _CtrlCOnFirstLook(int):
+    """A capture limit that raises KeyboardInterrupt when the supervisor first compares it:
+    a Ctrl-C arriving after the child started but before dp watches it."""
+
+    def __gt__(self, other):
+        raise KeyboardInterrupt
+
+    __lt__ = __ge__ = __le__ = __gt__
+
+
+def _running_with(argument: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and argument.encode() in (entry / "cmdline").read_bytes().split(b"\0") \
+                    and not gone(int(entry.name)):
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+def test_a_ctrl_c_while_the_run_is_being_set_up_still_ends_the_child(tmp_path):
+    marker = "61.4321"  # a sleep no other test starts
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_process(["sleep", marker], cwd=tmp_path, capture_limit=_CtrlCOnFirstLook(1000))
+        assert _running_with(marker) == []
+    finally:
+        for pid in _running_with(marker):
+            os.kill(pid, signal.SIGKILL)
