@@ -117,7 +117,8 @@ def read_agent_prompt(path: Path) -> tuple[str, dict]:
         raise AgentNotFound(f"cannot read agent definition {path}: {getattr(exc, 'message', None) or exc}") from None
     if len(data) > MAX_AGENT_BYTES:
         raise AgentNotFound(f"agent definition {path} is larger than 100 KB")
-    text = data.decode("utf-8", errors="replace")
+    # A definition saved with Windows line endings (CRLF) has front matter too.
+    text = data.decode("utf-8", errors="replace").replace("\r\n", "\n")
     front: dict = {}
     match = re.match(r"---[ \t]*\n(.*?)\n---[ \t]*(?:\n|$)", text, re.DOTALL)
     if match:

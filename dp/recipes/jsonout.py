@@ -13,6 +13,9 @@ from typing import Any
 
 _FENCE = re.compile(r"```[ \t]*(?:json|JSON)?[ \t]*\n(.*?)```", re.DOTALL)
 MAX_BRACKET_CANDIDATES = 100
+# Characters the bracket search may scan in all, about two passes over the largest captured
+# output: text full of brackets that never close would otherwise cost every candidate a full scan.
+MAX_SCAN_CHARS = 2_000_000
 
 
 def parse_output(text: str) -> Any:
@@ -22,7 +25,7 @@ def parse_output(text: str) -> Any:
         return stripped
     try:
         return json.loads(stripped)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than json can read
         return stripped
 
 
@@ -31,7 +34,7 @@ def extract_json(text: str) -> tuple[bool, Any]:
     for candidate in _candidates(text):
         try:
             value = json.loads(candidate)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         return True, value
     return False, None
@@ -42,10 +45,12 @@ def _candidates(text: str):
     for match in _FENCE.finditer(text):
         yield match.group(1).strip()
     start = _first_bracket(text, 0)
-    tries = 0
-    while start != -1 and tries < MAX_BRACKET_CANDIDATES:
+    tries, budget = 0, MAX_SCAN_CHARS
+    while start != -1 and tries < MAX_BRACKET_CANDIDATES and budget > 0:
         tries += 1
-        end = _balanced_end(text, start)
+        stop = min(len(text), start + budget)
+        end = _balanced_end(text, start, stop)
+        budget -= (end + 1 if end != -1 else stop) - start
         if end != -1:
             yield text[start:end + 1]
         start = _first_bracket(text, start + 1)
@@ -56,12 +61,12 @@ def _first_bracket(text: str, start: int) -> int:
     return min(positions) if positions else -1
 
 
-def _balanced_end(text: str, start: int) -> int:
-    """Index of the bracket closing the one at ``start`` (strings respected), or -1."""
+def _balanced_end(text: str, start: int, stop: int) -> int:
+    """Index of the bracket closing the one at ``start`` (strings respected) before ``stop``, or -1."""
     closing = {"{": "}", "[": "]"}
     stack = [closing[text[start]]]
     in_string = escaped = False
-    for index in range(start + 1, len(text)):
+    for index in range(start + 1, stop):
         ch = text[index]
         if in_string:
             if escaped:
