@@ -72,6 +72,8 @@ for request in requests():
      "it answered with an error: unsupported version"),
     (f"sys.stdout.write('x' * {MAX_LINE_BYTES + 10}); sys.stdout.flush(); sys.stdin.read()",
      "it sent an oversized message"),
+    ("print('[' * 100000 + ']' * 100000, flush=True)\nsys.stdin.read()",
+     f"it printed something that is not JSON-RPC on stdout: {b'[' * 80!r}"),
 ])
 def test_a_broken_server_is_one_sentence(tmp_path, body, message):
     with pytest.raises(ProbeError) as caught:

@@ -10,9 +10,9 @@ leaked into the prompt, never a hang.
 from __future__ import annotations
 
 import os
-import threading
 
 import pytest
+from blocking_support import outcome_within
 
 from dp.recipes.discovery import MAX_AGENT_BYTES, AgentNotFound, read_agent_prompt
 
@@ -45,17 +45,7 @@ def test_undecodable_bytes_are_replaced_not_fatal(tmp_path):
 
 def test_a_fifo_in_place_of_a_definition_is_an_error_not_a_hang(tmp_path):
     os.mkfifo(tmp_path / "agent.md")
-    outcome = []
-
-    def read():
-        try:
-            read_agent_prompt(tmp_path / "agent.md")
-        except AgentNotFound as exc:
-            outcome.append(str(exc))
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    reader.join(10)
-    assert not reader.is_alive(), "reading a FIFO agent definition blocked"
-    assert outcome[0].startswith(f"cannot read agent definition {tmp_path / 'agent.md'}: ")
-    assert "FIFO" in outcome[0]
+    error = outcome_within(lambda: read_agent_prompt(tmp_path / "agent.md"))
+    assert isinstance(error, AgentNotFound)
+    assert str(error).startswith(f"cannot read agent definition {tmp_path / 'agent.md'}: ")
+    assert "FIFO" in str(error)

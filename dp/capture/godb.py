@@ -42,7 +42,7 @@ def ingest(conn, path: Path) -> dict:
 def _row(desire_id, tool_name, tool_input, error, session_id, cwd, timestamp) -> dict:
     try:
         parsed = json.loads(tool_input) if tool_input else {}
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         parsed = {"input": str(tool_input)}
     if not isinstance(parsed, dict):
         parsed = {"input": parsed}

@@ -71,7 +71,7 @@ def _entries(path: Path, totals: Totals):
                 continue
             try:
                 entry = json.loads(raw.decode("utf-8"))
-            except ValueError:
+            except (ValueError, RecursionError):  # not JSON, or nested deeper than json reads
                 totals.skipped_lines += 1
                 continue
             if isinstance(entry, dict):

@@ -79,6 +79,9 @@ def parse_settings(data: bytes | None, path: Path) -> dict:
         ) from None
     except _Unrepresentable as exc:
         raise DpError(f"{path}: {exc}; fix it by hand (nothing was changed)") from None
+    except RecursionError:
+        raise DpError(f"{path} is nested too deeply to read (arrays or objects inside each other); "
+                      "fix it or move it aside (nothing was changed)") from None
     if not isinstance(settings, dict):
         raise DpError(f"{path} must hold a JSON object, not {type(settings).__name__}; nothing was changed")
     return settings

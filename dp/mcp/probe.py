@@ -85,7 +85,7 @@ def _response(proc: subprocess.Popen, request_id: int, deadline: float) -> dict:
 def _parse(line: bytes) -> dict:
     try:
         message = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise ProbeError(f"it printed something that is not JSON-RPC on stdout: {line[:80]!r}") from None
     return message if isinstance(message, dict) else {}
 

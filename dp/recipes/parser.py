@@ -308,6 +308,6 @@ def typed_value(text: str) -> Any:
     if text[:1] in ("{", "["):
         try:
             return json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             return text
     return text

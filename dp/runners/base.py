@@ -145,18 +145,21 @@ def read_text(path: Path) -> str:
 
 
 def read_json(path: Path) -> Any:
-    try:
-        return json.loads(read_text(path))
-    except json.JSONDecodeError as exc:
-        raise DpError(f"parsing {path.name}: {exc} ({path})") from None
+    return _parsed_json(path, read_text(path))
 
 
 def read_jsonc(path: Path) -> Any:
     """JSON with comments and trailing commas (deno.jsonc, tsconfig-style files)."""
+    return _parsed_json(path, _strip_jsonc(read_text(path)))
+
+
+def _parsed_json(path: Path, text: str) -> Any:
     try:
-        return json.loads(_strip_jsonc(read_text(path)))
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         raise DpError(f"parsing {path.name}: {exc} ({path})") from None
+    except RecursionError:
+        raise DpError(f"parsing {path.name}: nested too deeply to read ({path})") from None
 
 
 def _strip_jsonc(text: str) -> str:
