@@ -1,8 +1,9 @@
-"""JSON nested deeper than Python's reader can go, in every file dp reads: one clear line, or skipped.
+"""Data nested deeper than Python's readers can go, in every file dp reads: one clear line, or skipped.
 
 Each of these was "internal error: RecursionError" before: a settings file
-(``dp pave``, ``dp doctor``, ``dp uninstall``), a package.json (``dp tasks``,
-``dp run``), a transcript line (``dp ingest``) and a ``--set`` value.
+(``dp pave``, ``dp doctor``, ``dp uninstall``), a package.json, pyproject.toml,
+Cargo config or Taskfile (``dp tasks``, ``dp run``), a transcript line
+(``dp ingest``) and a ``--set`` value.
 """
 
 from __future__ import annotations
@@ -53,11 +54,27 @@ def test_doctor_reports_a_settings_file_nested_too_deeply(dp, project):
     assert finding["status"] == "error" and "nested too deeply to read" in finding["message"]
 
 
+TOML_DEEP = "[" * 5_000 + "]" * 5_000
+
+PROJECT_FILES = {
+    "package.json": '{"scripts": ' + DEEP + "}",
+    "pyproject.toml": '[project]\nname = "x"\n[tool.poe.tasks]\nx = ' + TOML_DEEP + "\n",
+    ".cargo/config.toml": "[alias]\nx = " + TOML_DEEP + "\n",
+    "Taskfile.yml": "version: 3\ntasks:\n  x: " + TOML_DEEP + "\n",
+}
+
+
+@pytest.mark.parametrize("name", PROJECT_FILES)
 @pytest.mark.parametrize("args", [["tasks"], ["run", "test"]])
-def test_a_package_json_nested_too_deeply_is_one_line(dp, project, args):
-    (project / "package.json").write_text('{"scripts": ' + DEEP + "}")
-    assert_one_line_error(dp(*args, cwd=project),
-                          f"dp: error: parsing package.json: nested too deeply to read ({project / 'package.json'})")
+def test_a_project_file_nested_too_deeply_is_one_line(dp, project, args, name):
+    path = project / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(PROJECT_FILES[name])
+    if name.startswith(".cargo"):
+        (project / "Cargo.toml").write_text('[package]\nname = "x"\nversion = "0.1.0"\n')
+    proc = dp(*args, cwd=project)
+    assert "internal error" not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr[-500:]
+    assert f"parsing {path.name}: nested too deeply to read ({path})" in proc.stderr
 
 
 def test_a_transcript_line_nested_too_deeply_is_skipped(dp, tmp_path):

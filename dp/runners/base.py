@@ -159,7 +159,12 @@ def _parsed_json(path: Path, text: str) -> Any:
     except json.JSONDecodeError as exc:
         raise DpError(f"parsing {path.name}: {exc} ({path})") from None
     except RecursionError:
-        raise DpError(f"parsing {path.name}: nested too deeply to read ({path})") from None
+        raise too_deep(path) from None
+
+
+def too_deep(path: Path) -> DpError:
+    """The error for a project file nested deeper than Python's JSON, TOML or YAML reader can go."""
+    return DpError(f"parsing {path.name}: nested too deeply to read ({path})")
 
 
 def _strip_jsonc(text: str) -> str:
@@ -201,6 +206,8 @@ def read_toml(path: Path) -> dict:
         return tomllib.loads(read_text(path))
     except tomllib.TOMLDecodeError as exc:
         raise DpError(f"parsing {path.name}: {exc} ({path})") from None
+    except RecursionError:
+        raise too_deep(path) from None
 
 
 def table(data: Any, *keys: str) -> dict:

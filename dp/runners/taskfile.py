@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dp.errors import DpError
-from dp.runners.base import Runner, Task, read_text, tool_listed_runner, tool_listing
+from dp.runners.base import Runner, Task, read_text, too_deep, tool_listed_runner, tool_listing
 
 TASKFILE_NAMES = (
     "Taskfile.yml",
@@ -50,6 +50,8 @@ def _from_yaml(taskfile: Path) -> list[Task]:
         data = yaml.safe_load(read_text(taskfile))
     except yaml.YAMLError as exc:
         raise DpError(f"parsing {taskfile.name}: {exc}".splitlines()[0]) from None
+    except RecursionError:
+        raise too_deep(taskfile) from None
     tasks = data.get("tasks") if isinstance(data, dict) else None
     if not isinstance(tasks, dict):
         return []
