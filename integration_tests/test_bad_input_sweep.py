@@ -5,7 +5,8 @@ internal errors (a traceback's last line, "internal error: …") or silently
 wrong reports until these tests pinned them: an ``--audit-dir`` that is a
 file, a ``--since`` reaching back past year 1, ``dp doctor --cwd`` naming a
 file (which reported settings errors for paths below the file), an alias
-recipe template nested past Jinja's or Python's limits.
+recipe template nested past Jinja's or Python's limits, a recipe script whose
+``$( )`` nest deeper than dp's Bash scanner recurses.
 """
 
 from __future__ import annotations
@@ -49,6 +50,9 @@ def workspace(tmp_path):
     pytest.param(["alias", "--recipe", "gt", "{{ " * 1000], 1,
                  "dp: error: recipe template for 'gt' does not parse: it nests too deeply ({{{{, (, [ or {{% %}} "
                  "blocks inside each other); write it flatter", id="alias-recipe-nested-too-deeply"),
+    pytest.param(["alias", "--recipe", "gt", "echo " + "$(" * 1000 + "x" + ")" * 1000 + " {{ args }}"], 1,
+                 "dp: error: recipe template for 'gt' is refused: the script is not complete Bash (nested too "
+                 "deeply), so where its placeholders sit cannot be judged", id="alias-recipe-script-nested-too-deeply"),
 ])
 def test_a_mistake_is_one_line_that_says_what_to_do(dp, workspace, args, exit_code, message):
     proc = dp(*args, cwd=workspace)

@@ -48,7 +48,10 @@ class Scanner:
 
     def scan(self) -> "Scanner":
         """Scan the whole text; raises ``Unparseable`` unless it is one balanced command list."""
-        end = self.commands(0, None)
+        try:
+            end = self.commands(0, None)
+        except RecursionError:  # substitutions or groups nested deeper than the scan recurses
+            raise Unparseable("nested too deeply") from None
         if end != self.n or self.pending:
             raise Unparseable("unbalanced input")
         return self
