@@ -6,7 +6,8 @@ wrong reports until these tests pinned them: an ``--audit-dir`` that is a
 file, a ``--since`` reaching back past year 1, ``dp doctor --cwd`` naming a
 file (which reported settings errors for paths below the file), an alias
 recipe template nested past Jinja's or Python's limits, a recipe script whose
-``$( )`` nest deeper than dp's Bash scanner recurses.
+``$( )`` nest deeper than dp's Bash scanner recurses, an alias argument that
+is not UTF-8.
 """
 
 from __future__ import annotations
@@ -20,10 +21,11 @@ from cli_assertions import assert_one_line_error
 
 @pytest.fixture
 def workspace(tmp_path):
-    (tmp_path / "recipes").mkdir()
-    (tmp_path / "recipes" / "hello.yaml").write_text("name: hello\nsteps: [{id: a, command: touch ran}]\n")
-    (tmp_path / "afile").write_text("a file, not a directory\n")
-    return tmp_path
+    path = tmp_path / "work"
+    (path / "recipes").mkdir(parents=True)
+    (path / "recipes" / "hello.yaml").write_text("name: hello\nsteps: [{id: a, command: touch ran}]\n")
+    (path / "afile").write_text("a file, not a directory\n")
+    return path
 
 
 @pytest.mark.parametrize("args, exit_code, message", [
@@ -53,13 +55,24 @@ def workspace(tmp_path):
     pytest.param(["alias", "--recipe", "gt", "echo " + "$(" * 1000 + "x" + ")" * 1000 + " {{ args }}"], 1,
                  "dp: error: recipe template for 'gt' is refused: the script is not complete Bash (nested too "
                  "deeply), so where its placeholders sit cannot be judged", id="alias-recipe-script-nested-too-deeply"),
+    # Bytes that are not UTF-8 on the command line reach Python as lone surrogates ("\udcff").
+    pytest.param(["alias", "--cmd", "gr\udcffp", "--replace", "rg"], 1,
+                 "dp: error: 'gr\ufffdp' holds bytes that are not UTF-8 (from an argument or a file name); "
+                 "dp needs UTF-8 text here", id="alias-cmd-not-utf8"),
+    pytest.param(["desires", "--tool", "R\udcffad"], 1,
+                 "dp: error: 'R\ufffdad' holds bytes that are not UTF-8 (from an argument or a file name); "
+                 "dp needs UTF-8 text here", id="desires-tool-not-utf8"),
+    pytest.param(["pave", "--agents-md", "--output", "\udcfa.md"], 1,
+                 "dp: error: {tmp}/\ufffd.md: the path holds bytes that are not UTF-8, so dp could not record "
+                 "the change for dp uninstall; use a UTF-8 path (nothing was changed)", id="agents-md-path-not-utf8"),
 ])
 def test_a_mistake_is_one_line_that_says_what_to_do(dp, workspace, args, exit_code, message):
+    dp("alias", "read_file", "Read")  # a rule, so that dp pave --agents-md has a block to write
     proc = dp(*args, cwd=workspace)
     assert_one_line_error(proc)
     assert proc.returncode == exit_code, proc.stderr
     assert proc.stderr.strip() == message.format(tmp=workspace.resolve())
-    assert not (workspace / "ran").exists()
+    assert sorted(p.name for p in workspace.iterdir()) == ["afile", "recipes"]  # nothing was written
 
 
 @pytest.mark.parametrize("value", ["0", "-5", "nan", "inf", "1801"])

@@ -92,9 +92,19 @@ def _guarded(call) -> int:
     except Exception as exc:  # a bug in dp: still one line, unless asked for the traceback
         if os.environ.get("DP_DEBUG"):
             raise
-        _error(f"internal error: {type(exc).__name__}: {exc} (rerun with DP_DEBUG=1 for the traceback)")
+        _error(_not_utf8(exc) or f"internal error: {type(exc).__name__}: {exc} (rerun with DP_DEBUG=1 for the traceback)")
         return 1
     return result if isinstance(result, int) else 0
+
+
+def _not_utf8(exc: Exception) -> str:
+    """The message for text that arrived as bytes that are not UTF-8 (Python's lone surrogates, from an
+    argument or a file name) and could not be stored or printed: the user's input, not a bug in dp."""
+    if not isinstance(exc, UnicodeEncodeError) or "surrogates" not in exc.reason:
+        return ""
+    around = exc.object[max(0, exc.start - 20): exc.end + 20]
+    shown = around.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return f"{shown!r} holds bytes that are not UTF-8 (from an argument or a file name); dp needs UTF-8 text here"
 
 
 def _one_line(message: str) -> str:

@@ -94,7 +94,9 @@ def generate(rules: list[Rule], extra: str = "", output: Path | None = None, sto
     result = {"status": "generated" if rules else "no_aliases", "count": len(rules), "rules": rule_entries(rules)}
     if output is not None:
         from dp.install.markers import write_block
+        from dp.store.installs import require_recordable
 
+        require_recordable(output)
         result.update({"output": str(output), "action": write_block(output, markdown)})
         if store is not None and result["action"] in ("created", "appended"):
             _record(store, output, created=result["action"] == "created")

@@ -111,6 +111,7 @@ def install(path: Path, command: str, scope: str, db_path: Path, support: dict |
     from dp.claude.client import filter_support
 
     support = support or filter_support()
+    installs.require_recordable(path)
     existed = path.exists()
     report = _apply(path, scope, command, support["filtered"], db_path, capture_command)
     report["filters"] = {key: support[key] for key in ("filtered", "version", "reason")}

@@ -58,6 +58,20 @@ def key_path(path) -> str:
     return str(Path(path).expanduser().absolute())
 
 
+def require_recordable(path) -> None:
+    """Refuse, before anything is written, a file whose name the store cannot hold (not UTF-8):
+    dp would change it and then have no record for ``dp uninstall`` to undo."""
+    from dp.errors import DpError
+
+    recorded = key_path(path)
+    try:
+        recorded.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = recorded.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        raise DpError(f"{shown}: the path holds bytes that are not UTF-8, so dp could not record the change "
+                      "for dp uninstall; use a UTF-8 path (nothing was changed)") from None
+
+
 def record(store: Store, path, kind: str, scope: str = "", created_file: bool = False, details: dict | None = None) -> Install:
     """Add or refresh the record of one install.
 
