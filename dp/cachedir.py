@@ -8,8 +8,14 @@ import os
 
 
 def cache_dir() -> str:
-    """``$XDG_CACHE_HOME/dp``, else ``~/.cache/dp``."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    """``$XDG_CACHE_HOME/dp``, else ``~/.cache/dp``.
+
+    A relative ``XDG_CACHE_HOME`` is ignored, as the XDG base directory spec says: taken as
+    given, it would put a cache into whatever directory dp runs in (a project's work tree).
+    """
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "dp")
 
 

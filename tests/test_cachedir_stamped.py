@@ -38,6 +38,16 @@ def test_the_file_lives_in_the_cache_dir_named_by_prefix_and_checksum(cache):
     assert stamped_path("other", "stamp") != path
 
 
+@pytest.mark.parametrize("value", ["", "relative/cache", "."])
+def test_an_unset_or_relative_xdg_cache_home_means_the_home_cache(monkeypatch, tmp_path, value):
+    monkeypatch.setenv("XDG_CACHE_HOME", value)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    assert cache_dir() == str(tmp_path / "home" / ".cache" / "dp")
+    write_stamped("help", "stamp", "page")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["home"]  # nothing in the working directory
+
+
 def test_nothing_cached_reads_as_none():
     assert read_stamped("tables", "never written") is None
 

@@ -21,6 +21,17 @@ from dp.recipes.runner import Listener
 
 # Seconds of silence before a long step gets a progress line ($DP_PROGRESS_SECONDS overrides).
 PROGRESS_EVERY = 10.0
+MIN_PROGRESS_EVERY = 0.1
+
+
+def progress_every() -> float:
+    """$DP_PROGRESS_SECONDS when it is a number of seconds from ``MIN_PROGRESS_EVERY`` on (``inf``:
+    never), else the default: 0, a negative number or nan would print a line on every tick, without pause."""
+    try:
+        every = float(os.environ.get("DP_PROGRESS_SECONDS", PROGRESS_EVERY))
+    except ValueError:
+        return PROGRESS_EVERY
+    return every if every >= MIN_PROGRESS_EVERY else PROGRESS_EVERY  # nan compares false too
 
 
 def listener(progress: bool, stream: bool) -> "CliListener":
@@ -125,10 +136,7 @@ class StreamingListener(CliListener):
         sys.stdout.flush()  # live in a pipe (CI logs) too
 
     def _tick(self) -> None:
-        try:
-            every = float(os.environ.get("DP_PROGRESS_SECONDS", PROGRESS_EVERY))
-        except ValueError:
-            every = PROGRESS_EVERY
+        every = progress_every()
         while not self.stop.wait(min(1.0, every)):
             now = time.monotonic()
             with self.lock:
