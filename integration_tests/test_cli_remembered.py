@@ -100,7 +100,7 @@ def test_quiet_given_before_the_command_still_silences_notes(dp, db_path):
 @pytest.mark.parametrize("words", [
     ["aliases", "--kind", "bogus"],  # refused by typer
     ["aliases", "--help"],  # help
-    ["aliases", "export"],  # a subcommand, not the listing
+    ["aliases", "import", "no-such-file.toml"],  # a subcommand, not the listing
     ["--version"],
 ])
 def test_refused_help_and_other_command_lines_are_never_kept(dp, words):

@@ -387,3 +387,12 @@ def test_text_mode_streams_each_step_with_progress_for_long_silent_steps(dp, tmp
         ["completed", "first"], ["completed", "slow"], ["completed", "p1"], ["completed", "p2"]]
     quiet = dp("recipe", "run", recipe, "--quiet")
     assert quiet.stdout.startswith("Recipe 'stream': SUCCESS")
+
+
+@pytest.mark.parametrize("command", [["recipe", "list"], ["recipe", "run", "hello"], ["recipe", "explain", "hello"]])
+def test_a_recipe_dir_that_is_not_a_directory_is_one_error(dp, project, command):
+    not_a_folder = write(project / "hello.yaml", "name: hello\nsteps:\n  - id: a\n    command: echo hi\n")
+    for given in (not_a_folder, project / "missing"):
+        proc = dp(*command, "-R", given, cwd=project)
+        assert_one_line_error(proc, f"dp: error: -R {given}: not a directory")
+        assert proc.returncode == 2

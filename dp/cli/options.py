@@ -51,12 +51,12 @@ _OPTIONS = {
 }
 
 
-def existing_directory(path: Path) -> Path:
-    """``path`` resolved, when it is a directory; else the usage error every ``--cwd`` gives."""
+def existing_directory(path: Path, option: str = "--cwd") -> Path:
+    """``path`` resolved, when it is a directory; else the usage error every directory option gives."""
     from dp.errors import DpError
 
     if not path.is_dir():
-        raise DpError(f"--cwd {path}: not a directory", exit_code=2)
+        raise DpError(f"{option} {path}: not a directory", exit_code=2)
     return path.resolve()
 
 

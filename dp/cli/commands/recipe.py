@@ -107,7 +107,7 @@ def run(
     listener = make_listener(progress, stream=fmt == "text")
     options = runner.RunOptions(
         project,
-        recipe_dirs=_absolute(recipe_dirs),
+        recipe_dirs=_absolute(recipe_dirs, "-R"),
         agent_dirs=_absolute(agent_dirs),
         adapter=agents.ClaudeCliAdapter(agent_binary),
         dry_run=dry_run,
@@ -147,7 +147,7 @@ def list_recipes(
     """
     from dp.recipes import discovery, parser
 
-    roots = discovery.search_roots(existing_directory(_directory(opts, working_dir)), _absolute(recipe_dirs))
+    roots = discovery.search_roots(existing_directory(_directory(opts, working_dir)), _absolute(recipe_dirs, "-R"))
     rows = parser.catalogue(roots)
     if opts.json:
 
@@ -210,14 +210,14 @@ def _load(recipe: str, working_dir: Path, recipe_dirs):
     from dp.recipes import discovery, parser
 
     project = existing_directory(working_dir)
-    roots = discovery.search_roots(project, _absolute(recipe_dirs))
+    roots = discovery.search_roots(project, _absolute(recipe_dirs, "-R"))
     path = parser.resolve_recipe_argument(recipe, roots, Path.cwd())
     return project, parser.load_recipe(path, roots)
 
 
-def _absolute(paths: Optional[List[Path]]) -> list[Path]:
-    """Command-line paths are relative to the current directory, not to -C."""
-    return [path.resolve() for path in paths or []]
+def _absolute(paths: Optional[List[Path]], option: str = "") -> list[Path]:
+    """Command-line paths are relative to the current directory, not to -C; with ``option``, each must be a directory."""
+    return [existing_directory(path, option) if option else path.resolve() for path in paths or []]
 
 
 def _format(opts: Shared, output_format: Optional[str]) -> str:
