@@ -1,8 +1,8 @@
 """Redaction before storage: secrets out, Write/Edit contents out, size bounded.
 
-Runs in the capture hook on every failed call, so the patterns are compiled
-only when the text contains one of the trigger words a secret pattern needs;
-most failures never pay for it.
+Runs in the capture hook on every failed call, so each pattern is compiled
+only when the text contains one of the trigger words it needs; most failures
+never pay for any.
 """
 
 from __future__ import annotations
@@ -18,41 +18,40 @@ MAX_ERROR_CHARS = 4096
 CONTENT_PARAMS = frozenset({"content", "old_string", "new_string", "edits", "new_source"})
 # Input keys whose value is a secret by name.
 _SECRET_KEYS = ("password", "passwd", "secret", "token", "api_key", "apikey", "authorization", "credential")
-# Lower-case substrings without which no pattern below can match.
-_TRIGGERS = ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "sk-", "akia", "asia", "xox",
-             "authorization", "bearer", "password", "passwd", "token", "secret", "api_key", "apikey",
-             "api-key", "private key", "://")
-_PATTERNS = None
-
-
-def _patterns():
-    global _PATTERNS
-    if _PATTERNS is None:
-        value = r"(?:\"[^\"]*\"|'[^']*'|[^\s\"'&;|,}]+)"
-        _PATTERNS = [
-            (re.compile(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)", re.S), REDACTED),
-            (re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,})"), REDACTED),
-            (re.compile(r"\bsk-[A-Za-z0-9_\-]{16,}"), REDACTED),
-            (re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), REDACTED),
-            (re.compile(r"\bxox[a-z]-[A-Za-z0-9\-]+", re.I), REDACTED),
-            (re.compile(r"(\bauthorization\s*:\s*)[^\r\n\"']+", re.I), r"\1" + REDACTED),
-            (re.compile(r"(\bbearer\s+)[A-Za-z0-9._~+/=\-]{8,}", re.I), r"\1" + REDACTED),
-            (re.compile(r"(--(?:password|passwd|token|secret|api-key|api_key|auth-token)(?:=|\s+))" + value, re.I),
-             r"\1" + REDACTED),
-            (re.compile(r"([A-Za-z_\-]*(?:password|passwd|secret|token|api_?key)[\"']?\s*[=:]\s*)" + value, re.I),
-             r"\1" + REDACTED),
-            (re.compile(r"(://[^/\s:@]+:)[^@\s/]+@"), r"\1" + REDACTED + "@"),
-        ]
-    return _PATTERNS
+_VALUE = r"(?:\"[^\"]*\"|'[^']*'|[^\s\"'&;|,}]+)"
+# (lower-case substrings without one of which the pattern cannot match, pattern, flags, replacement).
+_SECRETS = (
+    (("private key",), r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\Z)", re.S,
+     REDACTED),
+    (("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+     r"\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,})", 0, REDACTED),
+    (("sk-",), r"\bsk-[A-Za-z0-9_\-]{16,}", 0, REDACTED),
+    (("akia", "asia"), r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", 0, REDACTED),
+    (("xox",), r"\bxox[a-z]-[A-Za-z0-9\-]+", re.I, REDACTED),
+    (("authorization",), r"(\bauthorization\s*:\s*)[^\r\n\"']+", re.I, r"\1" + REDACTED),
+    (("bearer",), r"(\bbearer\s+)[A-Za-z0-9._~+/=\-]{8,}", re.I, r"\1" + REDACTED),
+    (("password", "passwd", "token", "secret", "api-key", "api_key"),
+     r"(--(?:password|passwd|token|secret|api-key|api_key|auth-token)(?:=|\s+))" + _VALUE, re.I, r"\1" + REDACTED),
+    (("password", "passwd", "secret", "token", "api_key", "apikey"),
+     r"([A-Za-z_\-]*(?:password|passwd|secret|token|api_?key)[\"']?\s*[=:]\s*)" + _VALUE, re.I, r"\1" + REDACTED),
+    (("://",), r"(://[^/\s:@]+:)[^@\s/]+@", 0, r"\1" + REDACTED + "@"),
+)
+_compiled: dict[int, re.Pattern] = {}
 
 
 def redact_text(text: str) -> str:
-    """``text`` with every secret the patterns know replaced by ``[redacted]``."""
+    """``text`` with every secret the patterns know replaced by ``[redacted]``.
+
+    A pattern is compiled only when its trigger words occur in ``text`` (this
+    runs in the capture hook on every failed call, and compiling all of them
+    costs about a millisecond): most texts need none, a text with a token one.
+    """
     lowered = text.lower()
-    if not any(trigger in lowered for trigger in _TRIGGERS):
-        return text
-    for pattern, replacement in _patterns():
-        text = pattern.sub(replacement, text)
+    for number, (triggers, pattern, flags, replacement) in enumerate(_SECRETS):
+        if any(trigger in lowered for trigger in triggers):
+            if number not in _compiled:
+                _compiled[number] = re.compile(pattern, flags)
+            text = _compiled[number].sub(replacement, text)
     return text
 
 
