@@ -25,13 +25,14 @@ import os
 COMMANDS = ("aliases", "tasks")
 # Where the functions they hand their work to live (typer-free).
 VIEWS = "dp.cli.views."
-COMPLETION_VARIABLE = "_DP_COMPLETE"  # a shell asking for completions: always typer
 _PREFIX = "argv"
 _words: list[str] | None = None  # this run's command line, while typer parses it
 
 
 def lookup(args: list[str]):
     """A call that runs ``dp ARGS`` as typer parsed the same words before, or None."""
+    from dp.cli.help_cache import COMPLETION_VARIABLE  # a shell asking for completions: always typer
+
     if not any(word in COMMANDS for word in args) or COMPLETION_VARIABLE in os.environ:
         return None
     from dp.cachedir import read_stamped
@@ -40,7 +41,8 @@ def lookup(args: list[str]):
     if not (isinstance(kept, tuple) and len(kept) == 3):
         return None
     target, arguments, plain_opts = kept
-    if not (isinstance(target, str) and target.startswith(VIEWS) and isinstance(arguments, dict)):
+    if not (isinstance(target, str) and target.startswith(VIEWS) and isinstance(arguments, dict)
+            and isinstance(plain_opts, tuple) and len(plain_opts) == 4):
         return None  # only ever a listing view: a cache file is no way to call anything else
     return lambda: _call(target, arguments, plain_opts)
 
