@@ -36,6 +36,16 @@ def test_command_flag_and_recipe_rewrites_reach_execution(client):
     assert "oldtool → newtool" in session.shown(command["id"])
 
 
+def test_a_command_of_plain_words_is_rewritten_without_the_parser_too(client):
+    """The hook splits plain words itself (no bashlex); the model still sees the same result and note."""
+    _user_with_rules(client, ("--cmd", "oldtool", "--replace", "newtool"), ("--cmd", "newtool", "--flag", "r", "R"))
+    plain, wrapped = bash("oldtool -x a.txt"), bash("env LANG=C newtool -r dir")
+    session = client.run([[plain], [wrapped]])
+    assert session.tool_result(plain["id"])["text"] == "newtool ran: -x a.txt"
+    assert session.tool_result(wrapped["id"])["text"] == "newtool ran: -R dir"
+    assert "oldtool → newtool" in session.tool_result(plain["id"])["context"]
+
+
 def test_other_tool_input_keys_survive_a_rewrite(client):
     _user_with_rules(client, ("--cmd", "oldtool", "--replace", "newtool"))
     background = bash("oldtool bg; sleep 4", run_in_background=True, description="in the background")
