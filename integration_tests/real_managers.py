@@ -1,6 +1,6 @@
 """The REAL pnpm (9+ and 6), yarn classic and berry, and bun, installed once from the npm registry.
 
-They go into $DP_TESTS_CACHE/pm (~/.cache/dp-tests/pm; bun's npm package ships its native binary),
+They are installed through ``npm_packages`` (bun's npm package ships its native binary),
 shared by every test that needs a real package manager: the paving tests and
 ``dp run`` with each manager.
 """
@@ -8,40 +8,25 @@ shared by every test that needs a real package manager: the paving tests and
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 from pathlib import Path
 
-import pytest
+from npm_packages import NpmTool, installed_or_skip
 
-CACHE = Path(os.environ["DP_TESTS_CACHE"]) / "pm"  # named by the root conftest
+CACHE = Path(os.environ["DP_TESTS_CACHE"]) / "pm"  # the managers' own caches; named by the root conftest
 TOOLS = {"pnpm": "pnpm@12.21.0", "pnpm-6": "pnpm@6.35.1", "yarn": "yarn@1.22.22",
          "yarn-berry": "@yarnpkg/cli-dist@4.18.1", "bun": "bun@1.4.5"}
 BINARY = {"pnpm": "pnpm", "pnpm-6": "pnpm", "yarn": "yarn", "yarn-berry": "yarn", "bun": "bun"}
 
 
+def manager_tool(kind: str) -> NpmTool:
+    """The npm package of one manager, with its install scripts: they put pnpm's and bun's native binaries in place."""
+    package, version = TOOLS[kind].rsplit("@", 1)
+    return NpmTool(package, version, bin=BINARY[kind], scripts=True)
+
+
 def install_manager(kind: str) -> Path:
-    """The manager's bin directory, installed once per machine (xdist workers share it under a lock)."""
-    import fcntl
-
-    spec = TOOLS[kind]
-    prefix = CACHE / spec.replace("/", "_").replace("@", "_")
-    CACHE.mkdir(parents=True, exist_ok=True)
-    with open(CACHE / ".install.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        return _install_locked(kind, spec, prefix)
-
-
-def _install_locked(kind: str, spec: str, prefix: Path) -> Path:
-    binary = prefix / "node_modules" / ".bin" / BINARY[kind]
-    if not binary.exists():
-        if shutil.which("npm") is None:
-            pytest.skip("npm is not installed: the real-manager tests cannot install pnpm/yarn/bun")
-        proc = subprocess.run(["npm", "install", "--no-audit", "--no-fund", "--prefix", str(prefix), spec],
-                              capture_output=True, text=True, timeout=600)
-        if proc.returncode != 0:
-            pytest.skip(f"LOUD SKIP: cannot install {spec} from the npm registry: {proc.stderr[-300:]}")
-    return binary.parent
+    """The manager's bin directory, installed once per machine, or a loud skip without the registry."""
+    return installed_or_skip(manager_tool(kind), "REAL PACKAGE MANAGER TESTS").parent
 
 
 def manager_environment() -> dict:

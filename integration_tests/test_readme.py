@@ -141,12 +141,9 @@ def _environment(home: Path, bin_dir: Path) -> dict:
 
 
 def _claude() -> str:
-    from real_client.claude_install import Unavailable, ensure_installed
+    from real_client.claude_install import claude_code, installed_or_skip
 
-    try:
-        return str(ensure_installed())
-    except Unavailable as exc:
-        pytest.skip(f"README CHAPTER SKIPPED: it runs the real Claude Code, which cannot be installed: {exc}")
+    return str(installed_or_skip(claude_code(), "README CHAPTER (it runs the real Claude Code)"))
 
 
 def _directory(markers: list[tuple[str, str]], home: Path) -> Path:

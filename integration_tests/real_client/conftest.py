@@ -3,22 +3,16 @@
 from __future__ import annotations
 
 import shutil
-import warnings
 
 import pytest
-from real_client.claude_install import PINNED_VERSION, Unavailable, ensure_installed
+from real_client.claude_install import claude_code, installed_or_skip
 from real_client.client_support import RealClient
 
 
 @pytest.fixture(scope="session")
 def claude_binary():
     """The pinned native ``claude``, installed once per machine into ~/.cache/dp-tests."""
-    try:
-        return ensure_installed()
-    except Unavailable as exc:
-        message = f"REAL CLIENT TESTS SKIPPED: Claude Code {PINNED_VERSION} cannot be installed from npm: {exc}"
-        warnings.warn(message)
-        pytest.skip(message)
+    return installed_or_skip(claude_code())
 
 
 @pytest.fixture
