@@ -41,7 +41,8 @@ class NpmTool:
 
     ``locate`` maps the install prefix to the program (default: ``node_modules/.bin/BIN``);
     ``version_text`` is what ``PROGRAM --version`` must print (default: the version);
-    ``scripts`` runs the package's install scripts (off unless the program needs them).
+    ``scripts`` runs the package's install scripts (off unless the program needs them);
+    ``env`` adds variables to the ``--version`` check (Copilot CLI's shared unpack directory).
     """
 
     package: str
@@ -51,6 +52,7 @@ class NpmTool:
     version_text: str = ""
     scripts: bool = False
     extra: tuple[str, ...] = field(default=())
+    env: tuple[tuple[str, str], ...] = field(default=())
 
     @property
     def spec(self) -> str:
@@ -98,7 +100,8 @@ def answers(tool: NpmTool, program: Path) -> bool:
         return False
     try:
         proc = subprocess.run(["sh", "-c", '"$0" --version', str(program)], capture_output=True, text=True, timeout=120,
-                              env=quiet_environment(), stdin=subprocess.DEVNULL, cwd=program.parent)
+                              env={**quiet_environment(), **dict(tool.env)}, stdin=subprocess.DEVNULL,
+                              cwd=program.parent)
     except (OSError, subprocess.TimeoutExpired):
         return False
     return proc.returncode == 0 and (tool.version_text or tool.version) in proc.stdout + proc.stderr

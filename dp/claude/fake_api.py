@@ -8,6 +8,13 @@ API), every request body is recorded, and anything else (title generation,
 token counting, a request after the script ran out) gets a short plain answer.
 It serves 127.0.0.1 only and never forwards anything, so ``dp doctor --live``
 and the real-client tests stay on the machine.
+
+Two clients speak to it: Claude Code (its shell tool is ``Bash``) and GitHub
+Copilot CLI in its own-provider mode (``COPILOT_PROVIDER_TYPE=anthropic``;
+1.0.102 sends only ``POST /v1/messages``, streamed, with ``x-api-key`` and
+``anthropic-version`` headers; its shell tool is ``bash``, whose input needs
+``command`` and ``description``). Nothing here depends on which one calls:
+each request's path, headers and body are recorded as they came.
 """
 
 from __future__ import annotations
@@ -38,6 +45,11 @@ def bash(command: str, **extra) -> dict:
     return tool_use("Bash", {"command": command, **extra})
 
 
+def shell(command: str, description: str = "Run a command", **extra) -> dict:
+    """A scripted call of Copilot CLI's shell tool ``bash`` (it requires a ``description``)."""
+    return tool_use("bash", {"command": command, "description": description, **extra})
+
+
 def block_text(content) -> str:
     """The text of a message content as the model reads it (a string, or blocks incl. tool results)."""
     if isinstance(content, str):
@@ -55,11 +67,13 @@ def block_text(content) -> str:
 
 @dataclass
 class Recorded:
-    """One request the client sent: path and parsed JSON body (None if it was not JSON)."""
+    """One request the client sent: path, parsed JSON body (None if it was not JSON) and headers
+    (lower-case names; values of ``x-api-key`` and ``authorization`` are not kept)."""
 
     path: str
     body: dict | None
     main: bool
+    headers: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -116,11 +130,11 @@ class FakeAnthropic:
 
     # -- serving -------------------------------------------------------------
 
-    def _next_turn(self, body: dict) -> tuple[list[dict], bool]:
+    def _next_turn(self, body: dict, headers: dict | None = None) -> tuple[list[dict], bool]:
         """(blocks, main) for a request: the next scripted turn, or plain text for a side request."""
         main = _is_main(body)
         with self._lock:
-            self.requests.append(Recorded("/v1/messages", body, main))
+            self.requests.append(Recorded("/v1/messages", body, main, headers or {}))
             if not main:
                 return [text("dp")], False
             index = self._served
@@ -170,6 +184,14 @@ def _events(message: dict):
     yield "message_stop", {"type": "message_stop"}
 
 
+_SECRET_HEADERS = ("x-api-key", "authorization")
+
+
+def _kept_headers(headers) -> dict:
+    """The request's headers by lower-case name, credentials reduced to whether they were sent."""
+    return {name.lower(): ("<sent>" if name.lower() in _SECRET_HEADERS else value) for name, value in headers.items()}
+
+
 class _Handler(BaseHTTPRequestHandler):
     fake: FakeAnthropic
     protocol_version = "HTTP/1.1"
@@ -193,13 +215,14 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             body = None
         path = self.path.split("?", 1)[0]
+        headers = _kept_headers(self.headers)
         if path.endswith("/count_tokens"):
             return self._json({"input_tokens": 10})
         if not path.endswith("/v1/messages") or not isinstance(body, dict):
             with self.fake._lock:
-                self.fake.requests.append(Recorded(path, body if isinstance(body, dict) else None, False))
+                self.fake.requests.append(Recorded(path, body if isinstance(body, dict) else None, False, headers))
             return self._json({})
-        blocks, _ = self.fake._next_turn(body)
+        blocks, _ = self.fake._next_turn(body, headers)
         message = _message(blocks, body.get("model") or MODEL)
         if body.get("stream"):
             self._stream(message)

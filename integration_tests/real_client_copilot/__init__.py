@@ -1,0 +1,1 @@
+"""Tests that drive the real GitHub Copilot CLI (see README.md)."""
