@@ -7,7 +7,8 @@ and ``tool_use`` blocks, streamed as server-sent events exactly like the real
 API), every request body is recorded, and anything else (title generation,
 token counting, a request after the script ran out) gets a short plain answer.
 It serves 127.0.0.1 only and never forwards anything, so ``dp doctor --live``
-and the real-client tests stay on the machine.
+and the real-client tests stay on the machine (the server itself is
+``dp.fake_model``, shared with the other agents' fakes).
 
 Two clients speak to it: Claude Code (its shell tool is ``Bash``) and GitHub
 Copilot CLI in its own-provider mode (``COPILOT_PROVIDER_TYPE=anthropic``;
@@ -21,11 +22,10 @@ from __future__ import annotations
 
 import itertools
 import json
-import threading
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from dataclasses import dataclass
 
-MAX_BODY = 64 * 1024 * 1024
+from dp.fake_model import Reply, ScriptedModel
+
 MODEL = "claude-fake-model"
 _ids = itertools.count(1)
 
@@ -66,82 +66,24 @@ def block_text(content) -> str:
 
 
 @dataclass
-class Recorded:
-    """One request the client sent: path, parsed JSON body (None if it was not JSON) and headers
-    (lower-case names; values of ``x-api-key`` and ``authorization`` are not kept)."""
-
-    path: str
-    body: dict | None
-    main: bool
-    headers: dict = field(default_factory=dict)
-
-
-@dataclass
-class FakeAnthropic:
+class FakeAnthropic(ScriptedModel):
     """The scripted model. ``turns`` is a list of turns, each a list of blocks
     (``text(…)``, ``tool_use(…)``, ``bash(…)``); after the last one the model
     answers ``final_text`` and stops."""
 
-    turns: list[list[dict]] = field(default_factory=list)
-    final_text: str = "Done."
-    requests: list[Recorded] = field(default_factory=list)
-
-    def __post_init__(self):
-        self._lock = threading.Lock()
-        self._served = 0
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
-
-    # -- lifecycle -------------------------------------------------------------
-
-    def start(self) -> str:
-        """Serve on a free localhost port; returns the base URL."""
-        handler = type("Handler", (_Handler,), {"fake": self})
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-        self._thread.start()
-        return self.url
-
-    @property
-    def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-
-    def __enter__(self) -> "FakeAnthropic":
-        self.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
-
-    # -- what the model was shown --------------------------------------------
-
-    @property
-    def main_requests(self) -> list[dict]:
-        """Bodies of the main-conversation requests, in order."""
-        return [r.body for r in self.requests if r.main]
-
-    # -- serving -------------------------------------------------------------
-
-    def _next_turn(self, body: dict, headers: dict | None = None) -> tuple[list[dict], bool]:
-        """(blocks, main) for a request: the next scripted turn, or plain text for a side request."""
-        main = _is_main(body)
-        with self._lock:
-            self.requests.append(Recorded("/v1/messages", body, main, headers or {}))
-            if not main:
-                return [text("dp")], False
-            index = self._served
-            self._served += 1
-        if index < len(self.turns):
-            return [dict(block) for block in self.turns[index]], True
-        return [text(self.final_text)], True
+    def respond(self, path: str, body: dict | None, headers: dict) -> Reply:
+        if path.endswith("/count_tokens"):
+            return Reply(json={"input_tokens": 10})
+        if not path.endswith("/v1/messages") or body is None:
+            return super().respond(path, body, headers)
+        if _is_main(body):
+            turn = self.next_turn(path, body, headers)
+            blocks = [text(self.final_text)] if turn is None else [dict(block) for block in turn]
+        else:
+            self.record(path, body, False, headers)
+            blocks = [text("dp")]
+        message = _message(blocks, body.get("model") or MODEL)
+        return Reply(events=list(_events(message))) if body.get("stream") else Reply(json=message)
 
 
 def _is_main(body: dict) -> bool:
@@ -182,68 +124,3 @@ def _events(message: dict):
         "usage": {"output_tokens": 10},
     }
     yield "message_stop", {"type": "message_stop"}
-
-
-_SECRET_HEADERS = ("x-api-key", "authorization")
-
-
-def _kept_headers(headers) -> dict:
-    """The request's headers by lower-case name, credentials reduced to whether they were sent."""
-    return {name.lower(): ("<sent>" if name.lower() in _SECRET_HEADERS else value) for name, value in headers.items()}
-
-
-class _Handler(BaseHTTPRequestHandler):
-    fake: FakeAnthropic
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args) -> None:  # quiet: the recorded bodies are the log
-        pass
-
-    def do_GET(self) -> None:
-        self._json({})
-
-    def do_HEAD(self) -> None:
-        self.send_response(200)
-        self.send_header("Content-Length", "0")
-        self.end_headers()
-
-    def do_POST(self) -> None:
-        length = min(int(self.headers.get("Content-Length") or 0), MAX_BODY)
-        raw = self.rfile.read(length)
-        try:
-            body = json.loads(raw)
-        except ValueError:
-            body = None
-        path = self.path.split("?", 1)[0]
-        headers = _kept_headers(self.headers)
-        if path.endswith("/count_tokens"):
-            return self._json({"input_tokens": 10})
-        if not path.endswith("/v1/messages") or not isinstance(body, dict):
-            with self.fake._lock:
-                self.fake.requests.append(Recorded(path, body if isinstance(body, dict) else None, False, headers))
-            return self._json({})
-        blocks, _ = self.fake._next_turn(body, headers)
-        message = _message(blocks, body.get("model") or MODEL)
-        if body.get("stream"):
-            self._stream(message)
-        else:
-            self._json(message)
-
-    def _json(self, value: dict) -> None:
-        data = json.dumps(value).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def _stream(self, message: dict) -> None:
-        chunks = b"".join(
-            f"event: {name}\ndata: {json.dumps(data)}\n\n".encode() for name, data in _events(message)
-        )
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-cache")
-        self.send_header("Content-Length", str(len(chunks)))
-        self.end_headers()
-        self.wfile.write(chunks)
