@@ -101,22 +101,24 @@ class Conversation:
                 return output if isinstance(output, str) else content_text(output)
         raise AssertionError(f"no function_call_output for {call_id} in the conversation")
 
-    def after(self, call_id: str) -> str:
-        """The messages the model read after one call's output and before its next turn
-        (hook ``additionalContext`` arrives there as ``developer`` messages)."""
+    def context(self, call_id: str) -> str:
+        """The messages the model read around one call before its next turn: hook
+        ``additionalContext`` arrives as ``developer`` messages, PreToolUse's between
+        the call and its output, PostToolUse's after the output."""
         texts, seen = [], False
         for item in self.items:
-            if item.get("type") == "function_call_output" and item.get("call_id") == call_id:
+            kind = item.get("type")
+            if kind == "function_call" and item.get("call_id") == call_id:
                 seen = True
-            elif seen and item.get("type") == "message" and item.get("role") != "assistant":
+            elif seen and kind == "message" and item.get("role") != "assistant":
                 texts.append(content_text(item.get("content")))
-            elif seen and item.get("type") in ("message", "function_call"):
+            elif seen and kind in ("message", "function_call"):
                 break
         return "\n".join(texts)
 
     def shown(self, call_id: str) -> str:
-        """Everything the model read about one call: its output and the context after it."""
-        return self.output(call_id) + "\n" + self.after(call_id)
+        """Everything the model read about one call: its output and the context around it."""
+        return self.output(call_id) + "\n" + self.context(call_id)
 
     @property
     def opening(self) -> str:

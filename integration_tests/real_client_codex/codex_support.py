@@ -1,0 +1,150 @@
+"""Driving the real ``codex exec`` against the scripted fake Responses API.
+
+A ``CodexUser`` is one user's machine in a temporary directory: its own HOME
+(XDG directories and TMPDIR inside), ``CODEX_HOME`` at ``~/.codex`` where
+Codex and ``dp init --agent codex`` both look, dp's default store, a project
+that is a git repository (Codex's project root), and a ``bin`` directory first
+on PATH (also for Codex's login shells, through ``~/.profile``) for stand-in
+programs. ``run()`` starts the fake model with a list of
+turns, runs the real binary once and returns a ``CodexSession`` to assert on:
+what the model was shown (every request body) and what the binary printed.
+
+The fake provider is passed with ``-c`` on the command line, never written to
+``config.toml``: that file is the user's and dp's, and the tests check what dp
+does to it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from dp.codex.fake_api import MODEL, Conversation, FakeResponses
+
+BIN = Path(sys.executable).parent
+# Codex's own switch for hooks nobody reviewed yet; dp's doctor explains it.
+BYPASS_TRUST = "--dangerously-bypass-hook-trust"
+
+
+@dataclass
+class CodexSession:
+    """One finished ``codex exec`` run."""
+
+    proc: subprocess.CompletedProcess
+    fake: FakeResponses
+
+    @property
+    def conversation(self) -> Conversation:
+        """The whole conversation as the last request carried it."""
+        requests = self.fake.main_requests
+        assert requests, f"codex sent no request:\n{self.proc.stdout}\n{self.proc.stderr}"
+        return Conversation(requests[-1]["input"])
+
+    def output(self, call: dict) -> str:
+        """What the model read as the result of a scripted call."""
+        return self.conversation.output(call["call_id"])
+
+    def shown(self, call: dict) -> str:
+        """The call's result and the hook context the model read after it."""
+        return self.conversation.shown(call["call_id"])
+
+    @property
+    def opening(self) -> str:
+        """Everything the model read before its first turn (AGENTS.md, SessionStart context, the prompt)."""
+        return self.conversation.opening
+
+    @property
+    def log(self) -> str:
+        """What the binary printed (its progress, ``hook: …`` lines and warnings go to stderr)."""
+        return self.proc.stdout + self.proc.stderr
+
+
+class CodexUser:
+    """A throwaway user account driving the pinned real ``codex``."""
+
+    def __init__(self, root: Path, codex: Path):
+        self.root = root
+        self.codex = codex
+        self.home = root / "home"
+        self.project = root / "project"
+        self.bin = root / "bin"
+        for directory in (self.home / "tmp", self.home / ".codex", self.project, self.bin):
+            directory.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["git", "init", "-q", str(self.project)], check=True)
+        # Codex runs commands with `bash -lc`: a login shell resets PATH from /etc/profile,
+        # and the user's own ~/.profile puts their programs back in front, as a real one does.
+        (self.home / ".profile").write_text(f'export PATH="{self.bin}:$PATH"\n')
+        (self.bin / "codex").symlink_to(codex)  # the user's own `codex` on PATH, as dp doctor looks for it
+        self.codex_home = self.home / ".codex"
+        self.store = self.home / ".dp" / "dp.db"
+        self.env = self._environment()
+
+    def _environment(self) -> dict:
+        env = {key: value for key, value in os.environ.items()
+               if not key.startswith(("DP_", "CODEX", "OPENAI", "XDG_", "CLAUDE", "ANTHROPIC"))}
+        home = self.home
+        env.update({
+            "HOME": str(home),
+            "CODEX_HOME": str(self.codex_home),
+            "XDG_CONFIG_HOME": str(home / ".config"),
+            "XDG_CACHE_HOME": str(home / ".cache"),
+            "XDG_DATA_HOME": str(home / ".local" / "share"),
+            "XDG_STATE_HOME": str(home / ".local" / "state"),
+            "TMPDIR": str(home / "tmp"),
+            "PATH": f"{self.bin}{os.pathsep}{env.get('PATH', '')}",
+            "DP_TESTS_FAKE_KEY": "sk-dp-tests-not-a-key",
+            "NO_COLOR": "1",
+        })
+        return env
+
+    # -- the user's side --------------------------------------------------------
+
+    def dp(self, *args, input=None, check=True, cwd=None) -> subprocess.CompletedProcess:
+        """Run the installed ``dp`` as this user (``check``: fail the test on a non-zero exit)."""
+        proc = subprocess.run([str(BIN / "dp"), *map(str, args)], input=input, capture_output=True, text=True,
+                              cwd=cwd or self.project, env=self.env, timeout=120)
+        if check:
+            assert proc.returncode == 0, f"dp {' '.join(map(str, args))} failed:\n{proc.stdout}{proc.stderr}"
+        return proc
+
+    def init(self, *args) -> dict:
+        """``dp init --agent codex`` exactly as a user types it (plus ``--json`` to read the report)."""
+        return json.loads(self.dp("init", "--agent", "codex", "--json", *args).stdout)
+
+    def program(self, name: str, script: str = 'echo "{name} ran:" "$@"') -> Path:
+        """A stand-in program on PATH (a bash script; ``{name}`` is replaced by its name)."""
+        path = self.bin / name
+        path.write_text("#!/bin/bash\n" + script.replace("{name}", name) + "\n")
+        path.chmod(0o755)
+        return path
+
+    @property
+    def hooks_file(self) -> Path:
+        return self.codex_home / "hooks.json"
+
+    @property
+    def config_toml(self) -> Path:
+        return self.codex_home / "config.toml"
+
+    # -- the agent's side --------------------------------------------------------
+
+    def run(self, turns, *args, prompt: str = "Do the task.", trust: bool = True, timeout: float = 120,
+            cwd: Path | None = None) -> CodexSession:
+        """``codex exec [--dangerously-bypass-hook-trust] ARGS PROMPT`` with the scripted model.
+
+        ``trust=False`` leaves hook trust to what ``config.toml`` records, as
+        an interactive user who reviewed dp's hooks in ``/hooks`` has it.
+        """
+        fake = FakeResponses(turns=list(turns))
+        with fake:
+            provider = (f'model_providers.fake={{name="fake", base_url="{fake.url}/v1", '
+                        f'env_key="DP_TESTS_FAKE_KEY", wire_api="responses"}}')
+            command = [str(self.codex), "exec", "-m", MODEL, "-c", 'model_provider="fake"', "-c", provider,
+                       *([BYPASS_TRUST] if trust else []), *map(str, args), prompt]
+            proc = subprocess.run(command, capture_output=True, text=True, cwd=cwd or self.project, env=self.env,
+                                  timeout=timeout, stdin=subprocess.DEVNULL)
+        return CodexSession(proc, fake)
