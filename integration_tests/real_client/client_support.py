@@ -12,11 +12,12 @@ body it sent, so a test checks what the model was really shown.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from agent_home import user_environment
 
 from dp.claude.fake_api import FakeAnthropic, block_text
 
@@ -115,22 +116,7 @@ class RealClient:
         self.env = self._environment()
 
     def _environment(self) -> dict:
-        env = {key: value for key, value in os.environ.items()
-               if not key.startswith(("DP_", "CLAUDE", "ANTHROPIC", "XDG_"))}
-        home = self.home
-        env.update(QUIET)
-        env.update({
-            "HOME": str(home),
-            "XDG_CONFIG_HOME": str(home / ".config"),
-            "XDG_CACHE_HOME": str(home / ".cache"),
-            "XDG_DATA_HOME": str(home / ".local" / "share"),
-            "XDG_STATE_HOME": str(home / ".local" / "state"),
-            "TMPDIR": str(home / "tmp"),
-            "PATH": f"{self.bin}{os.pathsep}{env.get('PATH', '')}",
-            "ANTHROPIC_API_KEY": "sk-ant-dp-tests-not-a-key",
-            "NO_COLOR": "1",
-        })
-        return env
+        return user_environment(self.home, self.bin, **QUIET, ANTHROPIC_API_KEY="sk-ant-dp-tests-not-a-key")
 
     # -- the user's side --------------------------------------------------------
 

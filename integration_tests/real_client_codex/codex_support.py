@@ -17,11 +17,12 @@ does to it.
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from agent_home import user_environment
 
 from dp.codex.fake_api import MODEL, Conversation, FakeResponses
 
@@ -84,22 +85,8 @@ class CodexUser:
         self.env = self._environment()
 
     def _environment(self) -> dict:
-        env = {key: value for key, value in os.environ.items()
-               if not key.startswith(("DP_", "CODEX", "OPENAI", "XDG_", "CLAUDE", "ANTHROPIC"))}
-        home = self.home
-        env.update({
-            "HOME": str(home),
-            "CODEX_HOME": str(self.codex_home),
-            "XDG_CONFIG_HOME": str(home / ".config"),
-            "XDG_CACHE_HOME": str(home / ".cache"),
-            "XDG_DATA_HOME": str(home / ".local" / "share"),
-            "XDG_STATE_HOME": str(home / ".local" / "state"),
-            "TMPDIR": str(home / "tmp"),
-            "PATH": f"{self.bin}{os.pathsep}{env.get('PATH', '')}",
-            "DP_TESTS_FAKE_KEY": "sk-dp-tests-not-a-key",
-            "NO_COLOR": "1",
-        })
-        return env
+        return user_environment(self.home, self.bin, CODEX_HOME=str(self.codex_home),
+                                DP_TESTS_FAKE_KEY="sk-dp-tests-not-a-key")
 
     # -- the user's side --------------------------------------------------------
 
