@@ -1,6 +1,8 @@
 """dp-capture: the PostToolUse / PostToolUseFailure hook that records tool calls.
 
-Claude Code runs it after every tool call (``async: true``, so the agent never
+The agent's adapter (``--agent``, default Claude Code; dp/agents/) reads the
+payload into a neutral event — a failure, a success, or nothing to record —
+and names the rows' ``source``. Claude Code runs it after every tool call (``async: true``, so the agent never
 waits). A ``PostToolUseFailure`` is stored with its redacted input and error;
 a ``PostToolUse`` only as the shapes of what ran. It never prints and always
 exits 0: capture must not change a session in any way. Stdlib only — it is
@@ -18,11 +20,10 @@ import sys
 # PostToolUse payloads carry the tool's whole output; past this the event is dropped.
 MAX_PAYLOAD_BYTES = 16 << 20
 BUSY_TIMEOUT_SECONDS = 60
-FAILURE_EVENT = "PostToolUseFailure"
-SUCCESS_EVENT = "PostToolUse"
-USAGE = """usage: dp-capture [--db PATH]
+USAGE = """usage: dp-capture [--agent NAME] [--db PATH]
 
-Claude Code PostToolUse/PostToolUseFailure hook (installed by `dp init`): records
+The after-tool hook dp installs into coding agents (`dp init`; Claude Code's
+PostToolUse/PostToolUseFailure, --agent gemini for Gemini CLI's AfterTool): records
 failed calls (redacted) and the shapes of successful ones in the dp store. It
 prints nothing and always exits 0.
 """
@@ -39,35 +40,38 @@ def main(argv=None) -> int:
 
         data = sys.stdin.buffer.read(MAX_PAYLOAD_BYTES + 1)
         if 0 < len(data) <= MAX_PAYLOAD_BYTES:
-            record(parse_options(args).db, data)
+            options = parse_options(args)
+            record(options.db, data, options.agent)
     except BaseException:  # capture is best effort; the session must never notice it
         pass
     return 0
 
 
-def rows_for(payload: dict) -> list[dict]:
+def rows_for(payload: dict, agent_name: str | None = None) -> list[dict]:
     """The rows to store for one hook payload ([] for anything that is not a tool call)."""
+    from dp.agents import get
+    from dp.agents.base import POST_FAILURE, POST_TOOL
     from dp.capture.events import event_key, failure_row, now_iso, success_rows
 
-    event = payload.get("hook_event_name")
-    tool = payload.get("tool_name")
-    if event not in (FAILURE_EVENT, SUCCESS_EVENT) or not isinstance(tool, str) or not tool:
+    agent = get(agent_name)
+    event = agent.read_event(payload)
+    if event is None or event.kind not in (POST_FAILURE, POST_TOOL):
         return []
     session, cwd = payload.get("session_id"), payload.get("cwd")
-    key = event_key(session, payload.get("tool_use_id"))
-    if event == FAILURE_EVENT:
-        return [failure_row("hook", tool, payload.get("tool_input"), payload.get("error"), session, cwd, now_iso(), key)]
-    return success_rows("hook", tool, payload.get("tool_input"), session, cwd, now_iso(), key)
+    source, key = agent.capture_source, event_key(session, event.call_id)
+    if event.kind == POST_FAILURE:
+        return [failure_row(source, event.tool, event.tool_input, event.error, session, cwd, now_iso(), key)]
+    return success_rows(source, event.tool, event.tool_input, session, cwd, now_iso(), key)
 
 
-def record(db, data: bytes) -> int:
-    """Store the event in ``data``; returns how many rows were added."""
+def record(db, data: bytes, agent_name: str | None = None) -> int:
+    """Store the event in ``data`` (read by the adapter of ``agent_name``); returns how many rows were added."""
     import json
 
     payload = json.loads(data.decode("utf-8"))
     if not isinstance(payload, dict):
         return 0
-    rows = rows_for(payload)
+    rows = rows_for(payload, agent_name)
     if not rows:
         return 0
     from dp.store.location import db_location

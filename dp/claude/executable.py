@@ -114,13 +114,17 @@ def find_program(program: str) -> Path:
     )
 
 
-def hook_command(executable: Path, db: Path | None = None, permission: str = "none", mode: str = "rewrite") -> str:
-    """The hook entry's command line; only non-default options are spelled out."""
+def hook_command(executable: Path, db: Path | None = None, permission: str = "none", mode: str = "rewrite",
+                 agent: str | None = None) -> str:
+    """The hook entry's command line; only non-default options are spelled out
+    (``--agent`` for any agent but Claude Code)."""
     if permission not in PERMISSIONS:
         raise DpError(f"--permission must be one of {', '.join(PERMISSIONS)}, not {permission!r}")
     if mode not in MODES:
         raise DpError(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
     words = [str(executable)]
+    if agent:
+        words += ["--agent", agent]
     if db is not None:
         words += ["--db", str(db)]
     if permission != "none":
@@ -130,7 +134,7 @@ def hook_command(executable: Path, db: Path | None = None, permission: str = "no
     return shlex.join(words)
 
 
-_OPTION_NAMES = ("--db", "--permission", "--mode")
+_OPTION_NAMES = ("--agent", "--db", "--permission", "--mode")
 
 
 def _scan_options(words: list[str]) -> tuple[dict, list[str]]:

@@ -19,7 +19,6 @@ import shlex
 from pathlib import Path
 
 from dp.errors import DpError
-from dp.hook import HOOK_TIMEOUT_SECONDS  # noqa: F401 (re-exported: the hook's own ceiling is derived from it)
 
 SCOPES = ("user", "project", "local")
 EVENT = "PreToolUse"

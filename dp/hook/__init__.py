@@ -1,7 +1,10 @@
-"""pave-check: the Claude Code hook that enforces the aliases.
+"""pave-check: the hook that enforces the aliases, in every agent.
 
-Claude Code runs it before every tool call with the PreToolUse JSON on
-stdin. Outcomes:
+An agent runs it before tool calls with its hook JSON on stdin; the agent's
+adapter (``--agent``, default Claude Code; dp/agents/) reads that payload
+into a neutral event and writes the decision made here in the agent's output
+contract. Everything in this module sees only the event: payload in,
+decision out. Outcomes, as Claude Code sees them (PreToolUse):
 
 * tool-name alias → exit 2, the correction on stderr (the call is blocked);
 * a rule changes the input → exit 0 and one JSON object whose
@@ -40,10 +43,11 @@ MIN_WALL_SECONDS_FOR_RULES = 1.0
 # Above this many distinct words, ask the store in chunks (SQL variable limits).
 _WORDS_PER_QUERY = 500
 
-USAGE = """usage: pave-check [--db PATH] [--permission none|ask|allow] [--mode rewrite|advise] [--verbose]
+USAGE = """usage: pave-check [--agent NAME] [--db PATH] [--permission none|ask|allow] [--mode rewrite|advise] [--verbose]
 
-Claude Code PreToolUse hook: reads the hook JSON on stdin, blocks tool-name
-aliases (exit 2), rewrites tool input by the alias rules (JSON on stdout).
+The hook dp installs into coding agents (Claude Code by default; --agent
+gemini for Gemini CLI): reads the hook JSON on stdin, blocks tool-name
+aliases, rewrites tool input by the alias rules (JSON on stdout).
 With --verbose (and always with --mode advise) a command dp left as typed
 because it could not translate it exactly carries a note saying why.
 Unknown or malformed options are ignored; every error lets the call through.
@@ -53,9 +57,10 @@ Example hook command:  pave-check --db ~/.dp/dp.db --permission none
 
 
 class Options:
-    __slots__ = ("db", "permission", "mode", "verbose")
+    __slots__ = ("agent", "db", "permission", "mode", "verbose")
 
     def __init__(self):
+        self.agent = None  # dp.agents.DEFAULT
         self.db = None
         self.permission = "none"
         self.mode = "rewrite"
@@ -80,16 +85,16 @@ def parse_options(argv) -> Options:
         name, has_value, value = str(argv[i]).partition("=")
         if name == "--verbose" and not has_value:
             options.verbose = True
-        elif name in ("--db", "--permission", "--mode"):
+        elif name in ("--agent", "--db", "--permission", "--mode"):
             if not has_value:
                 if i + 1 >= len(argv) or str(argv[i + 1]).startswith("--"):
                     i += 1
                     continue  # no value: ignore this option, not the next one
                 i += 1
                 value = str(argv[i])
-            if name == "--db":
+            if name in ("--db", "--agent"):
                 if value:
-                    options.db = value
+                    setattr(options, name[2:], value)
             elif value in choices[name]:
                 setattr(options, name[2:], value)
         i += 1
@@ -133,44 +138,61 @@ def run(options: Options, data: bytes | None, started: float | None = None) -> t
     """Decide the hook's answer: (exit status, stdout, stderr). Raises on internal errors.
 
     ``started`` (``time.monotonic()`` when the hook began) anchors the wall-clock ceiling.
+    The agent's adapter reads the payload and writes the answer (dp/agents/); between
+    the two, everything here works on dp's neutral event and decision alone.
     """
     if not data:
         return 0, "", ""
     import json
 
+    from dp.agents import get
+
     payload = json.loads(data.decode("utf-8"))
     if not isinstance(payload, dict):
         return 0, "", ""
-    tool = payload.get("tool_name")
-    event = payload.get("hook_event_name", "PreToolUse")
-    if event in _CONTEXT_EVENTS:
-        return 0, _context(options, event, payload), ""
-    if not isinstance(tool, str) or not tool or event != "PreToolUse":
+    agent = get(options.agent)
+    event = agent.read_event(payload)
+    if event is None:
         return 0, "", ""
+    event.agent = agent
+    decision = decide(options, event, started)
+    return agent.answer(event, decision) if decision.kind != NOTHING else (0, "", "")
+
+
+def decide(options: Options, event, started: float | None = None):
+    """dp's decision for one neutral event (``dp.agents.base.Event``): a ``Decision``."""
+    from dp.agents.base import PRE_TOOL, Decision
+
+    if event.kind in _CONTEXT_EVENTS:
+        return Decision(CONTEXT, _context(options, event))
+    if event.kind != PRE_TOOL:
+        return Decision(NOTHING)
     conn = _open_store(options.db)
     try:
-        return _decide(conn, options, tool, payload.get("tool_input"), payload, started)
+        return _decide(conn, options, event, started)
     finally:
         if conn is not None:
             conn.close()
 
 
+# Decision kinds (dp.agents.base), repeated here for the hook's own use.
+NOTHING, CONTEXT = "nothing", "context"
 # Events answered with additionalContext only (dp/hook/events.py).
-_CONTEXT_EVENTS = ("SessionStart", "PostToolBatch")
+_CONTEXT_EVENTS = ("session_start", "after_batch")
 
 
-def _context(options, event: str, payload: dict) -> str:
+def _context(options, event) -> str:
     conn = _open_store(options.db)
     if conn is None:
         return ""
     from dp.hook import events
 
     try:
-        if event == "SessionStart":
+        if event.kind == "session_start":
             from dp.store.read import all_rules
 
-            return events.answer(event, events.session_context(all_rules(conn)))
-        return events.answer(event, events.unknown_tool_corrections(conn, payload))
+            return events.session_context(all_rules(conn))
+        return events.unknown_tool_corrections(conn, event.payload)
     finally:
         conn.close()
 
@@ -181,17 +203,18 @@ def _open_store(explicit):
     return open_readonly(db_location(explicit))
 
 
-def _decide(conn, options, tool, tool_input, payload, started=None):
-    """The answer for one call; ``conn`` is None when there is no store (no user rules)."""
+def _decide(conn, options, event, started=None):
+    """The decision for one call; ``conn`` is None when there is no store (no user rules)."""
+    from dp.agents.base import BLOCK, Decision
     from dp.rules.model import BASH_PARAM, BASH_TOOL
-    from dp.store.read import tool_alias
 
-    alias = tool_alias(conn, tool) if conn is not None else None
+    tool, tool_input = event.tool, event.tool_input
+    alias = _tool_alias(conn, event) if conn is not None else None
     if alias is not None:
-        message = alias.message or f"{tool} is not a valid tool. Use {alias.to_name} instead."
-        return 2, "", message + "\n"
+        to_name = event.agent.agent_tool(alias.to_name) if event.agent else alias.to_name
+        return Decision(BLOCK, alias.message or f"{event.agent_tool} is not a valid tool. Use {to_name} instead.")
     if not isinstance(tool_input, dict):  # a block depends on the name alone; a rewrite needs input
-        return 0, "", ""
+        return Decision(NOTHING)
 
     command = tool_input.get(BASH_PARAM) if tool == BASH_TOOL else None
     words = None
@@ -204,10 +227,10 @@ def _decide(conn, options, tool, tool_input, payload, started=None):
         return _rules(conn, tool, text, words if text == command else None) if conn is not None else []
 
     rules = fetch(command if isinstance(command, str) else "")
-    cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else ""
-    paving = _paving(options, command, words, cwd, payload, rules) if words else None
+    cwd = event.cwd
+    paving = _paving(options, command, words, cwd, event.session, rules) if words else None
     if paving is None and not any(rule.match_kind for rule in rules):
-        return 0, "", ""
+        return Decision(NOTHING)
 
     from dp.rules.apply import rewrite
     from dp.shell.guard import deadline
@@ -221,11 +244,28 @@ def _decide(conn, options, tool, tool_input, payload, started=None):
             tool_input, rules, cwd=cwd, refetch=fetch if isinstance(command, str) else None, pave=paving
         )
     if result is None:
-        return 0, "", ""
-    return 0, _response(options, tool_input, result), ""
+        return Decision(NOTHING)
+    return _response(options, tool_input, result)
 
 
-def _paving(options, command: str, words, cwd: str, payload: dict, rules):
+def _tool_alias(conn, event):
+    """The alias of the tool's name as the agent spelled it, else of dp's name for it.
+
+    An alias leading to the very tool called is no correction in this agent
+    (``read_file → Read`` is meant for Claude Code; in Gemini CLI
+    ``read_file`` *is* Read) and never blocks.
+    """
+    from dp.store.read import tool_alias
+
+    alias = tool_alias(conn, event.agent_tool)
+    if alias is None and event.tool != event.agent_tool:
+        alias = tool_alias(conn, event.tool)
+    if alias is not None and event.agent is not None and event.agent.canonical(alias.to_name) == event.tool:
+        return None
+    return alias
+
+
+def _paving(options, command: str, words, cwd: str, session: str, rules):
     """Project paving for this Bash call, when one of its words is a paving word and it is on."""
     import os
 
@@ -234,8 +274,7 @@ def _paving(options, command: str, words, cwd: str, payload: dict, rules):
 
     paving = gate(words, command, os.path.dirname(db_location(options.db)), cwd)
     if paving is not None:
-        session = payload.get("session_id")
-        paving.session = session if isinstance(session, str) else ""
+        paving.session = session
         paving.verbose = options.explains
         paving.user_commands = {rule.command for rule in rules if rule.match_kind and rule.command}
     return paving
@@ -275,33 +314,26 @@ def _matching_rules(conn, tool: str, text: str, words=None):
     return rules_for_tool(conn, tool, present)
 
 
-def _response(options, tool_input: dict, result) -> str:
-    import json
+def _response(options, tool_input: dict, result):
+    """The Decision for a rewrite pass's ``result``: advice, a deny carrying the corrected call, or a rewrite."""
+    from dp.agents.base import DENY, REWRITE, Decision
 
     notes = result.notes + (result.remarks if options.explains else [])
     if not notes:
-        return ""  # only a translation held back, and this mode does not say so
+        return Decision(NOTHING)  # only a translation held back, and this mode does not say so
     context = "dp: " + "; ".join(notes)
     if result.updated_input == tool_input:  # advice only (`pip install` in a uv project, `grep -P` left alone …)
-        return json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": context}}) + "\n"
+        return Decision(CONTEXT, context)
     if options.mode == "advise":
-        changed = {key: value for key, value in result.updated_input.items() if tool_input.get(key) != value}
-        if set(changed) == {"command"}:
-            corrected = "Run this instead:\n" + changed["command"]
-        else:
-            corrected = "Re-issue the call with " + json.dumps(changed, ensure_ascii=False)
-        output = {
-            "hookEventName": "PreToolUse",
-            "permissionDecision": "deny",
-            "permissionDecisionReason": f"{context}. {corrected}",
-        }
-    else:
-        output = {
-            "hookEventName": "PreToolUse",
-            "updatedInput": result.updated_input,
-            "additionalContext": context,
-        }
-        if options.permission != "none":
-            output["permissionDecision"] = options.permission
-            output["permissionDecisionReason"] = context
-    return json.dumps({"hookSpecificOutput": output}) + "\n"
+        return Decision(DENY, f"{context}. {corrected_call(tool_input, result.updated_input)}")
+    return Decision(REWRITE, context, result.updated_input, options.permission)
+
+
+def corrected_call(tool_input: dict, updated_input: dict) -> str:
+    """What a refusal tells the model to issue instead of ``tool_input``."""
+    import json
+
+    changed = {key: value for key, value in updated_input.items() if tool_input.get(key) != value}
+    if set(changed) == {"command"}:
+        return "Run this instead:\n" + changed["command"]
+    return "Re-issue the call with " + json.dumps(changed, ensure_ascii=False)

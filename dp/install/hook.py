@@ -1,8 +1,12 @@
-"""Installing, syncing, removing and calling dp's hook entries.
+"""Installing, syncing, removing and calling dp's hook entries, in every agent.
 
-The settings file changes only when dp's entry has to (so a second install is
-a no-op that touches nothing), always atomically, with the previous content
-kept in ``~/.dp/backups/`` (several generations, never beside the file).
+The agent's adapter (dp/agents/) names its settings file per scope and the
+entries dp wants there; everything else is the same for every agent: one
+lossless writer (``dp.claude.settings``: their hook objects share one shape),
+the same backups, symlink rules and install records. The settings file
+changes only when dp's entry has to (so a second install is a no-op that
+touches nothing), always atomically, with the previous content kept in
+``~/.dp/backups/`` (several generations, never beside the file).
 """
 
 from __future__ import annotations
@@ -13,37 +17,50 @@ import subprocess
 import time
 from pathlib import Path
 
-from dp.claude import filters
+from dp import agents
 from dp.claude.settings import (
-    CAPTURE_EVENTS,
-    CAPTURE_TIMEOUT_SECONDS,
     EVENT,
-    HOOK_TIMEOUT_SECONDS,
-    SCOPES,
     dp_hooks,
     dump_settings,
-    capture_entries,
     is_capture_hook,
     parse_settings,
     remove_entries,
-    settings_path,
     sync_entries,
 )
 from dp.errors import DpError
 from dp.files import backups_of, read_bytes, remove_file, replace_file
+from dp.hook import HOOK_TIMEOUT_SECONDS
 from dp.store import DEFAULT_DB, Store, installs, read_rules
 
 
-def target(scope: str | None, explicit: Path | None) -> tuple[str, Path]:
-    """(scope label, settings file) for ``--scope`` / ``--settings``."""
+def agent_named(name: str | None):
+    """The adapter for ``--agent NAME`` (Claude Code when None), or a DpError naming the choices."""
+    try:
+        return agents.get(name)
+    except agents.UnknownAgent as exc:
+        raise DpError(str(exc)) from None
+
+
+def target(scope: str | None, explicit: Path | None, agent=None) -> tuple[str, Path]:
+    """(scope label, settings file) for ``--scope`` / ``--settings`` of ``agent`` (Claude Code when None)."""
+    agent = agent or agents.get()
     if scope is not None and explicit is not None:
         raise DpError("use --scope or --settings, not both")
-    if scope is not None and scope not in SCOPES:
-        raise DpError(f"unknown scope {scope!r}: use one of {', '.join(SCOPES)} (or --settings PATH)")
+    if scope is not None and scope not in agent.scopes:
+        raise DpError(f"unknown scope {scope!r}{_for(agent)}: use one of {', '.join(agent.scopes)} (or --settings PATH)")
     if explicit is not None:
         return "custom", Path(explicit).expanduser().absolute()
     scope = scope or "user"
-    return scope, settings_path(scope)
+    return scope, agent.config_path(scope)
+
+
+def _for(agent) -> str:
+    return "" if agent.name == agents.DEFAULT else f" for {agent.display}"
+
+
+def _agent_option(agent) -> str | None:
+    """The ``--agent`` value dp's commands carry (none for Claude Code, whose commands predate agents)."""
+    return None if agent is None or agent.name == agents.DEFAULT else agent.name
 
 
 def change(
@@ -53,12 +70,14 @@ def change(
     db_path: Path,
     permission: str = "none",
     mode: str = "rewrite",
+    agent=None,
 ) -> dict:
     """``dp pave --hook`` / ``--unhook`` (and the hook step of ``dp init``); returns the report."""
-    label, path = target(scope, explicit)
+    label, path = target(scope, explicit, agent)
     if not install_hook:
         return uninstall(path, label, db_path)
-    return with_stability_warning(install(path, command_for(db_path, permission, mode), label, db_path))
+    return with_stability_warning(install(path, command_for(db_path, permission, mode, agent), label, db_path,
+                                          agent=agent))
 
 
 def with_stability_warning(report: dict) -> dict:
@@ -71,22 +90,23 @@ def with_stability_warning(report: dict) -> dict:
     return {**report, "warning": warning} if warning else report
 
 
-def command_for(db_path: Path, permission: str = "none", mode: str = "rewrite") -> str:
+def command_for(db_path: Path, permission: str = "none", mode: str = "rewrite", agent=None) -> str:
     """The hook entry's command: the real installed pave-check and the options that differ from its defaults."""
     from dp.claude.executable import find_pave_check, hook_command
 
-    return hook_command(find_pave_check(), db_option(db_path), permission, mode)
+    return hook_command(find_pave_check(), db_option(db_path), permission, mode, _agent_option(agent))
 
 
-def capture_command_for(db_path: Path) -> str:
+def capture_command_for(db_path: Path, agent=None) -> str:
     """The capture entries' command: the real installed dp-capture, with ``--db`` for a non-default store."""
     import shlex
 
     from dp.claude.executable import find_program
     from dp.claude.settings import CAPTURE_PROGRAM
 
-    db = db_option(db_path)
-    return shlex.join([str(find_program(CAPTURE_PROGRAM)), *(["--db", str(db)] if db else [])])
+    db, name = db_option(db_path), _agent_option(agent)
+    return shlex.join([str(find_program(CAPTURE_PROGRAM)), *(["--agent", name] if name else []),
+                       *(["--db", str(db)] if db else [])])
 
 
 def db_option(db_path: Path) -> Path | None:
@@ -100,52 +120,59 @@ def db_option(db_path: Path) -> Path | None:
 
 
 def install(path: Path, command: str, scope: str, db_path: Path, support: dict | None = None,
-            capture_command: str | None = None) -> dict:
-    """Put dp's entries running ``command`` into the settings at ``path`` and record the install.
+            capture_command: str | None = None, agent=None) -> dict:
+    """Put dp's entries running ``command`` into ``agent``'s settings at ``path`` and record the install.
 
-    The entries follow the rules now in the store (``if`` filters when the
-    installed Claude Code has them, see dp/claude/filters.py); with
-    ``capture_command`` the dp-capture entries go in too. The file is written
-    only on a change.
+    The entries follow the rules now in the store (for Claude Code, ``if``
+    filters when the installed client has them, see dp/claude/filters.py);
+    with ``capture_command`` the dp-capture entries go in too. The file is
+    written only on a change. The record names the agent (Claude Code's
+    records, older than agents, name none), so a rule change re-syncs each
+    file with its own agent's entries.
     """
-    from dp.claude.client import filter_support
-
-    support = support or filter_support()
+    agent = agent or agents.get()
+    support = support or agent.filter_support()
     installs.require_recordable(path)
     existed = path.exists()
-    report = _apply(path, scope, command, support["filtered"], db_path, capture_command)
+    report = _apply(path, scope, command, support["filtered"], db_path, capture_command, agent)
     report["filters"] = {key: support[key] for key in ("filtered", "version", "reason")}
+    details = {"command": command, "filtered": support["filtered"]}
+    if _agent_option(agent):
+        details["agent"] = agent.name
     with Store.open(db_path) as store:
-        installs.record(store, path, installs.HOOK, scope, created_file=not existed,
-                        details={"command": command, "filtered": support["filtered"]})
+        installs.record(store, path, installs.HOOK, scope, created_file=not existed, details=details)
     return report
 
 
 def _apply(path: Path, scope: str, command: str, filtered: bool, db_path: Path,
-           capture_command: str | None = None) -> dict:
+           capture_command: str | None = None, agent=None) -> dict:
     """Sync dp's entries in one settings file with the rules (and the capture entries, when given); the report."""
+    agent = agent or agents.get()
     original = read_bytes(path)
     settings = parse_settings(original, path)
+    capture_wanted = agent.capture_entries(capture_command) if capture_command else None
     try:
-        status = sync_entries(settings, wanted_entries(command, filtered, db_path))
-        capture = sync_entries(settings, capture_entries(capture_command), is_capture_hook) if capture_command else None
+        status = sync_entries(settings, wanted_entries(command, filtered, db_path, agent))
+        capture = sync_entries(settings, capture_wanted, is_capture_hook) if capture_wanted else None
     except DpError as exc:
         raise DpError(f"{path}: {exc.message}") from None
     backup = None
     if status != "already_configured" or capture not in (None, "already_configured"):
         backup = replace_file(path, dump_settings(settings, original), expected=original, backup=True)
-    report = _report(status, scope, path, backup, command=command, timeout=HOOK_TIMEOUT_SECONDS)
-    if capture_command:
-        report["capture"] = {"status": capture, "events": list(CAPTURE_EVENTS), "command": capture_command,
-                             "async": True, "timeout": CAPTURE_TIMEOUT_SECONDS}
+    report = _report(status, scope, path, backup, agent, command=command, timeout=HOOK_TIMEOUT_SECONDS)
+    if capture_wanted:
+        handler = next(iter(capture_wanted.values()))[0]["hooks"][0]
+        report["capture"] = {"status": capture, "events": list(capture_wanted), "command": capture_command,
+                             "async": bool(handler.get("async")), "timeout": handler.get("timeout")}
     return report
 
 
-def wanted_entries(command: str, filtered: bool, db_path: Path) -> dict:
+def wanted_entries(command: str, filtered: bool, db_path: Path, agent=None) -> dict:
     """dp's entries for the rules in the store and, while project paving is on, its command words."""
     from dp.paving import filter_words
 
-    return filters.wanted(command, read_rules(db_path), filtered, filter_words(str(Path(db_path).parent)))
+    agent = agent or agents.get()
+    return agent.hook_entries(command, read_rules(db_path), filter_words(str(Path(db_path).parent)), filtered)
 
 
 def sync_installed(db_path: Path) -> list[dict]:
@@ -163,13 +190,18 @@ def sync_installed(db_path: Path) -> list[dict]:
             if not dp_hooks(settings):
                 continue
             report = _apply(path, entry.scope, entry.details.get("command", ""), bool(entry.details.get("filtered")),
-                            db_path)
+                            db_path, agent=recorded_agent(entry))
         except DpError as exc:
             changes.append({"settings": str(path), "status": "error", "error": exc.message})
             continue
         if report["status"] != "already_configured":
             changes.append(report)
     return changes
+
+
+def recorded_agent(entry: installs.Install):
+    """The agent a hook install record is for (Claude Code for records without one)."""
+    return agent_named(entry.details.get("agent"))
 
 
 def uninstall(path: Path, scope: str, db_path: Path | None = None) -> dict:
@@ -225,10 +257,10 @@ def _remove_if_empty(directory: Path) -> None:
         pass  # not empty, or not ours to remove: leave it
 
 
-def _report(status: str, scope: str, path: Path, backup: Path | None, **extra) -> dict:
+def _report(status: str, scope: str, path: Path, backup: Path | None, agent=None, **extra) -> dict:
     return {
         "status": status,
-        "hook": EVENT,
+        "hook": agent.pre_tool_hook if agent is not None else EVENT,
         "scope": scope,
         "settings": str(path),
         **extra,

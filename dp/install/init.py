@@ -33,6 +33,7 @@ def init(
     mode: str = "rewrite",
     mcp: bool = False,
     capture: bool = True,
+    agent=None,
 ) -> dict:
     """Set dp up; ``demo.ok`` says whether the installed hook really works.
 
@@ -43,15 +44,15 @@ def init(
     """
     from dp.install import mcp as pave_mcp
 
-    label, path = hook.target(scope, explicit)  # bad options fail before anything is created
-    command = hook.command_for(db_path, permission, mode)
-    capture_command = hook.capture_command_for(db_path) if capture else None
+    label, path = hook.target(scope, explicit, agent)  # bad options fail before anything is created
+    command = hook.command_for(db_path, permission, mode, agent)
+    capture_command = hook.capture_command_for(db_path, agent) if capture else None
     if mcp:
         pave_mcp.target(scope)
         pave_mcp.server_command()
     store = ensure_store(db_path)
     installed = hook.with_stability_warning(
-        hook.install(path, command, label, db_path, capture_command=capture_command))
+        hook.install(path, command, label, db_path, capture_command=capture_command, agent=agent))
     from dp.paving.switch import globally_enabled
 
     paving = {"enabled": globally_enabled(str(db_path.parent))}

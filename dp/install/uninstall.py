@@ -26,14 +26,15 @@ REMOVERS: dict = {}
 
 
 def plan(db_path: Path, cwd: Path) -> list[installs.Install]:
-    """Every place dp installed into: the record, plus unrecorded hooks in this directory's scopes."""
-    from dp.claude.settings import SCOPES, dp_hooks, parse_settings, settings_path
+    """Every place dp installed into: the record, plus unrecorded hooks in this directory's scopes of every agent."""
+    from dp.agents import all_agents
+    from dp.claude.settings import dp_hooks, parse_settings
 
     recorded = installs.read(db_path)
     seen = {(entry.path, entry.kind) for entry in recorded}
     found = []
-    for scope in SCOPES:
-        path = settings_path(scope, project_dir=cwd)
+    places = [(scope, agent.config_path(scope, project_dir=cwd)) for agent in all_agents() for scope in agent.scopes]
+    for scope, path in places:
         key = (installs.key_path(path), installs.HOOK)
         if key in seen:
             continue
@@ -41,6 +42,7 @@ def plan(db_path: Path, cwd: Path) -> list[installs.Install]:
             data = read_bytes(path)
             if data is not None and dp_hooks(parse_settings(data, path)):
                 found.append(installs.Install(key[0], installs.HOOK, scope))
+                seen.add(key)
         except DpError:
             continue  # unreadable settings: dp doctor reports them
     return recorded + found

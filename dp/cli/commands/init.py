@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from dp.cli.commands.pave import MODE_OPTION, PERMISSION_OPTION, SCOPE_OPTION, SETTINGS_OPTION, YES_OPTION
+from dp.cli.commands.pave import AGENT_OPTION, MODE_OPTION, PERMISSION_OPTION, SCOPE_OPTION, SETTINGS_OPTION, YES_OPTION
 from dp.cli.common import print_json
 from dp.cli.options import Shared, shared
 
@@ -44,14 +44,17 @@ def init(
     no_capture: bool = typer.Option(
         False, "--no-capture", help="Do not install the dp-capture hooks that record failed tool calls."
     ),
+    agent: Optional[str] = AGENT_OPTION,
     opts: Shared = None,
 ) -> None:
     from dp.cli.commands.pave import check_permission, describe_hook_result
     from dp.errors import DpError
+    from dp.install.hook import agent_named
     from dp.install.init import init as set_up
 
+    chosen = agent_named(agent)  # a bad name fails before anything is created
     check_permission(permission, yes)
-    report = set_up(opts.store, scope, settings, permission, mode, mcp, capture=not no_capture)
+    report = set_up(opts.store, scope, settings, permission, mode, mcp, capture=not no_capture, agent=chosen)
     if opts.json:
         print_json(report)
     else:

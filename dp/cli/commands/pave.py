@@ -49,6 +49,9 @@ YES_OPTION = typer.Option(False, "--yes", help="Confirm --permission allow (it w
 MODE_OPTION = typer.Option(
     "rewrite", "--mode", metavar="rewrite|advise", help="Hook option: rewrite, or deny with advice."
 )
+AGENT_OPTION = typer.Option(
+    None, "--agent", metavar="NAME", help="The agent whose settings to change: claude (default)."
+)
 
 
 @shared("db", "json", "quiet")
@@ -68,13 +71,14 @@ def pave(
     permission: str = PERMISSION_OPTION,
     mode: str = MODE_OPTION,
     yes: bool = YES_OPTION,
+    agent: Optional[str] = AGENT_OPTION,
     opts: Shared = None,
 ) -> None:
     chosen = _one_mode(
         {"--agents-md": agents_md, "--claude-md": claude_md, "--hook": hook, "--unhook": unhook, "--mcp": mcp,
          "--unmcp": unmcp}
     )
-    _check_options(chosen, output is not None or tasks, _hook_options(scope, settings, permission, mode))
+    _check_options(chosen, output is not None or tasks, _hook_options(scope, settings, permission, mode, agent))
     if claude_md:
         _claude_md(opts)
     elif agents_md:
@@ -84,7 +88,7 @@ def pave(
     else:
         if hook:
             check_permission(permission, yes)
-        _hook_change(opts, hook, scope, settings, permission, mode)
+        _hook_change(opts, hook, scope, settings, permission, mode, agent)
 
 
 def _one_mode(modes: dict[str, bool]) -> str:
@@ -99,10 +103,10 @@ def _one_mode(modes: dict[str, bool]) -> str:
     return chosen[0]
 
 
-def _hook_options(scope, settings, permission: str, mode: str) -> list[str]:
+def _hook_options(scope, settings, permission: str, mode: str, agent=None) -> list[str]:
     """The hook options given a value other than their default, in --help order."""
     given = (("--scope", scope, None), ("--settings", settings, None), ("--permission", permission, "none"),
-             ("--mode", mode, "rewrite"))
+             ("--mode", mode, "rewrite"), ("--agent", agent, None))
     return [name for name, value, default in given if value != default]
 
 
@@ -189,10 +193,12 @@ def _hook_change(
     settings: Optional[Path],
     permission: str,
     mode: str,
+    agent_name: Optional[str] = None,
 ) -> None:
     from dp.install import hook as pave_hook
 
-    result = pave_hook.change(install, scope, settings, opts.store, permission, mode)
+    agent = pave_hook.agent_named(agent_name)
+    result = pave_hook.change(install, scope, settings, opts.store, permission, mode, agent)
     if opts.json:
         print_json(result)
     else:

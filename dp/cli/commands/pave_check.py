@@ -13,6 +13,7 @@ The standalone `pave-check` script does the same with a faster start.
 
 \b
 Options (after the command; unknown ones are ignored):
+  --agent NAME                   the agent whose hook JSON this is (default claude)
   --db PATH                      alias store (default: --db before the command, $DP_DB, ~/.dp/dp.db)
   --permission none|ask|allow    add a permissionDecision to rewrites (default none)
   --mode rewrite|advise          advise: deny with the corrected command instead of rewriting

@@ -1,0 +1,46 @@
+"""The agents dp works in, one adapter module each, found by name.
+
+``get("gemini")`` imports ``dp.agents.gemini`` only then: the hook imports
+this registry on every call, and the Claude Code path must not pay for the
+other adapters (``integration_tests/test_hook_imports.py``). A new agent is
+one module defining an ``Agent`` subclass named ``ADAPTER`` plus one line in
+``MODULES``; see ``dp/agents/base.py`` for what it implements.
+"""
+
+from __future__ import annotations
+
+DEFAULT = "claude"
+# --agent name → the module holding its adapter, in the order dp lists agents.
+MODULES = {
+    "claude": "dp.agents.claude",
+}
+
+_loaded: dict = {}
+
+
+class UnknownAgent(ValueError):
+    """A name that is not in MODULES (the CLI turns it into a ``dp: error``; the hooks fail open)."""
+
+
+def names() -> tuple:
+    """Every agent dp has an adapter for, ``DEFAULT`` first."""
+    return tuple(MODULES)
+
+
+def get(name: str | None = None):
+    """The adapter for ``name`` (``DEFAULT`` when None); raises UnknownAgent for any other name."""
+    name = name or DEFAULT
+    agent = _loaded.get(name)
+    if agent is None:
+        if name not in MODULES:
+            raise UnknownAgent(f"unknown agent {name!r}: use one of {', '.join(MODULES)}")
+        import importlib
+
+        module = importlib.import_module(MODULES[name])
+        agent = _loaded[name] = module.ADAPTER()
+    return agent
+
+
+def all_agents() -> list:
+    """Every adapter, ``DEFAULT`` first (doctor, uninstall and the docs table go through all)."""
+    return [get(name) for name in MODULES]

@@ -1,0 +1,212 @@
+"""The agent layer's interface: what dp needs to know about one coding agent.
+
+dp's decision — rules, project paving, tool-name aliases, the corrections up
+front — is the same for every agent. What differs is the wire: the hook JSON
+an agent sends, the answer it understands, its tool names, its config files.
+An adapter (one module per agent in ``dp/agents/``, subclassing ``Agent``)
+translates exactly that and nothing else:
+
+* ``read_event`` turns the agent's hook payload into an ``Event`` (dp's
+  canonical tool names, so a rule written for ``Bash`` or ``Read`` applies in
+  every agent);
+* dp's core (``dp.hook``, ``dp.capture``) decides on the ``Event`` alone
+  ("payload in, decision out"): any layer added to that core applies to every
+  agent unchanged;
+* ``answer`` writes the core's ``Decision`` in the agent's output contract.
+  It is the one place that knows what the agent does with a rewritten call,
+  so it is the one place that must never widen what the agent may do: when
+  the contract cannot promise that, it turns a rewrite into a refusal
+  carrying the corrected call (the agent re-issues it, and its own approval
+  applies to what really runs);
+* the install side names the agent's config files per scope and the hook
+  entries dp keeps there; ``dp.install.hook`` writes them with the one
+  lossless settings writer (``dp.claude.settings``), backups and install
+  records, whatever the agent;
+* ``promises`` says which of dp's promises the agent's contract lets dp keep,
+  each "no" with its reason: ``dp doctor`` and the per-agent table in the
+  docs are generated from it.
+
+Imported on every hook call: stdlib only, no dataclasses (``inspect`` costs
+milliseconds), nothing beyond plain classes.
+"""
+
+from __future__ import annotations
+
+# -- events: what happened in the agent, in dp's terms ------------------------
+
+PRE_TOOL = "pre_tool"  # before a tool runs: block, rewrite or advise
+POST_TOOL = "post_tool"  # after a tool ran and succeeded: capture its shape
+POST_FAILURE = "post_failure"  # after a tool failed (or a command exited non-zero): capture it
+SESSION_START = "session_start"  # a session begins: the corrections up front
+AFTER_BATCH = "after_batch"  # after a batch of calls, with their results (Claude Code's PostToolBatch)
+
+
+class Event:
+    """One hook call in dp's terms.
+
+    ``tool`` is dp's canonical tool name (``Bash``, ``Read`` …; an unknown
+    name is kept as the agent spelled it); ``agent_tool`` the name the agent
+    used. ``hook`` is the agent's own event name (answers echo it).
+    ``error`` holds a failure's text (``post_failure``); ``payload`` the
+    agent's whole JSON, for the few events that need more (``after_batch``).
+    ``agent`` is the adapter that read it (the core names tools in the
+    agent's own words through it). ``approval`` is what the agent says about how the call is approved
+    (Claude Code's ``permission_mode``, Gemini CLI's approval mode when it
+    sends one; '' when unknown): ``answer`` reads it to stay within it.
+    """
+
+    __slots__ = ("kind", "hook", "tool", "agent_tool", "tool_input", "cwd", "session", "call_id", "error",
+                 "approval", "payload", "agent")
+
+    def __init__(self, kind: str, hook: str, payload: dict, tool: str = "", agent_tool: str = "", tool_input=None,
+                 error=None):
+        self.kind = kind
+        self.hook = hook
+        self.payload = payload
+        self.tool = tool
+        self.agent_tool = agent_tool or tool
+        self.tool_input = tool_input
+        self.error = error
+        cwd, session = payload.get("cwd"), payload.get("session_id")
+        self.cwd = cwd if isinstance(cwd, str) else ""
+        self.session = session if isinstance(session, str) else ""
+        self.call_id = None
+        self.approval = ""
+        self.agent = None  # the adapter that read it: how the core spells a tool name back to the agent
+
+
+# -- decisions: what dp's core wants done -----------------------------------
+
+NOTHING = "nothing"  # let the call go ahead untouched, say nothing
+CONTEXT = "context"  # say ``text`` to the model (advice, the corrections up front)
+REWRITE = "rewrite"  # run ``updated_input`` instead; ``text`` says what changed
+DENY = "deny"  # refuse the call; ``text`` holds the corrected call to issue instead
+BLOCK = "block"  # refuse the call because its tool name is wrong; ``text`` names the right one
+
+
+class Decision:
+    """dp's answer to one event, before any agent's wire format.
+
+    ``permission`` is the user's explicit ``--permission`` for rewrites
+    (``none`` / ``ask`` / ``allow``, Claude Code's vocabulary); an adapter
+    whose agent has no such thing ignores it.
+    """
+
+    __slots__ = ("kind", "text", "updated_input", "permission")
+
+    def __init__(self, kind: str, text: str = "", updated_input: dict | None = None, permission: str = "none"):
+        self.kind = kind
+        self.text = text
+        self.updated_input = updated_input
+        self.permission = permission
+
+
+# -- promises: what dp can do in an agent -------------------------------------
+
+# The promises, in the order the per-agent table shows them, with the words it uses.
+PROMISES = (
+    ("rewrite", "rewrites a call before it runs"),
+    ("block", "blocks a call with a correction"),
+    ("session_context", "states the corrections at session start"),
+    ("after_context", "corrects after a call failed"),
+    ("capture", "records failed calls"),
+    ("tool_alias_block", "blocks a hallucinated tool name"),
+)
+
+
+class Promise:
+    """Whether dp keeps one of ``PROMISES`` in an agent; ``how`` when it does, ``why`` not when it does not."""
+
+    __slots__ = ("name", "kept", "note")
+
+    def __init__(self, name: str, kept: bool, note: str = ""):
+        self.name = name
+        self.kept = kept
+        self.note = note
+
+
+# -- the adapter --------------------------------------------------------------
+
+
+class Agent:
+    """One coding agent. Subclasses set the class attributes and implement the methods.
+
+    Class attributes:
+
+    * ``name`` — the ``--agent`` value (``claude``, ``gemini`` …);
+    * ``display`` — how people call it (``Claude Code``);
+    * ``version_command`` — argv that prints the installed client's version;
+    * ``capture_source`` — the ``source`` of rows its capture hook stores
+      (dp paths / suggest group by the call, whatever the source);
+    * ``tool_names`` — the agent's tool name → dp's canonical one, for the
+      tools whose names differ (Claude Code's names are dp's own);
+    * ``pre_tool_hook`` — the agent's name for the event before a tool runs;
+    * ``scopes`` — the config scopes ``dp pave --hook --scope`` accepts;
+    * ``instructions_file`` — the file the agent reads instructions from
+      (where ``dp pave --agents-md`` output can go).
+    """
+
+    name = ""
+    display = ""
+    version_command: tuple = ()
+    capture_source = ""
+    pre_tool_hook = ""
+    tool_names: dict = {}
+    scopes: tuple = ("user", "project")
+    instructions_file = "AGENTS.md"
+
+    def canonical(self, tool: str) -> str:
+        """dp's name for the agent's tool ``tool`` (unknown names stay as they are)."""
+        return self.tool_names.get(tool, tool)
+
+    def agent_tool(self, canonical: str) -> str:
+        """The agent's name for dp's tool ``canonical`` (the first one, when several map to it)."""
+        for agent_name, name in self.tool_names.items():
+            if name == canonical:
+                return agent_name
+        return canonical
+
+    def promises(self) -> tuple:
+        """One ``Promise`` per entry of ``PROMISES``, in that order."""
+        raise NotImplementedError
+
+    def read_event(self, payload: dict) -> Event | None:
+        """The agent's hook JSON as an Event; None for anything dp does not act on."""
+        raise NotImplementedError
+
+    def answer(self, event: Event, decision: Decision) -> tuple[int, str, str]:
+        """(exit status, stdout, stderr) for ``decision`` in the agent's contract.
+
+        Must never widen: a rewrite the agent would run with less confirmation
+        than the original call had is answered as a refusal carrying the
+        corrected call instead.
+        """
+        raise NotImplementedError
+
+    # -- install side (not on the hook path) --
+
+    def config_path(self, scope: str, home=None, project_dir=None):
+        """The settings file dp's hook entries go into for ``scope`` (a ``pathlib.Path``)."""
+        raise NotImplementedError
+
+    def filter_support(self) -> dict:
+        """Whether dp can install entries that start the hook only for the calls rules name.
+
+        ``{"filtered": bool, "version": str | None, "reason": str}``; agents
+        whose matchers select tools, not commands, have no such filters.
+        """
+        return {"filtered": False, "version": None, "reason": f"{self.display} hooks select tools, not commands"}
+
+    def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
+        """Event → hook groups running ``hook_command`` (pave-check) that dp wants in the agent's settings.
+
+        In ``dp.claude.settings.sync_entries`` form. ``rules`` (the store's)
+        and ``extra_words`` (paving's command words) matter to agents whose
+        hooks can be filtered (``filtered``, from ``filter_support``). An
+        event absent from the result is left as it is in the file.
+        """
+        raise NotImplementedError
+
+    def capture_entries(self, capture_command: str) -> dict:
+        """Event → hook groups running ``capture_command`` (dp-capture) after tool calls."""
+        raise NotImplementedError

@@ -1,0 +1,112 @@
+"""Claude Code: the agent dp was built for, so its wire format is dp's own.
+
+Tool names are dp's canonical ones (``Bash``, ``Read`` …). The answers are
+the ones ``pave-check`` always printed, byte for byte (the hook tests and
+the real-client tests hold them): a tool-name alias blocks with exit 2 and
+the correction on stderr; a rewrite is ``hookSpecificOutput.updatedInput``
+plus ``additionalContext`` and, only when the user chose ``--permission``, a
+``permissionDecision`` (without one Claude Code runs the rewritten command
+only where the original would have run, so a rewrite never widens).
+
+What Claude Code's settings, filters and client look like lives in
+``dp/claude/``; the install methods here only point there, imported lazily
+so the hook never loads them.
+"""
+
+from __future__ import annotations
+
+import json
+
+from dp.agents.base import (
+    AFTER_BATCH, BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START,
+    Agent, Event, Promise,
+)
+
+PRE_TOOL_USE = "PreToolUse"
+# Claude Code's event names → dp's; the capture events are dp-capture's.
+EVENTS = {
+    PRE_TOOL_USE: PRE_TOOL,
+    "SessionStart": SESSION_START,
+    "PostToolBatch": AFTER_BATCH,
+    "PostToolUse": POST_TOOL,
+    "PostToolUseFailure": POST_FAILURE,
+}
+
+
+class ClaudeCode(Agent):
+    name = "claude"
+    display = "Claude Code"
+    version_command = ("claude", "--version")
+    # What dp-capture has always stored for Claude Code's hook events (dp ingest stores "transcript").
+    capture_source = "hook"
+    pre_tool_hook = PRE_TOOL_USE
+    scopes = ("user", "project", "local")
+    instructions_file = "CLAUDE.md"
+
+    def promises(self) -> tuple:
+        return (
+            Promise("rewrite", True, "`updatedInput`; Claude Code still applies its permissions to the new command"),
+            Promise("block", True, "exit 2 or a `deny` with the corrected call (`--mode advise`)"),
+            Promise("session_context", True, "SessionStart `additionalContext`"),
+            Promise("after_context", True, "PostToolBatch `additionalContext` after a rejected tool name"),
+            Promise("capture", True, "PostToolUseFailure (failures) and PostToolUse (shapes)"),
+            Promise("tool_alias_block", False,
+                    "Claude Code rejects an unknown tool name before any hook runs; dp corrects it up front "
+                    "(SessionStart) and right after the rejection (PostToolBatch)"),
+        )
+
+    def read_event(self, payload: dict) -> Event | None:
+        hook = payload.get("hook_event_name", PRE_TOOL_USE)
+        kind = EVENTS.get(hook) if isinstance(hook, str) else None
+        if kind in (SESSION_START, AFTER_BATCH):
+            return Event(kind, hook, payload)
+        tool = payload.get("tool_name")
+        if kind is None or not isinstance(tool, str) or not tool:
+            return None
+        event = Event(kind, hook, payload, tool, tool, payload.get("tool_input"), payload.get("error"))
+        event.call_id = payload.get("tool_use_id")
+        mode = payload.get("permission_mode")
+        event.approval = mode if isinstance(mode, str) else ""
+        return event
+
+    def answer(self, event: Event, decision) -> tuple[int, str, str]:
+        kind, text = decision.kind, decision.text
+        if kind == BLOCK:
+            return 2, "", text + "\n"
+        if kind == CONTEXT:
+            output = {"hookEventName": event.hook, "additionalContext": text} if text else None
+        elif kind == DENY:
+            output = {"hookEventName": PRE_TOOL_USE, "permissionDecision": "deny", "permissionDecisionReason": text}
+        elif kind == REWRITE:
+            output = {"hookEventName": PRE_TOOL_USE, "updatedInput": decision.updated_input, "additionalContext": text}
+            if decision.permission != "none":  # the user's explicit choice (dp pave --permission, --yes for allow)
+                output["permissionDecision"] = decision.permission
+                output["permissionDecisionReason"] = text
+        else:
+            output = None
+        return 0, json.dumps({"hookSpecificOutput": output}) + "\n" if output else "", ""
+
+    # -- install side --
+
+    def config_path(self, scope: str, home=None, project_dir=None):
+        from dp.claude.settings import settings_path
+
+        return settings_path(scope, home, project_dir)
+
+    def filter_support(self) -> dict:
+        from dp.claude.client import filter_support
+
+        return filter_support()
+
+    def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
+        from dp.claude import filters
+
+        return filters.wanted(hook_command, rules, filtered, extra_words)
+
+    def capture_entries(self, capture_command: str) -> dict:
+        from dp.claude.settings import capture_entries
+
+        return capture_entries(capture_command)
+
+
+ADAPTER = ClaudeCode
