@@ -77,10 +77,10 @@ def test_capture_with_an_unknown_agent_stores_nothing_and_says_nothing(env, tmp_
 
 
 @pytest.mark.parametrize("command", [["pave", "--hook"], ["pave", "--unhook"], ["init"]])
-def test_the_cli_refuses_an_unknown_agent_in_one_line_and_changes_nothing(env, command):
+def test_the_cli_refuses_an_unknown_agent_in_one_line_and_changes_nothing(env, command):  # noqa: D103
     proc = subprocess.run([str(BIN / "dp"), *command, "--agent", "nosuch"], capture_output=True, text=True, env=env,
                           timeout=60)
-    assert_one_line_error(proc, "unknown agent 'nosuch': use one of claude")
+    assert_one_line_error(proc, "unknown agent 'nosuch': use one of claude, gemini")
     home = env["HOME"]
     assert not (subprocess.run(["find", home, "-name", "settings.json"], capture_output=True, text=True).stdout)
 

@@ -13,6 +13,7 @@ DEFAULT = "claude"
 # --agent name → the module holding its adapter, in the order dp lists agents.
 MODULES = {
     "claude": "dp.agents.claude",
+    "gemini": "dp.agents.gemini",
 }
 
 _loaded: dict = {}

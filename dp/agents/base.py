@@ -166,6 +166,35 @@ class Agent:
                 return agent_name
         return canonical
 
+    def corrects(self, from_name: str, to_name: str) -> bool:
+        """Whether a tool-name alias ``from_name → to_name`` is a correction in this agent.
+
+        Aliases are written once for every agent, mostly against names models
+        bring from another agent: ``read_file → Read`` corrects Claude Code,
+        but in Gemini CLI ``read_file`` is the real name of Read, so there it
+        neither blocks nor is mentioned.
+        """
+        return not (from_name in self.tool_names and self.canonical(from_name) == self.canonical(to_name))
+
+    def spelled_rules(self, rules) -> list:
+        """``rules`` as this agent reads them: tools in its own names, aliases that are no correction here left out."""
+        from dp.rules.model import TOOL_ALIAS, Rule
+
+        spelled = []
+        for rule in rules:
+            if rule.match_kind == TOOL_ALIAS:
+                if not self.corrects(rule.from_name, rule.to_name):
+                    continue
+                to_name = self.agent_tool(self.canonical(rule.to_name))
+                if to_name != rule.to_name:
+                    rule = Rule(rule.from_name, to_name, rule.tool, rule.param, rule.command, rule.match_kind,
+                                rule.message, rule.created_at)
+            elif rule.tool and self.agent_tool(rule.tool) != rule.tool:
+                rule = Rule(rule.from_name, rule.to_name, self.agent_tool(rule.tool), rule.param, rule.command,
+                            rule.match_kind, rule.message, rule.created_at)
+            spelled.append(rule)
+        return spelled
+
     def promises(self) -> tuple:
         """One ``Promise`` per entry of ``PROMISES``, in that order."""
         raise NotImplementedError

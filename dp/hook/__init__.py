@@ -191,7 +191,8 @@ def _context(options, event) -> str:
         if event.kind == "session_start":
             from dp.store.read import all_rules
 
-            return events.session_context(all_rules(conn))
+            rules = all_rules(conn)
+            return events.session_context(event.agent.spelled_rules(rules) if event.agent else rules)
         return events.unknown_tool_corrections(conn, event.payload)
     finally:
         conn.close()
@@ -249,18 +250,15 @@ def _decide(conn, options, event, started=None):
 
 
 def _tool_alias(conn, event):
-    """The alias of the tool's name as the agent spelled it, else of dp's name for it.
+    """The alias of the tool's name as the agent spelled it, when it is a correction in that agent.
 
-    An alias leading to the very tool called is no correction in this agent
-    (``read_file → Read`` is meant for Claude Code; in Gemini CLI
-    ``read_file`` *is* Read) and never blocks.
+    An alias leading to the very tool called is none (``read_file → Read`` is
+    meant for Claude Code; in Gemini CLI ``read_file`` *is* Read) and never blocks.
     """
     from dp.store.read import tool_alias
 
     alias = tool_alias(conn, event.agent_tool)
-    if alias is None and event.tool != event.agent_tool:
-        alias = tool_alias(conn, event.tool)
-    if alias is not None and event.agent is not None and event.agent.canonical(alias.to_name) == event.tool:
+    if alias is not None and event.agent is not None and not event.agent.corrects(alias.from_name, alias.to_name):
         return None
     return alias
 

@@ -53,6 +53,9 @@ def init(
     from dp.install.init import init as set_up
 
     chosen = agent_named(agent)  # a bad name fails before anything is created
+    if chosen.name != "claude":  # the live demonstration speaks Claude Code's hook JSON only
+        raise DpError(f"dp init sets up Claude Code; for {chosen.display} run "
+                      f"'dp pave --hook --agent {chosen.name}' (after 'dp init' or with an existing store)")
     check_permission(permission, yes)
     report = set_up(opts.store, scope, settings, permission, mode, mcp, capture=not no_capture, agent=chosen)
     if opts.json:

@@ -50,7 +50,7 @@ MODE_OPTION = typer.Option(
     "rewrite", "--mode", metavar="rewrite|advise", help="Hook option: rewrite, or deny with advice."
 )
 AGENT_OPTION = typer.Option(
-    None, "--agent", metavar="NAME", help="The agent whose settings to change: claude (default)."
+    None, "--agent", metavar="NAME", help="The agent whose settings to change: claude (default) or gemini."
 )
 
 

@@ -1,0 +1,194 @@
+"""Gemini CLI (``@google/gemini-cli``): its hook wire format, tool names and settings.
+
+What the real binary does (0.61.0, read in its bundle and observed through
+integration_tests/real_client_gemini/; the binary wins over its docs):
+
+* Hooks live in ``settings.json`` (``~/.gemini/`` for the user, the
+  project's ``.gemini/``) as ``{"hooks": {EVENT: [{"matcher", "hooks": [{"type":
+  "command", "command", "timeout"}]}]}}`` — Claude Code's shape, so dp's one
+  writer serves both. Matchers are regular expressions on the tool name,
+  timeouts milliseconds. The command runs through ``sh -c`` with the payload
+  on stdin; hooks run only in a trusted folder.
+* ``BeforeTool`` runs before Gemini's policy check and its confirmation
+  (``Scheduler._processToolCall``): ``hookSpecificOutput.tool_input`` is
+  merged over the arguments, and the policy and the confirmation then judge
+  the call that will really run. So a rewrite runs only where Gemini would
+  run the rewritten command if the model had typed it — a command the user
+  never allowed is still asked about (refused in ``-p``), never waved
+  through. The model keeps its original call in its history and reads
+  "[System] Tool input parameters were modified by a hook before
+  execution." after the result; ``additionalContext`` of a BeforeTool hook
+  is ignored, so dp's note about what changed cannot reach it there.
+* ``{"decision": "deny", "reason": R}`` blocks; the model reads ``Tool
+  execution blocked: R``. An exit status of 2 or more with text also denies,
+  exit 1 only warns: dp fails open with exit 0 and no output.
+* ``AfterTool`` sees every executed tool with ``tool_response``
+  (``llmContent``, ``returnDisplay``, ``error``). A shell command that exits
+  non-zero is not an error there: its ``llmContent`` ends with ``Exit Code:
+  N`` (before the process group line), which is how capture recognises it.
+* ``SessionStart`` ``additionalContext`` is put before the prompt, inside
+  ``<hook_context>`` (``<`` and ``>`` escaped).
+* A tool name Gemini does not know never reaches a hook: Gemini answers
+  ``Tool "x" not found`` itself. Tool-name corrections therefore travel as
+  context: at session start and in ``GEMINI.md``.
+"""
+
+from __future__ import annotations
+
+import json
+
+from dp.agents.base import (
+    BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Event, Promise,
+)
+
+BEFORE_TOOL = "BeforeTool"
+AFTER_TOOL = "AfterTool"
+SESSION_START_HOOK = "SessionStart"
+EVENTS = {BEFORE_TOOL: PRE_TOOL, AFTER_TOOL: POST_TOOL, SESSION_START_HOOK: SESSION_START}
+SHELL_TOOL = "run_shell_command"
+# Gemini's hook timeout is in milliseconds; the same 5 s Claude Code's entries get.
+HOOK_TIMEOUT_MS = 5000
+CAPTURE_TIMEOUT_MS = 10000
+# The lines the shell tool appends after a command's output (the order it writes them).
+_SHELL_TRAILERS = ("Error: ", "Exit Code: ", "Signal: ", "Background PIDs: ", "Process Group PGID: ")
+
+
+class GeminiCli(Agent):
+    name = "gemini"
+    display = "Gemini CLI"
+    version_command = ("gemini", "--version")
+    capture_source = "gemini"
+    pre_tool_hook = BEFORE_TOOL
+    scopes = ("user", "project")
+    instructions_file = "GEMINI.md"
+    # Gemini CLI 0.61's built-in tools → dp's canonical (Claude Code's) names; tools without
+    # a counterpart map to themselves, so dp knows them as real tools here.
+    tool_names = {
+        SHELL_TOOL: "Bash",
+        "read_file": "Read",
+        "write_file": "Write",
+        "replace": "Edit",
+        "glob": "Glob",
+        "grep_search": "Grep",
+        "list_directory": "LS",
+        "web_fetch": "WebFetch",
+        "google_web_search": "WebSearch",
+        "write_todos": "TodoWrite",
+        "read_many_files": "read_many_files",
+        "save_memory": "save_memory",
+        "ask_user": "ask_user",
+        "activate_skill": "activate_skill",
+    }
+
+    def promises(self) -> tuple:
+        return (
+            Promise("rewrite", True, "`hookSpecificOutput.tool_input`; Gemini's policy and confirmation then judge "
+                                     "the rewritten command. The model is told its parameters were modified, "
+                                     "not how (BeforeTool context is ignored)"),
+            Promise("block", True, "`decision: deny` with dp's reason, which the model reads"),
+            Promise("session_context", True, "SessionStart `additionalContext`, before the prompt"),
+            Promise("after_context", False, "an unknown tool name fires no hook; Gemini answers it itself"),
+            Promise("capture", True, "AfterTool: tool errors and shell commands with a non-zero `Exit Code`"),
+            Promise("tool_alias_block", False,
+                    "Gemini rejects an unknown tool name before any hook runs; dp states the corrections at "
+                    "session start and in GEMINI.md (a name Gemini knows is blocked)"),
+        )
+
+    def read_event(self, payload: dict) -> Event | None:
+        hook = payload.get("hook_event_name")
+        kind = EVENTS.get(hook) if isinstance(hook, str) else None
+        if kind == SESSION_START:
+            return Event(kind, hook, payload)
+        tool = payload.get("tool_name")
+        if kind is None or not isinstance(tool, str) or not tool:
+            return None
+        tool_input = payload.get("tool_input")
+        error = None
+        if kind == POST_TOOL:
+            error = failure_text(tool, payload.get("tool_response"))
+            kind = POST_FAILURE if error is not None else POST_TOOL
+        return Event(kind, hook, payload, self.canonical(tool), tool, tool_input, error)
+
+    def answer(self, event: Event, decision) -> tuple[int, str, str]:
+        kind, text = decision.kind, decision.text
+        if kind in (BLOCK, DENY) and event.kind == PRE_TOOL:
+            output = {"decision": "deny", "reason": text}
+        elif kind == REWRITE and event.kind == PRE_TOOL:
+            # Gemini merges this over the arguments, then applies its policy to the result (see above).
+            output = {"hookSpecificOutput": {"hookEventName": BEFORE_TOOL, "tool_input": decision.updated_input}}
+        elif kind == CONTEXT and event.kind == SESSION_START and text:
+            output = {"hookSpecificOutput": {"hookEventName": SESSION_START_HOOK, "additionalContext": text}}
+        else:  # advice at BeforeTool has no channel to the model in Gemini CLI
+            return 0, "", ""
+        return 0, json.dumps(output) + "\n", ""
+
+    # -- install side --
+
+    def config_path(self, scope: str, home=None, project_dir=None):
+        from pathlib import Path
+
+        from dp.errors import DpError
+
+        if scope == "user":
+            return (home or Path.home()) / ".gemini" / "settings.json"
+        if scope == "project":
+            return (project_dir or Path.cwd()) / ".gemini" / "settings.json"
+        raise DpError(f"unknown scope {scope!r} for {self.display}: use one of {', '.join(self.scopes)}")
+
+    def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
+        """BeforeTool for every tool (rules and aliases may name any), SessionStart for the corrections."""
+        handler = {"type": "command", "command": hook_command, "timeout": HOOK_TIMEOUT_MS}
+        return {
+            BEFORE_TOOL: [{"matcher": ".*", "hooks": [dict(handler)]}],
+            SESSION_START_HOOK: [{"matcher": ".*", "hooks": [dict(handler)]}],
+        }
+
+    def capture_entries(self, capture_command: str) -> dict:
+        """AfterTool for every tool: Gemini has no async hooks, so dp-capture is quick and bounded."""
+        handler = {"type": "command", "command": capture_command, "timeout": CAPTURE_TIMEOUT_MS}
+        return {AFTER_TOOL: [{"matcher": ".*", "hooks": [handler]}]}
+
+
+def failure_text(tool: str, response) -> str | None:
+    """The failure an AfterTool ``tool_response`` reports (None for a success).
+
+    A tool's ``error`` (its message); for the shell tool also a non-zero
+    ``Exit Code:`` among the lines it appends after the output — only there,
+    so a command that merely prints "Exit Code: 1" is not a failure.
+    """
+    if not isinstance(response, dict):
+        return None
+    error = response.get("error")
+    content = _text(response.get("llmContent"))
+    if error:
+        message = error.get("message") if isinstance(error, dict) else error
+        return str(message or content or "error")
+    if tool != SHELL_TOOL:
+        return None
+    code = _exit_code(content)
+    return content if code not in (None, "0") else None
+
+
+def _text(content) -> str:
+    """``llmContent`` as text (a string, or parts with ``text``), without the ``<untrusted_context>`` wrapper."""
+    if isinstance(content, list):
+        content = "\n".join(part.get("text", "") for part in content if isinstance(part, dict))
+    text = content if isinstance(content, str) else ""
+    text = text.strip()
+    for opening, closing in (("<untrusted_context>", "</untrusted_context>"),):
+        if text.startswith(opening) and text.endswith(closing):
+            text = text[len(opening):-len(closing)].strip()
+    return text
+
+
+def _exit_code(content: str) -> str | None:
+    """The ``Exit Code: N`` among the trailing lines the shell tool appends, if any."""
+    for line in reversed(content.splitlines()[-len(_SHELL_TRAILERS):]):
+        if not line.startswith(_SHELL_TRAILERS):
+            break
+        if line.startswith("Exit Code: "):
+            return line[len("Exit Code: "):].strip()
+    return None
+
+
+ADAPTER = GeminiCli

@@ -1,0 +1,160 @@
+"""pave-check and dp-capture with ``--agent gemini``: Gemini CLI 0.61's hook JSON in, its contract out.
+
+Payloads are shaped like the ones the real binary sends (BeforeTool / AfterTool / SessionStart,
+``tool_response`` with ``llmContent`` wrapped in ``<untrusted_context>``); the real-client
+harness proves them in the binary.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+from capture_support import run_capture, stored
+from cli_assertions import assert_one_line_error
+from hook_support import BIN, build_store
+
+RULES = [
+    ["read_file", "Read"],  # meant for Claude Code: in Gemini CLI read_file is the real Read
+    ["list_directory", "Glob", "--message", "dp: list files with glob, not list_directory"],
+    ["Shell", "Bash"],
+    ["--cmd", "grep", "--replace", "rg"],
+]
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory):
+    return build_store(tmp_path_factory.mktemp("gemini-hook"), RULES)
+
+
+def pave_check(env, payload, *args):
+    data = payload if isinstance(payload, str) else json.dumps(payload)
+    return subprocess.run([str(BIN / "pave-check"), "--agent", "gemini", *args], input=data, capture_output=True,
+                          text=True, env=env, timeout=60)
+
+
+def before(tool, tool_input, cwd="/tmp"):
+    return {"session_id": "g1", "transcript_path": "", "cwd": cwd, "hook_event_name": "BeforeTool",
+            "timestamp": "2026-11-26T10:00:00.000Z", "tool_name": tool, "tool_input": tool_input}
+
+
+def after(command, content, error=None):
+    return {"session_id": "g1", "transcript_path": "", "cwd": "/work/app", "hook_event_name": "AfterTool",
+            "timestamp": "2026-11-26T10:00:01.000Z", "tool_name": "run_shell_command",
+            "tool_input": {"command": command},
+            "tool_response": {"llmContent": f"<untrusted_context>\n{content}\n</untrusted_context>",
+                              "returnDisplay": "", "error": error}}
+
+
+def test_a_shell_command_is_rewritten_through_tool_input(env):
+    proc = pave_check(env, before("run_shell_command", {"command": "grep -rn TODO src", "description": "find"}))
+    assert proc.returncode == 0 and proc.stderr == ""
+    output = json.loads(proc.stdout)
+    assert output == {"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {
+        "command": "rg -n --hidden --no-ignore --binary TODO src", "description": "find"}}}
+
+
+def test_advise_mode_denies_with_the_corrected_command(env):
+    proc = pave_check(env, before("run_shell_command", {"command": "grep -rn TODO src"}), "--mode", "advise")
+    output = json.loads(proc.stdout)
+    assert output["decision"] == "deny"
+    assert output["reason"].endswith("Run this instead:\nrg -n --hidden --no-ignore --binary TODO src")
+
+
+def test_a_known_tool_alias_blocks_with_dps_message(env):
+    proc = pave_check(env, before("list_directory", {"dir_path": "."}))
+    assert proc.returncode == 0
+    assert json.loads(proc.stdout) == {"decision": "deny", "reason": "dp: list files with glob, not list_directory"}
+
+
+def test_an_alias_naming_geminis_own_tool_does_not_block_it(env):
+    proc = pave_check(env, before("read_file", {"file_path": "README.md"}))
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+
+
+def test_session_start_carries_the_tool_name_corrections_in_geminis_names(env):
+    proc = pave_check(env, {"session_id": "g1", "cwd": "/tmp", "hook_event_name": "SessionStart", "source": "startup"})
+    context = json.loads(proc.stdout)["hookSpecificOutput"]
+    assert context["hookEventName"] == "SessionStart"
+    text = context["additionalContext"]
+    assert "Do NOT call `Shell`. Use `run_shell_command` instead." in text
+    assert "`list_directory`" in text and "Use `glob` instead" in text
+    assert "read_file" not in text  # Gemini's real tool: no correction here
+    assert "Use `rg` instead of `grep`" in text
+
+
+@pytest.mark.parametrize("payload", [
+    "not json", "[]", json.dumps({"hook_event_name": "BeforeTool"}),
+    json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "grep x"}}),
+])
+def test_malformed_or_foreign_payloads_pass_silently(env, payload):
+    proc = pave_check(env, payload)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+
+
+def test_a_corrupt_store_fails_open(env, tmp_path):
+    broken = tmp_path / "broken.db"
+    broken.write_bytes(b"this is not a database" * 100)
+    proc = pave_check(env, before("run_shell_command", {"command": "grep -rn TODO src"}), "--db", str(broken))
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+
+
+def test_capture_records_a_non_zero_exit_code_as_a_failure(env, tmp_path):
+    db = tmp_path / "capture.db"
+    content = "Output: bash: line 1: pnmp: command not found\nExit Code: 127\nProcess Group PGID: 4242"
+    assert run_capture(after("pnmp install", content), "--agent", "gemini", "--db", db, env=env).returncode == 0
+    run_capture(after("ls", "Output: Exit Code: 1\nProcess Group PGID: 4243"), "--agent", "gemini", "--db", db,
+                env=env)
+    failures = stored(db, "outcome = 'failure'")
+    assert len(failures) == 1
+    row = failures[0]
+    assert (row["source"], row["tool_name"], row["command"], row["error_class"]) == (
+        "gemini", "Bash", "pnmp", "command not found")
+    assert "Exit Code: 127" in row["error"]
+    successes = stored(db, "outcome = 'success'")
+    assert [(row["source"], row["command"]) for row in successes] == [("gemini", "ls")]
+
+
+def test_capture_records_a_tool_error(env, tmp_path):
+    db = tmp_path / "capture.db"
+    payload = {**after("x", "File not found."), "tool_name": "read_file", "tool_input": {"file_path": "/nope"},
+               "tool_response": {"llmContent": "File not found.", "returnDisplay": "",
+                                 "error": {"message": "File not found: /nope", "type": "file_not_found"}}}
+    run_capture(payload, "--agent", "gemini", "--db", db, env=env)
+    [row] = stored(db)
+    assert (row["outcome"], row["tool_name"], row["error"], row["error_class"]) == (
+        "failure", "Read", "File not found: /nope", "no such file")
+
+
+def dp(env, *args, cwd=None):
+    return subprocess.run([str(BIN / "dp"), *args], capture_output=True, text=True, env=env, timeout=120, cwd=cwd)
+
+
+def test_install_and_uninstall_round_trip_in_geminis_settings(env, tmp_path):
+    project = tmp_path / "app"
+    (project / ".gemini").mkdir(parents=True)
+    settings = project / ".gemini" / "settings.json"
+    original = b'{\n    "model": {"name": "gemini-2.5-pro"},\n    "hooks": {"BeforeTool": [\n      {"matcher": "write_file", "hooks": [{"type": "command", "command": "./lint.sh", "timeout": 900}]}\n    ]}\n}\n'
+    settings.write_bytes(original)
+    proc = dp(env, "pave", "--hook", "--agent", "gemini", "--scope", "project", "--json", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    written = json.loads(settings.read_text())
+    assert written["model"] == {"name": "gemini-2.5-pro"}
+    before_tool = written["hooks"]["BeforeTool"]
+    assert before_tool[0]["hooks"][0]["command"] == "./lint.sh"
+    dp_handler = before_tool[1]["hooks"][0]
+    assert before_tool[1]["matcher"] == ".*"
+    assert "pave-check" in dp_handler["command"] and "--agent gemini" in dp_handler["command"]
+    assert dp_handler["timeout"] == 5000
+    assert written["hooks"]["SessionStart"][0]["hooks"][0]["command"] == dp_handler["command"]
+    again = dp(env, "pave", "--hook", "--agent", "gemini", "--scope", "project", "--json", cwd=project)
+    assert json.loads(again.stdout)["status"] == "already_configured"
+    removed = dp(env, "uninstall", cwd=project)
+    assert removed.returncode == 0, removed.stderr
+    assert settings.read_bytes() == original
+
+
+def test_the_gemini_scopes_are_user_and_project(env, tmp_path):
+    proc = dp(env, "pave", "--hook", "--agent", "gemini", "--scope", "local", cwd=tmp_path)
+    assert_one_line_error(proc, "unknown scope 'local' for Gemini CLI: use one of user, project")
