@@ -1,4 +1,7 @@
-"""The README's shell examples, run: every ```console block, in order, each chapter in its own HOME.
+"""The README's and the docs site's shell examples, run: every ```console block, in order, each chapter in its own HOME.
+
+The pages are README.md and every ``docs/**/*.md`` (the MkDocs site): each page is read the same
+way and starts a chapter of its own, so a page never depends on what another page did.
 
 Each ``$ command`` runs with bash (stdout and stderr together, as a terminal
 shows them) and what it prints must be the lines the README shows under it,
@@ -8,7 +11,7 @@ temporary HOME shown as /tmp/alice, dp's install directory shown as
 and dp init's warning about the checkout's own .venv that the tests run from).
 A README line ``…`` as the last line shows only the start of the output.
 
-The README is read as chapters: blocks run in README order and share HOME, the
+A page is read as chapters: blocks run in page order and share HOME, the
 store and the files they make, as a reader following along would; a ``fresh``
 marker starts a new chapter in a new empty HOME. Chapters are independent
 tests (pytest-xdist runs them side by side).
@@ -43,7 +46,9 @@ from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+PAGES = [README, *sorted((ROOT / "docs").rglob("*.md"))]
 FILES = Path(__file__).resolve().parent / "data" / "readme"
 MARKER = re.compile(r"^<!-- doctest: (skip|setup|cwd|fresh|any-order) (.*) -->$")
 VOLATILE = [
@@ -70,8 +75,8 @@ GIT = {"GIT_AUTHOR_NAME": "Alice", "GIT_AUTHOR_EMAIL": "alice@example.com", "GIT
        "GIT_COMMITTER_DATE": "2026-11-24T09:00:00Z"}
 
 
-def blocks(text: str) -> list[dict]:
-    """Every console block: its line number, markers, and (command, expected lines) pairs."""
+def blocks(text: str, page: str = "README.md") -> list[dict]:
+    """Every console block: its page, line number, markers, and (command, expected lines) pairs."""
     lines = text.splitlines()
     found, markers = [], []
     index = 0
@@ -83,7 +88,7 @@ def blocks(text: str) -> list[dict]:
         elif line == "```console":
             end = next(i for i in range(index + 1, len(lines)) if lines[i].strip() == "```")
             body = [body_line[len(lines[index]) - len(lines[index].lstrip()):] for body_line in lines[index + 1:end]]
-            found.append({"line": index + 1, "markers": markers, "steps": _steps(body)})
+            found.append({"page": page, "line": index + 1, "markers": markers, "steps": _steps(body)})
             markers, index = [], end
         elif line:
             markers = []
@@ -91,14 +96,28 @@ def blocks(text: str) -> list[dict]:
     return found
 
 
-def chapters(text: str) -> list[list[dict]]:
+def chapters(text: str, page: str = "README.md") -> list[list[dict]]:
     """The blocks, cut before every ``fresh`` marker: each list runs in a HOME of its own."""
     result: list[list[dict]] = [[]]
-    for block in blocks(text):
+    for block in blocks(text, page):
         if any(kind == "fresh" for kind, _ in block["markers"]) and result[-1]:
             result.append([])
         result[-1].append(block)
-    return result
+    return [chapter for chapter in result if chapter]
+
+
+def _page_name(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+def all_blocks() -> list[dict]:
+    """The console blocks of every page, README.md first."""
+    return [block for path in PAGES for block in blocks(path.read_text(encoding="utf-8"), _page_name(path))]
+
+
+def all_chapters() -> list[list[dict]]:
+    """The chapters of every page: a page always starts a new one."""
+    return [chapter for path in PAGES for chapter in chapters(path.read_text(encoding="utf-8"), _page_name(path))]
 
 
 def _steps(body: list[str]) -> list[tuple[str, list[str]]]:
@@ -183,7 +202,7 @@ def run_chapter(chapter: list[dict], home: Path, warm_cache: Path) -> list[str]:
             if any(kind == "any-order" for kind, _ in block["markers"]):
                 shown, printed = ("\n".join(sorted(text.splitlines())) for text in (shown, printed))
             if printed != shown:
-                failures.append(f"README.md:{block['line']}: $ {command}\n--- README shows:\n{shown}\n"
+                failures.append(f"{block['page']}:{block['line']}: $ {command}\n--- the page shows:\n{shown}\n"
                                 f"--- dp printed:\n{printed}\n")
     return failures
 
@@ -195,7 +214,7 @@ def _set_up(block: dict, cwd: Path, env: dict) -> None:
         if "README_CLAUDE" in command:
             env["README_CLAUDE"] = _claude()
         setup = subprocess.run(["bash", "-c", command], cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
-        assert setup.returncode == 0, f"README.md:{block['line']}: setup {command!r} failed:\n{setup.stderr}"
+        assert setup.returncode == 0, f"{block['page']}:{block['line']}: setup {command!r} failed:\n{setup.stderr}"
 
 
 def _run_in_shell(command: str, cwd: Path, env: dict) -> tuple[subprocess.CompletedProcess, Path]:
@@ -212,20 +231,27 @@ def _run_in_shell(command: str, cwd: Path, env: dict) -> tuple[subprocess.Comple
         where.unlink(missing_ok=True)
 
 
-CHAPTERS = chapters(README.read_text(encoding="utf-8"))
+CHAPTERS = all_chapters()
 
 
 def test_every_block_is_run_or_says_why_not():
-    for block in blocks(README.read_text(encoding="utf-8")):
+    for block in all_blocks():
+        where = f"{block['page']}:{block['line']}"
         kinds = [kind for kind, _ in block["markers"]]
         for kind, value in block["markers"]:
-            assert value.strip(), f"README.md:{block['line']}: a {kind} marker needs a reason, a command or a directory"
-        assert kinds.count("skip") <= 1, f"README.md:{block['line']}"
-        assert kinds.count("cwd") <= 1, f"README.md:{block['line']}"
-        assert block["steps"] or "skip" in kinds, f"README.md:{block['line']}: a console block shows a `$ command`"
+            assert value.strip(), f"{where}: a {kind} marker needs a reason, a command or a directory"
+        assert kinds.count("skip") <= 1, where
+        assert kinds.count("cwd") <= 1, where
+        assert block["steps"] or "skip" in kinds, f"{where}: a console block shows a `$ command`"
 
 
-@pytest.mark.parametrize("chapter", CHAPTERS, ids=[f"line{chapter[0]['line']}" for chapter in CHAPTERS])
+def test_every_docs_page_is_read_and_the_readme_comes_first():
+    names = [_page_name(path) for path in PAGES]
+    assert names[0] == "README.md" and "docs/index.md" in names and "docs/hook.md" in names
+    assert {chapter[0]["page"] for chapter in CHAPTERS} >= {"README.md", "docs/aliases.md", "docs/setup.md"}
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=[f"{chapter[0]['page']}:line{chapter[0]['line']}" for chapter in CHAPTERS])
 def test_readme_examples_print_what_the_readme_shows(chapter, warm_cache):
     # A short HOME, as long as /tmp/alice give or take: dp shortens long paths in some messages.
     scratch = Path(tempfile.mkdtemp(prefix="dpdoc"))
@@ -253,6 +279,12 @@ def test_a_fresh_marker_starts_a_chapter():
     text = ("```console\n$ a\n```\n<!-- doctest: fresh new machine -->\n```console\n$ b\n```\n"
             "```console\n$ c\n```\n")
     assert [[block["steps"][0][0] for block in chapter] for chapter in chapters(text)] == [["a"], ["b", "c"]]
+
+
+def test_a_page_that_starts_with_a_fresh_marker_is_one_chapter_and_names_itself():
+    text = "<!-- doctest: fresh a page of its own -->\n```console\n$ a\n```\n"
+    assert [[(block["page"], block["steps"][0][0]) for block in chapter]
+            for chapter in chapters(text, "docs/x.md")] == [[("docs/x.md", "a")]]
 
 
 def test_a_slow_hook_reads_as_the_quiet_machine_the_readme_shows():
