@@ -158,3 +158,45 @@ def test_install_and_uninstall_round_trip_in_geminis_settings(env, tmp_path):
 def test_the_gemini_scopes_are_user_and_project(env, tmp_path):
     proc = dp(env, "pave", "--hook", "--agent", "gemini", "--scope", "local", cwd=tmp_path)
     assert_one_line_error(proc, "unknown scope 'local' for Gemini CLI: use one of user, project")
+
+
+def test_dp_init_for_gemini_installs_in_its_user_settings_and_proves_the_hook(tmp_path):
+    env = build_store(tmp_path, [])
+    proc = dp(env, "init", "--agent", "gemini", "--json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["demo"]["ok"], report["demo"]
+    assert report["demo"]["block"]["tool_name"] == "Read"  # Claude Code's name: the mistake models make in Gemini
+    assert report["demo"]["block"]["message"] == "Read is not a valid tool. Use read_file instead."
+    assert report["demo"]["rewrite"]["rewritten"].startswith("rg ")
+    settings = json.loads((tmp_path / "home" / ".gemini" / "settings.json").read_text())
+    assert sorted(settings["hooks"]) == ["AfterTool", "BeforeTool", "SessionStart"]
+    assert "dp-capture --agent gemini" in settings["hooks"]["AfterTool"][0]["hooks"][0]["command"]
+    text = dp(env, "init", "--agent", "gemini", cwd=tmp_path).stdout
+    assert "The dp BeforeTool hook is already installed" in text
+    assert "also on SessionStart: the corrections the model reads" in text
+    assert not (tmp_path / "home" / ".claude").exists()
+
+
+def test_dp_init_for_gemini_refuses_mcp(tmp_path):
+    env = build_store(tmp_path, [])
+    assert_one_line_error(dp(env, "init", "--agent", "gemini", "--mcp", cwd=tmp_path),
+                          "--mcp registers dp's MCP server with Claude Code, not Gemini CLI")
+
+
+def test_a_gemini_alias_of_claudes_name_corrects_gemini_and_leaves_claude_code_alone(tmp_path):
+    env = build_store(tmp_path, [["Bash", "run_shell_command", "--force"], ["read_file", "Read"]])
+    claude = subprocess.run([str(BIN / "pave-check")], input=json.dumps(
+        {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}}),
+        capture_output=True, text=True, env=env, timeout=60)
+    assert (claude.returncode, claude.stdout, claude.stderr) == (0, "", "")
+    gemini = pave_check(env, {"session_id": "g", "cwd": "/tmp", "hook_event_name": "SessionStart"})
+    text = json.loads(gemini.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "Do NOT call `Bash`. Use `run_shell_command` instead." in text and "read_file" not in text
+    instructions = dp(env, "pave", "--agents-md", "--agent", "gemini", cwd=tmp_path).stdout
+    assert "Do NOT call `Bash`. Use `run_shell_command` instead." in instructions
+    assert "read_file" not in instructions
+    for_claude = dp(env, "pave", "--agents-md", "--agent", "claude", cwd=tmp_path).stdout
+    assert "Do NOT call `read_file`. Use `Read` instead." in for_claude and "`Bash`" not in for_claude
+    every_agent = dp(env, "pave", "--agents-md", cwd=tmp_path).stdout  # AGENTS.md: read by many agents, all rules
+    assert "`Bash`" in every_agent and "`read_file`" in every_agent

@@ -45,3 +45,11 @@ def get(name: str | None = None):
 def all_agents() -> list:
     """Every adapter, ``DEFAULT`` first (doctor, uninstall and the docs table go through all)."""
     return [get(name) for name in MODULES]
+
+
+def canonical_anywhere(tool: str) -> str:
+    """dp's canonical name for ``tool`` as any agent spells it (``run_shell_command`` → ``Bash``)."""
+    for agent in all_agents():
+        if tool in agent.tool_names:
+            return agent.canonical(tool)
+    return tool

@@ -166,15 +166,25 @@ class Agent:
                 return agent_name
         return canonical
 
+    def is_own_tool(self, name: str) -> bool:
+        """Whether ``name`` is one of this agent's real tool names."""
+        return name in self.tool_names
+
     def corrects(self, from_name: str, to_name: str) -> bool:
         """Whether a tool-name alias ``from_name → to_name`` is a correction in this agent.
 
         Aliases are written once for every agent, mostly against names models
-        bring from another agent: ``read_file → Read`` corrects Claude Code,
-        but in Gemini CLI ``read_file`` is the real name of Read, so there it
-        neither blocks nor is mentioned.
+        bring from another agent. One whose two names are the same tool (in
+        any agent's naming) corrects only where ``from_name`` is not a real
+        tool: ``read_file → Read`` corrects Claude Code, but in Gemini CLI
+        ``read_file`` *is* Read, so there it neither blocks nor is mentioned;
+        ``Bash → run_shell_command`` the other way round.
         """
-        return not (from_name in self.tool_names and self.canonical(from_name) == self.canonical(to_name))
+        if not self.is_own_tool(from_name):
+            return True
+        from dp.agents import canonical_anywhere
+
+        return self.canonical(from_name) != canonical_anywhere(to_name)
 
     def spelled_rules(self, rules) -> list:
         """``rules`` as this agent reads them: tools in its own names, aliases that are no correction here left out."""
@@ -213,6 +223,18 @@ class Agent:
         raise NotImplementedError
 
     # -- install side (not on the hook path) --
+
+    def sample_payload(self, tool: str, tool_input: dict, cwd) -> dict:
+        """A before-tool payload as the agent sends it, for the tool the agent calls ``tool``.
+
+        ``dp init``'s demonstration and ``dp doctor`` run the installed hook
+        with it, so they prove the very command the agent will start.
+        """
+        raise NotImplementedError
+
+    def read_answer(self, status: int, stdout: str, stderr: str) -> Decision:
+        """What an answer in the agent's contract says: the inverse of ``answer`` for a before-tool event."""
+        raise NotImplementedError
 
     def config_path(self, scope: str, home=None, project_dir=None):
         """The settings file dp's hook entries go into for ``scope`` (a ``pathlib.Path``)."""

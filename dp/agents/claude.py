@@ -18,8 +18,8 @@ from __future__ import annotations
 import json
 
 from dp.agents.base import (
-    AFTER_BATCH, BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START,
-    Agent, Event, Promise,
+    AFTER_BATCH, BLOCK, CONTEXT, DENY, NOTHING, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START,
+    Agent, Decision, Event, Promise,
 )
 
 PRE_TOOL_USE = "PreToolUse"
@@ -42,6 +42,11 @@ class ClaudeCode(Agent):
     pre_tool_hook = PRE_TOOL_USE
     scopes = ("user", "project", "local")
     instructions_file = "CLAUDE.md"
+
+    def is_own_tool(self, name: str) -> bool:
+        from dp.claude.tools import is_builtin
+
+        return is_builtin(name)
 
     def promises(self) -> tuple:
         return (
@@ -88,6 +93,31 @@ class ClaudeCode(Agent):
 
     # -- install side --
 
+    def sample_payload(self, tool: str, tool_input: dict, cwd) -> dict:
+        return {
+            "session_id": "dp-sample",
+            "transcript_path": "",
+            "cwd": str(cwd),
+            "permission_mode": "default",
+            "hook_event_name": PRE_TOOL_USE,
+            "tool_name": tool,
+            "tool_input": tool_input,
+            "tool_use_id": "toolu_dp_sample",
+        }
+
+    def read_answer(self, status: int, stdout: str, stderr: str):
+        if status == 2:
+            return Decision(BLOCK, stderr.strip())
+        specific = _json_object(stdout).get("hookSpecificOutput")
+        specific = specific if isinstance(specific, dict) else {}
+        if specific.get("permissionDecision") == "deny":
+            return Decision(DENY, str(specific.get("permissionDecisionReason") or ""))
+        context = specific.get("additionalContext")
+        context = context if isinstance(context, str) else ""
+        if isinstance(specific.get("updatedInput"), dict):
+            return Decision(REWRITE, context, specific["updatedInput"])
+        return Decision(CONTEXT, context) if context else Decision(NOTHING)
+
     def config_path(self, scope: str, home=None, project_dir=None):
         from dp.claude.settings import settings_path
 
@@ -107,6 +137,15 @@ class ClaudeCode(Agent):
         from dp.claude.settings import capture_entries
 
         return capture_entries(capture_command)
+
+
+def _json_object(text: str) -> dict:
+    """The JSON object in a hook's stdout ({} for anything else)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 ADAPTER = ClaudeCode

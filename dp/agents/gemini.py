@@ -38,7 +38,8 @@ from __future__ import annotations
 import json
 
 from dp.agents.base import (
-    BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Event, Promise,
+    BLOCK, CONTEXT, DENY, NOTHING, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Decision,
+    Event, Promise,
 )
 
 BEFORE_TOOL = "BeforeTool"
@@ -123,6 +124,32 @@ class GeminiCli(Agent):
         return 0, json.dumps(output) + "\n", ""
 
     # -- install side --
+
+    def sample_payload(self, tool: str, tool_input: dict, cwd) -> dict:
+        return {
+            "session_id": "dp-sample",
+            "transcript_path": "",
+            "cwd": str(cwd),
+            "hook_event_name": BEFORE_TOOL,
+            "timestamp": "2026-01-01T00:00:00.000Z",
+            "tool_name": tool,
+            "tool_input": tool_input,
+        }
+
+    def read_answer(self, status: int, stdout: str, stderr: str):
+        try:
+            output = json.loads(stdout)
+        except ValueError:
+            output = None
+        if not isinstance(output, dict):
+            text = (stdout or stderr).strip()  # Gemini reads plain text too: exit 2+ denies with it
+            return Decision(DENY, text) if status >= 2 and text else Decision(NOTHING)
+        if output.get("decision") in ("deny", "block"):
+            return Decision(DENY, str(output.get("reason") or ""))
+        specific = output.get("hookSpecificOutput")
+        if isinstance(specific, dict) and isinstance(specific.get("tool_input"), dict):
+            return Decision(REWRITE, "", specific["tool_input"])
+        return Decision(NOTHING)
 
     def config_path(self, scope: str, home=None, project_dir=None):
         from pathlib import Path

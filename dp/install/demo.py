@@ -12,6 +12,7 @@ import shlex
 import tempfile
 from pathlib import Path
 
+from dp.agents.base import BLOCK, CONTEXT, DENY, REWRITE
 from dp.claude.settings import command_words
 from dp.install.hook import call, sample_payload
 from dp.rules.model import BASH_PARAM, BASH_TOOL, COMMAND, Rule
@@ -35,37 +36,53 @@ def with_store(command: str, db: Path) -> str:
     return shlex.join([*kept[:1], "--db", str(db), *kept[1:]])
 
 
-def run(command: str) -> dict:
-    """Block and rewrite through ``command``; reports what the hook answered."""
+def block_rule(agent=None) -> Rule:
+    """The demonstration's tool-name alias: one that is a correction in ``agent``.
+
+    ``read_file → Read`` is what models get wrong in Claude Code; in an agent
+    whose Read *is* ``read_file`` (Gemini CLI) the mistake runs the other way.
+    """
+    if agent is None or agent.corrects(BLOCK_RULE.from_name, BLOCK_RULE.to_name):
+        return BLOCK_RULE
+    return Rule(BLOCK_RULE.to_name, agent.agent_tool(BLOCK_RULE.to_name))
+
+
+def run(command: str, agent=None) -> dict:
+    """Block and rewrite through ``command`` (``agent``'s hook JSON); reports what the hook answered."""
     from dp.store import Store
 
+    blocking = block_rule(agent)
     with tempfile.TemporaryDirectory(prefix="dp-demo-") as scratch:
         scratch_dir = Path(scratch)
         db = scratch_dir / "demo.db"
         with Store.open(db) as store:
-            for rule in (BLOCK_RULE, REWRITE_RULE):
+            for rule in (blocking, REWRITE_RULE):
                 store.set_rule(rule)
         demo_command = with_store(command, db)
         bash_input = {"command": SAMPLE_COMMAND, "description": "Find TODOs"}
-        rewrite = call(demo_command, sample_payload(BASH_TOOL, bash_input, scratch_dir), scratch_dir)
-        block_payload = sample_payload(BLOCK_RULE.from_name, {"file_path": "src/app.py"}, scratch_dir)
+        shell = agent.agent_tool(BASH_TOOL) if agent else BASH_TOOL
+        rewrite = call(demo_command, sample_payload(shell, bash_input, scratch_dir, agent), scratch_dir)
+        block_payload = sample_payload(blocking.from_name, {"file_path": "src/app.py"}, scratch_dir, agent)
         block = call(demo_command, block_payload, scratch_dir)
+    return _report(blocking, rewrite, block, agent)
 
-    specific = (rewrite.output or {}).get("hookSpecificOutput") or {}
-    updated = rewrite.updated_input or {}
-    advice = specific.get("permissionDecisionReason") if specific.get("permissionDecision") == "deny" else None
+
+def _report(blocking: Rule, rewrite, block, agent) -> dict:
+    answer, refused = rewrite.decision(agent), block.decision(agent)
+    updated = answer.updated_input if answer.kind == REWRITE else {}
+    advice = answer.text if answer.kind == DENY else None
     rewritten = updated.get("command") if isinstance(updated.get("command"), str) else None
     rewrite_ok = rewrite.returncode == 0 and (rewritten not in (None, SAMPLE_COMMAND) or bool(advice))
-    block_ok = block.returncode == 2 and BLOCK_RULE.to_name in block.stderr
+    block_ok = refused.kind in (BLOCK, DENY) and blocking.to_name in refused.text
     return {
         "ok": rewrite_ok and block_ok,
-        "rules": [f"{rule.from_name} → {rule.to_name}" for rule in (BLOCK_RULE, REWRITE_RULE)],
+        "rules": [f"{rule.from_name} → {rule.to_name}" for rule in (blocking, REWRITE_RULE)],
         "rewrite": {
-            "tool_name": BASH_TOOL,
+            "tool_name": agent.agent_tool(BASH_TOOL) if agent else BASH_TOOL,
             "command": SAMPLE_COMMAND,
             "rewritten": rewritten,
             "advice": advice,
-            "additional_context": specific.get("additionalContext"),
+            "additional_context": (answer.text or None) if answer.kind in (REWRITE, CONTEXT) else None,
             "kept_description": updated.get("description") == "Find TODOs" if rewritten else None,
             "exit_code": rewrite.returncode,
             "error": rewrite.error or _stderr(rewrite),
@@ -73,9 +90,9 @@ def run(command: str) -> dict:
             "ok": rewrite_ok,
         },
         "block": {
-            "tool_name": BLOCK_RULE.from_name,
+            "tool_name": blocking.from_name,
             "exit_code": block.returncode,
-            "message": block.stderr.strip(),
+            "message": refused.text if refused.kind in (BLOCK, DENY) else block.stderr.strip(),
             "error": block.error or _stderr(block),
             "seconds": round(block.seconds, 3),
             "ok": block_ok,

@@ -152,7 +152,8 @@ def _apply(path: Path, scope: str, command: str, filtered: bool, db_path: Path,
     settings = parse_settings(original, path)
     capture_wanted = agent.capture_entries(capture_command) if capture_command else None
     try:
-        status = sync_entries(settings, wanted_entries(command, filtered, db_path, agent))
+        wanted = wanted_entries(command, filtered, db_path, agent)
+        status = sync_entries(settings, wanted)
         capture = sync_entries(settings, capture_wanted, is_capture_hook) if capture_wanted else None
     except DpError as exc:
         raise DpError(f"{path}: {exc.message}") from None
@@ -160,6 +161,8 @@ def _apply(path: Path, scope: str, command: str, filtered: bool, db_path: Path,
     if status != "already_configured" or capture not in (None, "already_configured"):
         backup = replace_file(path, dump_settings(settings, original), expected=original, backup=True)
     report = _report(status, scope, path, backup, agent, command=command, timeout=HOOK_TIMEOUT_SECONDS)
+    if _agent_option(agent):  # Claude Code's report keeps the shape it always had
+        report.update(agent=agent.display, events=list(wanted))
     if capture_wanted:
         handler = next(iter(capture_wanted.values()))[0]["hooks"][0]
         report["capture"] = {"status": capture, "events": list(capture_wanted), "command": capture_command,
@@ -268,18 +271,9 @@ def _report(status: str, scope: str, path: Path, backup: Path | None, agent=None
     }
 
 
-def sample_payload(tool_name: str, tool_input: dict, cwd: Path) -> dict:
-    """A PreToolUse payload shaped like the ones Claude Code sends."""
-    return {
-        "session_id": "dp-sample",
-        "transcript_path": "",
-        "cwd": str(cwd),
-        "permission_mode": "default",
-        "hook_event_name": EVENT,
-        "tool_name": tool_name,
-        "tool_input": tool_input,
-        "tool_use_id": "toolu_dp_sample",
-    }
+def sample_payload(tool_name: str, tool_input: dict, cwd: Path, agent=None) -> dict:
+    """A before-tool payload shaped like the ones ``agent`` (Claude Code when None) sends."""
+    return (agent or agents.get()).sample_payload(tool_name, tool_input, cwd)
 
 
 class HookCall:
@@ -301,11 +295,9 @@ class HookCall:
             return None
         return value if isinstance(value, dict) else None
 
-    @property
-    def updated_input(self) -> dict | None:
-        specific = (self.output or {}).get("hookSpecificOutput")
-        updated = specific.get("updatedInput") if isinstance(specific, dict) else None
-        return updated if isinstance(updated, dict) else None
+    def decision(self, agent=None):
+        """What the answer says, read by ``agent``'s adapter (Claude Code when None)."""
+        return (agent or agents.get()).read_answer(self.returncode or 0, self.stdout, self.stderr)
 
 
 def call(command: str | list[str], payload: dict, cwd: Path, timeout: float = HOOK_TIMEOUT_SECONDS) -> HookCall:

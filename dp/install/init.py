@@ -56,7 +56,7 @@ def init(
     from dp.paving.switch import globally_enabled
 
     paving = {"enabled": globally_enabled(str(db_path.parent))}
-    report = {"store": store, "hook": installed, "paving": paving, "demo": demo.run(command)}
+    report = {"store": store, "hook": installed, "paving": paving, "demo": demo.run(command, agent)}
     if mcp:
         report["mcp"] = pave_mcp.install(scope, db_path)
     return report

@@ -53,15 +53,14 @@ def init(
     from dp.install.init import init as set_up
 
     chosen = agent_named(agent)  # a bad name fails before anything is created
-    if chosen.name != "claude":  # the live demonstration speaks Claude Code's hook JSON only
-        raise DpError(f"dp init sets up Claude Code; for {chosen.display} run "
-                      f"'dp pave --hook --agent {chosen.name}' (after 'dp init' or with an existing store)")
+    if mcp and chosen.name != "claude":
+        raise DpError(f"--mcp registers dp's MCP server with Claude Code, not {chosen.display}")
     check_permission(permission, yes)
     report = set_up(opts.store, scope, settings, permission, mode, mcp, capture=not no_capture, agent=chosen)
     if opts.json:
         print_json(report)
     else:
-        _print_report(report["store"], describe_hook_result(report["hook"]), report["demo"], report["paving"])
+        _print_report(report["store"], describe_hook_result(report["hook"]), report["demo"], report["paving"], chosen)
         if "mcp" in report:
             _print_mcp(report["mcp"])
     if not report["demo"]["ok"]:
@@ -76,7 +75,7 @@ def _print_paving(paving: dict) -> None:
         typer.echo("Paving: off (you switched it off; dp paving on turns it back on)")
 
 
-def _print_report(store: dict, hook_lines: list[str], shown: dict, paving: dict) -> None:
+def _print_report(store: dict, hook_lines: list[str], shown: dict, paving: dict, agent=None) -> None:
     rules = store["rules"]
     typer.echo(
         f"Store: {store['path']} ({store['status']}, schema {store['schema_version']}, "
@@ -92,11 +91,12 @@ def _print_report(store: dict, hook_lines: list[str], shown: dict, paving: dict)
     block = shown["block"]
     typer.echo(f"  agent calls tool {block['tool_name']}")
     if block["ok"]:
-        typer.echo(f"    -> blocked (exit 2): {block['message']}")
+        how = "exit 2" if block["exit_code"] == 2 else "decision deny"
+        typer.echo(f"    -> blocked ({how}): {block['message']}")
     else:
         typer.echo(f"    -> NOT blocked (exit {block['exit_code']}) {block['error'] or block['message']}".rstrip())
     rewrite = shown["rewrite"]
-    typer.echo(f"  agent runs Bash: {rewrite['command']}")
+    typer.echo(f"  agent runs {rewrite['tool_name']}: {rewrite['command']}")
     if rewrite["rewritten"]:
         typer.echo(f"    -> runs instead: {rewrite['rewritten']}")
     elif rewrite["advice"]:
@@ -109,7 +109,11 @@ def _print_report(store: dict, hook_lines: list[str], shown: dict, paving: dict)
         typer.echo("")
         typer.echo("Next:")
         typer.echo("  dp alias --cmd grep --replace rg          add your own rules (see dp alias --help)")
-        typer.echo("  dp pave --agents-md --output AGENTS.md    tell the agent about them up front")
+        if agent is None or agent.name == "claude":
+            typer.echo("  dp pave --agents-md --output AGENTS.md    tell the agent about them up front")
+        else:
+            typer.echo(f"  dp pave --agents-md --agent {agent.name} --output {agent.instructions_file}"
+                       "    tell the agent about them up front")
         typer.echo("  dp doctor                                 check the whole setup")
 
 

@@ -30,6 +30,7 @@ Examples:
   dp pave --agents-md                              # print the Markdown
   dp pave --agents-md --output AGENTS.md           # write/refresh dp's block in AGENTS.md
   dp pave --agents-md --tasks --output CLAUDE.md   # plus the project's tasks
+  dp pave --agents-md --agent gemini -o GEMINI.md  # in Gemini CLI's tool names
   dp pave --claude-md                              # ./CLAUDE.md gets an @AGENTS.md import line
   dp pave --hook                                   # install for every project (user scope)
   dp pave --hook --scope project --permission ask  # this project; ask before rewritten calls
@@ -50,7 +51,7 @@ MODE_OPTION = typer.Option(
     "rewrite", "--mode", metavar="rewrite|advise", help="Hook option: rewrite, or deny with advice."
 )
 AGENT_OPTION = typer.Option(
-    None, "--agent", metavar="NAME", help="The agent whose settings to change: claude (default) or gemini."
+    None, "--agent", metavar="NAME", help="The agent to install for, or whose tool names --agents-md uses: claude (default) or gemini."
 )
 
 
@@ -78,11 +79,14 @@ def pave(
         {"--agents-md": agents_md, "--claude-md": claude_md, "--hook": hook, "--unhook": unhook, "--mcp": mcp,
          "--unmcp": unmcp}
     )
-    _check_options(chosen, output is not None or tasks, _hook_options(scope, settings, permission, mode, agent))
+    hook_options = _hook_options(scope, settings, permission, mode, agent)
+    if chosen == "--agents-md":  # the instructions in that agent's tool names (GEMINI.md …)
+        hook_options = [name for name in hook_options if name != "--agent"]
+    _check_options(chosen, output is not None or tasks, hook_options)
     if claude_md:
         _claude_md(opts)
     elif agents_md:
-        _agents_md(opts, output, tasks)
+        _agents_md(opts, output, tasks, agent)
     elif mcp or unmcp:
         _mcp_change(opts, mcp, scope)
     else:
@@ -125,13 +129,16 @@ def _check_options(chosen: str, agents_md_options: bool, hook_options: list[str]
         raise DpError("--permission and --mode are options of --hook")
 
 
-def _agents_md(opts: Shared, output: Optional[Path], tasks: bool) -> None:
+def _agents_md(opts: Shared, output: Optional[Path], tasks: bool, agent_name: Optional[str] = None) -> None:
     from dp.install import agents_md
+    from dp.install.hook import agent_named
     from dp.store import read_rules
 
     from dp.paving.report import markdown as paving_markdown
 
     rules = read_rules(opts.store)
+    if agent_name is not None:
+        rules = agent_named(agent_name).spelled_rules(rules)
     extra = paving_markdown(str(opts.store.parent), str(Path.cwd()))
     if tasks:
         from dp.runners import tasks_markdown
@@ -273,7 +280,9 @@ def describe_hook_result(result: dict) -> list[str]:
     }[status]
     if "command" in result:
         lines.append(f"  command: {result['command']} (timeout {result['timeout']} s)")
-        lines.append("  also on SessionStart and PostToolBatch: the corrections the model reads")
+        others = [event for event in result.get("events", ("SessionStart", "PostToolBatch")) if event != result["hook"]]
+        if others:
+            lines.append(f"  also on {' and '.join(others)}: the corrections the model reads")
     if result.get("filters"):
         lines.append(f"  {result['filters']['reason']}")
     if result.get("deleted"):
@@ -281,15 +290,16 @@ def describe_hook_result(result: dict) -> list[str]:
     capture = result.get("capture")
     if capture:
         verb = {"configured": "installed", "updated": "updated", "already_configured": "already installed"}
-        lines.append(f"  capture: {verb[capture['status']]} for {' and '.join(capture['events'])} (async): "
-                     f"{capture['command']}")
+        lines.append(f"  capture: {verb[capture['status']]} for {' and '.join(capture['events'])}"
+                     f"{' (async)' if capture['async'] else ''}: {capture['command']}")
     if result.get("backup"):
         lines.append(f"  previous file kept as {result['backup']}")
     if result.get("warning"):
         lines.append(f"  warning: {result['warning']}")
     if status in ("configured", "updated", "removed") or (capture and capture["status"] != "already_configured"):
-        # Claude Code snapshots hooks when a session starts.
-        lines.append("  Claude Code sessions already running pick this up after a restart (or in /hooks).")
+        # Claude Code (and Gemini CLI) snapshot hooks when a session starts.
+        lines.append(f"  {result.get('agent', 'Claude Code')} sessions already running pick this up after a restart"
+                     + (" (or in /hooks)." if result.get("agent", "Claude Code") == "Claude Code" else "."))
     return lines
 
 
