@@ -7,7 +7,7 @@ API, …) but the server around the format is the same: 127.0.0.1 only, never
 forwarding anything; every request recorded; the agent's own conversation
 served the next scripted turn and everything else a short plain answer; the
 turn written as one JSON body or as server-sent events. That part lives here
-once. A format module (``dp/claude/fake_api.py``, ``dp/codex/fake_api.py``)
+once. A format module (``dp/claude/fake_api.py``, ``dp/codex/fake_api.py``, ``dp/gemini/fake_api.py``)
 subclasses ``ScriptedModel`` and says only which requests are the
 conversation and how a turn is written in its format (``respond``).
 """
@@ -128,8 +128,10 @@ def kept_headers(headers) -> dict:
 
 
 def sse(events: list[tuple[str, dict]]) -> bytes:
-    """Server-sent events as both Anthropic and OpenAI stream them."""
-    return b"".join(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode() for name, data in events)
+    """Server-sent events as Anthropic and OpenAI stream them; an event without a name
+    (``""``) is a bare ``data:`` frame, as the Gemini API streams its chunks."""
+    return b"".join((f"event: {name}\n" if name else "").encode() + f"data: {json.dumps(data)}\n\n".encode()
+                    for name, data in events)
 
 
 class _Handler(BaseHTTPRequestHandler):

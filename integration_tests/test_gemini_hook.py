@@ -144,7 +144,7 @@ def test_install_and_uninstall_round_trip_in_geminis_settings(env, tmp_path):
     before_tool = written["hooks"]["BeforeTool"]
     assert before_tool[0]["hooks"][0]["command"] == "./lint.sh"
     dp_handler = before_tool[1]["hooks"][0]
-    assert before_tool[1]["matcher"] == ".*"
+    assert before_tool[1]["matcher"] == "*"
     assert "pave-check" in dp_handler["command"] and "--agent gemini" in dp_handler["command"]
     assert dp_handler["timeout"] == 5000
     assert written["hooks"]["SessionStart"][0]["hooks"][0]["command"] == dp_handler["command"]
@@ -171,10 +171,12 @@ def test_dp_init_for_gemini_installs_in_its_user_settings_and_proves_the_hook(tm
     assert report["demo"]["rewrite"]["rewritten"].startswith("rg ")
     settings = json.loads((tmp_path / "home" / ".gemini" / "settings.json").read_text())
     assert sorted(settings["hooks"]) == ["AfterTool", "BeforeTool", "SessionStart"]
-    assert "dp-capture --agent gemini" in settings["hooks"]["AfterTool"][0]["hooks"][0]["command"]
+    after_tool = [group["hooks"][0]["command"] for group in settings["hooks"]["AfterTool"]]
+    assert len(after_tool) == 2 and "pave-check --agent gemini" in after_tool[0]
+    assert "dp-capture --agent gemini" in after_tool[1]
     text = dp(env, "init", "--agent", "gemini", cwd=tmp_path).stdout
     assert "The dp BeforeTool hook is already installed" in text
-    assert "also on SessionStart: the corrections the model reads" in text
+    assert "also on AfterTool and SessionStart: the corrections the model reads" in text
     assert not (tmp_path / "home" / ".claude").exists()
 
 

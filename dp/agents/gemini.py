@@ -6,19 +6,27 @@ integration_tests/real_client_gemini/; the binary wins over its docs):
 * Hooks live in ``settings.json`` (``~/.gemini/`` for the user, the
   project's ``.gemini/``) as ``{"hooks": {EVENT: [{"matcher", "hooks": [{"type":
   "command", "command", "timeout"}]}]}}`` — Claude Code's shape, so dp's one
-  writer serves both. Matchers are regular expressions on the tool name,
-  timeouts milliseconds. The command runs through ``sh -c`` with the payload
-  on stdin; hooks run only in a trusted folder.
+  writer serves both. Timeouts are milliseconds. A tool event's matcher is a
+  regular expression *searched* in the tool name (not anchored); a
+  SessionStart matcher is compared as a plain string with the source
+  (``startup``, ``resume``, ``clear``), so ``.*`` never matches there. ``*``
+  matches everything in both, and is what dp writes. The command runs
+  through ``sh -c`` with the payload on stdin; hooks run only in a trusted
+  folder.
 * ``BeforeTool`` runs before Gemini's policy check and its confirmation
-  (``Scheduler._processToolCall``): ``hookSpecificOutput.tool_input`` is
-  merged over the arguments, and the policy and the confirmation then judge
-  the call that will really run. So a rewrite runs only where Gemini would
+  (``Scheduler._processToolCall``): the call is rebuilt from
+  ``hookSpecificOutput.tool_input`` alone (replaced, not merged: dp sends
+  the whole input), and the policy and the confirmation then judge the call
+  that will really run. So a rewrite runs only where Gemini would
   run the rewritten command if the model had typed it — a command the user
   never allowed is still asked about (refused in ``-p``), never waved
   through. The model keeps its original call in its history and reads
   "[System] Tool input parameters were modified by a hook before
   execution." after the result; ``additionalContext`` of a BeforeTool hook
-  is ignored, so dp's note about what changed cannot reach it there.
+  is ignored. So dp keeps its note about what changed (``NOTES_FILE``, a
+  few recent sessions) and its ``AfterTool`` entry hands it over: AfterTool
+  ``additionalContext`` reaches the model after that very result, inside
+  ``<hook_context>``. Advice that changes nothing travels the same way.
 * ``{"decision": "deny", "reason": R}`` blocks; the model reads ``Tool
   execution blocked: R``. An exit status of 2 or more with text also denies,
   exit 1 only warns: dp fails open with exit 0 and no output.
@@ -112,16 +120,22 @@ class GeminiCli(Agent):
 
     def answer(self, event: Event, decision) -> tuple[int, str, str]:
         kind, text = decision.kind, decision.text
-        if kind in (BLOCK, DENY) and event.kind == PRE_TOOL:
+        output = None
+        if event.kind == PRE_TOOL and kind in (BLOCK, DENY):
             output = {"decision": "deny", "reason": text}
-        elif kind == REWRITE and event.kind == PRE_TOOL:
-            # Gemini merges this over the arguments, then applies its policy to the result (see above).
+        elif event.kind == PRE_TOOL and kind == REWRITE:
+            # Gemini builds the call from this, then applies its policy to it (see above).
             output = {"hookSpecificOutput": {"hookEventName": BEFORE_TOOL, "tool_input": decision.updated_input}}
-        elif kind == CONTEXT and event.kind == SESSION_START and text:
+            remember(event.session, decision.updated_input, text)
+        elif event.kind == PRE_TOOL and kind == CONTEXT:
+            remember(event.session, event.tool_input, text)  # no channel now: said after the call
+        elif event.kind == SESSION_START and kind == CONTEXT and text:
             output = {"hookSpecificOutput": {"hookEventName": SESSION_START_HOOK, "additionalContext": text}}
-        else:  # advice at BeforeTool has no channel to the model in Gemini CLI
-            return 0, "", ""
-        return 0, json.dumps(output) + "\n", ""
+        elif event.kind in (POST_TOOL, POST_FAILURE):
+            note = recall(event.session, event.tool_input)
+            if note:
+                output = {"hookSpecificOutput": {"hookEventName": AFTER_TOOL, "additionalContext": note}}
+        return (0, json.dumps(output) + "\n", "") if output else (0, "", "")
 
     # -- install side --
 
@@ -163,17 +177,83 @@ class GeminiCli(Agent):
         raise DpError(f"unknown scope {scope!r} for {self.display}: use one of {', '.join(self.scopes)}")
 
     def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
-        """BeforeTool for every tool (rules and aliases may name any), SessionStart for the corrections."""
+        """BeforeTool for every tool (rules and aliases may name any), AfterTool for dp's note on what
+        it changed, SessionStart for the corrections."""
         handler = {"type": "command", "command": hook_command, "timeout": HOOK_TIMEOUT_MS}
         return {
-            BEFORE_TOOL: [{"matcher": ".*", "hooks": [dict(handler)]}],
-            SESSION_START_HOOK: [{"matcher": ".*", "hooks": [dict(handler)]}],
+            BEFORE_TOOL: [{"matcher": "*", "hooks": [dict(handler)]}],
+            AFTER_TOOL: [{"matcher": "*", "hooks": [dict(handler)]}],  # hands over dp's note (see above)
+            SESSION_START_HOOK: [{"matcher": "*", "hooks": [dict(handler)]}],
         }
 
     def capture_entries(self, capture_command: str) -> dict:
         """AfterTool for every tool: Gemini has no async hooks, so dp-capture is quick and bounded."""
         handler = {"type": "command", "command": capture_command, "timeout": CAPTURE_TIMEOUT_MS}
-        return {AFTER_TOOL: [{"matcher": ".*", "hooks": [handler]}]}
+        return {AFTER_TOOL: [{"matcher": "*", "hooks": [handler]}]}
+
+
+NOTES_FILE = "gemini-notes.json"
+MAX_NOTE_SESSIONS = 16
+MAX_NOTES = 32  # per session: calls rewritten but not yet finished (parallel calls, a cancelled one)
+
+
+def _note_key(tool_input) -> str:
+    """Which call a note is for: the command that runs, or the whole input of another tool."""
+    if isinstance(tool_input, dict) and isinstance(tool_input.get("command"), str):
+        return tool_input["command"]
+    return json.dumps(tool_input, sort_keys=True, ensure_ascii=False)
+
+
+def _notes_path() -> str:
+    import os
+
+    from dp.cachedir import cache_dir
+
+    return os.path.join(cache_dir(), NOTES_FILE)
+
+
+def remember(session: str, tool_input, note: str) -> None:
+    """Keep ``note`` for the AfterTool event of the call that runs ``tool_input`` (best effort)."""
+    if not session or not note:
+        return
+    from dp.cachedir import read_json_object, write_atomically
+
+    path = _notes_path()
+    sessions = read_json_object(path, 1 << 20)
+    notes = sessions.pop(session, {})
+    notes = notes if isinstance(notes, dict) else {}
+    notes[_note_key(tool_input)] = note
+    while len(notes) > MAX_NOTES:
+        del notes[next(iter(notes))]
+    sessions[session] = notes
+    while len(sessions) > MAX_NOTE_SESSIONS:
+        del sessions[next(iter(sessions))]
+    try:
+        write_atomically(path, json.dumps(sessions).encode())
+    except OSError:
+        pass  # the model still reads Gemini's own notice
+
+
+def recall(session: str, tool_input) -> str:
+    """The note kept for the call that ran ``tool_input`` ('' if none), forgotten once handed over."""
+    import os
+
+    path = _notes_path()
+    if not session or not os.path.exists(path):
+        return ""
+    from dp.cachedir import read_json_object
+
+    sessions = read_json_object(path, 1 << 20)
+    notes = sessions.get(session)
+    note = notes.pop(_note_key(tool_input), "") if isinstance(notes, dict) else ""
+    if note:
+        from dp.cachedir import write_atomically
+
+        try:
+            write_atomically(path, json.dumps(sessions).encode())
+        except OSError:
+            pass
+    return note if isinstance(note, str) else ""
 
 
 def failure_text(tool: str, response) -> str | None:

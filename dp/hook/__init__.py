@@ -155,8 +155,7 @@ def run(options: Options, data: bytes | None, started: float | None = None) -> t
     if event is None:
         return 0, "", ""
     event.agent = agent
-    decision = decide(options, event, started)
-    return agent.answer(event, decision) if decision.kind != NOTHING else (0, "", "")
+    return agent.answer(event, decide(options, event, started))
 
 
 def decide(options: Options, event, started: float | None = None):

@@ -1,0 +1,25 @@
+"""The pinned Gemini CLI, installed once from npm through ``integration_tests/npm_packages.py``.
+
+``@google/gemini-cli`` is plain JavaScript (one bundle, no native binary); its
+``gemini`` program runs on the machine's node (20 or later). Install scripts
+stay off: the optional ``node-pty`` / keytar builds are for interactive use.
+"""
+
+from __future__ import annotations
+
+import os
+
+from npm_packages import NpmTool
+
+# The version every Gemini real-client test runs against (docs/agents/gemini.md's
+# observations are about this one). DP_TESTS_GEMINI_VERSION tries another.
+PINNED_VERSION = "0.61.0"
+PACKAGE = "@google/gemini-cli"
+
+
+def version() -> str:
+    return os.environ.get("DP_TESTS_GEMINI_VERSION") or PINNED_VERSION
+
+
+def tool() -> NpmTool:
+    return NpmTool(PACKAGE, version(), bin="gemini")
