@@ -51,7 +51,8 @@ def test_set_values_are_typed_and_inert(dp, project):
     assert list(project.iterdir()) == []
 
 
-def test_ci_example_runs_its_parallel_group_concurrently(dp, project):
+def test_ci_example_runs_its_parallel_group_and_summary(dp, project):
+    """The example's results; that a group really runs at once is shown by a rendezvous in test_recipes_runner."""
     proc = dp("recipe", "run", EXAMPLES / "ci.yaml", "--json", cwd=project)
     assert proc.returncode == 0, proc.stderr
     result = json.loads(proc.stdout)
@@ -59,7 +60,6 @@ def test_ci_example_runs_its_parallel_group_concurrently(dp, project):
     assert [(s["id"], s["status"]) for s in result["steps"]] == [
         ("lint", "completed"), ("test", "completed"), ("build", "completed"),
         ("summary", "completed"), ("release-notes", "skipped")]
-    assert result["duration_ms"] < 1900
     assert result["steps"][3]["output"] == "12 tests passed; built debug"
     assert "[hook] starting lint" in proc.stderr
 

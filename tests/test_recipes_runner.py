@@ -65,21 +65,29 @@ def test_steps_run_in_the_project_directory_with_step_variables(tmp_path):
     assert step(result, "a").output.splitlines() == [str(tmp_path.resolve()), "a where"]
 
 
+def meet(me: str, others: list[str], where: Path) -> str:
+    """A command that succeeds only while OTHERS run at the same time (a rendezvous, not a clock).
+
+    It marks its own arrival, then waits for every other party's mark: run one after another,
+    the first party waits out its bound and fails, however fast or loaded the machine is.
+    """
+    waits = " && ".join(f"[ -e {where}/{other} ]" for other in others)
+    return (f"touch {where}/{me}; i=0; until {waits}; do i=$((i+1)); [ $i -gt 1200 ] && exit 7; sleep 0.05; done;"
+            f" echo {me}")
+
+
 def test_parallel_group_runs_concurrently(tmp_path):
-    started = time.monotonic()
     result = run_text(
-        """
+        f"""
 name: par
 steps:
-  - {id: one, command: sleep 1 && echo one, parallel_group: g}
-  - {id: two, command: sleep 1 && echo two, parallel_group: g}
-  - {id: after, command: "echo {{one}} {{two}}"}
+  - {{id: one, command: "{meet('one', ['two'], tmp_path)}", parallel_group: g}}
+  - {{id: two, command: "{meet('two', ['one'], tmp_path)}", parallel_group: g}}
+  - {{id: after, command: "echo {{{{one}}}} {{{{two}}}}"}}
 """,
         tmp_path,
     )
-    elapsed = time.monotonic() - started
-    assert result.success
-    assert elapsed < 1.8, f"two 1-second sleeps took {elapsed:.2f}s"
+    assert result.success, [s.error for s in result.steps]
     assert [s.step_id for s in result.steps] == ["one", "two", "after"]
     assert step(result, "after").output == "one two"
 
@@ -87,23 +95,22 @@ steps:
 def test_every_step_type_can_join_a_parallel_group(tmp_path):
     recipes = tmp_path / "recipes"
     recipes.mkdir()
-    (recipes / "nap.yaml").write_text("name: nap\nsteps: [{id: z, command: sleep 1 && echo napped}]")
-    (tmp_path / "Makefile").write_text("nap:\n\t@sleep 1 && echo made\n")
-    started = time.monotonic()
+    (recipes / "nap.yaml").write_text(f"name: nap\nsteps: [{{id: z, command: \"{meet('b', ['a', 'c'], tmp_path)}\"}}]")
+    (tmp_path / "Makefile").write_text(f"nap:\n\t@{meet('c', ['a', 'b'], tmp_path).replace('$', '$$')}\n")
     result = run_text(
-        """
+        f"""
 name: mixed
 steps:
-  - {id: a, command: sleep 1, parallel_group: g}
-  - {id: b, recipe: nap, parallel_group: g}
-  - {id: c, task: nap, parallel_group: g}
+  - {{id: a, command: "{meet('a', ['b', 'c'], tmp_path)}", parallel_group: g}}
+  - {{id: b, recipe: nap, parallel_group: g}}
+  - {{id: c, task: nap, parallel_group: g}}
 """,
         tmp_path,
     )
     assert result.success, [s.error for s in result.steps]
-    assert time.monotonic() - started < 2.5
-    assert step(result, "c").output == "made"
-    assert result.context["z"] == "napped"
+    assert step(result, "a").output == "a"
+    assert step(result, "c").output == "c"
+    assert result.context["z"] == "b"
 
 
 def test_parallel_group_is_bounded(tmp_path):
