@@ -32,3 +32,16 @@ def test_installed_package_ships_its_migrations(tmp_path):
     directory, count = proc.stdout.split()
     assert Path(directory, "0001_create_aliases_v3.sql").is_file()
     assert int(count) == len(list((ROOT / "migrations").glob("[0-9][0-9][0-9][0-9]_*.sql")))
+
+
+def test_the_build_ships_the_claude_code_plugin_files(tmp_path):
+    # dp init --plugin copies these from the installed package: a build without them cannot install the plugin.
+    # setuptools' own build_py step, reading pyproject.toml's package data, as a wheel build runs it.
+    code = "import setuptools, sys; sys.argv = ['setup.py', '-q', 'build_py', '-d', sys.argv[1]]; setuptools.setup()"
+    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path / "lib")], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    shipped = [path.name for path in (ROOT / "dp" / "claude" / "mod").iterdir() if path.is_file()]
+    assert "register.ts" in shipped
+    for name in shipped:
+        assert (tmp_path / "lib" / "dp" / "claude" / "mod" / name).is_file(), name

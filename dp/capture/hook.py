@@ -76,9 +76,13 @@ def record(db, data: bytes, agent_name: str | None = None) -> int:
         return 0
     from dp.store.location import db_location
 
-    conn = _connect(db_location(db))
+    path = db_location(db)
+    conn = _connect(path)
     try:
-        return _write(conn, rows)
+        added = _write(conn, rows)
+        from dp.capture.fixes import drain
+
+        return added + drain(conn, path)  # the mod's fixes: the fixed call's own PostToolUse lands here
     finally:
         conn.close()
 

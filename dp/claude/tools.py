@@ -108,6 +108,19 @@ OTHER_PARAMS = {
 }
 
 
+# Argument names models write for a built-in tool's parameter (``path`` for
+# Read's ``file_path``): dp's similarity scoring reads them, and the mod renames
+# a fixed call's keys with them (``argument_renames``).
+KEY_SYNONYMS = {
+    "path": "file_path", "file": "file_path", "filename": "file_path", "filepath": "file_path", "file_name": "file_path",
+    "target_file": "file_path", "absolute_path": "file_path", "cmd": "command", "script": "command",
+    "shell_command": "command", "query": "pattern", "regex": "pattern", "search": "pattern", "text": "content",
+    "contents": "content", "data": "content", "body": "content", "uri": "url", "link": "url", "directory": "path",
+    "dir": "path", "glob": "pattern", "old": "old_string", "new": "new_string", "old_str": "old_string",
+    "new_str": "new_string", "search_term": "pattern",
+}
+
+
 def tool_params(name: str) -> frozenset:
     """Every parameter dp knows of the built-in tool ``name``."""
     return frozenset(TOOL_PARAMS.get(name, ()) + REQUIRED_PARAMS.get(name, ()) + OTHER_PARAMS.get(name, ()))
@@ -138,3 +151,10 @@ def refuse_unless_forced(rule, force: bool, where: str = "") -> None:
         from dp.errors import DpError
 
         raise DpError(f"{where}{problem}; pass --force if you mean it (nothing was changed)")
+
+
+def argument_renames(tool: str) -> dict[str, str]:
+    """``{model's key: tool's parameter}`` for a call that runs as ``tool``: every synonym of one
+    of its parameters that is not itself a parameter of it (Glob keeps its own ``path``)."""
+    params = tool_params(tool)
+    return {key: param for key, param in KEY_SYNONYMS.items() if param in params and key not in params}

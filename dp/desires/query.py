@@ -83,7 +83,10 @@ def latest_failures(db_path, since: str | None, tool: str | None, limit: int | N
     list short, how many failures there are in all (else None)."""
     from dp.store import Store
 
+    from dp.capture.fixes import drain
+
     with Store.open(db_path) as store:
+        drain(store.conn, str(db_path))
         events = list_failures(store.conn, since, tool, limit)
         total = counts(store.conn)["failure"] if with_total and len(events) == limit else None
     return events, total

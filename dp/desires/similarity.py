@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
-from dp.claude.tools import BUILTIN_TOOLS, REQUIRED_PARAMS, is_possible_tool, tool_params
+from dp.claude.tools import BUILTIN_TOOLS, KEY_SYNONYMS, REQUIRED_PARAMS, is_possible_tool, tool_params
 
 _CONCEPT_WORDS = {
     "read": ("read", "cat", "view", "open", "get", "show", "load", "readfile", "head", "tail"),
@@ -44,14 +44,6 @@ TOOL_CONCEPTS = {
     "WebSearch": {"web", "search"},
     "TodoWrite": {"todo", "write"},
     "NotebookEdit": {"notebook", "edit"},
-}
-KEY_SYNONYMS = {
-    "path": "file_path", "file": "file_path", "filename": "file_path", "filepath": "file_path", "file_name": "file_path",
-    "target_file": "file_path", "absolute_path": "file_path", "cmd": "command", "script": "command",
-    "shell_command": "command", "query": "pattern", "regex": "pattern", "search": "pattern", "text": "content",
-    "contents": "content", "data": "content", "body": "content", "uri": "url", "link": "url", "directory": "path",
-    "dir": "path", "glob": "pattern", "old": "old_string", "new": "new_string", "old_str": "old_string",
-    "new_str": "new_string", "search_term": "pattern",
 }
 
 

@@ -11,7 +11,11 @@ from dp.doctor.settings_files import SettingsFile
 
 
 def check_capture(files: list[SettingsFile], db_path: Path, rules) -> list[Finding]:
+    from dp.store import installs
+
     where = [file.where for file in files if claude_settings.capture_hooks(file.data)]
+    where += [f"the plugin {entry.details.get('plugin', 'dp')}" for entry in installs.read(db_path, installs.PLUGIN)
+              if entry.details.get("capture", True)]
     if where:
         findings = [Finding("capture", OK, f"capture hooks installed in {', '.join(where)}")]
     else:

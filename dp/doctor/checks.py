@@ -5,7 +5,7 @@ Read-only: the store is opened the way the hook opens it (never created or
 migrated) and settings files are only parsed. Each subject has its module:
 ``store``, ``settings_files``, ``hook``, ``collisions``, ``reach`` (entries and
 where rules take effect), ``rules``, ``latency``, ``paving``, ``mcp_check``,
-``capture``; ``findings`` holds what they all return.
+``capture``, ``plugin``; ``findings`` holds what they all return.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from dp.doctor.hook import check_hook
 from dp.doctor.latency import check_latency
 from dp.doctor.mcp_check import check_mcp
 from dp.doctor.paving import check_paving
+from dp.doctor.plugin import check_plugin
 from dp.doctor.rules import check_rules
 from dp.doctor.settings_files import check_settings, settings_files
 from dp.doctor.store import check_store
@@ -30,6 +31,7 @@ def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> lis
     files = settings_files(cwd, extra_settings)
     findings += check_settings(files)
     findings += check_hook(files, db_path)
+    findings += check_plugin(db_path)
     findings += check_colliding_hooks(files)
     findings += reach.check_entries(files, db_path)
     if rules:

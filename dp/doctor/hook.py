@@ -22,6 +22,12 @@ MAX_SANE_TIMEOUT = 60
 def check_hook(files: list[SettingsFile], db_path: Path) -> list[Finding]:
     entries = installed(files)
     if not entries:
+        from dp.store import installs
+
+        plugins = installs.read(db_path, installs.PLUGIN)
+        if plugins:
+            carried = ", ".join(entry.details.get("plugin", "dp") for entry in plugins)
+            return [Finding("hook", OK, f"dp's hooks come with the Claude Code plugin {carried} (see plugin)")]
         return [Finding("hook", ERROR, "the dp hook is not installed in any Claude Code settings", "dp pave --hook")]
     findings = []
     for file, _, _, hook in _one_per_file(entries):

@@ -76,6 +76,9 @@ def change(
     label, path = target(scope, explicit, agent)
     if not install_hook:
         return uninstall(path, label, db_path)
+    from dp.install.plugin import refuse_settings_hooks
+
+    refuse_settings_hooks(db_path, label, agent)
     return with_stability_warning(install(path, command_for(db_path, permission, mode, agent), label, db_path,
                                           agent=agent))
 
@@ -185,7 +188,7 @@ def sync_installed(db_path: Path) -> list[dict]:
     (``{"settings", "status", "error"?}``); a file whose dp entries the user
     removed by hand is left alone (and reported by ``dp doctor``).
     """
-    changes = []
+    changes = _sync_plugin(db_path)
     for entry in installs.read(db_path, installs.HOOK):
         path = Path(entry.path)
         try:
@@ -205,6 +208,17 @@ def sync_installed(db_path: Path) -> list[dict]:
 def recorded_agent(entry: installs.Install):
     """The agent a hook install record is for (Claude Code for records without one)."""
     return agent_named(entry.details.get("agent"))
+
+
+def _sync_plugin(db_path: Path) -> list[dict]:
+    """The mod's alias snapshot, and every installed dp plugin, in line with the rules."""
+    from dp.install import mod_snapshot, plugin
+
+    try:
+        snapshot = mod_snapshot.write(db_path)
+    except DpError as exc:
+        return [{"settings": str(mod_snapshot.state_dir(db_path)), "status": "error", "error": exc.message}]
+    return plugin.sync(db_path, snapshot["aliases"])
 
 
 def uninstall(path: Path, scope: str, db_path: Path | None = None) -> dict:

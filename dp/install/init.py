@@ -34,6 +34,7 @@ def init(
     mcp: bool = False,
     capture: bool = True,
     agent=None,
+    plugin: bool = False,
 ) -> dict:
     """Set dp up; ``demo.ok`` says whether the installed hook really works.
 
@@ -44,7 +45,12 @@ def init(
     """
     from dp.install import mcp as pave_mcp
 
+    if plugin:
+        return _init_plugin(db_path, scope, explicit, permission, mode, capture)
     label, path = hook.target(scope, explicit, agent)  # bad options fail before anything is created
+    from dp.install.plugin import refuse_settings_hooks
+
+    refuse_settings_hooks(db_path, label, agent)
     command = hook.command_for(db_path, permission, mode, agent)
     capture_command = hook.capture_command_for(db_path, agent) if capture else None
     if mcp:
@@ -60,3 +66,21 @@ def init(
     if mcp:
         report["mcp"] = pave_mcp.install(scope, db_path)
     return report
+
+
+def _init_plugin(db_path: Path, scope: str | None, explicit: Path | None, permission: str, mode: str,
+                 capture: bool) -> dict:
+    """``dp init --plugin``: the store, the plugin (hooks, MCP and the mod), and the demo of its hook."""
+    from dp.errors import DpError
+    from dp.install import plugin
+
+    if explicit is not None:
+        raise DpError("--settings goes with the settings hook; --plugin takes --scope user|project")
+    plugin.check_scope(scope)
+    command = hook.command_for(db_path, permission, mode)
+    store = ensure_store(db_path)
+    report = plugin.install(scope, db_path, Path.cwd(), permission, mode, capture)
+    from dp.paving.switch import globally_enabled
+
+    return {"store": store, "plugin": report, "paving": {"enabled": globally_enabled(str(db_path.parent))},
+            "demo": demo.run(command)}

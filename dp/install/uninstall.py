@@ -127,7 +127,14 @@ def _remove_claude_md(path: Path, entry: installs.Install) -> dict:
     return {"status": "removed" if status == "deleted" else status, "deleted": status == "deleted"}
 
 
+def _remove_plugin(path: Path, entry: installs.Install) -> dict:
+    from dp.install import plugin
+
+    return plugin.uninstall(path, entry)
+
+
 REMOVERS.update({
+    installs.PLUGIN: _remove_plugin,
     installs.HOOK: _remove_hook,
     installs.BLOCK: _remove_block,
     installs.MCP: _remove_mcp,

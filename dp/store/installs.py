@@ -29,6 +29,7 @@ HOOK = "hook"  # dp's entries in a Claude Code settings file (details: permissio
 MCP = "mcp"  # dp's MCP server registration
 CLAUDE_MD = "claude-md"  # the @AGENTS.md import line or dp's block in CLAUDE.md
 BLOCK = "block"  # dp's <!-- dp:begin --> block written by dp pave --agents-md --output FILE
+PLUGIN = "plugin"  # dp's Claude Code plugin: its marketplace directory (dp init --plugin)
 
 
 @dataclass(frozen=True)

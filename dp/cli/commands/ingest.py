@@ -45,7 +45,12 @@ def ingest(
     if not transcripts and go_db is None:
         raise DpError("say what to ingest: --claude-transcripts [DIR] or --desire-path-db FILE")
     report = {}
+    from dp.capture.fixes import drain
+
     with Store.open(opts.store) as store:
+        fixed = drain(store.conn, str(opts.store))
+        if fixed:
+            report["mod_fixes"] = fixed
         if transcripts:
             report["claude_transcripts"] = _transcripts(store.conn, directory, opts.json or opts.quiet)
         if go_db is not None:
@@ -95,6 +100,8 @@ def describe(report: dict) -> list[str]:
                      f"{found['lines']} lines{skipped}")
         lines.append(f"  {found['failures']} failed calls, {found['successes']} successful ones; "
                      f"{found['added']} new events stored")
+    if report.get("mod_fixes"):
+        lines.append(f"{report['mod_fixes']} calls fixed by dp's Claude Code mod stored")
     imported = report.get("desire_path_db")
     if imported:
         version = imported["schema_version"]

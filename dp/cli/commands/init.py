@@ -27,6 +27,8 @@ Examples:
   dp init --scope project        # only this project (.claude/settings.json)
   dp init --mcp                  # also register the dp MCP server (dp mcp)
   dp init --no-capture           # only the PreToolUse hook
+  dp init --plugin               # as a Claude Code plugin (hooks, MCP, tool-name mod)
+  dp init --plugin --scope project   # the team's plugin, committed in .claude/
   dp init --json
 """
 
@@ -45,6 +47,9 @@ def init(
         False, "--no-capture", help="Do not install the dp-capture hooks that record failed tool calls."
     ),
     agent: Optional[str] = AGENT_OPTION,
+    plugin: bool = typer.Option(
+        False, "--plugin", help="Install dp as a Claude Code plugin (user, or project with --scope project)."
+    ),
     opts: Shared = None,
 ) -> None:
     from dp.cli.commands.pave import check_permission, describe_hook_result
@@ -56,9 +61,17 @@ def init(
     if mcp and chosen.name != "claude":
         raise DpError(f"--mcp registers dp's MCP server with Claude Code, not {chosen.display}")
     check_permission(permission, yes)
-    report = set_up(opts.store, scope, settings, permission, mode, mcp, capture=not no_capture, agent=chosen)
+    if plugin and (mcp or chosen.name != "claude"):
+        raise DpError("--plugin is Claude Code's plugin and brings dp mcp with it; leave out --mcp and --agent")
+    report = set_up(opts.store, scope, settings, permission, mode, mcp, capture=not no_capture, agent=chosen,
+                    plugin=plugin)
     if opts.json:
         print_json(report)
+    elif plugin:
+        from dp.cli.commands.pave import describe_plugin_result
+
+        _print_report(report["store"], describe_plugin_result(report["plugin"]), report["demo"], report["paving"],
+                      chosen, label="Plugin:", plugin=True)
     else:
         _print_report(report["store"], describe_hook_result(report["hook"]), report["demo"], report["paving"], chosen)
         if "mcp" in report:
@@ -75,26 +88,21 @@ def _print_paving(paving: dict) -> None:
         typer.echo("Paving: off (you switched it off; dp paving on turns it back on)")
 
 
-def _print_report(store: dict, hook_lines: list[str], shown: dict, paving: dict, agent=None) -> None:
+def _print_report(store: dict, hook_lines: list[str], shown: dict, paving: dict, agent=None, label: str = "Hook:",
+                  plugin: bool = False) -> None:
     rules = store["rules"]
     typer.echo(
         f"Store: {store['path']} ({store['status']}, schema {store['schema_version']}, "
         f"{rules} rule{'s' if rules != 1 else ''})"
     )
-    typer.echo(f"Hook:  {hook_lines[0]}")
+    typer.echo(f"{label:<6} {hook_lines[0]}")
     for line in hook_lines[1:]:
         typer.echo(f"     {line}")
     _print_paving(paving)
     typer.echo("")
     typer.echo("Live demo: the installed hook, with a throwaway store holding two sample rules")
     typer.echo(f"(rules: {', '.join(shown['rules'])}):")
-    block = shown["block"]
-    typer.echo(f"  agent calls tool {block['tool_name']}")
-    if block["ok"]:
-        how = "exit 2" if block["exit_code"] == 2 else "decision deny"
-        typer.echo(f"    -> blocked ({how}): {block['message']}")
-    else:
-        typer.echo(f"    -> NOT blocked (exit {block['exit_code']}) {block['error'] or block['message']}".rstrip())
+    _print_block(shown["block"], plugin)
     rewrite = shown["rewrite"]
     typer.echo(f"  agent runs {rewrite['tool_name']}: {rewrite['command']}")
     if rewrite["rewritten"]:
@@ -115,6 +123,21 @@ def _print_report(store: dict, hook_lines: list[str], shown: dict, paving: dict,
             typer.echo(f"  dp pave --agents-md --agent {agent.name} --output {agent.instructions_file}"
                        "    tell the agent about them up front")
         typer.echo("  dp doctor                                 check the whole setup")
+
+
+def _print_block(block: dict, plugin: bool) -> None:
+    """The demo's tool-name alias, and with the plugin what the real client does with it."""
+    typer.echo(f"  agent calls tool {block['tool_name']}")
+    if block["ok"]:
+        how = "exit 2" if block["exit_code"] == 2 else "decision deny"
+        typer.echo(f"    -> blocked ({how}): {block['message']}")
+    else:
+        typer.echo(f"    -> NOT blocked (exit {block['exit_code']}) {block['error'] or block['message']}".rstrip())
+    if plugin:
+        from dp.install.demo import BLOCK_RULE
+
+        typer.echo(f"    in Claude Code 2.1.286+ the plugin's mod runs it as {BLOCK_RULE.to_name} (dp doctor says if it "
+                   "loaded); older clients refuse it and are told the right name (SessionStart, PostToolBatch)")
 
 
 def _print_mcp(result: dict) -> None:

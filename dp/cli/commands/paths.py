@@ -34,7 +34,10 @@ def paths(
     from dp.store import Store
 
     start = parse_since(since) if since else None
+    from dp.capture.fixes import drain
+
     with Store.open(opts.store) as store:
+        drain(store.conn, str(opts.store))
         found = group(store.conn, store.list_rules(), start)
     if opts.json:
         print_json(found)

@@ -26,6 +26,10 @@ project (.claude/settings.json), local (.claude/settings.local.json), or
 looks for MCP servers: user scope (~/.claude.json, default) or project scope
 (.mcp.json); --unmcp removes it.
 \b
+--plugin writes dp as a Claude Code plugin (its hooks, dp mcp, and the mod
+that runs a hallucinated tool name as the real tool) with a local
+marketplace, and installs it with `claude plugin` (user or project scope).
+\b
 Examples:
   dp pave --agents-md                              # print the Markdown
   dp pave --agents-md --output AGENTS.md           # write/refresh dp's block in AGENTS.md
@@ -36,6 +40,8 @@ Examples:
   dp pave --hook --scope project --permission ask  # this project; ask before rewritten calls
   dp pave --unhook --scope project
   dp pave --mcp --scope project                    # .mcp.json: the project's tools for Claude Code
+  dp pave --plugin                                 # dp as a Claude Code plugin, for you (user scope)
+  dp pave --plugin --scope project                 # the team's plugin, committed in .claude/
 """
 
 # Shared with ``dp init``, which installs the hook too.
@@ -67,6 +73,7 @@ def pave(
     unhook: bool = typer.Option(False, "--unhook", help="Remove dp's hook entries (nothing else)."),
     mcp: bool = typer.Option(False, "--mcp", help="Register the dp MCP server (dp mcp) with Claude Code."),
     unmcp: bool = typer.Option(False, "--unmcp", help="Remove dp's MCP server registration (nothing else)."),
+    plugin: bool = typer.Option(False, "--plugin", help="Install dp as a Claude Code plugin (hooks, MCP, the tool-name mod)."),
     scope: Optional[str] = SCOPE_OPTION,
     settings: Optional[Path] = SETTINGS_OPTION,
     permission: str = PERMISSION_OPTION,
@@ -77,7 +84,7 @@ def pave(
 ) -> None:
     chosen = _one_mode(
         {"--agents-md": agents_md, "--claude-md": claude_md, "--hook": hook, "--unhook": unhook, "--mcp": mcp,
-         "--unmcp": unmcp}
+         "--unmcp": unmcp, "--plugin": plugin}
     )
     hook_options = _hook_options(scope, settings, permission, mode, agent)
     if chosen == "--agents-md":  # the instructions in that agent's tool names (GEMINI.md …)
@@ -89,6 +96,9 @@ def pave(
         _agents_md(opts, output, tasks, agent)
     elif mcp or unmcp:
         _mcp_change(opts, mcp, scope)
+    elif plugin:
+        check_permission(permission, yes)
+        _plugin_change(opts, scope, permission, mode)
     else:
         if hook:
             check_permission(permission, yes)
@@ -102,7 +112,7 @@ def _one_mode(modes: dict[str, bool]) -> str:
     chosen = [name for name, on in modes.items() if on]
     if len(chosen) != 1:
         raise DpError(
-            "choose one of --agents-md, --claude-md, --hook, --unhook, --mcp or --unmcp (see 'dp pave --help')"
+            "choose one of --agents-md, --claude-md, --hook, --unhook, --mcp, --unmcp or --plugin (see 'dp pave --help')"
         )
     return chosen[0]
 
@@ -125,6 +135,8 @@ def _check_options(chosen: str, agents_md_options: bool, hook_options: list[str]
     not_mcp = set(hook_options) - {"--scope"}
     if chosen in ("--mcp", "--unmcp") and not_mcp:
         raise DpError(f"{not_mcp.pop()} goes with --hook; --mcp takes only --scope user|project")
+    if chosen == "--plugin" and ("--settings" in hook_options or "--agent" in hook_options):
+        raise DpError("--plugin is Claude Code's plugin and takes --scope user|project (not --settings or --agent)")
     if chosen == "--unhook" and ("--permission" in hook_options or "--mode" in hook_options):
         raise DpError("--permission and --mode are options of --hook")
 
@@ -211,6 +223,43 @@ def _hook_change(
     else:
         for line in describe_hook_result(result):
             status(line)
+
+
+def _plugin_change(opts: Shared, scope: Optional[str], permission: str, mode: str) -> None:
+    from dp.install import plugin
+
+    result = plugin.install(scope, opts.store, Path.cwd(), permission, mode)
+    if opts.json:
+        print_json(result)
+    else:
+        for line in describe_plugin_result(result):
+            status(line)
+
+
+def describe_plugin_result(result: dict) -> list[str]:
+    """The plugin install report as lines for people; ``dp init --plugin`` prints them too."""
+    lines = [f"{result['plugin']} ({result['scope']} scope), in the marketplace {result['marketplace']}"
+             + ("" if result["changed"] else " (unchanged)")]
+    if result.get("project_settings"):
+        lines.append(f"  {result['project_settings']} declares and enables it (commit both)")
+    if result.get("removed_hooks"):
+        lines.append(f"  dp's entries left {result['removed_hooks']['settings']}: the plugin carries them now")
+    client = result["client"]
+    if not client["ran"]:
+        lines.append("  claude is not on PATH; install the plugin with:")
+        lines += [f"    {command}" for command in client["commands"]]
+    elif client["ok"]:
+        lines.append("  installed in Claude Code with:")
+        lines += [f"    {command}" for command in client["commands"]]
+    else:
+        failed = next(r for r in client["results"] if not r["ok"])
+        lines.append(f"  warning: `{failed['command']}` failed: {failed['output']}")
+    lines.append(f"  tool-name aliases for the mod: {result['aliases']} (snapshot {result['snapshot']})")
+    if result["scope"] == "project":
+        lines.append("  teammates enable it after cloning with the two claude plugin commands in "
+                     ".claude/dp-plugin/dp/README.md")
+    lines.append("  Claude Code sessions already running pick this up after a restart.")
+    return lines
 
 
 def _mcp_change(opts: Shared, install: bool, scope: Optional[str]) -> None:

@@ -40,7 +40,10 @@ def suggest(
     from dp.store import Store
 
     db = opts.store
+    from dp.capture.fixes import drain
+
     with Store.open(db) as store:
+        drain(store.conn, str(db))
         found = propose(store.conn, store.list_rules(), 1 if apply else min_count)
     if apply:
         chosen = next((item for item in found if item["id"] == apply.strip()), None)

@@ -1,0 +1,59 @@
+// The mod's own tests, run by `claude plugin test` with the engine's `$`.
+// The hooks a test registers sit beneath the plugin: they play the model
+// (`turn.step`), the session's tools (`tool.list`) and dp's snapshot (`fs.read`).
+import { expect, test } from 'claude-code/testing'
+import type { On, TurnStepChunk } from 'claude-code'
+
+const SNAPSHOT = JSON.stringify({
+  version: 1,
+  aliases: [
+    { name: 'read_file', tool: 'Read', args: { path: 'file_path' }, message: '' },
+    { name: 'notebook_run', tool: 'NoSuchTool', args: {}, message: '' },
+  ],
+})
+
+function world(on: On, chunks: TurnStepChunk[], snapshot: string | null) {
+  on('fs.read', async ($, e, next) => {
+    if (e.path.endsWith('aliases.json')) return snapshot === null ? { deny: 'missing' } : { value: snapshot }
+    return { deny: 'missing' }
+  })
+  on('env.get', async ($, e) => ({ value: e.name === 'HOME' ? '/home/someone' : undefined }))
+  on('tool.list', async () => ({ value: [{ name: 'Read', description: 'Reads a file', mcp: false }] }))
+  on('turn.step', async function* () {
+    for (const chunk of chunks) yield chunk
+    return { turnId: 't', index: 0, answer: '', toolUses: [], stopReason: 'tool_use' as const, usage: null }
+  })
+}
+
+async function streamed($: { turn: { step: (e: never) => AsyncIterable<TurnStepChunk> } }) {
+  const seen: TurnStepChunk[] = []
+  for await (const chunk of $.turn.step({ turnId: 't', index: 0, model: 'm', messageCount: 1 } as never)) {
+    seen.push(chunk)
+  }
+  return seen
+}
+
+const CALL: TurnStepChunk[] = [
+  { kind: 'tool', index: 0, id: 'toolu_1', name: 'read_file' },
+  { kind: 'input', index: 0, json: '{"pa' },
+  { kind: 'input', index: 0, json: 'th": "a.txt"}' },
+]
+
+test('renames the tool chunk of an aliased name and passes the arguments untouched', async ($, on) => {
+  world(on, CALL, SNAPSHOT)
+  const seen = await streamed($ as never)
+  expect(seen.map(c => (c.kind === 'tool' ? c.name : c.kind === 'input' ? c.json : c.kind))).toEqual(
+    ['Read', '{"pa', 'th": "a.txt"}'])
+})
+
+test('leaves a rule whose tool the session lacks alone', async ($, on) => {
+  world(on, [{ kind: 'tool', index: 0, id: 'toolu_2', name: 'notebook_run' }], SNAPSHOT)
+  const seen = await streamed($ as never)
+  expect(seen[0]).toEqual({ kind: 'tool', index: 0, id: 'toolu_2', name: 'notebook_run' })
+})
+
+test('without a snapshot every chunk passes as the model wrote it', async ($, on) => {
+  world(on, CALL, null)
+  const seen = await streamed($ as never)
+  expect(seen).toEqual(CALL)
+})

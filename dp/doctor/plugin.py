@@ -1,0 +1,72 @@
+"""The ``plugin`` lines of ``dp doctor``: is dp's Claude Code plugin there, and which path fixes a
+hallucinated tool name — the mod, or the SessionStart/PostToolBatch corrections?
+
+That is decided from evidence, not from the client's version: mods stay off
+on releases without them, where ``CLAUDE_CODE_ENABLE_FUNCTION_HOOKS=0`` turns
+them off (2.1.286), under ``disableAllHooks``, ``allowManagedHooksOnly`` or
+``--safe-mode``, or when the client's rollout switch reads off. The mod writes
+its own record when it loads (``claude-mod/loaded.json``: the session's id);
+the latest session is the newest transcript. Same id: the mod is in effect.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dp.doctor.findings import OK, WARNING, Finding
+
+FALLBACK = ("the SessionStart and PostToolBatch corrections are what reach the model (the client refuses the "
+            "name, then dp tells it the right one)")
+
+
+def check_plugin(db_path: Path) -> list[Finding]:
+    from dp.install import mod_snapshot
+    from dp.store import installs
+
+    findings = []
+    for entry in installs.read(db_path, installs.PLUGIN):
+        plugin = entry.details.get("plugin", "dp")
+        if not Path(entry.path).is_dir():
+            findings.append(Finding("plugin", WARNING, f"{plugin}: its marketplace {entry.path} is gone",
+                                    f"dp pave --plugin --scope {entry.scope}"))
+            continue
+        findings.append(Finding("plugin", OK, f"{plugin} ({entry.scope} scope) from the marketplace {entry.path}"))
+        findings.append(_path_in_effect(mod_snapshot.load_record(db_path)))
+    return findings
+
+
+def _path_in_effect(record: dict | None) -> Finding:
+    latest = latest_session()
+    if latest is None:
+        return Finding("plugin", OK, "no Claude Code session yet: the next one shows whether the mod loads")
+    loaded = record.get("session_id") if record else None
+    if loaded == latest:
+        return Finding("plugin", OK, f"the mod loaded in the latest session ({latest}): a hallucinated tool name "
+                                     "a rule maps runs as the real tool")
+    return Finding(
+        "plugin", WARNING,
+        f"the mod did not load in the latest session ({latest}): {FALLBACK}",
+        "mods need Claude Code 2.1.287 or later, without CLAUDE_CODE_ENABLE_FUNCTION_HOOKS=0 (2.1.286), "
+        "disableAllHooks, allowManagedHooksOnly or --safe-mode",
+    )
+
+
+def latest_session(directory: Path | None = None) -> str | None:
+    """The id of the newest Claude Code session on this machine (its newest transcript's name)."""
+    from dp.capture.transcripts import DEFAULT_DIR
+
+    root = (directory or DEFAULT_DIR).expanduser()
+    newest, when = None, -1.0
+    try:
+        projects = list(root.iterdir())
+    except OSError:
+        return None
+    for project in projects:
+        try:
+            for path in project.glob("*.jsonl"):
+                mtime = path.stat().st_mtime
+                if mtime > when:
+                    newest, when = path.stem, mtime
+        except OSError:
+            continue
+    return newest

@@ -1,0 +1,88 @@
+"""The tool-name aliases dp's Claude Code mod applies, as a snapshot file it can read.
+
+The mod (``dp/claude/mod/register.ts``) runs inside the client, with no Python
+and no SQLite: it reads ``<dp dir>/claude-mod/aliases.json``. dp rewrites that
+file atomically on every rule change, from ``dp.install.hook.sync_installed``
+(the one place that keeps installed hook entries in line with the rules), so
+the mod never sees a half-written file or a stale rule for long.
+
+``aliases_in_effect`` is the one definition of *which* aliases the mod applies;
+anything that adds rules from another source (a trusted project's rules) adds
+them there.
+
+The same directory holds what the mod writes back: ``fixes/`` (one file per
+call it fixed, moved into the store by ``dp.capture.fixes``) and
+``loaded.json`` (its own record of loading, the evidence ``dp doctor`` reads).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from dp.claude.tools import argument_renames
+from dp.files import read_bytes, replace_file
+from dp.rules.model import TOOL_ALIAS
+
+DIRECTORY = "claude-mod"
+SNAPSHOT = "aliases.json"
+FIXES = "fixes"
+LOADED = "loaded.json"
+VERSION = 1
+
+
+def state_dir(db_path: Path) -> Path:
+    """Where the mod's snapshot and records live for the store at ``db_path``."""
+    return Path(db_path).expanduser().absolute().parent / DIRECTORY
+
+
+def aliases_in_effect(db_path: Path) -> list[dict]:
+    """Every tool-name alias the mod should apply, as ``{name, tool, args, message}``.
+
+    ``args`` renames the model's argument keys to the target tool's
+    (``path`` → ``file_path`` for Read); a target dp knows no parameters of
+    (an MCP tool) gets none.
+    """
+    from dp.store import read_rules
+
+    return [
+        {"name": rule.from_name, "tool": rule.to_name, "args": argument_renames(rule.to_name),
+         "message": rule.message}
+        for rule in read_rules(db_path)
+        if rule.match_kind == TOOL_ALIAS and rule.from_name and rule.to_name
+    ]
+
+
+def target_tools(aliases: list[dict]) -> list[str]:
+    """The tools the mod's ``tool.call`` hook listens on: the targets of the aliases."""
+    return sorted({alias["tool"] for alias in aliases})
+
+
+def write(db_path: Path) -> dict:
+    """Bring the snapshot in line with the rules; ``{"path", "changed", "aliases"}``.
+
+    Written only on a change (atomically, no backup: it is derived data), so a
+    rule change that touches no alias leaves the file alone.
+    """
+    aliases = aliases_in_effect(db_path)
+    directory = state_dir(db_path)
+    (directory / FIXES).mkdir(parents=True, exist_ok=True)
+    path = directory / SNAPSHOT
+    data = (json.dumps({"version": VERSION, "aliases": aliases}, indent=2, ensure_ascii=False) + "\n").encode()
+    original = read_bytes(path)
+    changed = original != data
+    if changed:
+        replace_file(path, data, expected=original)
+    return {"path": str(path), "changed": changed, "aliases": aliases}
+
+
+def load_record(db_path: Path) -> dict | None:
+    """The mod's record of its latest load (``session_id``, ``cwd``, ``at``), if it ever loaded."""
+    from dp.errors import DpError
+
+    try:
+        data = read_bytes(state_dir(db_path) / LOADED)
+        record = json.loads(data) if data else None
+    except (ValueError, OSError, DpError):
+        return None
+    return record if isinstance(record, dict) else None

@@ -1,0 +1,172 @@
+"""dp init --plugin / dp pave --plugin without Claude Code on PATH: the files, the settings, the snapshot,
+the fix spool, dp uninstall. (The real client installing and running the plugin: real_client/test_plugin.py.)"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+
+def without_claude(env: dict) -> dict:
+    """PATH with no ``claude`` on it (the machine may have one)."""
+    kept = [d for d in env["PATH"].split(os.pathsep) if not (d and os.path.exists(os.path.join(d, "claude")))]
+    return {"PATH": os.pathsep.join(kept)}
+
+
+@pytest.fixture
+def run(dp, env):
+    def call(*args, cwd=None):
+        return dp(*args, cwd=cwd, extra_env=without_claude(env))
+    return call
+
+
+def test_user_scope_writes_the_plugin_says_how_to_install_it_and_takes_dps_settings_entries(run, home, db_path, tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    assert run("alias", "read_file", "Read", "--message", "Use Read.", cwd=project).returncode == 0
+    assert run("init", cwd=project).returncode == 0
+    settings = home / ".claude" / "settings.json"
+    assert "pave-check" in settings.read_text()
+
+    proc = run("init", "--plugin", cwd=project)
+
+    assert proc.returncode == 0, proc.stderr
+    market = db_path.parent / "claude-plugin"
+    assert "claude is not on PATH; install the plugin with:" in proc.stdout
+    assert f"claude plugin marketplace add {market} --scope user" in proc.stdout
+    assert "claude plugin install dp@dp-local --scope user" in proc.stdout
+    plugin = market / "dp"
+    manifest = json.loads((plugin / ".claude-plugin" / "plugin.json").read_text())
+    assert manifest["name"] == "dp" and manifest["license"] == "MIT"
+    assert json.loads((market / ".claude-plugin" / "marketplace.json").read_text())["name"] == "dp-local"
+    hooks = json.loads((plugin / "hooks" / "hooks.json").read_text())
+    assert hooks["modules"] == ["./register.ts"]
+    assert set(hooks["hooks"]) == {"PreToolUse", "SessionStart", "PostToolBatch", "PostToolUse", "PostToolUseFailure"}
+    pave_check = hooks["hooks"]["SessionStart"][0]["hooks"][0]["command"]
+    assert os.path.isabs(pave_check.split()[0]) and pave_check.split()[0].endswith("pave-check")
+    assert "--db" in pave_check  # a non-default store is named, as in the settings entries
+    assert (plugin / "README.md").read_text().startswith("# dp for Claude Code")
+    assert "MIT License" in (plugin / "LICENSE").read_text()
+    assert json.loads((plugin / ".mcp.json").read_text())["mcpServers"]["dp"]["args"][-1] == "mcp"
+    assert json.loads((plugin / "hooks" / "dp-plugin.json").read_text()) == {"state": str(db_path.parent / "claude-mod")}
+    user = json.loads(settings.read_text())
+    assert "hooks" not in user  # never the same hook twice: the plugin carries them now
+    assert user["pluginConfigs"]["dp@dp-local"]["options"]["tools"] == ["Read"]
+
+    again = run("init", "--plugin", cwd=project)
+    assert again.returncode == 0 and "(unchanged)" in again.stdout
+
+
+def test_the_snapshot_follows_every_rule_change(run, db_path, tmp_path):
+    snapshot = db_path.parent / "claude-mod" / "aliases.json"
+    assert run("alias", "read_file", "Read", "--message", "Read takes file_path.").returncode == 0
+    aliases = json.loads(snapshot.read_text())["aliases"]
+    assert aliases[0]["name"] == "read_file" and aliases[0]["tool"] == "Read"
+    assert aliases[0]["args"]["path"] == "file_path" and aliases[0]["message"] == "Read takes file_path."
+    assert run("alias", "run_shell", "Bash").returncode == 0
+    assert {a["name"]: a["args"].get("cmd") for a in json.loads(snapshot.read_text())["aliases"]} == {
+        "read_file": None, "run_shell": "command"}
+    assert run("alias", "--delete", "read_file").returncode == 0
+    assert [a["name"] for a in json.loads(snapshot.read_text())["aliases"]] == ["run_shell"]
+
+
+def test_a_rule_change_updates_the_plugin_and_the_mods_tool_list(run, home, db_path):
+    assert run("init", "--plugin").returncode == 0
+    hooks = db_path.parent / "claude-plugin" / "dp" / "hooks" / "hooks.json"
+    before = hooks.read_bytes()
+    hooks.write_text("{}")  # out of line with the rules
+    proc = run("alias", "--cmd", "grep", "--replace", "rg")
+    assert proc.returncode == 0
+    assert hooks.read_bytes() == before  # the plugin's entries are brought back in line on a rule change
+    assert run("alias", "write_file", "Write").returncode == 0
+    options = json.loads((home / ".claude" / "settings.json").read_text())["pluginConfigs"]["dp@dp-local"]["options"]
+    assert options["tools"] == ["Write"]
+
+
+def test_project_scope_lives_in_the_repository_and_finds_each_persons_dp(run, dp, env, tmp_path):
+    project = tmp_path / "repo"
+    (project / ".git").mkdir(parents=True)
+    proc = run("pave", "--plugin", "--scope", "project", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    settings = json.loads((project / ".claude" / "settings.json").read_text())
+    assert settings["enabledPlugins"] == {"dp@dp-project": True}
+    assert settings["extraKnownMarketplaces"]["dp-project"]["source"] == {"source": "directory",
+                                                                         "path": "./.claude/dp-plugin"}
+    plugin = project / ".claude" / "dp-plugin" / "dp"
+    assert not (plugin / "hooks" / "dp-plugin.json").exists()  # no one's paths in a committed plugin
+    hooks = (plugin / "hooks" / "hooks.json").read_text()
+    assert str(tmp_path) not in hooks and "${CLAUDE_PLUGIN_ROOT}/bin/dp-run" in hooks
+    runner = plugin / "bin" / "dp-run"
+    assert os.access(runner, os.X_OK)
+
+    # A teammate without dp: nothing breaks, SessionStart says once how to install it.
+    bare = {"HOME": str(tmp_path / "teammate"), "PATH": "/usr/bin:/bin"}
+    session = subprocess.run([str(runner), "pave-check"], input=json.dumps({"hook_event_name": "SessionStart"}),
+                             capture_output=True, text=True, env=bare, timeout=30)
+    assert session.returncode == 0
+    context = json.loads(session.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "not installed on this machine: pipx install dp" in context
+    for program, event in (("pave-check", "PreToolUse"), ("pave-check", "PostToolBatch"), ("dp-capture", "PostToolUse")):
+        quiet = subprocess.run([str(runner), program], input=json.dumps({"hook_event_name": event}),
+                               capture_output=True, text=True, env=bare, timeout=30)
+        assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "")
+
+    # A teammate with dp on PATH: the runner starts their own pave-check.
+    with_dp = {**env, "HOME": str(tmp_path / "teammate")}
+    payload = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"},
+               "session_id": "s", "cwd": str(project)}
+    ran = subprocess.run([str(runner), "pave-check"], input=json.dumps(payload), capture_output=True, text=True,
+                         env=with_dp, timeout=60)
+    assert ran.returncode == 0 and ran.stderr == ""
+
+
+def test_uninstall_removes_the_plugin_its_marketplace_and_the_settings_keys(run, home, db_path, tmp_path):
+    project = tmp_path / "repo"
+    (project / ".git").mkdir(parents=True)
+    assert run("init", "--plugin", cwd=project).returncode == 0
+    assert run("pave", "--plugin", "--scope", "project", cwd=project).returncode == 0
+
+    proc = run("uninstall", cwd=project)
+
+    assert proc.returncode == 0, proc.stderr
+    assert not (db_path.parent / "claude-plugin").exists()
+    assert not (project / ".claude").exists()  # dp created it all: nothing of the repository's is left
+    user = json.loads((home / ".claude" / "settings.json").read_text())
+    assert "pluginConfigs" not in user and "enabledPlugins" not in user
+
+
+def test_the_mods_fixes_are_counted_by_dp_desires(run, db_path):
+    spool = db_path.parent / "claude-mod" / "fixes"
+    spool.mkdir(parents=True)
+    record = {"session_id": "s1", "cwd": "/work", "tool_use_id": "toolu_1", "tool_name": "read_file",
+              "ran_as": "Read", "tool_input": {"path": "a.txt", "token": "ghp_" + "a" * 36},
+              "at": "2026-11-26T10:00:00.123Z"}
+    (spool / "toolu_1.json").write_text(json.dumps(record))
+    (spool / "junk.json").write_text("{not json")
+
+    events = json.loads(run("desires", "--json").stdout)
+
+    assert [(e["tool_name"], e["source"], e["error_class"]) for e in events] == [("read_file", "mod", "unknown tool")]
+    assert "ran as Read" in events[0]["error"] and "ghp_" not in json.dumps(events[0])
+    assert list(spool.iterdir()) == []
+    paths = run("paths", "--json")
+    assert paths.returncode == 0 and "read_file" in paths.stdout
+
+
+def test_settings_hooks_beside_the_user_plugin_are_refused(run, home, tmp_path):
+    project = tmp_path / "repo"
+    (project / ".git").mkdir(parents=True)
+    assert run("init", "--plugin", cwd=project).returncode == 0
+    settings = home / ".claude" / "settings.json"
+    before = settings.read_bytes()
+    for args in (["init"], ["pave", "--hook"]):
+        proc = run(*args, cwd=project)
+        assert proc.returncode == 1
+        assert proc.stderr.startswith("dp: error: dp's hooks already come with the Claude Code plugin dp@dp-local")
+        assert len(proc.stderr.strip().splitlines()) == 1
+    assert settings.read_bytes() == before
+    assert run("pave", "--hook", "--scope", "project", cwd=project).returncode == 0  # a team's entries are another matter
