@@ -64,9 +64,14 @@ def write(db_path: Path) -> dict:
     Written only on a change (atomically, no backup: it is derived data), so a
     rule change that touches no alias leaves the file alone.
     """
+    from dp.errors import DpError
+
     aliases = aliases_in_effect(db_path)
     directory = state_dir(db_path)
-    (directory / FIXES).mkdir(parents=True, exist_ok=True)
+    try:
+        (directory / FIXES).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DpError(f"cannot write the Claude Code mod's snapshot in {directory}: {exc.strerror or exc}") from None
     path = directory / SNAPSHOT
     data = (json.dumps({"version": VERSION, "aliases": aliases}, indent=2, ensure_ascii=False) + "\n").encode()
     original = read_bytes(path)
