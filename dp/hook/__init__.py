@@ -168,7 +168,7 @@ def decide(options: Options, event, started: float | None = None):
         return Decision(NOTHING)
     conn = _open_store(options.db)
     try:
-        return _decide(conn, options, event, started)
+        return _decide(conn, options, event, started, _project(conn, event.cwd))
     finally:
         if conn is not None:
             conn.close()
@@ -182,19 +182,33 @@ _CONTEXT_EVENTS = ("session_start", "after_batch")
 
 def _context(options, event) -> str:
     conn = _open_store(options.db)
-    if conn is None:
+    project = _project(conn, event.cwd)
+    if conn is None and project is None:
         return ""
     from dp.hook import events
 
     try:
         if event.kind == "session_start":
+            from dp.layers.effective import merge
             from dp.store.read import all_rules
 
-            rules = all_rules(conn)
-            return events.session_context(event.agent.spelled_rules(rules) if event.agent else rules)
-        return events.unknown_tool_corrections(conn, event.payload)
+            rules = merge(all_rules(conn) if conn is not None else [], project)
+            notices = project.notices() if project is not None else []
+            return events.session_context(event.agent.spelled_rules(rules) if event.agent else rules, notices)
+        return events.unknown_tool_corrections(conn, event.payload, project)
     finally:
-        conn.close()
+        if conn is not None:
+            conn.close()
+
+
+def _project(conn, cwd: str):
+    """The project layers of the call's directory (dp.layers), whatever the agent;
+    None when there is no layer file there, or no ``cwd``."""
+    if not cwd:
+        return None
+    from dp.layers.effective import project_layers
+
+    return project_layers(conn, cwd)
 
 
 def _open_store(explicit):
@@ -203,13 +217,14 @@ def _open_store(explicit):
     return open_readonly(db_location(explicit))
 
 
-def _decide(conn, options, event, started=None):
-    """The decision for one call; ``conn`` is None when there is no store (no user rules)."""
+def _decide(conn, options, event, started=None, project=None):
+    """The decision for one call; ``conn`` is None when there is no store (no user rules),
+    ``project`` the project layers of the call's directory (dp.layers), None when it has none."""
     from dp.agents.base import BLOCK, Decision
     from dp.rules.model import BASH_PARAM, BASH_TOOL
 
     tool, tool_input = event.tool, event.tool_input
-    alias = _tool_alias(conn, event) if conn is not None else None
+    alias = _tool_alias(conn, event, project)
     if alias is not None:
         to_name = event.agent.agent_tool(alias.to_name) if event.agent else alias.to_name
         return Decision(BLOCK, alias.message or f"{event.agent_tool} is not a valid tool. Use {to_name} instead.")
@@ -224,7 +239,8 @@ def _decide(conn, options, event, started=None):
         words = command_words(command)
 
     def fetch(text):
-        return _rules(conn, tool, text, words if text == command else None) if conn is not None else []
+        user = _rules(conn, tool, text, words if text == command else None) if conn is not None else []
+        return _with_project(user, project, tool, text, words if text == command else None)
 
     rules = fetch(command if isinstance(command, str) else "")
     cwd = event.cwd
@@ -248,15 +264,22 @@ def _decide(conn, options, event, started=None):
     return _response(options, tool_input, result)
 
 
-def _tool_alias(conn, event):
-    """The alias of the tool's name as the agent spelled it, when it is a correction in that agent.
+def _tool_alias(conn, event, project=None):
+    """The alias of the tool's name as the agent spelled it, when it is a correction in that agent;
+    an acting project layer's alias (dp.layers) over the store's.
 
     An alias leading to the very tool called is none (``read_file → Read`` is
     meant for Claude Code; in Gemini CLI ``read_file`` *is* Read) and never blocks.
     """
     from dp.store.read import tool_alias
 
-    alias = tool_alias(conn, event.agent_tool)
+    alias = None
+    if project is not None:
+        from dp.layers.effective import tool_alias as project_alias
+
+        alias = project_alias(project, event.agent_tool)
+    if alias is None and conn is not None:
+        alias = tool_alias(conn, event.agent_tool)
     if alias is not None and event.agent is not None and not event.agent.corrects(alias.from_name, alias.to_name):
         return None
     return alias
@@ -275,6 +298,19 @@ def _paving(options, command: str, words, cwd: str, session: str, rules):
         paving.verbose = options.explains
         paving.user_commands = {rule.command for rule in rules if rule.match_kind and rule.command}
     return paving
+
+
+def _with_project(user_rules, project, tool: str, text: str, words):
+    """The user's rules for this call with the acting project rules laid over them (dp.layers)."""
+    if project is None:
+        return user_rules
+    from dp.layers.effective import for_call, overlay
+
+    if text and words is None:
+        from dp.shell.words import command_words
+
+        words = command_words(text)
+    return overlay(user_rules, for_call(project, tool, set(words) if text else None))
 
 
 def _rules(conn, tool: str, text: str, words=None):

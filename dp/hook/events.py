@@ -29,9 +29,19 @@ HEADER = "dp (desire paths) corrections on this machine; follow them:"
 _PRIORITY = (TOOL_ALIAS, COMMAND, RECIPE, FLAG, LITERAL, REGEX)
 
 
-def session_context(rules) -> str:
+def session_context(rules, notices=()) -> str:
     """The SessionStart text for ``rules`` ('' when there are none): at most
-    MAX_LINES lines and MAX_CHARS characters, saying how many were left out."""
+    MAX_LINES lines and MAX_CHARS characters, saying how many were left out.
+
+    ``notices`` are the project layers that do not act (dp.layers: untrusted,
+    changed, broken), said once each after the corrections, so the person
+    learns at the start of the session why the project's rules are absent."""
+    corrections = _corrections(rules)
+    said = [f"dp: {text}" for text in notices]
+    return "\n".join(part for part in (corrections, *said) if part)
+
+
+def _corrections(rules) -> str:
     from dp.rules.wording import rule_line
 
     ranked = sorted(enumerate(rules), key=lambda item: (_rank(item[1]), item[0]))
@@ -59,8 +69,10 @@ def _scope(rule) -> str:
     return ""
 
 
-def unknown_tool_corrections(conn, payload: dict) -> str:
-    """One correction per rejected call of an aliased tool name in the batch ('' if none)."""
+def unknown_tool_corrections(conn, payload: dict, project=None) -> str:
+    """One correction per rejected call of an aliased tool name in the batch ('' if none);
+    ``project``'s acting tool-name aliases (dp.layers) come before the store's."""
+    from dp.layers.effective import tool_alias as project_alias
     from dp.store.read import tool_alias
 
     calls = payload.get("tool_calls")
@@ -72,7 +84,9 @@ def unknown_tool_corrections(conn, payload: dict) -> str:
         text = response if isinstance(response, str) else json.dumps(response)
         if UNKNOWN_TOOL_ERROR not in text:
             continue
-        alias = tool_alias(conn, call["tool_name"])
+        alias = project_alias(project, call["tool_name"])
+        if alias is None and conn is not None:
+            alias = tool_alias(conn, call["tool_name"])
         if alias is not None:
             note = alias.message or f"{alias.from_name} is not a valid tool. Use {alias.to_name} instead."
             if note not in notes:

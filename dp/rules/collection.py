@@ -72,8 +72,17 @@ def parse(text: str, fmt: str | None = None) -> list[Rule]:
         try:
             rules.append(_entry_to_rule(entry))
         except RuleError as exc:
-            raise DpError(f"entry {index}: {exc.message}; nothing was imported") from None
+            raise EntryError(index, exc.message) from None
     return rules
+
+
+class EntryError(DpError):
+    """One entry of a collection cannot be a rule: which (1-based) and why, so a caller
+    that knows where entries start (a project file) can name the line."""
+
+    def __init__(self, index: int, reason: str):
+        super().__init__(f"entry {index}: {reason}; nothing was imported")
+        self.index, self.reason = index, reason
 
 
 def _entry_to_rule(entry) -> Rule:

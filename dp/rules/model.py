@@ -42,8 +42,10 @@ def kind_label(match_kind: str) -> str:
 class Rule:
     """One alias rule (one ``aliases_v3`` row)."""
 
-    # ``program``: a recipe's compiled template, attached by the hook (not a stored field of the rule).
-    __slots__ = FIELDS + ("program",)
+    # Not stored fields of the rule: ``program``, a recipe's compiled template, attached by the hook;
+    # ``source``, the layer it comes from (``user``, ``project``, ``local``: dp.layers); ``line``, where
+    # its entry starts in a project file (0 for the user's store).
+    __slots__ = FIELDS + ("program", "source", "line")
 
     def __init__(
         self,
@@ -59,7 +61,7 @@ class Rule:
         # One assignment in FIELDS order (a dataclass would cost the hook ~10 ms of imports).
         (self.from_name, self.to_name, self.tool, self.param, self.command, self.match_kind, self.message,
          self.created_at) = (from_name, to_name, tool, param, command, match_kind, message, created_at)
-        self.program = ""
+        self.program, self.source, self.line = "", "user", 0
 
     @classmethod
     def from_row(cls, row) -> "Rule":

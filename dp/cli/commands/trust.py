@@ -1,0 +1,65 @@
+"""``dp trust``: let this repository's .dp/rules.toml (and .dp/rules.local.toml) act for you."""
+
+from __future__ import annotations
+
+import typer
+
+from dp.cli.common import note, print_json, status
+from dp.cli.options import Shared, shared
+
+HELP = """Trust this repository's project rules as they are now (like direnv allow).
+
+A committed .dp/rules.toml can rewrite every command your agent runs, so it
+acts only after you trust it: dp records the SHA-256 of each file
+(.dp/rules.toml and your .dp/rules.local.toml) in your own store, never in
+the repository. A changed file stops acting until you trust it again.
+
+\b
+Examples:
+  dp trust --show     what the files would do, in words (nothing is trusted)
+  dp trust
+  dp untrust
+"""
+
+
+@shared("db", "cwd", "json", "quiet")
+def trust(
+    show: bool = typer.Option(False, "--show", help="Print what the files would do, in words; trust nothing."),
+    opts: Shared = None,
+) -> None:
+    from dp.layers import trusting
+
+    if show:
+        root, project = trusting.layers_here(opts.store, opts.directory)
+        if project is None:
+            from dp.errors import DpError
+
+            raise DpError(f"{root} has no .dp/rules.toml or .dp/rules.local.toml; nothing to show")
+        if opts.json:
+            print_json([{**layer.to_dict(), "rules_in_words": _words(layer)} for layer in project.layers])
+        else:
+            typer.echo("\n".join(trusting.describe(project)))
+        return
+    reports = trusting.trust(opts.store, opts.directory)
+    from dp.cli.commands.pave import sync_hooks
+
+    sync_hooks(opts.store)
+    if opts.json:
+        print_json(reports)
+        return
+    for report in reports:
+        count = report["rules"]
+        again = " again" if report["was"] == "changed" else ""
+        status(f"Trusted{again} {report['path']} ({count} rule{'s' if count != 1 else ''}, "
+               f"sha256 {report['sha256'][:12]}…)")
+    note("They act for your agents here until the file changes; dp untrust takes the trust back.")
+
+
+def _words(layer) -> list[str]:
+    from dp.rules.wording import rule_line
+
+    return [rule_line(rule) for rule in layer.file.rules]
+
+
+def register(app: typer.Typer) -> None:
+    app.command("trust", help=HELP, short_help="Trust this repository's .dp/rules.toml (--show first).")(trust)

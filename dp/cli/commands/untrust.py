@@ -1,0 +1,38 @@
+"""``dp untrust``: take back the trust in this repository's project rules."""
+
+from __future__ import annotations
+
+import typer
+
+from dp.cli.common import note, print_json, status
+from dp.cli.options import Shared, shared
+
+HELP = """Forget your trust in this repository's .dp/rules.toml and .dp/rules.local.toml.
+
+Their rules stop acting for your agents until you run dp trust again.
+
+\b
+Example:
+  dp untrust
+"""
+
+
+@shared("db", "cwd", "json", "quiet")
+def untrust(opts: Shared = None) -> None:
+    from dp.layers import trusting
+
+    forgotten = trusting.untrust(opts.store, opts.directory)
+    if forgotten:
+        from dp.cli.commands.pave import sync_hooks
+
+        sync_hooks(opts.store)
+    if opts.json:
+        print_json(forgotten)
+    elif not forgotten:
+        note("Nothing to forget: no file of this repository was trusted.")
+    for item in forgotten:
+        status(f"No longer trusted: {item['path']}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("untrust", help=HELP, short_help="Forget the trust in this repository's project rules.")(untrust)

@@ -1,0 +1,59 @@
+"""Finding a project's rule files: a bounded, stat-only walk up to the repository root.
+
+Imported by the hook on every call that carries a working directory, so it is
+stdlib-only, never opens a file and never imports ``pathlib``: one ``stat``
+per directory up to the nearest ``.git`` (a directory, or a worktree's file),
+bounded by ``dp.paths.MAX_DEPTH``, then one per layer file at that root. A
+call outside any repository has no project layer.
+"""
+
+from __future__ import annotations
+
+import os
+
+from dp.paths import walk_up_text
+
+PROJECT = "project"
+LOCAL = "local"
+USER = "user"
+# The layers a repository can hold, lowest first; the user's store is below both.
+FILES = ((PROJECT, os.path.join(".dp", "rules.toml")), (LOCAL, os.path.join(".dp", "rules.local.toml")))
+
+
+def repo_root(directory: str) -> str | None:
+    """The nearest directory at or above ``directory`` holding ``.git``, or None.
+
+    ``directory`` must be absolute; it is taken as given (the agent's ``cwd``),
+    so the walk costs one ``stat`` per level and no ``realpath``.
+    """
+    if not directory or not os.path.isabs(directory):
+        return None
+    for folder in walk_up_text(directory):
+        try:
+            os.stat(os.path.join(folder, ".git"))
+        except (OSError, ValueError):
+            continue
+        return folder
+    return None
+
+
+def layer_files(directory: str):
+    """``(root, [(source, path, stat_result | OSError), …])`` for the layer files present
+    under the repository root of ``directory``; ``(None, [])`` outside a repository.
+
+    A path that exists but cannot be stat'ed as a file is returned with its
+    error, so the layer can be reported as broken instead of silently absent.
+    """
+    root = repo_root(directory)
+    if root is None:
+        return None, []
+    found = []
+    for source, relative in FILES:
+        path = os.path.join(root, relative)
+        try:
+            found.append((source, path, os.stat(path)))
+        except FileNotFoundError:
+            continue
+        except (OSError, ValueError) as exc:
+            found.append((source, path, exc))
+    return root, found

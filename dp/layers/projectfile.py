@@ -1,0 +1,131 @@
+"""Reading one project rule file: parsed, validated, hashed once, then cached by its stat.
+
+The file is the collection format ``dp aliases export`` writes, so an export
+can be committed as is, and every entry passes the store's own validation
+(``dp.rules.collection``): the same refusals, worded the same, plus the line
+of the entry's ``[[aliases]]`` header. A file that fails validation as a
+whole is one problem for its layer: the layer is inert (fails open) and the
+user's rules still apply.
+
+The hook cannot afford to re-read and re-parse the file on every call, so
+the outcome — the SHA-256 of the exact bytes (what trust is checked
+against), the rules with their compiled recipe programs, or the problem — is
+kept in dp's cache (``dp.cachedir``), stamped with the file's path, size,
+mtime, ctime, inode and device. Any write to the file changes its ctime, so
+a hit is the content the hash was taken of; a miss (the first call after a
+change) pays for the read, the hash, the TOML parse and any recipe compile.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+from dp.rules.model import FIELDS, RECIPE, Rule
+
+# A project file over this size is refused as a whole (its layer is inert).
+MAX_BYTES = 1 << 20
+_CACHE_PREFIX = "project-rules"
+_CACHE_VERSION = "1"
+
+
+class ProjectFile:
+    """One layer file as read: ``rules`` (each with ``source`` and ``line``) or a ``problem``."""
+
+    __slots__ = ("source", "path", "real", "sha256", "rules", "problem")
+
+    def __init__(self, source: str, path: str, real: str = "", sha256: str = "", rules=(), problem: str = ""):
+        self.source, self.path, self.real, self.sha256 = source, path, real or path, sha256
+        self.rules, self.problem = list(rules), problem
+
+
+def load(source: str, path: str, info) -> ProjectFile:
+    """The file at ``path`` whose ``stat`` (or stat error) is ``info``; never raises for bad content."""
+    if isinstance(info, BaseException):
+        return ProjectFile(source, path, problem=f"cannot read it: {getattr(info, 'strerror', None) or info}")
+    if not stat.S_ISREG(info.st_mode):
+        from dp.files import kind_of
+
+        return ProjectFile(source, path, problem=f"it is {kind_of(info.st_mode)}, not a file")
+    if info.st_size > MAX_BYTES:
+        return ProjectFile(source, path, problem=f"it is {info.st_size} bytes; a project rules file may hold at most "
+                                                 f"{MAX_BYTES} bytes (split it, or keep some rules in your own store)")
+    from dp.cachedir import read_stamped, write_stamped
+
+    stamp = "\0".join(map(str, (_CACHE_VERSION, path, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino,
+                                info.st_dev)))
+    cached = read_stamped(_CACHE_PREFIX, stamp)
+    if cached is None:
+        cached = _read(path)
+        write_stamped(_CACHE_PREFIX, stamp, cached)
+    real, sha256, problem, rows = cached
+    return ProjectFile(source, path, real, sha256, (_rule(row, source) for row in rows), problem)
+
+
+def _rule(row, source: str) -> Rule:
+    rule = Rule(*row[: len(FIELDS)])
+    rule.program, rule.line, rule.source = row[len(FIELDS)], row[len(FIELDS) + 1], source
+    return rule
+
+
+def _read(path: str) -> tuple:
+    """``(real path, sha256, problem, rows)`` for the cache: marshal-able values only."""
+    import hashlib
+
+    from dp.errors import DpError
+    from dp.files import read_regular
+
+    real = os.path.realpath(path)
+    try:
+        data = read_regular(path, MAX_BYTES)
+    except (OSError, DpError) as exc:
+        return real, "", f"cannot read it: {getattr(exc, 'message', None) or exc}", []
+    digest = hashlib.sha256(data).hexdigest()
+    try:
+        rules = parse(data)
+    except DpError as exc:
+        return real, digest, exc.message, []
+    return real, digest, "", [(*(getattr(rule, name) for name in FIELDS), _program(rule), rule.line) for rule in rules]
+
+
+def parse(data: bytes) -> list[Rule]:
+    """The rules in a project file's bytes, each with its ``line``; DpError naming the line of what is wrong."""
+    from dp.errors import DpError
+    from dp.layers.tomlscan import entry_blocks
+    from dp.rules import collection
+
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise DpError(f"line {line}: not UTF-8 text") from None
+    lines = text.splitlines(keepends=True)
+    headers = [first + 1 for first, _, _ in entry_blocks(lines)]
+    try:
+        rules = collection.parse(text, "toml")
+    except collection.EntryError as exc:
+        where = f"line {headers[exc.index - 1]}: " if len(headers) >= exc.index else ""
+        raise DpError(f"{where}entry {exc.index}: {exc.reason}") from None
+    except DpError as exc:
+        raise DpError(exc.message.replace("; nothing was imported", "")) from None
+    numbered = len(headers) == len(rules)
+    seen = {}
+    for index, rule in enumerate(rules):
+        rule.line = headers[index] if numbered else 0
+        first = seen.setdefault(rule.key, rule)
+        if first is not rule:
+            raise DpError(f"line {rule.line}: entry {index + 1} is the same rule as line {first.line} "
+                          "(same kind, command and from); keep one of them")
+    return rules
+
+
+def _program(rule: Rule) -> str:
+    """A recipe's compiled program (what the store keeps beside a recipe rule), '' when Jinja2 must render it."""
+    if rule.match_kind != RECIPE:
+        return ""
+    from dp.rules.recipe import program_for
+
+    try:
+        return program_for(rule.to_name) or ""
+    except Exception:  # noqa: BLE001 - a template the compiler cannot take is rendered by Jinja2
+        return ""
