@@ -3,7 +3,7 @@ command that fixes it.
 
 Read-only: the store is opened the way the hook opens it (never created or
 migrated) and settings files are only parsed. Each subject has its module:
-``store``, ``settings_files``, ``hook``, ``collisions``, ``reach`` (entries and
+``store``, ``layers`` (the project's rule files), ``settings_files``, ``hook``, ``collisions``, ``reach`` (entries and
 where rules take effect), ``rules``, ``latency``, ``paving``, ``mcp_check``,
 ``capture``, ``plugin``; ``findings`` holds what they all return.
 """
@@ -18,6 +18,7 @@ from dp.doctor.collisions import check_colliding_hooks
 from dp.doctor.findings import Finding
 from dp.doctor.hook import check_hook
 from dp.doctor.latency import check_latency
+from dp.doctor.layers import check_layers
 from dp.doctor.mcp_check import check_mcp
 from dp.doctor.paving import check_paving
 from dp.doctor.plugin import check_plugin
@@ -28,6 +29,7 @@ from dp.doctor.store import check_store
 
 def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> list[Finding]:
     findings, rules = check_store(db_path)
+    findings += check_layers(db_path, cwd)
     files = settings_files(cwd, extra_settings)
     findings += check_settings(files)
     findings += check_hook(files, db_path)

@@ -76,6 +76,7 @@ def rule_entries(rules: list[Rule]) -> list[dict]:
         entry = {"section": section.lstrip("# "), "group": group[3:] if group else None, "line": rule_line(rule)}
         entry.update({key: value for key, value in rule.to_dict().items() if key != "created_at"})
         entry["kind"] = rule.kind_label
+        entry["source"] = rule.source
         entries.append(entry)
     return entries
 

@@ -174,11 +174,33 @@ def _apply(path: Path, scope: str, command: str, filtered: bool, db_path: Path,
 
 
 def wanted_entries(command: str, filtered: bool, db_path: Path, agent=None) -> dict:
-    """dp's entries for the rules in the store and, while project paving is on, its command words."""
+    """dp's entries for the rules in the store and in the project files this user trusts
+    (settings are per user, so the filters hold every trusted project's words) and, while
+    project paving is on, its command words."""
     from dp.paving import filter_words
 
     agent = agent or agents.get()
-    return agent.hook_entries(command, read_rules(db_path), filter_words(str(Path(db_path).parent)), filtered)
+    rules = read_rules(db_path) + trusted_project_rules(db_path)
+    return agent.hook_entries(command, rules, filter_words(str(Path(db_path).parent)), filtered)
+
+
+def trusted_project_rules(db_path: Path) -> list:
+    """The rules of every trusted project file whose content is still the trusted one."""
+    import sqlite3
+
+    from dp.layers.trusting import trusted_rules
+    from dp.store import open_readonly
+
+    try:
+        conn = open_readonly(db_path)
+    except sqlite3.Error:
+        return []
+    if conn is None:
+        return []
+    try:
+        return trusted_rules(conn)
+    finally:
+        conn.close()
 
 
 def sync_installed(db_path: Path) -> list[dict]:

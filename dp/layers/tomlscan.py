@@ -139,7 +139,12 @@ def toml_string(value: str) -> str:
     for a recipe script (its lines stay lines in the diff)."""
     if "\n" not in value or "\r" in value:
         return _basic(value)
-    body = "".join(_escape(char, keep_newline=True) for char in value)
+    # A quote needs its backslash only where it could close the string: before another quote, or last.
+    body = "".join(
+        '\\"' if char == '"' and value[index + 1 : index + 2] in ('"', "") else
+        char if char == '"' else _escape(char, keep_newline=True)
+        for index, char in enumerate(value)
+    )
     return '"""\n' + body + '"""'
 
 

@@ -42,11 +42,12 @@ def build_collection(rules: list[Rule], exported_at: datetime, name="", descript
         if value:
             meta[key] = value
     meta.update({"exported_at": exported_at, "source": socket.gethostname(), "count": len(rules)})
-    entries = [
-        {field: getattr(rule, attr) for field, attr in _FIELD_MAP if field in ("from", "to") or getattr(rule, attr)}
-        for rule in rules
-    ]
-    return {"meta": meta, "aliases": entries}
+    return {"meta": meta, "aliases": [entry(rule) for rule in rules]}
+
+
+def entry(rule: Rule) -> dict:
+    """One ``[[aliases]]`` entry: ``from`` and ``to``, then the fields that are not empty."""
+    return {field: getattr(rule, attr) for field, attr in _FIELD_MAP if field in ("from", "to") or getattr(rule, attr)}
 
 
 def dumps(collection: dict, fmt: str) -> str:

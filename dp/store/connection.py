@@ -43,8 +43,38 @@ class transaction:  # noqa: N801 (used as a function: ``with transaction(conn):`
         self.conn.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, kind, error, traceback) -> bool:
-        self.conn.execute("COMMIT" if kind is None else "ROLLBACK")
+        if kind is None:
+            try:
+                self.conn.execute("COMMIT")
+            except sqlite3.Error:
+                self._rollback()
+                raise
+            return False
+        self._rollback()
         return False
+
+    def _rollback(self) -> None:
+        """Undo what is left of the transaction. SQLite may already have rolled it back itself
+        (a full disk, an I/O error): then there is nothing to undo, and the error that ended it —
+        not "cannot rollback" — is the one that propagates."""
+        if self.conn.in_transaction:
+            try:
+                self.conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
+
+
+# SQLite's primary result codes for a write the file system refused (disk full, RLIMIT_FSIZE, EIO).
+SQLITE_IOERR, SQLITE_FULL = 10, 13
+
+
+def write_refused(error: BaseException) -> bool:
+    """Whether ``error`` is SQLite saying it could not write its files (not a bug, not a lock)."""
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in (SQLITE_IOERR, SQLITE_FULL)
+    text = str(error)
+    return "disk I/O error" in text or "database or disk is full" in text
 
 
 def connect_for_writes(path, busy_ms: int) -> sqlite3.Connection:

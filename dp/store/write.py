@@ -17,7 +17,7 @@ from pathlib import Path
 from dp.errors import DpError
 from dp.files import resolve
 from dp.rules.model import FIELDS, KEY_FIELDS, RECIPE, TOOL_ALIAS, Rule, kind_label
-from dp.store.connection import connect_for_writes, transaction
+from dp.store.connection import connect_for_writes, transaction, write_refused
 from dp.store.migrations import enable_wal, load_migrations, migrate
 from dp.store.read import DEFAULT_DB, open_readonly, schema_version
 
@@ -95,9 +95,10 @@ class Store:
     def schema_version(self) -> int:
         return self.conn.execute("PRAGMA user_version").fetchone()[0]
 
-    def transaction(self):
-        """An immediate (write-locked) transaction; rolled back on any error."""
-        return transaction(self.conn)
+    def transaction(self, nothing: str = "nothing was changed"):
+        """An immediate (write-locked) transaction; rolled back on any error. A write the file
+        system refuses (a full disk, a file-size limit) is a DpError saying so and ``nothing``."""
+        return _WriteTransaction(self.conn, self.path, nothing)
 
     # -- reads --------------------------------------------------------------
 
@@ -156,7 +157,7 @@ class Store:
             raise ValueError(f"conflict must be skip or overwrite, not {conflict!r}")
         report = ImportReport()
         try:
-            with self.transaction():
+            with self.transaction("nothing was imported; the store is as it was"):
                 for rule in rules:
                     outcome = self._put(rule, overwrite=conflict == "overwrite")
                     report.actions.append((_IMPORT_ACTION[outcome], rule))
@@ -285,6 +286,31 @@ def _refuse_newer(conn: sqlite3.Connection, path: Path) -> None:
 
 
 _IMPORT_ACTION = {"set": "imported", "kept": "skipped", "updated": "overwritten"}
+
+
+class _WriteTransaction(transaction):
+    """``transaction`` that words a write refused by the file system for the person."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path, nothing: str):
+        super().__init__(conn)
+        self.path, self.nothing = path, nothing
+
+    def __exit__(self, kind, error, traceback) -> bool:
+        try:
+            super().__exit__(kind, error, traceback)
+        except sqlite3.Error as exc:  # the COMMIT itself failed
+            if write_refused(exc):
+                raise self._refused(exc) from None
+            raise
+        if kind is not None and issubclass(kind, sqlite3.Error) and write_refused(error):
+            raise self._refused(error) from None
+        return False
+
+    def _refused(self, error) -> DpError:
+        return DpError(
+            f"cannot write the alias store {self.path}: the disk is full or a file-size limit was reached "
+            f"({error}); {self.nothing}. Free some space and run the command again"
+        )
 
 
 class _DryRun(Exception):

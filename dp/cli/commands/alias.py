@@ -28,7 +28,7 @@ Delete with the same identifying options:
 """
 
 
-@shared("db", "json", "quiet")
+@shared("db", "cwd", "json", "quiet")
 def alias(
     args: Optional[List[str]] = typer.Argument(None, metavar="[FROM [TO]]", show_default=False, help="What to match and what it becomes (see the modes above)."),
     cmd: Optional[str] = typer.Option(None, "--cmd", metavar="CMD", help="Scope the rule to Bash commands running CMD."),
@@ -44,6 +44,7 @@ def alias(
     message: str = typer.Option("", "--message", "-m", metavar="TEXT", help="Why; shown to the agent with the correction."),
     delete: bool = typer.Option(False, "--delete", help="Delete the rule these options identify."),
     force: bool = typer.Option(False, "--force", help="Allow aliasing a real tool name away, or an unknown --tool."),
+    project: bool = typer.Option(False, "--project", help="Write the rule to this repository's .dp/rules.toml (committed, shared) instead of your store."),
     opts: Shared = None,
 ) -> None:
     from dp.claude.tools import refuse_unless_forced
@@ -64,6 +65,9 @@ def alias(
         delete=delete,
     )
     refuse_unless_forced(rule, force or delete)
+    if project:
+        _in_project(rule, delete, opts)
+        return
     before = None
     with Store.open(opts.store) as store:
         if delete:
@@ -88,6 +92,30 @@ def alias(
         status(f"{_noun(rule)} deleted: {describe_key(rule)}")
     else:
         status(f"{_noun(rule)} {action}: {describe(rule)}")
+
+
+def _in_project(rule, delete: bool, opts) -> None:
+    """``--project``: the same rule, written to the repository's .dp/rules.toml (dp.layers.edit)."""
+    from dp.cli.commands.pave import sync_hooks
+    from dp.errors import DpError
+    from dp.layers import edit
+
+    path = edit.project_path(opts.directory)
+    if delete:
+        deleted = edit.delete_rule(opts.store, path, rule)
+        if deleted is None:
+            raise DpError(f"not found: no {_noun(rule).lower()} {describe_key(rule)} in {path}")
+        action, rule = "deleted", deleted
+    else:
+        action, rule = edit.set_rule(opts.store, path, rule)
+        _warn_if_renames_only(rule)
+    sync_hooks(opts.store)
+    if opts.json:
+        print_json({"action": action, **rule.to_dict(), "source": "project", "file": path})
+    elif action == "deleted":
+        status(f"{_noun(rule)} deleted from {path}: {describe_key(rule)}")
+    else:
+        status(f"{_noun(rule)} {action} in {path}: {describe(rule)}")
 
 
 def _warn_if_renames_only(rule) -> None:

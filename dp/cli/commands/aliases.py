@@ -39,7 +39,7 @@ class Conflict(str, Enum):
     overwrite = "overwrite"
 
 
-@shared("db", "json")
+@shared("db", "cwd", "json")
 def list_aliases(
     ctx: typer.Context,
     tool: Optional[str] = typer.Option(None, "--tool", metavar="TOOL", help="Only rules for TOOL (Bash, Edit, …)."),
@@ -89,12 +89,13 @@ def export(
     note(f"Exported {len(rules)} rules to {output}")
 
 
-@shared("db", "json", "quiet")
+@shared("db", "cwd", "json", "quiet")
 def import_(
     file: str = typer.Argument(..., metavar="FILE", help="A .toml or .json collection (- for stdin)."),
     conflict: Conflict = typer.Option(Conflict.skip, "--conflict", metavar="skip|overwrite", help="What to do when a rule already exists."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
     force: bool = typer.Option(False, "--force", help="Allow entries that alias a real tool name away, or name an unknown tool."),
+    project: bool = typer.Option(False, "--project", help="Import into this repository's .dp/rules.toml instead of your store."),
     opts: Shared = None,
 ) -> None:
     """Import a collection: every entry is validated first, then all land in one transaction.
@@ -114,8 +115,13 @@ def import_(
     rules = collection.parse(text, suffix if suffix in collection.FORMATS else None)
     for number, rule in enumerate(rules, 1):
         refuse_unless_forced(rule, force, where=f"entry {number} ({rule.from_name}): ")
-    with Store.open(opts.store) as store:
-        report = store.import_rules(rules, conflict=conflict.value, dry_run=dry_run)
+    if project:
+        from dp.layers import edit
+
+        report = edit.import_rules(opts.store, edit.project_path(opts.directory), rules, conflict.value, dry_run)
+    else:
+        with Store.open(opts.store) as store:
+            report = store.import_rules(rules, conflict=conflict.value, dry_run=dry_run)
     if not dry_run:
         from dp.cli.commands.pave import sync_hooks
 

@@ -24,7 +24,7 @@ Examples:
 """
 
 
-@shared("db", "json")
+@shared("db", "cwd", "json")
 def paths(
     since: Optional[str] = typer.Option(None, "--since", metavar="WHEN", help="Only failures since WHEN (7d, 12h, or a date)."),
     opts: Shared = None,
@@ -33,12 +33,15 @@ def paths(
     from dp.desires.query import parse_since
     from dp.store import Store
 
+    from dp.layers.view import in_effect
+
     start = parse_since(since) if since else None
     from dp.capture.fixes import drain
 
+    rules, _ = in_effect(opts.store, str(opts.directory))
     with Store.open(opts.store) as store:
         drain(store.conn, str(opts.store))
-        found = group(store.conn, store.list_rules(), start)
+        found = group(store.conn, rules, start)
     if opts.json:
         print_json(found)
     elif not found:

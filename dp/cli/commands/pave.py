@@ -144,11 +144,13 @@ def _check_options(chosen: str, agents_md_options: bool, hook_options: list[str]
 def _agents_md(opts: Shared, output: Optional[Path], tasks: bool, agent_name: Optional[str] = None) -> None:
     from dp.install import agents_md
     from dp.install.hook import agent_named
-    from dp.store import read_rules
+    from dp.layers.view import in_effect
 
     from dp.paving.report import markdown as paving_markdown
 
-    rules = read_rules(opts.store)
+    rules, project = in_effect(opts.store, str(Path.cwd()))
+    for text in project.notices() if project is not None else ():
+        note(f"dp: {text}")
     if agent_name is not None:
         rules = agent_named(agent_name).spelled_rules(rules)
     extra = paving_markdown(str(opts.store.parent), str(Path.cwd()))

@@ -29,10 +29,11 @@ Examples:
 """
 
 
-@shared("db", "json")
+@shared("db", "cwd", "json")
 def suggest(
     apply: Optional[str] = typer.Option(None, "--apply", metavar="ID", help="Create the suggested rule ID."),
     min_count: int = typer.Option(2, "--min-count", min=1, metavar="N", help="Events a suggestion needs (default 2)."),
+    project: bool = typer.Option(False, "--project", help="With --apply: write the rule to this repository's .dp/rules.toml."),
     opts: Shared = None,
 ) -> None:
     from dp.desires.suggest import suggest as propose
@@ -40,16 +41,20 @@ def suggest(
     from dp.store import Store
 
     db = opts.store
+    if project and not apply:
+        raise DpError("--project goes with --apply ID (it says where the applied rule is written)", exit_code=2)
     from dp.capture.fixes import drain
+    from dp.layers.view import in_effect
 
+    rules, _ = in_effect(db, str(opts.directory))
     with Store.open(db) as store:
         drain(store.conn, str(db))
-        found = propose(store.conn, store.list_rules(), 1 if apply else min_count)
+        found = propose(store.conn, rules, 1 if apply else min_count)
     if apply:
         chosen = next((item for item in found if item["id"] == apply.strip()), None)
         if chosen is None:
             raise DpError(f"no pending suggestion {apply!r}; list them with: dp suggest")
-        _apply(db, chosen["alias"], opts.json)
+        _apply(db, chosen["alias"], opts.json, ["--project", "--cwd", str(opts.directory)] if project else [])
         return
     if opts.json:
         print_json(found)
@@ -64,11 +69,11 @@ def alias_command(alias: list[str]) -> str:
     return shlex.join(["dp", "alias", *alias])
 
 
-def _apply(db, alias: list[str], as_json: bool) -> None:
+def _apply(db, alias: list[str], as_json: bool, where: list[str]) -> None:
     """Run ``dp alias …`` in this process: the same parsing, validation and output as typing it."""
     from dp.cli.app import build_app
 
-    args = ["--db", str(db), "alias", *(["--json"] if as_json else []), *alias]
+    args = ["--db", str(db), "alias", *(["--json"] if as_json else []), *where, *alias]
     build_app("alias")(args=args, prog_name="dp", standalone_mode=False)
 
 

@@ -9,11 +9,13 @@ TO_WIDTH = 40
 
 def show(tool, cmd, kind, opts) -> None:
     """List the rules matching the filters (each None for any); the project rules when unfiltered."""
-    from dp.store import read_rules
+    from dp.layers.view import in_effect
 
-    rules = read_rules(opts.store, tool=tool, command=cmd, kind=kind)
+    rules, project = in_effect(opts.store, str(opts.directory), tool=tool, command=cmd, kind=kind)
+    for text in project.notices() if project is not None else ():
+        note(f"dp: {text}")
     if opts.json:
-        print_json([rule.to_dict() for rule in rules])
+        print_json([{**rule.to_dict(), "source": rule.source, **_where(rule)} for rule in rules])
         return
     filtered = tool is not None or cmd is not None or kind is not None
     if not rules:
@@ -22,6 +24,11 @@ def show(tool, cmd, kind, opts) -> None:
         print(render_table(rules))
     if not filtered:
         _project_rules(opts, after_table=bool(rules))
+
+
+def _where(rule) -> dict:
+    """A project rule's file line (``line``), for the JSON rows."""
+    return {"line": rule.line} if rule.line else {}
 
 
 def _project_rules(opts, after_table: bool) -> None:
@@ -50,7 +57,14 @@ def render_table(rules) -> str:
                                  for rule in rules]
     columns["MESSAGE"] = [rule.message for rule in rules]
     columns["CREATED"] = [rule.created_at.replace("T", " ").rstrip("Z") for rule in rules]
+    if any(rule.source != "user" for rule in rules):
+        columns["SOURCE"] = [_source(rule) for rule in rules]
     return render_columns(list(columns), list(columns.values()))
+
+
+def _source(rule) -> str:
+    """``user``, or the layer file and line a project rule comes from (``project:12``)."""
+    return f"{rule.source}:{rule.line}" if rule.line else rule.source
 
 
 def fold(text: str) -> str:
