@@ -14,7 +14,8 @@ and the result is re-read by the real TOML reader and must hold exactly the
 intended rules, or nothing is written. The write itself is
 ``dp.files.replace_file``: atomic, through symlinks, refused when the file
 changed meanwhile. A file the user trusted stays trusted after dp's own edit
-(the new content is what they asked for); an untrusted one stays untrusted.
+(the new content is what they asked for), and so does one dp created for them;
+an untrusted one stays untrusted.
 """
 
 from __future__ import annotations
@@ -154,22 +155,22 @@ def _field_lines(rule: Rule) -> list[str]:
 
 
 def _keep_trust(db_path, path: str, before: bytes | None, after: bytes) -> None:
-    """Carry the user's trust over dp's own edit of a file they trusted (never grant new trust)."""
-    if before is None:
-        return
+    """Carry the user's trust over dp's own edit of a file they trusted, and trust a file dp
+    created for them (every line of it is theirs); an untrusted file stays untrusted."""
     import hashlib
 
     from dp.store import Store, open_readonly
     from dp.store.trust import record, trusted_hash
 
     real = os.path.realpath(path)
-    conn = open_readonly(db_path)
-    try:
-        trusted = trusted_hash(conn, real)
-    finally:
-        if conn is not None:
-            conn.close()
-    if trusted == hashlib.sha256(before).hexdigest():
+    if before is not None:
+        conn = open_readonly(db_path)
+        try:
+            trusted = trusted_hash(conn, real)
+        finally:
+            if conn is not None:
+                conn.close()
+    if before is None or trusted == hashlib.sha256(before).hexdigest():
         with Store.open(db_path) as store:
             record(store, real, hashlib.sha256(after).hexdigest())
 
