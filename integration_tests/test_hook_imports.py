@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hook_support import build_store
@@ -124,3 +125,57 @@ def test_paving_outside_a_project_loads_neither_pathlib_nor_contextlib(store_env
                           capture_output=True, text=True, env=store_env, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout.splitlines()[-1])["loaded"] == []
+
+
+LAYER_PROBE = """
+import io, json, sys
+already = set(sys.modules)
+sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))
+from dp.hook import main
+status = main([])
+watched = ("tomllib", "hashlib", "pathlib", "dp.rules.collection", "dp.layers.projectfile", "dp.rules.apply",
+           "bashlex", "jinja2", "typer")
+print(json.dumps({"status": status, "loaded": sorted(name for name in watched if name in set(sys.modules) - already)}))
+"""
+
+
+def _layer_probe(env, payload) -> dict:
+    proc = subprocess.run([sys.executable, "-c", LAYER_PROBE, json.dumps(payload)], capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
+def test_a_project_file_is_parsed_once_then_read_from_the_cache(store_env, tmp_path):
+    """The project layer costs a stat walk and a cache read: TOML, hashing and the rule logic load
+    only on the first call after the file changed, or when one of its rules concerns the call."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "src" / "deep").mkdir(parents=True)
+    (repo / ".dp").mkdir()
+    (repo / ".dp" / "rules.toml").write_text('[[aliases]]\nfrom = "wisp"\nto = "ephemeral"\ntool = "Bash"\n'
+                                             'param = "command"\ncommand = "bd"\nmatch_kind = "flag"\n')
+    assert subprocess.run([str(Path(sys.executable).parent / "dp"), "trust", "-C", str(repo)], env=store_env,
+                          capture_output=True, timeout=60).returncode == 0
+    unrelated = {**bash("ls -la && git status"), "cwd": str(repo / "src" / "deep")}
+    assert _layer_probe(store_env, unrelated) == {"status": 0, "loaded": ["dp.layers.projectfile"]}
+    (repo / ".dp" / "rules.toml").write_text((repo / ".dp" / "rules.toml").read_text() + "# changed\n")
+    first = _layer_probe(store_env, unrelated)["loaded"]
+    assert "tomllib" in first and "hashlib" in first and "dp.rules.apply" not in first  # parsed again, untrusted
+    assert _layer_probe(store_env, unrelated)["loaded"] == ["dp.layers.projectfile"]  # and cached
+    outside = {**bash("bd create --wisp x"), "cwd": str(tmp_path)}
+    assert _layer_probe(store_env, outside) == {"status": 0, "loaded": []}
+
+
+def test_a_trusted_project_rule_loads_what_a_store_rule_loads(store_env, tmp_path):
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / ".dp").mkdir()
+    (repo / ".dp" / "rules.toml").write_text('[[aliases]]\nfrom = "wisp"\nto = "ephemeral"\ntool = "Bash"\n'
+                                             'param = "command"\ncommand = "bd"\nmatch_kind = "flag"\n')
+    assert subprocess.run([str(Path(sys.executable).parent / "dp"), "trust", "-C", str(repo)], env=store_env,
+                          capture_output=True, timeout=60).returncode == 0
+    _layer_probe(store_env, {**bash("ls"), "cwd": str(repo)})  # fills the cache
+    report = _layer_probe(store_env, {**bash("bd create --wisp x"), "cwd": str(repo)})
+    assert report["status"] == 0 and "dp.rules.apply" in report["loaded"]
+    assert not {"tomllib", "hashlib", "bashlex", "jinja2", "typer", "pathlib"} & set(report["loaded"])
