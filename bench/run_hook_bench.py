@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 from dp.rules.model import BASH_PARAM, BASH_TOOL, COMMAND, FLAG, RECIPE, Rule
@@ -68,6 +69,9 @@ def build_store(path: Path, filler: int) -> Path:
 
 # Replaced by the benchmark's own directories at run time.
 PNPM_PROJECT, NO_PROJECT = "@PNPM_PROJECT@", "@NO_PROJECT@"
+# Three levels below a repository whose trusted .dp/rules.toml holds PROJECT_RULES rules.
+LAYERED_PROJECT = "@LAYERED_PROJECT@"
+PROJECT_RULES = 200
 
 
 def bash(command: str, cwd: str = "/tmp") -> bytes:
@@ -98,6 +102,13 @@ CASES = [
     ("Bash recipe, compiled args/default/join (10k)", bash("gt convoy list open 'a b' *.py && ls"), "10k", 2.5, 0),
     ("Bash paved: npm ci in a pnpm project (10k)", bash("npm ci && npm test", PNPM_PROJECT), "10k", 1.8, 0),
     ("Bash npm ci in no project (10k rules)", bash("npm ci && npm test", NO_PROJECT), "10k", 1.3, 0),
+    ("non-Bash tool, trusted project file (10k)", json.dumps(
+        {"tool_name": "Read", "tool_input": {"file_path": "/tmp/x"}, "hook_event_name": "PreToolUse",
+         "cwd": LAYERED_PROJECT}).encode(), "10k", 1.3, 0),
+    ("Bash, no match, trusted project file (10k)", bash("git status && ls -la | head -5", LAYERED_PROJECT),
+     "10k", 1.3, 0),
+    ("Bash flag rewrite by the project file (10k)", bash("bd create --wisp 'fix it'", LAYERED_PROJECT),
+     "10k", 2.5, 0),
     ("Bash flag rewrite (10 rules)", bash("cd src && scp -r build host:/srv/app"), "10", None, 0),
     ("Bash flag rewrite (100k rules)", bash("cd src && scp -r build host:/srv/app"), "100k", None, 0),
 ]
@@ -110,6 +121,28 @@ def pnpm_project(directory: Path) -> Path:
     (directory / "package.json").write_text(json.dumps({"name": "app", "scripts": {"test": "vitest"}}))
     (directory / "pnpm-lock.yaml").write_text("lockfileVersion: '9.0'\n")
     return directory
+
+
+def layered_project(directory: Path, store: Path) -> Path:
+    """A git repository with a committed .dp/rules.toml, trusted in ``store``; returns a directory
+    three levels inside it (the hook walks up to the root on every call)."""
+    import hashlib
+
+    from dp.rules import collection
+    from dp.store.trust import record
+
+    subprocess.run(["git", "init", "-q", str(directory)], check=True)
+    rules = [Rule("wisp", "ephemeral", tool=BASH_TOOL, param=BASH_PARAM, command="bd", match_kind=FLAG)]
+    rules += [Rule(f"p{n}", f"P{n}", tool=BASH_TOOL, param=BASH_PARAM, command=f"team{n}", match_kind=FLAG)
+              for n in range(PROJECT_RULES - 1)]
+    data = collection.dumps(collection.build_collection(rules, datetime.now(timezone.utc)), "toml").encode()
+    (directory / ".dp").mkdir()
+    (directory / ".dp" / "rules.toml").write_bytes(data)
+    with Store.open(store) as opened:
+        record(opened, os.path.realpath(directory / ".dp" / "rules.toml"), hashlib.sha256(data).hexdigest())
+    inside = directory / "src" / "pkg" / "deep"
+    inside.mkdir(parents=True)
+    return inside
 
 
 def _place(payload: bytes, places: dict) -> bytes:
@@ -151,7 +184,8 @@ def main() -> int:
         # An installed dp runs from its .pyc files: a shell that forbids writing them
         # would time the compiler on every run instead of the hook.
         env.pop("PYTHONDONTWRITEBYTECODE", None)
-        places = {PNPM_PROJECT: pnpm_project(tmp / "app"), NO_PROJECT: tmp / "scratch"}
+        places = {PNPM_PROJECT: pnpm_project(tmp / "app"), NO_PROJECT: tmp / "scratch",
+                  LAYERED_PROJECT: layered_project(tmp / "team", stores["10k"])}
         (tmp / "scratch").mkdir()
         cases = [(name, _place(payload, places), *rest) for name, payload, *rest in CASES]
 

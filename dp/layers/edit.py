@@ -60,6 +60,7 @@ class _Edit:
         except DpError as exc:
             raise DpError(f"{path} {exc.message}; fix it first (nothing was changed)") from None
         self.lines = text.splitlines(keepends=True) if text else NEW_FILE_HEADER.splitlines(keepends=True)
+        self.newline = "\r\n" if "\r\n" in text else "\n"  # a file written on Windows keeps its line ends
         self.blocks = entry_blocks(self.lines)
         if len(self.blocks) != len(self.rules):
             raise DpError(f"{path}: cannot change it line by line (its entries are not one [[aliases]] table "
@@ -94,11 +95,11 @@ class _Edit:
         added = self.expected[len(self.rules) - len(self.deleted):]
         if added:
             if lines and not lines[-1].endswith("\n"):
-                lines[-1] += "\n"
+                lines[-1] += self.newline
             while lines and not lines[-1].strip():
                 lines.pop()  # each appended entry brings its own blank line
             for rule in added:
-                lines += ["\n", "[[aliases]]\n", *_field_lines(rule)]
+                lines += [self.newline, "[[aliases]]" + self.newline, *_field_lines(rule, self.newline)]
         return "".join(lines)
 
     def _payload(self, index: int, rule: Rule) -> list[tuple[int, int, list[str]]]:
@@ -110,16 +111,17 @@ class _Edit:
             if statement is not None:
                 line = self.lines[statement.first]
                 indent = line[: len(line) - len(line.lstrip())]
-                new = [f"{indent}{name} = {toml_string(value)}\n"] if value or name == "to" else []
+                new = [f"{indent}{name} = {_value(value, self.newline)}{self.newline}"] if value or name == "to" else []
                 splices.append((statement.first, statement.last + 1, new))
             elif value:
-                splices.append((last + 1, last + 1, [f"{name} = {toml_string(value)}\n"]))
+                splices.append((last + 1, last + 1, [f"{name} = {_value(value, self.newline)}{self.newline}"]))
         return splices
 
     def _removal(self, index: int) -> tuple[int, int, list[str]]:
         header, last, _ = self.blocks[index]
-        first = header - 1 if header > 0 and not self.lines[header - 1].strip() else header
-        return first, last + 1, []
+        blank_after = last + 1 >= len(self.lines) or not self.lines[last + 1].strip()
+        first = header - 1 if header > 0 and not self.lines[header - 1].strip() and blank_after else header
+        return first, last + 1, []  # the blank line before it goes only when one still separates what is left
 
     def write(self, db_path) -> bool:
         """Put the change in place (checked first); whether anything changed."""
@@ -148,10 +150,15 @@ def _identity(rule: Rule) -> tuple:
     return (*rule.key, rule.to_name, rule.message)
 
 
-def _field_lines(rule: Rule) -> list[str]:
+def _field_lines(rule: Rule, newline: str) -> list[str]:
     from dp.rules.collection import entry
 
-    return [f"{name} = {toml_string(value)}\n" for name, value in entry(rule).items()]
+    return [f"{name} = {_value(value, newline)}{newline}" for name, value in entry(rule).items()]
+
+
+def _value(value: str, newline: str) -> str:
+    """``value`` as TOML, a multi-line string's line ends matching the file's."""
+    return toml_string(value).replace("\n", newline) if newline != "\n" else toml_string(value)
 
 
 def _keep_trust(db_path, path: str, before: bytes | None, after: bytes) -> None:
