@@ -29,6 +29,8 @@ Tables and the modules that hold their SQL:
 ``recipe_programs`` ``read`` (the hook), ``write`` (kept with recipe rules)
 ``installs``        ``installs`` (where dp wrote itself into user files)
 ``desires``         ``desires`` (captured tool calls)
+``project_trust``   ``trust`` (which project rule files, with which content,
+                    this user trusts: ``dp trust``)
 schema version      ``migrations`` (``PRAGMA user_version``)
 ==================  =====================================================
 
