@@ -29,15 +29,13 @@ def paths(
     since: Optional[str] = typer.Option(None, "--since", metavar="WHEN", help="Only failures since WHEN (7d, 12h, or a date)."),
     opts: Shared = None,
 ) -> None:
+    from dp.capture.fixes import drain
     from dp.desires.paths import paths as group
     from dp.desires.query import parse_since
+    from dp.layers.view import in_effect
     from dp.store import Store
 
-    from dp.layers.view import in_effect
-
     start = parse_since(since) if since else None
-    from dp.capture.fixes import drain
-
     rules, _ = in_effect(opts.store, str(opts.directory))
     with Store.open(opts.store) as store:
         drain(store.conn, str(opts.store))
