@@ -170,3 +170,19 @@ def test_settings_hooks_beside_the_user_plugin_are_refused(run, home, tmp_path):
         assert len(proc.stderr.strip().splitlines()) == 1
     assert settings.read_bytes() == before
     assert run("pave", "--hook", "--scope", "project", cwd=project).returncode == 0  # a team's entries are another matter
+
+
+def test_uninstall_without_claude_says_what_to_run_and_leaves_no_empty_plugin_keys(run, home, tmp_path):
+    project = tmp_path / "repo"
+    project.mkdir()
+    assert run("init", "--plugin", cwd=project).returncode == 0
+    settings = home / ".claude" / "settings.json"
+    data = json.loads(settings.read_text())
+    data["enabledPlugins"] = {}  # what `claude plugin uninstall` leaves behind
+    settings.write_text(json.dumps(data))
+
+    proc = run("uninstall", cwd=project)
+
+    assert proc.returncode == 0, proc.stderr
+    assert "claude is not on PATH, so also run: claude plugin uninstall dp@dp-local --scope user" in proc.stdout
+    assert not {"enabledPlugins", "pluginConfigs", "extraKnownMarketplaces"} & set(json.loads(settings.read_text()))

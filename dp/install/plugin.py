@@ -312,9 +312,9 @@ def forget_settings(path: Path, scope: str) -> bool:
     def change(settings: dict) -> None:
         for key, name in (("extraKnownMarketplaces", market), ("enabledPlugins", ident), ("pluginConfigs", ident)):
             value = settings.get(key)
-            if isinstance(value, dict) and name in value:
-                del value[name]
-                if not value:
+            if isinstance(value, dict):
+                value.pop(name, None)
+                if not value:  # left empty by the client's own uninstall or by this one: nothing of anyone's
                     del settings[key]
 
     if read_bytes(path) is None:

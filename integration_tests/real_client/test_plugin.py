@@ -70,8 +70,13 @@ def test_read_file_runs_as_read_and_the_fix_is_captured(tmp_path, warm_cache, re
     assert len(fixed) == 1 and fixed[0]["source"] == "mod", desires
     assert "ran as Read" in fixed[0]["error"]
     assert any("the mod loaded in the latest session" in line for line in plugin_findings(client))
-    assert json.loads(fixed[0]["tool_input"]) == {"path": "draft.txt"} if isinstance(fixed[0]["tool_input"], str) \
-        else fixed[0]["tool_input"] == {"path": "draft.txt"}
+    assert fixed[0]["tool_input"] == {"path": "draft.txt"}  # as the model wrote it
+
+    client.dp("uninstall")  # through the real `claude plugin uninstall` and `marketplace remove`
+    installed = json.loads((client.home / ".claude" / "plugins" / "installed_plugins.json").read_text())
+    assert "dp@dp-local" not in installed["plugins"]
+    assert not {"enabledPlugins", "extraKnownMarketplaces", "pluginConfigs", "hooks"} & set(client.read_settings())
+    assert not (client.home / ".dp" / "claude-plugin").exists()
 
 
 def test_message_and_several_renamed_calls_in_one_response(client):

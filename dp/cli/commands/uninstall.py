@@ -61,7 +61,7 @@ _TEXT = {
     "would_remove": "would remove dp's {what} from {path}",
     "error": "could not remove dp's {what} from {path}: {error}",
 }
-_WHAT = {"hook": "hook entries", "block": "block"}
+_WHAT = {"hook": "hook entries", "block": "block", "plugin": "Claude Code plugin and its marketplace"}
 
 
 def _print(reports: list[dict], doomed: list, dry_run: bool) -> None:
@@ -69,13 +69,22 @@ def _print(reports: list[dict], doomed: list, dry_run: bool) -> None:
         where = f"{report['path']} ({report['scope']} scope)" if report.get("scope") else report["path"]
         line = _TEXT[report["status"]].format(what=_WHAT.get(report["kind"], report["kind"]), path=where,
                                               error=report.get("error", ""))
-        if report.get("deleted"):
+        if report["kind"] == "plugin" and report.get("client"):
+            line += _plugin_note(report["client"])
+        elif report.get("deleted"):
             line += "; the file was dp's own and is deleted"
         status(line[0].upper() + line[1:])
     if not reports:
         status("dp has nothing installed here (no hook entries, no blocks).")
     for path in doomed:
         status(f"{'Would delete' if dry_run else 'Deleted'} {path}")
+
+
+def _plugin_note(client: dict) -> str:
+    """How the plugin left Claude Code itself: through ``claude plugin``, or the commands to run."""
+    if client["ran"]:
+        return "; Claude Code's record of it removed with: " + "; ".join(client["commands"])
+    return "; claude is not on PATH, so also run: " + "; ".join(client["commands"])
 
 
 def register(app: typer.Typer) -> None:
