@@ -14,6 +14,7 @@ DEFAULT = "claude"
 MODULES = {
     "claude": "dp.agents.claude",
     "gemini": "dp.agents.gemini",
+    "copilot": "dp.agents.copilot",
 }
 
 _loaded: dict = {}

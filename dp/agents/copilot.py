@@ -1,0 +1,255 @@
+"""GitHub Copilot CLI (``@github/copilot``): its hook files, payloads and answers.
+
+Everything here was observed in the real binary, 1.0.102, run with
+``copilot -p`` against a local fake model (integration_tests/real_client_copilot/);
+where Copilot's docs or changelog say otherwise, the binary won.
+
+**Which hook format.** Copilot loads two formats side by side. dp writes the
+camelCase one (``preToolUse``, ``sessionStart``, ``postToolUse``,
+``postToolUseFailure``), because there the payload names each tool exactly as
+the model called it — ``bash``, ``view``, a hallucinated ``read_file`` — and
+carries ``toolArgs`` as an object. The PascalCase (Claude-style) format renames
+known tools to Claude Code's names (``view`` → ``Read``) but leaves unknown
+ones alone, so a correction written from it could not tell the model the name
+it must use (``view``). dp does the same renaming itself (``tool_names``:
+rules written for ``Bash`` or ``Read`` apply here) and speaks back in
+Copilot's names. The entries use the nested ``{"hooks": [{"type": "command",
+"command": …}]}`` group form, which Copilot reads with camelCase event names
+(payloads stay camelCase), so dp's one lossless settings writer keeps them.
+
+**Answers** (stdout JSON, exit 0):
+
+* a rewrite is ``modifiedArgs`` (the whole new arguments: Copilot replaces,
+  it does not merge) plus ``additionalContext``, which reaches the model as a
+  user message beside the result. **No ``permissionDecision``**: an ``allow``
+  would suppress Copilot's approval of the new command (widening what the
+  agent may do). Without one, Copilot judges the *rewritten* command by its
+  own rules — in ``-p`` a rewritten write command with no ``--allow-all-tools``
+  is denied ("no one to approve"), a ``--deny-tool 'shell(rm)'`` still stops a
+  rewrite that introduces ``rm``. So no rewrite needs to become a refusal to
+  stay within the user's permissions; ``--mode advise`` still answers with one.
+* a refusal (a tool-name alias, ``--mode advise``) is ``permissionDecision:
+  "deny"`` with ``permissionDecisionReason``: the model reads "Denied by
+  preToolUse hook: <reason>". (Exit 2 also denies, but the model then reads
+  only "hook exited with code 2", never dp's message.)
+* session-start context is ``additionalContext``: the first user message.
+
+**Unknown tool names reach the hook.** For a tool that does not exist the
+pre-tool hook still fires (then ``postToolUseFailure`` with ``Tool 'x' does
+not exist.``), so a tool-name alias blocks the call with dp's correction and
+the model reissues it under the right name.
+
+**Failing open where an error denies.** Copilot denies a call whose
+preToolUse hook exits non-zero ("hook errored"), so each entry's command ends
+in ``|| true``: dp's own errors already exit 0 with no output, and even a
+pave-check that cannot start (uninstalled, broken interpreter) lets the call
+through. Output that is not JSON is ignored by Copilot (observed), and a hook
+that times out lets the call go ahead.
+
+**Payloads** carry no event name, so ``read_event`` knows the event by its
+fields: ``toolResult`` (postToolUse), ``error`` (postToolUseFailure),
+``toolName`` alone (preToolUse), ``source`` without a tool (sessionStart).
+A shell command that exits non-zero is a *success* for Copilot's hooks
+(``postToolUse``, with ``<shellId: N completed with exit code K>`` at the
+end of ``textResultForLlm``); dp reads that line and captures it as a
+failure.
+
+**Where hooks load.** ``~/.copilot/hooks/*.json`` (``$COPILOT_HOME/hooks``)
+always; a repository's ``.github/hooks/*.json`` only once the folder is
+trusted: interactively after the trust prompt (``trustedFolders`` in
+``~/.copilot/config.json``), in ``-p`` only with ``--trust-folder``,
+``COPILOT_ALLOW_ALL=true``, ``GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true`` or
+a ``trustedFolders`` entry. ``dp doctor`` says which applies.
+
+Imported only for ``--agent copilot`` (stdlib, no dataclasses).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+from dp.agents.base import (
+    BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Event, Promise,
+)
+
+PRE_TOOL_USE = "preToolUse"
+SESSION_START_HOOK = "sessionStart"
+CAPTURE_EVENTS = ("postToolUseFailure", "postToolUse")
+HOOK_FILE = "dp.json"
+# Copilot's tool names → dp's (Claude Code's), as Copilot's own Claude-style payloads map them (1.0.102).
+TOOL_NAMES = {
+    "bash": "Bash",
+    "view": "Read",
+    "create": "Write",
+    "edit": "Edit",
+    "grep": "Grep",
+    "glob": "Glob",
+    "task": "Agent",
+    "web_fetch": "WebFetch",
+}
+# Appended to every command dp writes: a hook that fails to start must not deny the call.
+FAIL_OPEN = " || true"
+CAPTURE_TIMEOUT_SECONDS = 60
+# The last line of a shell result: "<shellId: 3 completed with exit code 2>".
+_EXIT_LINE = re.compile(r"<shellId: [^>]*? exit code (-?\d+)>\s*$")
+# What makes a repository's hooks load in `copilot -p` (checked by dp doctor).
+REPO_HOOK_VARIABLES = (("COPILOT_ALLOW_ALL", "true"), ("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true"))
+
+
+class CopilotCli(Agent):
+    name = "copilot"
+    display = "Copilot CLI"
+    version_command = ("copilot", "--version")
+    capture_source = "copilot"
+    pre_tool_hook = PRE_TOOL_USE
+    tool_names = TOOL_NAMES
+    scopes = ("user", "project")
+    instructions_file = ".github/copilot-instructions.md"
+
+    def promises(self) -> tuple:
+        return (
+            Promise("rewrite", True, "`modifiedArgs`, never with `allow`: Copilot approves the rewritten command "
+                                     "by its own rules"),
+            Promise("block", True, "`permissionDecision: deny` with dp's reason, which the model reads"),
+            Promise("session_context", True, "sessionStart `additionalContext` (the first user message)"),
+            Promise("after_context", True, "preToolUse `additionalContext` beside the result of a rewritten call"),
+            Promise("capture", True, "postToolUseFailure (tool errors) and postToolUse (non-zero shell exits, "
+                                     "shapes)"),
+            Promise("tool_alias_block", True, "an unknown tool name reaches preToolUse: dp denies it with the "
+                                              "right name and the model reissues the call"),
+        )
+
+    # -- the hook side --
+
+    def read_event(self, payload: dict) -> Event | None:
+        if "hook_event_name" in payload:
+            return None  # a Claude-style (PascalCase) entry: not what dp installs here
+        tool = payload.get("toolName")
+        if not isinstance(tool, str) or not tool:
+            if "source" in payload:
+                return self._event(SESSION_START, SESSION_START_HOOK, payload)
+            return None
+        args = _arguments(payload.get("toolArgs"))
+        if "toolResult" in payload:
+            failure = _shell_failure(tool, payload.get("toolResult"))
+            kind = POST_TOOL if failure is None else POST_FAILURE
+            return self._event(kind, "postToolUse", payload, tool, args, failure)
+        if "error" in payload:
+            return self._event(POST_FAILURE, "postToolUseFailure", payload, tool, args, payload.get("error"))
+        return self._event(PRE_TOOL, PRE_TOOL_USE, payload, tool, args)
+
+    def _event(self, kind: str, hook: str, payload: dict, tool: str = "", args=None, error=None) -> Event:
+        event = Event(kind, hook, payload, self.canonical(tool) if tool else "", tool, args, error)
+        session = payload.get("sessionId")
+        event.session = session if isinstance(session, str) else ""
+        return event
+
+    def answer(self, event: Event, decision) -> tuple[int, str, str]:
+        kind, text = decision.kind, decision.text
+        if kind in (BLOCK, DENY):
+            output = {"permissionDecision": "deny", "permissionDecisionReason": text}
+        elif kind == REWRITE:
+            # Never "allow": it would skip Copilot's approval of the new command.
+            output = {"modifiedArgs": decision.updated_input, "additionalContext": text}
+            if decision.permission == "ask":
+                output = {"permissionDecision": "ask", "permissionDecisionReason": text, **output}
+        elif kind == CONTEXT and text:
+            output = {"additionalContext": text}
+        else:
+            return 0, "", ""
+        return 0, json.dumps(output) + "\n", ""
+
+    # -- the install side --
+
+    def config_path(self, scope: str, home=None, project_dir=None):
+        from pathlib import Path
+
+        from dp.errors import DpError
+
+        if scope == "user":
+            return copilot_home(home) / "hooks" / HOOK_FILE
+        if scope == "project":
+            return Path(project_dir or Path.cwd()) / ".github" / "hooks" / HOOK_FILE
+        raise DpError(f"unknown scope {scope!r} for {self.display}: use one of {', '.join(self.scopes)}")
+
+    def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
+        from dp.hook import HOOK_TIMEOUT_SECONDS
+
+        handler = {"type": "command", "command": hook_command + FAIL_OPEN, "timeout": HOOK_TIMEOUT_SECONDS}
+        return {event: [{"hooks": [dict(handler)]}] for event in (SESSION_START_HOOK, PRE_TOOL_USE)}
+
+    def capture_entries(self, capture_command: str) -> dict:
+        handler = {"type": "command", "command": capture_command + FAIL_OPEN, "timeout": CAPTURE_TIMEOUT_SECONDS}
+        return {event: [{"hooks": [dict(handler)]}] for event in CAPTURE_EVENTS}
+
+    def load_requirement(self, scope: str, project_dir=None, environ=None) -> tuple[bool, str]:
+        """(loads in ``copilot -p``, why) for dp's hooks file of ``scope``: ``dp doctor`` prints it."""
+        return load_requirement(scope, project_dir, environ)
+
+
+def copilot_home(home=None):
+    """``$COPILOT_HOME``, else ``~/.copilot`` (``home`` given: that home's, for tests and doctor)."""
+    from pathlib import Path
+
+    explicit = os.environ.get("COPILOT_HOME") if home is None else None
+    return Path(explicit) if explicit else Path(home or Path.home()) / ".copilot"
+
+
+def load_requirement(scope: str, project_dir=None, environ=None) -> tuple[bool, str]:
+    """Whether Copilot loads dp's hooks of ``scope`` in ``-p`` here, and the sentence saying why (not)."""
+    if scope != "project":
+        return True, "user hooks (~/.copilot/hooks/) load in every session"
+    environ = os.environ if environ is None else environ
+    for variable, value in REPO_HOOK_VARIABLES:
+        if environ.get(variable, "").strip() == value:
+            return True, f"repository hooks load: {variable}={value} is set"
+    if trusted_folder(project_dir):
+        return True, "repository hooks load: this folder is in trustedFolders (~/.copilot/config.json)"
+    return False, ("repository hooks (.github/hooks/) load only in a trusted folder: accept Copilot's trust "
+                   "prompt once (interactive), or run `copilot -p` with --trust-folder, COPILOT_ALLOW_ALL=true or "
+                   "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true")
+
+
+def trusted_folder(project_dir=None) -> bool:
+    """Whether ``project_dir`` is listed in ``trustedFolders`` of Copilot's config.json."""
+    from pathlib import Path
+
+    from dp.files import read_bytes
+
+    try:
+        data = read_bytes(copilot_home() / "config.json")
+        config = json.loads(data) if data else {}
+    except (OSError, ValueError, RecursionError):
+        return False
+    folders = config.get("trustedFolders") if isinstance(config, dict) else None
+    here = os.path.realpath(Path(project_dir or Path.cwd()))
+    return any(isinstance(folder, str) and os.path.realpath(folder) == here for folder in folders or ())
+
+
+def _arguments(args):
+    """``toolArgs`` as an object (1.0.102 sends one; a JSON string is read too)."""
+    if isinstance(args, str):
+        try:
+            args = json.loads(args)
+        except ValueError:
+            return None
+    return args if isinstance(args, dict) else None
+
+
+def _shell_failure(tool: str, result) -> str | None:
+    """The output of a shell call that exited non-zero (None for anything else: a success)."""
+    if not isinstance(result, dict):
+        return None
+    text = result.get("textResultForLlm")
+    text = text if isinstance(text, str) else ""
+    if result.get("resultType") not in (None, "success"):
+        return text or str(result.get("resultType"))
+    if tool != "bash":
+        return None
+    found = _EXIT_LINE.search(text)
+    return text if found and found.group(1) != "0" else None
+
+
+ADAPTER = CopilotCli
