@@ -91,7 +91,6 @@ TOOL_NAMES = {
 }
 # Appended to every command dp writes: a hook that fails to start must not deny the call.
 FAIL_OPEN = " || true"
-CAPTURE_TIMEOUT_SECONDS = 60
 # The last line of a shell result: "<shellId: 3 completed with exit code 2>".
 _EXIT_LINE = re.compile(r"<shellId: [^>]*? exit code (-?\d+)>\s*$")
 # What makes a repository's hooks load in `copilot -p` (checked by dp doctor).
@@ -175,12 +174,14 @@ class CopilotCli(Agent):
         raise DpError(f"unknown scope {scope!r} for {self.display}: use one of {', '.join(self.scopes)}")
 
     def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
-        from dp.hook import HOOK_TIMEOUT_SECONDS
+        from dp.claude.filters import TIMEOUT_SECONDS  # the hook's ceiling, the same in every agent
 
-        handler = {"type": "command", "command": hook_command + FAIL_OPEN, "timeout": HOOK_TIMEOUT_SECONDS}
+        handler = {"type": "command", "command": hook_command + FAIL_OPEN, "timeout": TIMEOUT_SECONDS}
         return {event: [{"hooks": [dict(handler)]}] for event in (SESSION_START_HOOK, PRE_TOOL_USE)}
 
     def capture_entries(self, capture_command: str) -> dict:
+        from dp.claude.settings import CAPTURE_TIMEOUT_SECONDS
+
         handler = {"type": "command", "command": capture_command + FAIL_OPEN, "timeout": CAPTURE_TIMEOUT_SECONDS}
         return {event: [{"hooks": [dict(handler)]}] for event in CAPTURE_EVENTS}
 
@@ -213,19 +214,22 @@ def load_requirement(scope: str, project_dir=None, environ=None) -> tuple[bool, 
 
 
 def trusted_folder(project_dir=None) -> bool:
-    """Whether ``project_dir`` is listed in ``trustedFolders`` of Copilot's config.json."""
+    """Whether ``project_dir`` is listed in ``trustedFolders`` of Copilot's config.json (which
+    Copilot writes with ``//`` comment lines at the top)."""
     from pathlib import Path
 
-    from dp.files import read_bytes
+    from dp.errors import DpError
+    from dp.runners.base import read_jsonc
 
+    path = copilot_home() / "config.json"
     try:
-        data = read_bytes(copilot_home() / "config.json")
-        config = json.loads(data) if data else {}
-    except (OSError, ValueError, RecursionError):
+        config = read_jsonc(path) if path.is_file() else {}
+    except (DpError, OSError):
         return False
     folders = config.get("trustedFolders") if isinstance(config, dict) else None
     here = os.path.realpath(Path(project_dir or Path.cwd()))
-    return any(isinstance(folder, str) and os.path.realpath(folder) == here for folder in folders or ())
+    return isinstance(folders, list) and any(
+        isinstance(folder, str) and os.path.realpath(folder) == here for folder in folders)
 
 
 def _arguments(args):

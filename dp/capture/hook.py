@@ -57,7 +57,7 @@ def rows_for(payload: dict, agent_name: str | None = None) -> list[dict]:
     event = agent.read_event(payload)
     if event is None or event.kind not in (POST_FAILURE, POST_TOOL):
         return []
-    session, cwd = payload.get("session_id"), payload.get("cwd")
+    session, cwd = event.session, event.cwd  # as the adapter read them (Copilot CLI: sessionId)
     source, key = agent.capture_source, event_key(session, event.call_id)
     if event.kind == POST_FAILURE:
         return [failure_row(source, event.tool, event.tool_input, event.error, session, cwd, now_iso(), key)]

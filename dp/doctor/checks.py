@@ -5,7 +5,7 @@ Read-only: the store is opened the way the hook opens it (never created or
 migrated) and settings files are only parsed. Each subject has its module:
 ``store``, ``layers`` (the project's rule files), ``settings_files``, ``hook``, ``collisions``, ``reach`` (entries and
 where rules take effect), ``rules``, ``latency``, ``paving``, ``mcp_check``,
-``capture``, ``plugin``; ``findings`` holds what they all return.
+``capture``, ``plugin``, ``copilot`` (dp's hooks in Copilot CLI); ``findings`` holds what they all return.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pathlib import Path
 from dp.doctor import reach
 from dp.doctor.capture import check_capture
 from dp.doctor.collisions import check_colliding_hooks
+from dp.doctor.copilot import check_copilot
 from dp.doctor.findings import Finding
 from dp.doctor.hook import check_hook
 from dp.doctor.latency import check_latency
@@ -43,4 +44,5 @@ def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> lis
     findings += check_paving(db_path, cwd)
     findings += check_mcp(cwd)
     findings += check_capture(files, db_path, rules)
+    findings += check_copilot(cwd)
     return findings

@@ -120,10 +120,11 @@ class RealClient:
 
     # -- the user's side --------------------------------------------------------
 
-    def dp(self, *args, input=None, check=True) -> subprocess.CompletedProcess:
-        """Run the installed ``dp`` as this user (``check``: fail the test on a non-zero exit)."""
+    def dp(self, *args, input=None, check=True, env=None) -> subprocess.CompletedProcess:
+        """Run the installed ``dp`` as this user (``check``: fail the test on a non-zero exit;
+        ``env``: variables added to the user's)."""
         proc = subprocess.run([str(BIN / "dp"), *map(str, args)], input=input, capture_output=True, text=True,
-                              cwd=self.project, env=self.env, timeout=120)
+                              cwd=self.project, env={**self.env, **(env or {})}, timeout=120)
         if check:
             assert proc.returncode == 0, f"dp {' '.join(map(str, args))} failed:\n{proc.stdout}{proc.stderr}"
         return proc

@@ -1,0 +1,93 @@
+"""The ``copilot`` lines of ``dp doctor``: dp's hooks for GitHub Copilot CLI, and whether they load.
+
+Quiet for people who never installed dp into Copilot CLI: no hooks file of
+dp's, no line. For each scope holding dp's entries (``~/.copilot/hooks/dp.json``,
+the repository's ``.github/hooks/dp.json``) it checks what makes them work
+there, each found problem with the command that fixes it:
+
+* the file parses and holds both of pave-check's events (``preToolUse`` for
+  rewrites and blocks, ``sessionStart`` for the corrections up front) and
+  dp-capture's two;
+* each command's program exists and is executable, and the command ends in
+  ``|| true`` — Copilot *denies* a tool call whose preToolUse hook exits
+  non-zero, so an entry without it turns a missing dp into a session in which
+  no tool runs;
+* a repository's hooks load only in a trusted folder: doctor says whether
+  this one is (``trustedFolders``, ``COPILOT_ALLOW_ALL=true``,
+  ``GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true``) and how to make it so.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from dp.doctor.findings import ERROR, OK, WARNING, Finding
+from dp.errors import DpError
+
+CHECK = "copilot"
+
+
+def check_copilot(cwd: Path) -> list[Finding]:
+    from dp.agents import get
+
+    agent = get("copilot")
+    findings = []
+    for scope in agent.scopes:
+        findings += _check_scope(agent, scope, agent.config_path(scope, project_dir=cwd), cwd)
+    return findings
+
+
+def _check_scope(agent, scope: str, path: Path, cwd: Path) -> list[Finding]:
+    from dp.claude.settings import capture_hooks, dp_hooks, parse_settings
+    from dp.files import read_bytes
+
+    fix = f"dp pave --hook --agent copilot{' --scope project' if scope == 'project' else ''}"
+    try:
+        settings = parse_settings(read_bytes(path), path)
+    except DpError as exc:
+        return [Finding(CHECK, ERROR, f"{agent.display} hooks file: {exc.message}", fix)]
+    hooks, capture = dp_hooks(settings), capture_hooks(settings)
+    if not hooks and not capture:
+        return []
+    findings = [Finding(CHECK, OK, f"installed in {path} ({scope} scope) for {agent.display}")]
+    findings += _missing_events(path, hooks, capture, fix)
+    for event, _, hook in hooks + capture:
+        findings += _check_command(path, event, hook.get("command"), fix)
+    loads, why = agent.load_requirement(scope, cwd)
+    findings.append(Finding(CHECK, OK if loads else WARNING, why,
+                            "" if loads else f"copilot -p … --trust-folder (or trust {cwd} once interactively)"))
+    return findings
+
+
+def _missing_events(path: Path, hooks, capture, fix: str) -> list[Finding]:
+    from dp.agents.copilot import CAPTURE_EVENTS, PRE_TOOL_USE, SESSION_START_HOOK
+
+    present = {event for event, _, _ in hooks}
+    findings = [Finding(CHECK, ERROR, f"{path}: no {event} entry running pave-check", fix)
+                for event in (PRE_TOOL_USE, SESSION_START_HOOK) if event not in present]
+    captured = {event for event, _, _ in capture}
+    missing = [event for event in CAPTURE_EVENTS if event not in captured]
+    if missing:
+        findings.append(Finding(CHECK, WARNING, f"{path}: failed calls are not recorded (no dp-capture on "
+                                                f"{', '.join(missing)})", fix.replace("dp pave --hook", "dp init")))
+    return findings
+
+
+def _check_command(path: Path, event: str, command, fix: str) -> list[Finding]:
+    from dp.agents.copilot import FAIL_OPEN
+    from dp.claude.settings import command_words
+
+    words = command_words(command)
+    program = os.path.expanduser(os.path.expandvars(words[0])) if words else ""
+    resolved = program if os.path.isabs(program) else shutil.which(program) if program else None
+    findings = []
+    if not resolved or not os.path.isfile(resolved) or not os.access(resolved, os.X_OK):
+        findings.append(Finding(CHECK, ERROR, f"{path}: {event} runs {program or command!r}, which does not exist "
+                                              "or is not executable", fix))
+    if not str(command).rstrip().endswith(FAIL_OPEN.strip()):
+        findings.append(Finding(CHECK, WARNING, f"{path}: the {event} command does not end in '{FAIL_OPEN.strip()}': "
+                                                "Copilot CLI denies every tool call when that hook cannot start",
+                                fix))
+    return findings
