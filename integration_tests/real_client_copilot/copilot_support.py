@@ -13,10 +13,10 @@ recorded requests) plus the client's text output.
 
 from __future__ import annotations
 
-import os
 import subprocess
 from pathlib import Path
 
+from agent_home import user_environment
 from real_client.client_support import RealClient, Session
 from real_client_copilot.copilot_install import run_environment
 
@@ -24,8 +24,6 @@ from dp.claude.fake_api import FakeAnthropic
 
 # The model name the client is told to use; the fake answers whatever it is asked.
 MODEL = "claude-sonnet-4.5"
-# Variables of the user's own Copilot, GitHub login and dp that must not leak into a run.
-FOREIGN = ("DP_", "COPILOT", "GITHUB", "GH_", "XDG_", "CLAUDE", "ANTHROPIC")
 
 
 class CopilotSession(Session):
@@ -57,20 +55,7 @@ class CopilotClient(RealClient):
         self.env = self._environment()
 
     def _environment(self) -> dict:
-        env = {key: value for key, value in os.environ.items() if not key.startswith(FOREIGN)}
-        home = self.home
-        env.update(run_environment())
-        env.update({
-            "HOME": str(home),
-            "XDG_CONFIG_HOME": str(home / ".config"),
-            "XDG_CACHE_HOME": str(home / ".cache"),
-            "XDG_DATA_HOME": str(home / ".local" / "share"),
-            "XDG_STATE_HOME": str(home / ".local" / "state"),
-            "TMPDIR": str(home / "tmp"),
-            "PATH": f"{self.bin}{os.pathsep}{env.get('PATH', '')}",
-            "NO_COLOR": "1",
-        })
-        return env
+        return user_environment(self.home, self.bin, **run_environment())
 
     def run(self, turns, *args, prompt: str = "Do the task.", allow_all: bool = True, timeout: float = 120,
             cwd: Path | None = None, env: dict | None = None) -> CopilotSession:

@@ -35,6 +35,7 @@ Examples:
   dp pave --agents-md --output AGENTS.md           # write/refresh dp's block in AGENTS.md
   dp pave --agents-md --tasks --output CLAUDE.md   # plus the project's tasks
   dp pave --agents-md --agent gemini -o GEMINI.md  # in Gemini CLI's tool names
+  dp pave --agents-md --agent copilot -o .github/copilot-instructions.md
   dp pave --claude-md                              # ./CLAUDE.md gets an @AGENTS.md import line
   dp pave --hook                                   # install for every project (user scope)
   dp pave --hook --scope project --permission ask  # this project; ask before rewritten calls
@@ -57,7 +58,7 @@ MODE_OPTION = typer.Option(
     "rewrite", "--mode", metavar="rewrite|advise", help="Hook option: rewrite, or deny with advice."
 )
 AGENT_OPTION = typer.Option(
-    None, "--agent", metavar="NAME", help="The agent to install for, or whose tool names --agents-md uses: claude (default) or gemini."
+    None, "--agent", metavar="NAME", help="The agent to install for, or whose tool names --agents-md uses: claude (default), gemini or copilot."
 )
 
 
