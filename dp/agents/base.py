@@ -154,6 +154,8 @@ class Agent:
     tool_names: dict = {}
     scopes: tuple = ("user", "project")
     instructions_file = "AGENTS.md"
+    # The --permission values dp can honour in the agent's contract without widening beyond the user's choice.
+    permissions: tuple = ("none", "ask", "allow")
 
     def canonical(self, tool: str) -> str:
         """dp's name for the agent's tool ``tool`` (unknown names stay as they are)."""
@@ -261,3 +263,14 @@ class Agent:
     def capture_entries(self, capture_command: str) -> dict:
         """Event → hook groups running ``capture_command`` (dp-capture) after tool calls."""
         raise NotImplementedError
+
+
+def json_object(text: str) -> dict:
+    """The JSON object a hook printed ({} for anything else): what ``read_answer`` reads."""
+    import json
+
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}

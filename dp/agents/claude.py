@@ -19,7 +19,7 @@ import json
 
 from dp.agents.base import (
     AFTER_BATCH, BLOCK, CONTEXT, DENY, NOTHING, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START,
-    Agent, Decision, Event, Promise,
+    Agent, Decision, Event, Promise, json_object,
 )
 
 PRE_TOOL_USE = "PreToolUse"
@@ -108,7 +108,7 @@ class ClaudeCode(Agent):
     def read_answer(self, status: int, stdout: str, stderr: str):
         if status == 2:
             return Decision(BLOCK, stderr.strip())
-        specific = _json_object(stdout).get("hookSpecificOutput")
+        specific = json_object(stdout).get("hookSpecificOutput")
         specific = specific if isinstance(specific, dict) else {}
         if specific.get("permissionDecision") == "deny":
             return Decision(DENY, str(specific.get("permissionDecisionReason") or ""))
@@ -137,15 +137,6 @@ class ClaudeCode(Agent):
         from dp.claude.settings import capture_entries
 
         return capture_entries(capture_command)
-
-
-def _json_object(text: str) -> dict:
-    """The JSON object in a hook's stdout ({} for anything else)."""
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
 
 
 ADAPTER = ClaudeCode

@@ -71,7 +71,8 @@ import os
 import re
 
 from dp.agents.base import (
-    BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Event, Promise,
+    BLOCK, CONTEXT, DENY, NOTHING, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Decision,
+    Event, Promise, json_object,
 )
 
 PRE_TOOL_USE = "preToolUse"
@@ -106,6 +107,8 @@ class CopilotCli(Agent):
     tool_names = TOOL_NAMES
     scopes = ("user", "project")
     instructions_file = ".github/copilot-instructions.md"
+    # `allow` would make Copilot skip its approval of the rewritten command: dp never sends it here.
+    permissions = ("none", "ask")
 
     def promises(self) -> tuple:
         return (
@@ -184,6 +187,19 @@ class CopilotCli(Agent):
 
         handler = {"type": "command", "command": capture_command + FAIL_OPEN, "timeout": CAPTURE_TIMEOUT_SECONDS}
         return {event: [{"hooks": [dict(handler)]}] for event in CAPTURE_EVENTS}
+
+    def sample_payload(self, tool: str, tool_input: dict, cwd) -> dict:
+        return {"sessionId": "dp-sample", "timestamp": 0, "cwd": str(cwd), "toolName": tool, "toolArgs": tool_input}
+
+    def read_answer(self, status: int, stdout: str, stderr: str):
+        output = json_object(stdout) if status == 0 else {}  # any other exit: Copilot denies, "hook errored"
+        text = output.get("additionalContext")
+        text = text if isinstance(text, str) else ""
+        if output.get("permissionDecision") == "deny":
+            return Decision(DENY, str(output.get("permissionDecisionReason") or ""))
+        if isinstance(output.get("modifiedArgs"), dict):
+            return Decision(REWRITE, text, output["modifiedArgs"])
+        return Decision(CONTEXT, text) if text else Decision(NOTHING)
 
     def load_requirement(self, scope: str, project_dir=None, environ=None) -> tuple[bool, str]:
         """(loads in ``copilot -p``, why) for dp's hooks file of ``scope``: ``dp doctor`` prints it."""

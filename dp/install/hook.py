@@ -93,10 +93,19 @@ def with_stability_warning(report: dict) -> dict:
     return {**report, "warning": warning} if warning else report
 
 
+def check_agent_permission(agent, permission: str) -> None:
+    """Refuse a ``--permission`` the agent cannot honour without widening (Copilot CLI: ``allow``)."""
+    if agent is not None and permission not in agent.permissions:
+        raise DpError(f"--permission {permission} is not available for {agent.display}: use "
+                      f"{' or '.join(agent.permissions)} (an allow would make {agent.display} skip its own approval "
+                      "of the rewritten command)")
+
+
 def command_for(db_path: Path, permission: str = "none", mode: str = "rewrite", agent=None) -> str:
     """The hook entry's command: the real installed pave-check and the options that differ from its defaults."""
     from dp.claude.executable import find_pave_check, hook_command
 
+    check_agent_permission(agent, permission)
     return hook_command(find_pave_check(), db_option(db_path), permission, mode, _agent_option(agent))
 
 

@@ -54,12 +54,13 @@ def init(
 ) -> None:
     from dp.cli.commands.pave import check_permission, describe_hook_result
     from dp.errors import DpError
-    from dp.install.hook import agent_named
+    from dp.install.hook import agent_named, check_agent_permission
     from dp.install.init import init as set_up
 
     chosen = agent_named(agent)  # a bad name fails before anything is created
     if mcp and chosen.name != "claude":
         raise DpError(f"--mcp registers dp's MCP server with Claude Code, not {chosen.display}")
+    check_agent_permission(chosen, permission)
     check_permission(permission, yes)
     if plugin and (mcp or chosen.name != "claude"):
         raise DpError("--plugin is Claude Code's plugin and brings dp mcp with it; leave out --mcp and --agent")

@@ -102,6 +102,9 @@ def pave(
         _plugin_change(opts, scope, permission, mode)
     else:
         if hook:
+            from dp.install.hook import agent_named, check_agent_permission
+
+            check_agent_permission(agent_named(agent), permission)  # before the warning about allow
             check_permission(permission, yes)
         _hook_change(opts, hook, scope, settings, permission, mode, agent)
 
