@@ -4,7 +4,7 @@ Before anything is collected, HOME (and the XDG directories) point at a new
 empty temporary directory, removed at the end: no test, fixture or module-level
 constant can read or write the real ``~/.dp``, ``~/.claude`` or ``~/.cache/dp``,
 and the suite passes on a machine whose HOME is empty, as CI's is. The
-variables of the user's own dp and Claude Code (``DP_DB``, ``CLAUDE_CONFIG_DIR``
+variables of the user's own dp, Claude Code and Copilot CLI (``DP_DB``, ``CLAUDE_CONFIG_DIR``, ``COPILOT_HOME``
 …) are removed too.
 
 What has to outlive the session stays reachable through explicit variables:
@@ -28,7 +28,7 @@ import tempfile
 from pathlib import Path
 
 KEPT_PREFIXES = ("DP_TESTS_",)
-REMOVED_PREFIXES = ("DP_", "CLAUDE")
+REMOVED_PREFIXES = ("DP_", "CLAUDE", "COPILOT_")
 _session_home: Path | None = None
 
 

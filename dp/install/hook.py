@@ -299,10 +299,16 @@ def _earlier_form(path: Path, settings: dict) -> bytes | None:
 
 
 def _remove_if_empty(directory: Path) -> None:
-    try:
-        directory.rmdir()
-    except OSError:
-        pass  # not empty, or not ours to remove: leave it
+    """Remove the agent's config directory dp's file left empty: ``.claude/``, or ``.github/hooks/``
+    and then ``.github/`` — up to and including the first dot-directory, never the project above it."""
+    while True:
+        try:
+            directory.rmdir()
+        except OSError:
+            return  # not empty, or not ours to remove: leave it
+        if directory.name.startswith(".") or not directory.parent.name.startswith("."):
+            return
+        directory = directory.parent
 
 
 def _report(status: str, scope: str, path: Path, backup: Path | None, agent=None, **extra) -> dict:
