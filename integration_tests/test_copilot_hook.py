@@ -14,7 +14,7 @@ from hook_support import BIN, build_store
 
 RULES = [
     ["read_file", "Read"],
-    ["Write", "Edit", "--message", "edit files in place here", "--force"],
+    ["create", "edit", "--message", "edit files in place here"],  # spelled as Copilot names its tools
     ["--cmd", "grep", "--replace", "rg"],
     ["--cmd", "scp", "--flag", "r", "R"],
 ]
@@ -81,7 +81,7 @@ def test_a_hallucinated_tool_is_denied_naming_copilots_tool(env):
                       "permissionDecisionReason": "read_file is not a valid tool. Use view instead."}
 
 
-def test_a_known_tool_alias_applies_to_copilots_name_for_the_tool(env):
+def test_an_alias_of_one_of_copilots_own_tools_blocks_it(env):
     output = answer(hook(env, pre("create", {"path": "a.txt", "file_text": "x"})))
     assert output == {"permissionDecision": "deny", "permissionDecisionReason": "edit files in place here"}
 
