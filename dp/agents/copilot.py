@@ -116,7 +116,9 @@ class CopilotCli(Agent):
                                      "by its own rules"),
             Promise("block", True, "`permissionDecision: deny` with dp's reason, which the model reads"),
             Promise("session_context", True, "sessionStart `additionalContext` (the first user message)"),
-            Promise("after_context", True, "preToolUse `additionalContext` beside the result of a rewritten call"),
+            Promise("after_context", True, "the refusal of a hallucinated tool name is the correction itself, "
+                                           "read as the call's result; a rewrite's note (preToolUse "
+                                           "`additionalContext`) arrives beside its result"),
             Promise("capture", True, "postToolUseFailure (tool errors) and postToolUse (non-zero shell exits, "
                                      "shapes)"),
             Promise("tool_alias_block", True, "an unknown tool name reaches preToolUse: dp denies it with the "
@@ -175,6 +177,11 @@ class CopilotCli(Agent):
         if scope == "project":
             return Path(project_dir or Path.cwd()) / ".github" / "hooks" / HOOK_FILE
         raise DpError(f"unknown scope {scope!r} for {self.display}: use one of {', '.join(self.scopes)}")
+
+    def filter_support(self) -> dict:
+        return {"filtered": False, "version": None,
+                "reason": "the hook starts for every tool call: Copilot CLI's matchers select tools, not commands, "
+                          "and a hallucinated tool name has to reach it"}
 
     def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
         from dp.claude.filters import TIMEOUT_SECONDS  # the hook's ceiling, the same in every agent

@@ -6,8 +6,8 @@ the repository's ``.github/hooks/dp.json``) it checks what makes them work
 there, each found problem with the command that fixes it:
 
 * the file parses and holds both of pave-check's events (``preToolUse`` for
-  rewrites and blocks, ``sessionStart`` for the corrections up front) and
-  dp-capture's two;
+  rewrites and blocks, ``sessionStart`` for the corrections up front), and
+  some scope runs dp-capture (user hooks load everywhere, so one is enough);
 * each command's program exists and is executable, and the command ends in
   ``|| true`` — Copilot *denies* a tool call whose preToolUse hook exits
   non-zero, so an entry without it turns a missing dp into a session in which
@@ -33,13 +33,19 @@ def check_copilot(cwd: Path) -> list[Finding]:
     from dp.agents import get
 
     agent = get("copilot")
-    findings = []
+    findings, captured, installed = [], False, False
     for scope in agent.scopes:
-        findings += _check_scope(agent, scope, agent.config_path(scope, project_dir=cwd), cwd)
+        found, hooks, capture = _check_scope(agent, scope, agent.config_path(scope, project_dir=cwd), cwd)
+        findings += found
+        installed, captured = installed or bool(hooks), captured or bool(capture)
+    if installed and not captured:  # user hooks load everywhere: capture in either scope is enough
+        findings.append(Finding(CHECK, WARNING, f"failed calls in {agent.display} are not recorded (no dp-capture "
+                                                "entries)", "dp init --agent copilot"))
     return findings
 
 
-def _check_scope(agent, scope: str, path: Path, cwd: Path) -> list[Finding]:
+def _check_scope(agent, scope: str, path: Path, cwd: Path) -> tuple[list[Finding], list, list]:
+    """(findings, dp's pave-check entries, dp's capture entries) for one scope's hooks file."""
     from dp.claude.settings import capture_hooks, dp_hooks, parse_settings
     from dp.files import read_bytes
 
@@ -47,32 +53,26 @@ def _check_scope(agent, scope: str, path: Path, cwd: Path) -> list[Finding]:
     try:
         settings = parse_settings(read_bytes(path), path)
     except DpError as exc:
-        return [Finding(CHECK, ERROR, f"{agent.display} hooks file: {exc.message}", fix)]
+        return [Finding(CHECK, ERROR, f"{agent.display} hooks file: {exc.message}", fix)], [], []
     hooks, capture = dp_hooks(settings), capture_hooks(settings)
     if not hooks and not capture:
-        return []
+        return [], [], []
     findings = [Finding(CHECK, OK, f"installed in {path} ({scope} scope) for {agent.display}")]
-    findings += _missing_events(path, hooks, capture, fix)
+    findings += _missing_events(path, hooks, fix)
     for event, _, hook in hooks + capture:
         findings += _check_command(path, event, hook.get("command"), fix)
     loads, why = agent.load_requirement(scope, cwd)
     findings.append(Finding(CHECK, OK if loads else WARNING, why,
                             "" if loads else f"copilot -p … --trust-folder (or trust {cwd} once interactively)"))
-    return findings
+    return findings, hooks, capture
 
 
-def _missing_events(path: Path, hooks, capture, fix: str) -> list[Finding]:
-    from dp.agents.copilot import CAPTURE_EVENTS, PRE_TOOL_USE, SESSION_START_HOOK
+def _missing_events(path: Path, hooks, fix: str) -> list[Finding]:
+    from dp.agents.copilot import PRE_TOOL_USE, SESSION_START_HOOK
 
     present = {event for event, _, _ in hooks}
-    findings = [Finding(CHECK, ERROR, f"{path}: no {event} entry running pave-check", fix)
-                for event in (PRE_TOOL_USE, SESSION_START_HOOK) if event not in present]
-    captured = {event for event, _, _ in capture}
-    missing = [event for event in CAPTURE_EVENTS if event not in captured]
-    if missing:
-        findings.append(Finding(CHECK, WARNING, f"{path}: failed calls are not recorded (no dp-capture on "
-                                                f"{', '.join(missing)})", fix.replace("dp pave --hook", "dp init")))
-    return findings
+    return [Finding(CHECK, ERROR, f"{path}: no {event} entry running pave-check", fix)
+            for event in (PRE_TOOL_USE, SESSION_START_HOOK) if event not in present]
 
 
 def _check_command(path: Path, event: str, command, fix: str) -> list[Finding]:

@@ -3,6 +3,8 @@ blocks it with the right name and the model reissues the call; the corrections a
 
 from __future__ import annotations
 
+import pytest
+
 from dp.claude.fake_api import shell, tool_use
 
 
@@ -52,16 +54,16 @@ def test_no_rules_no_context(copilot):
     assert session.tool_result(call["id"])["context"] == ""
 
 
-def test_the_instructions_file_carries_the_corrections(copilot):
-    """`dp pave --agents-md` written to .github/copilot-instructions.md is read by Copilot itself."""
+@pytest.mark.parametrize("instructions", [".github/copilot-instructions.md", "AGENTS.md"])
+def test_the_instructions_file_carries_the_corrections(copilot, instructions):
+    """`dp pave --agents-md --agent copilot` written to either file Copilot reads reaches the model's system prompt."""
     copilot.init("--agent", "copilot")
     copilot.dp("alias", "read_file", "Read", "--message", "view is the file tool here")
     (copilot.project / ".github").mkdir()
-    copilot.dp("pave", "--agents-md", "--agent", "copilot", "--output", ".github/copilot-instructions.md")
+    copilot.dp("pave", "--agents-md", "--agent", "copilot", "--output", instructions)
     (copilot.user_hooks / "dp.json").unlink()  # only the file speaks now: no session-start context
     session = copilot.run([])
 
     system = "\n".join(block["text"] for block in session.fake.main_requests[0]["system"])
-    text = system + "\n" + session.all_text
-    assert "# Tool Name Corrections" in text
-    assert "view is the file tool here" in text
+    assert "# Tool Name Corrections" in system
+    assert "Do NOT call `read_file`. Use `view` instead. (view is the file tool here)" in system
