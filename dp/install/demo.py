@@ -73,7 +73,9 @@ def _report(blocking: Rule, rewrite, block, agent) -> dict:
     advice = answer.text if answer.kind == DENY else None
     rewritten = updated.get("command") if isinstance(updated.get("command"), str) else None
     rewrite_ok = rewrite.returncode == 0 and (rewritten not in (None, SAMPLE_COMMAND) or bool(advice))
-    block_ok = refused.kind in (BLOCK, DENY) and blocking.to_name in refused.text
+    # The correction names the tool as the agent calls it (Copilot CLI: `view` for Read).
+    right_name = agent.agent_tool(agent.canonical(blocking.to_name)) if agent else blocking.to_name
+    block_ok = refused.kind in (BLOCK, DENY) and right_name in refused.text
     return {
         "ok": rewrite_ok and block_ok,
         "rules": [f"{rule.from_name} → {rule.to_name}" for rule in (blocking, REWRITE_RULE)],
