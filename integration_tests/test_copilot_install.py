@@ -32,7 +32,8 @@ def test_init_writes_dps_own_hooks_file_with_every_event_failing_open(dp, home, 
     report = json.loads(proc.stdout)
     assert report["demo"]["ok"] and report["demo"]["block"]["message"] == (
         "read_file is not a valid tool. Use view instead.")
-    assert report["hook"]["agent"] == "copilot" and report["hook"]["hook"] == "preToolUse"
+    assert report["hook"]["agent"] == "Copilot CLI" and report["hook"]["hook"] == "preToolUse"
+    assert report["hook"]["events"] == ["sessionStart", "preToolUse"]
 
     path = home / ".copilot" / "hooks" / "dp.json"
     commands = _commands(path)
