@@ -79,7 +79,8 @@ PRE_TOOL_USE = "preToolUse"
 SESSION_START_HOOK = "sessionStart"
 CAPTURE_EVENTS = ("postToolUseFailure", "postToolUse")
 HOOK_FILE = "dp.json"
-# Copilot's tool names → dp's (Claude Code's), as Copilot's own Claude-style payloads map them (1.0.102).
+# Copilot's tool names → dp's (Claude Code's), as Copilot's own Claude-style payloads map them (1.0.102;
+# the model is offered bash, view, create, edit, grep, glob, task and the ones below).
 TOOL_NAMES = {
     "bash": "Bash",
     "view": "Read",
@@ -89,6 +90,10 @@ TOOL_NAMES = {
     "glob": "Glob",
     "task": "Agent",
     "web_fetch": "WebFetch",
+    # Copilot's own tools without a Claude Code counterpart: real names here, never a hallucination.
+    **{tool: tool for tool in ("read_bash", "write_bash", "stop_bash", "list_bash", "sql", "session_store_sql",
+                               "skill", "fetch_copilot_cli_documentation", "read_agent", "list_agents",
+                               "write_agent")},
 }
 # Appended to every command dp writes: a hook that fails to start must not deny the call.
 FAIL_OPEN = " || true"
