@@ -329,3 +329,23 @@ def test_a_full_disk_import_says_so_and_imports_nothing(tmp_path):
     assert len(proc.stderr.splitlines()) == 1
     rows = json.loads(person.dp("aliases", "--json", cwd=tmp_path).stdout)
     assert [row["command"] for row in rows] == ["scp"]
+
+
+def test_the_mod_snapshot_carries_a_trusted_projects_tool_names_with_the_trusted_text(team):
+    """The Claude Code mod (dp/claude/mod) renames hallucinated tool names from a per-user snapshot;
+    a trusted repository's aliases go in an entry of their own, for sessions inside it."""
+    ann, work, bob, clone = team
+    bob.dp("alias", "--project", "read_file", "Read", "-m", "Read is the file tool", cwd=clone)
+    snapshot = bob.home / ".dp" / "claude-mod" / "aliases.json"
+    assert json.loads(snapshot.read_text())["projects"] == []  # written, not trusted: nothing for the mod
+    bob.dp("trust", cwd=clone)
+    [entry] = json.loads(snapshot.read_text())["projects"]
+    rules = (clone / ".dp" / "rules.toml").resolve()
+    assert entry["root"] == str(clone.resolve())
+    assert entry["files"] == [{"path": str(rules), "text": rules.read_text()}]
+    [alias] = entry["aliases"]
+    assert (alias["name"], alias["tool"], alias["args"]["path"], alias["message"]) == (
+        "read_file", "Read", "file_path", "Read is the file tool")
+    assert json.loads(snapshot.read_text())["aliases"] == []  # not the user's own
+    bob.dp("untrust", cwd=clone)
+    assert json.loads(snapshot.read_text())["projects"] == []

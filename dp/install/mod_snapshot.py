@@ -53,6 +53,61 @@ def aliases_in_effect(db_path: Path) -> list[dict]:
     ]
 
 
+def projects_in_effect(db_path: Path) -> list[dict]:
+    """Each trusted repository's tool-name aliases, for sessions inside it only:
+    ``{root, files: [{path, text}], aliases}``.
+
+    The snapshot is per user but a project's rules are per repository, and a
+    project file acts only while it is exactly what its reader trusted
+    (dp.layers). So the entry carries the trusted text of each acting file and
+    the mod applies it only when the session's directory is under ``root`` and
+    every file still reads as that text: a pulled or edited file is inert in
+    the mod the moment it changes, as in the hook, with no dp run in between.
+    Local aliases are laid over the project's by name.
+    """
+    import sqlite3
+
+    from dp.layers.trusting import trusted_projects
+    from dp.store import open_readonly
+
+    try:
+        conn = open_readonly(db_path)
+    except sqlite3.Error:
+        return []
+    if conn is None:
+        return []
+    try:
+        projects = trusted_projects(conn)
+    finally:
+        conn.close()
+    return [entry for entry in map(_project_entry, projects) if entry is not None]
+
+
+def _project_entry(project) -> dict | None:
+    import hashlib
+
+    from dp.errors import DpError
+
+    by_name, files = {}, []
+    for layer in project.layers:
+        if not layer.acts:
+            continue
+        try:
+            data = read_bytes(layer.file.real)
+        except DpError:
+            return None
+        if data is None or hashlib.sha256(data).hexdigest() != layer.file.sha256:
+            return None  # changed since it was read: the next rule change writes it again
+        files.append({"path": layer.file.real, "text": data.decode("utf-8")})
+        for rule in layer.file.rules:
+            if rule.match_kind == TOOL_ALIAS and rule.from_name and rule.to_name:
+                by_name[rule.from_name] = {"name": rule.from_name, "tool": rule.to_name,
+                                           "args": argument_renames(rule.to_name), "message": rule.message}
+    if not by_name:
+        return None
+    return {"root": project.root, "files": files, "aliases": list(by_name.values())}
+
+
 def target_tools(aliases: list[dict]) -> list[str]:
     """The tools the mod's ``tool.call`` hook listens on: the targets of the aliases."""
     return sorted({alias["tool"] for alias in aliases})
@@ -67,18 +122,22 @@ def write(db_path: Path) -> dict:
     from dp.errors import DpError
 
     aliases = aliases_in_effect(db_path)
+    projects = projects_in_effect(db_path)
     directory = state_dir(db_path)
     try:
         (directory / FIXES).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise DpError(f"cannot write the Claude Code mod's snapshot in {directory}: {exc.strerror or exc}") from None
     path = directory / SNAPSHOT
-    data = (json.dumps({"version": VERSION, "aliases": aliases}, indent=2, ensure_ascii=False) + "\n").encode()
+    data = (json.dumps({"version": VERSION, "aliases": aliases, "projects": projects}, indent=2,
+                       ensure_ascii=False) + "\n").encode()
     original = read_bytes(path)
     changed = original != data
     if changed:
         replace_file(path, data, expected=original)
-    return {"path": str(path), "changed": changed, "aliases": aliases}
+    # Every alias the mod may apply somewhere (the tools its tool.call hook listens on).
+    return {"path": str(path), "changed": changed,
+            "aliases": aliases + [alias for project in projects for alias in project["aliases"]]}
 
 
 def load_record(db_path: Path) -> dict | None:

@@ -87,10 +87,15 @@ def untrust(db_path, directory) -> list[dict]:
 def trusted_rules(conn) -> list:
     """The rules of every file this user trusts whose content is still the trusted one
     (for the hook filters, which are per user, not per project)."""
+    return [rule for project in trusted_projects(conn) for rule in project.active_rules()]
+
+
+def trusted_projects(conn) -> list:
+    """The ``ProjectLayers`` of every repository holding a file this user trusts (its
+    acting layers are those whose content is still the trusted one)."""
     from dp.store.trust import all_trusted
 
-    rules = []
-    roots = set()
+    projects, roots = [], set()
     for path, _ in all_trusted(conn):
         root = os.path.dirname(os.path.dirname(path))
         if root in roots:
@@ -98,5 +103,5 @@ def trusted_rules(conn) -> list:
         roots.add(root)
         project = project_layers(conn, root)
         if project is not None:
-            rules += project.active_rules()
-    return rules
+            projects.append(project)
+    return projects

@@ -57,3 +57,46 @@ test('without a snapshot every chunk passes as the model wrote it', async ($, on
   const seen = await streamed($ as never)
   expect(seen).toEqual(CALL)
 })
+
+// A trusted repository's alias: applied inside it while its rule file reads as trusted.
+function projectSnapshot(root: string, text: string) {
+  return JSON.stringify({
+    version: 1,
+    aliases: [],
+    projects: [{ root, files: [{ path: `${root}/.dp/rules.toml`, text }],
+      aliases: [{ name: 'load_file', tool: 'Read', args: { path: 'file_path' }, message: '' }] }],
+  })
+}
+
+function projectWorld(on: On, snapshot: string, fileText: string) {
+  on('session.cwd', async () => ({ value: '/work/repo/src' }))
+  on('fs.read', async ($, e) => {
+    if (e.path.endsWith('aliases.json')) return { value: snapshot }
+    if (e.path.endsWith('/.dp/rules.toml')) return { value: fileText }
+    return { deny: 'missing' }
+  })
+  on('env.get', async ($, e) => ({ value: e.name === 'HOME' ? '/home/someone' : undefined }))
+  on('tool.list', async () => ({ value: [{ name: 'Read', description: 'Reads a file', mcp: false }] }))
+  on('turn.step', async function* () {
+    yield { kind: 'tool' as const, index: 0, id: 'toolu_p', name: 'load_file' }
+    return { turnId: 't', index: 0, answer: '', toolUses: [], stopReason: 'tool_use' as const, usage: null }
+  })
+}
+
+test('a trusted project alias applies in a session inside the repository', async ($, on) => {
+  projectWorld(on, projectSnapshot('/work/repo', 'trusted text'), 'trusted text')
+  const seen = await streamed($ as never)
+  expect(seen[0]).toEqual({ kind: 'tool', index: 0, id: 'toolu_p', name: 'Read' })
+})
+
+test('a project file changed since it was trusted is inert', async ($, on) => {
+  projectWorld(on, projectSnapshot('/work/repo', 'trusted text'), 'trusted text, then a pull')
+  const seen = await streamed($ as never)
+  expect(seen[0]).toEqual({ kind: 'tool', index: 0, id: 'toolu_p', name: 'load_file' })
+})
+
+test('a project alias does not apply outside its repository', async ($, on) => {
+  projectWorld(on, projectSnapshot('/work/repository', 'trusted text'), 'trusted text')
+  const seen = await streamed($ as never)
+  expect(seen[0]).toEqual({ kind: 'tool', index: 0, id: 'toolu_p', name: 'load_file' })
+})

@@ -19,12 +19,14 @@
 // * A rule whose tool this session lacks is skipped.
 //
 // The aliases come from a snapshot dp writes atomically on every rule change
-// (`<dp dir>/claude-mod/aliases.json`); the plugin's `hooks/dp-plugin.json`
+// (`<dp dir>/claude-mod/aliases.json`), with each trusted repository's own
+// (`projects`, applied in a session inside that repository); the plugin's `hooks/dp-plugin.json`
 // names that directory for a user-scope install, else `~/.dp` (or `$DP_DB`'s).
 import type { EngineInterface, Register, TurnStepChunk } from 'claude-code'
 
 type Alias = { name: string; tool: string; args: Record<string, string>; message: string }
 type State = { dir: string; aliases: Map<string, Alias> }
+type Project = { root: string; files: unknown; aliases: unknown }
 
 // The tools `tool.call` listens on before dp has written the user's own list:
 // every tool dp knows argument names of.
@@ -41,11 +43,39 @@ async function loadState($: EngineInterface): Promise<State> {
   const listed = (snapshot as { aliases?: unknown }).aliases
   if (!Array.isArray(listed)) return { dir, aliases }
   const tools = new Set((await $.tool.list()).map(t => t.name))
-  for (const entry of listed.slice(0, MAX_ALIASES)) {
+  const project = await projectAliases($, snapshot)
+  for (const entry of [...listed.slice(0, MAX_ALIASES), ...project.slice(0, MAX_ALIASES)]) {
     const alias = asAlias(entry)
     if (alias !== null && tools.has(alias.tool)) aliases.set(alias.name, alias)
   }
   return { dir, aliases }
+}
+
+// A trusted repository's aliases (`dp trust`; dp's rule layers) laid over the
+// user's, in a session inside that repository only, and only while each of its
+// rule files still reads exactly as the text dp trusted: a pulled or edited
+// file is inert here the moment it changes, as in dp's hook. Anything odd: none.
+async function projectAliases($: EngineInterface, snapshot: unknown): Promise<unknown[]> {
+  try {
+    const projects = (snapshot as { projects?: unknown }).projects
+    if (!Array.isArray(projects)) return []
+    const cwd = await $.session.cwd()
+    let best: Project | undefined
+    for (const project of projects as unknown[]) {
+      const entry = (project ?? {}) as { root?: unknown; files?: unknown; aliases?: unknown }
+      const root = entry.root
+      if (typeof root !== 'string' || !(cwd === root || cwd.startsWith(`${root}/`))) continue
+      if (best === undefined || root.length > best.root.length) best = { root, files: entry.files, aliases: entry.aliases }
+    }
+    if (best === undefined || !Array.isArray(best.files) || !Array.isArray(best.aliases)) return []
+    for (const file of best.files) {
+      const { path, text } = (file ?? {}) as { path?: unknown; text?: unknown }
+      if (typeof path !== 'string' || typeof text !== 'string' || (await $.fs.read(path)) !== text) return []
+    }
+    return best.aliases
+  } catch {
+    return []
+  }
 }
 
 async function stateDir($: EngineInterface): Promise<string> {
