@@ -22,6 +22,22 @@ from dp.rules.edits import apply_edits, flag_edits, go_replacement, literal_edit
 from dp.rules.model import APPLY_ORDER, BASH_PARAM, COMMAND, FLAG, LITERAL, RECIPE, REGEX, Rule, dashed
 
 
+def _engine(table):
+    """The translation engine for ``table``'s style: ``translate(command, table, source_text)``.
+
+    ``source_text(start, end)`` returns a span of the original string with the
+    edits of the commands nested in it applied (``$( … )`` in an operand, the
+    command of ``find -exec``), so one translation carries them along.
+    """
+    if table.style == "find":
+        from dp.rules.findexpr import translate_find
+
+        return translate_find
+    from dp.rules.translate import translate
+
+    return translate
+
+
 class Result:
     """The rewritten tool input, one note per rule that changed it, and why rules held back.
 
@@ -196,7 +212,7 @@ class _CommandEdits:
 
     def _translate(self, rule: Rule, command) -> str | None:
         from dp.rules.tables.pairs import TableError, table_for
-        from dp.rules.translate import Refusal, translate_command
+        from dp.rules.translate import Refusal
         from dp.shell.segment import basename
 
         try:
@@ -210,7 +226,7 @@ class _CommandEdits:
             return basename(rule.to_name.split(" ", 1)[0])
         consumed: list = []
         try:
-            replacement, notes = translate_command(command, table, self._composer(consumed))
+            replacement, notes = _engine(table)(command, table, self._composer(consumed))
         except Refusal as refusal:
             self.pass_.remarks.append(f"{command.name} left as typed, not translated to {rule.to_name}: {refusal}")
             return command.name

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import fnmatch
 
-from dp.rules.translate import Refusal, Value, adjustments, check_value, expand, shell_value
+from dp.rules.translate import Refusal, Value, adjustments, check_value, expand, marks_match, shell_value
 
 _OPTIONS_BEFORE_PATHS = ("-L", "-P", "-H")
 _FIND_TYPES = {"f": "f", "d": "d", "l": "l", "p": "p", "s": "s"}
@@ -110,7 +110,11 @@ def _literal(value: Value, name: str) -> Value:
 
 
 def _exec(args, i: int, entry: dict, expression: _Expression, source_text) -> int:
-    """``-exec CMD … {} ;`` → ``--exec CMD … {}``; ``… {} +`` → ``--exec-batch``."""
+    """``-exec CMD … {} ;`` → ``--exec CMD … {}``; ``… {} +`` → ``--exec-batch``.
+
+    Sets the mark ``exec-each`` or ``exec-batch``: the two forms keep
+    different exit-status contracts, which the table's [[refuse]] judges.
+    """
     if expression.exec_words:
         raise Refusal("fd runs one command per search")
     end = i + 1
@@ -124,6 +128,7 @@ def _exec(args, i: int, entry: dict, expression: _Expression, source_text) -> in
     if any("{" in word.value and word.value != "{}" for word in words):
         raise Refusal("-exec with braces fd reads as placeholders")
     batch = args[end].value == "+"
+    expression.marks.add("exec-batch" if batch else "exec-each")
     if batch and words[-1].value != "{}":
         raise Refusal("-exec … + needs {} last")
     text = source_text(words[0].start, words[-1].end) if source_text else None
@@ -155,6 +160,9 @@ def _matches(name: str, glob: str, ignore_case: bool) -> bool:
 
 
 def _assemble(table, expression: _Expression):
+    for rule in table.refuse:
+        if marks_match(rule, expression.marks):
+            raise Refusal(rule["reason"])
     added, _, adjusted = adjustments(table, expression.marks)
     words = [table.target, *expression.flags, *added]
     notes = [*expression.notes, *adjusted]

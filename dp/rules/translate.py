@@ -9,8 +9,10 @@ whole command — dp never emits a half translation.
 This module is the ``style = "options"`` engine (getopt-style commands: short
 flags grouped as ``-rni``, values attached or in the next word, ``--long`` and
 ``--long=value``, options and operands in any order until ``--``).
-``dp.rules.findexpr`` is the ``find`` one; both share ``Refusal``,
-``shell_value`` and ``expand``.
+``dp.rules.findexpr`` is the ``find`` one. It builds on this module's
+``Refusal``, ``Value``, ``shell_value``, ``expand``, ``check_value`` and
+``adjustments``, and this module never imports it: the pass
+(``dp.rules.apply``) picks the engine by the table's style.
 """
 
 from __future__ import annotations
@@ -127,22 +129,13 @@ class _Parsed:
         self.subcommand = ""
 
 
-def translate_command(command, table, source_text=None) -> tuple[str, list[str]]:
-    """(replacement text, notes) for ``command`` under ``table``, by the table's style; raises Refusal.
+def translate(command, table, source_text=None) -> tuple[str, list[str]]:
+    """The ``options`` engine: (replacement text, notes); raises Refusal.
 
     ``source_text(start, end)`` returns a span of the original string with the
-    edits of the commands nested in it applied (``$( … )`` in an operand, the
-    command of ``find -exec``), so one translation carries them along.
+    edits of the commands nested in it applied (``$( … )`` in an operand), so
+    one translation carries them along.
     """
-    if table.style == "find":
-        from dp.rules.findexpr import translate_find
-
-        return translate_find(command, table, source_text)
-    return translate(command, table, source_text)
-
-
-def translate(command, table, source_text=None) -> tuple[str, list[str]]:
-    """The ``options`` engine: (replacement text, notes); raises Refusal."""
     parsed = _parse(command.args, table, source_text)
     if command.run_by:
         parsed.marks.add("run-by")  # xargs / find -exec append operands at run time
@@ -166,7 +159,7 @@ def translate(command, table, source_text=None) -> tuple[str, list[str]]:
 def _assemble(table, parsed: _Parsed, operands: list[Value]):
     positional = 1 if table.operands.get("pattern") and "pattern-given" not in parsed.marks else 0
     paths = operands[positional:]
-    _mark_paths(parsed.marks, paths)
+    _mark_paths(parsed.marks, paths, table.operands.get("binary-names", ()))
     for rule in table.refuse:
         if marks_match(rule, parsed.marks):
             raise Refusal(rule["reason"])
@@ -190,11 +183,33 @@ def _assemble(table, parsed: _Parsed, operands: list[Value]):
     return " ".join(words), notes
 
 
-def _mark_paths(marks: set, paths: list[Value]) -> None:
+def _mark_paths(marks: set, paths: list[Value], binary_names) -> None:
     if not paths:
         marks.add("no-paths")
     if all(_file_like(path) for path in paths) and (paths or "run-by" not in marks):
         marks.add("file-paths")
+    if binary_names and any(_named_binary(path, binary_names) for path in paths):
+        marks.add("binary-name")
+
+
+_FIXED_EXTENSION = re.compile(r"\.[a-z0-9_+-]+\Z")
+
+
+def _named_binary(path: Value, globs) -> bool:
+    """Whether an operand may name a binary file, judging by its name.
+
+    A shell glob is judged by the extension it ends with (``src/*.py``); one
+    without (``*``, ``$f``, ``$(ls)``) may name any file, binary ones too.
+    """
+    from fnmatch import fnmatchcase
+
+    name = (path.literal if path.literal is not None else path.text).rsplit("/", 1)[-1].lower()
+    if path.literal is None or any(c in name for c in "*?["):
+        extension = _FIXED_EXTENSION.search(name)
+        if extension is None:
+            return True
+        name = "x" + extension.group()
+    return any(fnmatchcase(name, glob) for glob in globs)
 
 
 def adjustments(table, marks: set) -> tuple[list[str], list[str], list[str]]:
@@ -207,7 +222,10 @@ def adjustments(table, marks: set) -> tuple[list[str], list[str], list[str]]:
             added.extend(rule.get("add", []))
             defaults = defaults or rule.get("paths", [])
             shown = " ".join(rule.get("add", []) + rule.get("paths", []))
-            notes.append(f"added {shown} ({rule['note']})" if rule.get("note") else f"added {shown}")
+            if not shown:
+                notes.append(f"note: {rule['note']}")
+            else:
+                notes.append(f"added {shown} ({rule['note']})" if rule.get("note") else f"added {shown}")
     return added, defaults, notes
 
 
@@ -301,6 +319,10 @@ def _entry(table, name: str, parsed: _Parsed) -> dict:
 
 
 def _add(parsed: _Parsed, source: str, entry: dict, value: Value | None) -> None:
+    if "choices" in entry:  # the value picks the translation (--binary-files=text is -a)
+        if value.literal not in entry["choices"]:
+            raise Refusal(f"{source}: {value.text} is not one of {', '.join(sorted(entry['choices']))}")
+        entry, value = entry["choices"][value.literal], None
     parsed.marks.update(entry.get("sets", []))
     words = expand(entry["to"], value)
     if value is not None and entry.get("check"):

@@ -22,16 +22,19 @@ Format (every key optional unless marked)::
     "-A" = { value = true, to = ["-A", "{}"] }   # takes a value; "{}" is the value as one word
     "--include" = { value = true, to = ["-g", "{}"], check = "basename-glob" }
     "-E" = { to = [], sets = ["ere"] }     # marks, read by [[adjust]] / [[refuse]] / checks
+    "--binary-files" = { value = true, choices = { text = "-a", binary = { to = [] } } }
+                                           # the value picks the entry (a flag's name or an entry)
     "-G" = { unknown = "basic regex …" }   # explicitly unknown, with the reason shown
 
     [operands]
     pattern = true             # the first operand is a pattern (unless a flag `sets` "pattern-given")
     check = { default = "bre", ere = "ere", fixed = "any" }   # pattern check per mark
+    binary-names = ["*.png"]   # operands named so set the mark "binary-name"
 
     [[adjust]]                 # semantics the flags can fix: applied when all `when` marks
     when = ["recursive"]       # are set and none of `unless` is
     unless = []
-    add = ["--hidden", "--no-ignore"]   # target flags added after the translated ones
+    add = ["--hidden", "--no-ignore"]   # target flags added after the translated ones (none: a note only)
     paths = ["."]              # operands used when the command gave none
     note = "rg skips hidden and ignored files; grep -r does not"
 
@@ -44,7 +47,7 @@ Format (every key optional unless marked)::
     to = ["add"]               # the target's words for it,
     flags = { "-D" = { to = ["-D"] } }   # flags of this subcommand (over the top-level ones)
 
-Marks the engine sets itself: ``no-paths`` (no operand besides the pattern),
+Marks the engine sets itself: ``binary-name`` (an operand matches ``binary-names``), ``no-paths`` (no operand besides the pattern),
 ``file-paths`` (every operand looks like a file name, not a directory),
 ``run-by`` (``xargs``/``find -exec`` adds operands when it runs the command),
 ``stdin`` (standard input is a pipe or a file).
@@ -65,7 +68,7 @@ TABLE_DIR = os.path.dirname(__file__)
 SUFFIX = ".toml"
 _NAME = re.compile(r"[A-Za-z0-9_.+]+(-[A-Za-z0-9_.+]+)*\Z")
 STYLES = ("options", "find")
-_ENTRY_KEYS = frozenset({"to", "value", "sets", "unknown", "check", "note", "batch"})
+_ENTRY_KEYS = frozenset({"to", "value", "sets", "unknown", "check", "note", "batch", "choices"})
 
 
 class TableError(Exception):
@@ -160,18 +163,31 @@ def validate(data: dict, where: str = "table") -> dict:
 def _flags(flags: dict, where: str) -> dict:
     resolved = {}
     for name, entry in flags.items():
-        seen = [name]
-        while isinstance(entry, str):
-            if entry in seen or entry not in flags:
-                raise TableError(f"{where}: flag {name!r} refers to {entry!r}, which is not a flag of the table")
-            seen.append(entry)
-            entry = flags[entry]
+        entry = _resolve(flags, name, entry, where)
         if not isinstance(entry, dict) or set(entry) - _ENTRY_KEYS:
             raise TableError(f"{where}: flag {name!r} has keys outside {sorted(_ENTRY_KEYS)}")
-        if "unknown" not in entry and not _words(entry.get("to")):
+        if "choices" in entry:
+            if not (entry.get("value") and isinstance(entry["choices"], dict)):
+                raise TableError(f"{where}: flag {name!r}: 'choices' needs value = true and a table of values")
+            entry["choices"] = {value: _resolve(flags, f"{name}={value}", choice, where)
+                                for value, choice in entry["choices"].items()}
+            if not all(isinstance(choice, dict) and _words(choice.get("to")) for choice in entry["choices"].values()):
+                raise TableError(f"{where}: flag {name!r}: every choice needs 'to' (a list of words)")
+        elif "unknown" not in entry and not _words(entry.get("to")):
             raise TableError(f"{where}: flag {name!r} needs 'to' (a list of words) or 'unknown'")
         resolved[name] = entry
     return resolved
+
+
+def _resolve(flags: dict, name: str, entry, where: str):
+    """``entry`` with a string (another flag's name, ``"--x" = "-y"``) followed to that flag's entry."""
+    seen = [name]
+    while isinstance(entry, str):
+        if entry in seen or entry not in flags:
+            raise TableError(f"{where}: flag {name!r} refers to {entry!r}, which is not a flag of the table")
+        seen.append(entry)
+        entry = flags[entry]
+    return entry
 
 
 def _words(value) -> bool:
