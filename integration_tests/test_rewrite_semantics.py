@@ -495,12 +495,12 @@ def _check(tools, tree, set_name, command, expected):
         return
     assert new != command, "expected a translation"
     assert subprocess.run(["bash", "-n", "-c", new]).returncode == 0
-    versions = f"{version(env_dir(env), 'rg')}, {version(env_dir(env), 'fd')}"
-    assert outcome(env, new, work) == outcome(env, command, work), f"{new} ({versions})"
+    assert outcome(env, new, work) == outcome(env, command, work), f"{new} ({_versions(env)})"
 
 
-def env_dir(env) -> Path:
-    return Path(env["PATH"].split(os.pathsep)[0])
+def _versions(env) -> str:
+    tools = Path(env["PATH"].split(os.pathsep)[0])
+    return f"{version(tools, 'rg')}, {version(tools, 'fd')}"
 
 
 @pytest.mark.parametrize("set_name", GREP_SETS)
