@@ -73,6 +73,10 @@ def test_names_that_cannot_be_table_files_have_no_table():
         ({"source": "a", "target": "b", "refuse": [{"when": ["m"]}]}, "needs a 'reason'"),
         ({"source": "a", "target": "b", "adjust": [{"when": "m"}]}, "lists of marks"),
         ({"source": "a", "target": "b", "subcommands": {"i": {"to": "add"}}}, "subcommand 'i'"),
+        ({"source": "a", "target": "b", "flags": {"-x": {"choices": {"v": {"to": []}}}}}, "needs value = true"),
+        ({"source": "a", "target": "b", "flags": {"-x": {"value": True, "choices": {"v": "-z"}}}}, "refers to '-z'"),
+        ({"source": "a", "target": "b", "flags": {"-x": {"value": True, "choices": {"v": {"sets": []}}}}},
+         "every choice needs 'to'"),
     ],
 )
 def test_malformed_tables_are_refused_with_the_reason(data, message):
@@ -89,3 +93,11 @@ def test_a_broken_toml_file_names_the_file(tmp_path):
 def test_missing_directory_has_no_tables(tmp_path):
     assert load_tables(str(tmp_path / "none")) == {}
     assert os.path.isdir(TABLE_DIR)
+
+
+def test_a_choice_names_another_flag_or_holds_its_own_entry():
+    table = validate({"source": "grep", "target": "rg", "flags": {
+        "-a": {"to": ["-a"], "sets": ["text"]},
+        "--binary-files": {"value": True, "choices": {"text": "-a", "binary": {"to": []}}},
+    }})
+    assert table["flags"]["--binary-files"]["choices"] == {"text": {"to": ["-a"], "sets": ["text"]}, "binary": {"to": []}}

@@ -105,8 +105,10 @@ def _word_edge(pattern: str, i: int, edge: str, after: str) -> str | None:
     one its end; anywhere else it would also match where GNU's does not.
     """
     if edge == "<":
-        follows = pattern[i + 2 : i + 4]
-        return "\\b" if _WORD.match(follows[:1]) or follows == "\\w" else None
+        item = 2 if pattern.startswith("\\w", i + 2) else 1 if _WORD.match(pattern[i + 2 : i + 3]) else 0
+        rest = pattern[i + 2 + item :]
+        optional = rest[:1] in ("*", "?", "{") or rest[:2] in ("\\?", "\\{", "\\*")
+        return "\\b" if item and not optional else None  # a word character must follow, not maybe
     return "\\b" if after == "word" else None
 
 
