@@ -30,7 +30,7 @@ import pytest
 CACHE = Path(os.environ["DP_TESTS_CACHE"]) / "search-tools"  # named by the root conftest
 SETS = ("debian", "wheel", "newest")
 _SUITE = "sid"
-_PACKAGES = ("ripgrep", "fd-find", "libc6", "libgcc-s1")
+_PACKAGES = ("ripgrep", "fd-find", "libc6", "libgcc-s1", "libpcre2-8-0")
 _LOADER = "usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2"
 
 
