@@ -44,7 +44,7 @@ def test_agent_claude_answers_byte_for_byte_as_the_default(env, payload):
 def test_the_default_answers_are_claude_codes(env):
     rewrite = json.loads(pave_check(env, PAYLOADS[0]).stdout)["hookSpecificOutput"]
     assert rewrite["hookEventName"] == "PreToolUse"
-    assert rewrite["updatedInput"] == {"command": "rg -n --hidden --no-ignore --binary TODO src"}
+    assert rewrite["updatedInput"] == {"command": "rg -n --hidden --no-ignore TODO src"}
     alias = pave_check(env, PAYLOADS[1])
     assert alias.returncode == 2 and alias.stdout == "" and "Read" in alias.stderr
 

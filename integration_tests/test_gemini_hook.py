@@ -52,14 +52,14 @@ def test_a_shell_command_is_rewritten_through_tool_input(env):
     assert proc.returncode == 0 and proc.stderr == ""
     output = json.loads(proc.stdout)
     assert output == {"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {
-        "command": "rg -n --hidden --no-ignore --binary TODO src", "description": "find"}}}
+        "command": "rg -n --hidden --no-ignore TODO src", "description": "find"}}}
 
 
 def test_advise_mode_denies_with_the_corrected_command(env):
     proc = pave_check(env, before("run_shell_command", {"command": "grep -rn TODO src"}), "--mode", "advise")
     output = json.loads(proc.stdout)
     assert output["decision"] == "deny"
-    assert output["reason"].endswith("Run this instead:\nrg -n --hidden --no-ignore --binary TODO src")
+    assert output["reason"].endswith("Run this instead:\nrg -n --hidden --no-ignore TODO src")
 
 
 def test_a_known_tool_alias_blocks_with_dps_message(env):
