@@ -50,7 +50,7 @@ def answer(proc) -> dict:
 def test_a_rewrite_is_modified_args_with_the_note_and_no_permission_decision(env):
     output = answer(hook(env, shell("grep -rn TODO src")))
     assert output == {
-        "modifiedArgs": {"command": "rg -n --hidden --no-ignore --binary TODO src", "description": "Run it"},
+        "modifiedArgs": {"command": "rg -n --hidden --no-ignore TODO src", "description": "Run it"},
         "additionalContext": output["additionalContext"],
     }
     assert output["additionalContext"].startswith("dp: grep → rg: dropped -r")

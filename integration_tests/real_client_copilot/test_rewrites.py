@@ -30,7 +30,7 @@ def test_grep_runs_as_the_translated_rg_command_and_the_model_is_told(copilot):
     # The model's own history holds the call Copilot ran (it replaces the arguments) …
     [ran] = [block for message in session.messages if message["role"] == "assistant"
              for block in message["content"] if block.get("id") == call["id"]]
-    assert ran["input"] == {"command": "rg -n --hidden --no-ignore --binary TODO src", "description": "Find the TODOs"}
+    assert ran["input"] == {"command": "rg -n --hidden --no-ignore TODO src", "description": "Find the TODOs"}
     result = session.tool_result(call["id"])
     assert result["text"].startswith("src/app.py:2:    pass  # TODO: handle errors\n")
     assert "node_modules" not in result["text"]
