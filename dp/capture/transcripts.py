@@ -61,7 +61,7 @@ def ingest(conn, directory: Path, progress=None) -> Totals:
     return totals
 
 
-def _entries(path: Path, totals: Totals):
+def json_lines(path: Path, totals: Totals):
     """The transcript's JSON objects; unreadable lines are counted and skipped."""
     with open(path, "rb") as handle:
         for raw in handle:
@@ -82,7 +82,7 @@ def _entries(path: Path, totals: Totals):
 
 def _rows(path: Path, totals: Totals):
     calls = {}  # tool_use id → (name, input)
-    for entry in _entries(path, totals):
+    for entry in json_lines(path, totals):
         kind = entry.get("type")
         message = entry.get("message")
         blocks = message.get("content") if isinstance(message, dict) else None

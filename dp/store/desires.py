@@ -104,6 +104,12 @@ def inputs_and_errors(conn: sqlite3.Connection, ids: list[int]) -> list[tuple]:
     return found
 
 
+def has_session(conn: sqlite3.Connection, source: str, session_id: str) -> bool:
+    """Whether events of ``session_id`` from ``source`` are stored (a session a hook already captured)."""
+    return conn.execute("SELECT 1 FROM desires WHERE source = ? AND session_id = ? LIMIT 1",
+                        (source, session_id)).fetchone() is not None
+
+
 def unknown_tool_failures(conn: sqlite3.Connection) -> list[tuple]:
     """Calls of tools Claude Code does not have, oldest first: (id, tool_name, tool_input, error,
     input_keys, session_id, timestamp)."""

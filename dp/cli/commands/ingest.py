@@ -1,4 +1,4 @@
-"""``dp ingest``: failed calls from Claude Code transcripts and the Go desire-path tool's database."""
+"""``dp ingest``: failed calls from Claude Code transcripts, Gemini CLI sessions and the Go desire-path tool's database."""
 
 from __future__ import annotations
 
@@ -16,7 +16,9 @@ HELP = """Import failed tool calls recorded elsewhere into the dp store.
 --claude-transcripts [DIR] reads Claude Code session transcripts (default
 ~/.claude/projects): every failed call, including the hallucinated tool
 names Claude Code rejects before any hook runs, plus the shapes of the
-calls that worked. --desire-path-db FILE imports the Go desire-path tool's
+calls that worked. --gemini-sessions [DIR] does the same for Gemini CLI's
+saved sessions (default ~/.gemini/tmp; sessions dp's Gemini hook already
+captured are skipped). --desire-path-db FILE imports the Go desire-path tool's
 desires.db (any schema version). Both are idempotent: what is already
 stored is not added again. Inputs are redacted before they are stored.
 
@@ -24,6 +26,7 @@ stored is not added again. Inputs are redacted before they are stored.
 Examples:
   dp ingest --claude-transcripts
   dp ingest --claude-transcripts ~/.claude/projects/-home-me-app
+  dp ingest --gemini-sessions
   dp ingest --desire-path-db ~/.dp/desires.db
 """
 PROGRESS_FROM_FILES = 20
@@ -32,18 +35,20 @@ PROGRESS_FROM_FILES = 20
 @shared("db", "json", "quiet")
 def ingest(
     directory: Optional[Path] = typer.Argument(None, metavar="[DIR]", show_default=False,
-                                               help="Transcript directory for --claude-transcripts."),
+                                               help="Directory for --claude-transcripts or --gemini-sessions."),
     transcripts: bool = typer.Option(False, "--claude-transcripts", help="Read Claude Code transcripts (DIR, default ~/.claude/projects)."),
+    gemini: bool = typer.Option(False, "--gemini-sessions", help="Read Gemini CLI sessions (DIR, default ~/.gemini/tmp)."),
     go_db: Optional[Path] = typer.Option(None, "--desire-path-db", metavar="FILE", help="Import the Go desire-path tool's desires.db."),
     opts: Shared = None,
 ) -> None:
     from dp.errors import DpError
     from dp.store import Store
 
-    if directory is not None and not transcripts:
-        raise DpError(f"{directory}: a directory goes with --claude-transcripts (dp ingest --claude-transcripts DIR)")
-    if not transcripts and go_db is None:
-        raise DpError("say what to ingest: --claude-transcripts [DIR] or --desire-path-db FILE")
+    if directory is not None and transcripts == gemini:
+        raise DpError(f"{directory}: a directory goes with --claude-transcripts or --gemini-sessions "
+                      "(dp ingest --claude-transcripts DIR)")
+    if not transcripts and not gemini and go_db is None:
+        raise DpError("say what to ingest: --claude-transcripts [DIR], --gemini-sessions [DIR] or --desire-path-db FILE")
     report = {}
     from dp.capture.fixes import drain
 
@@ -53,6 +58,8 @@ def ingest(
             report["mod_fixes"] = fixed
         if transcripts:
             report["claude_transcripts"] = _transcripts(store.conn, directory, opts.json or opts.quiet)
+        if gemini:
+            report["gemini_sessions"] = _gemini(store.conn, directory, opts.json or opts.quiet)
         if go_db is not None:
             report["desire_path_db"] = _go_db(store.conn, go_db.expanduser())
     if opts.json:
@@ -74,6 +81,17 @@ def _transcripts(conn, directory: Optional[Path], quiet: bool) -> dict:
     return {"directory": str(where), **totals.to_dict()}
 
 
+def _gemini(conn, directory: Optional[Path], quiet: bool) -> dict:
+    from dp.capture import gemini_sessions
+    from dp.errors import DpError
+
+    where = (directory or gemini_sessions.DEFAULT_DIR).expanduser()
+    if not where.is_dir():
+        raise DpError(f"{where} is not a directory (Gemini CLI keeps sessions in ~/.gemini/tmp/<project>/chats)")
+    totals = gemini_sessions.ingest(conn, where, progress=None if quiet else _progress)
+    return {"directory": str(where), **totals.to_dict()}
+
+
 def _progress(done: int, total: int, path: Path) -> None:
     """A line every tenth of the way on large directories (stderr, so it never mixes with the report)."""
     if total < PROGRESS_FROM_FILES:
@@ -92,11 +110,13 @@ def _go_db(conn, path: Path) -> dict:
 
 def describe(report: dict) -> list[str]:
     lines = []
-    found = report.get("claude_transcripts")
-    if found:
+    for key, kind in (("claude_transcripts", "transcript"), ("gemini_sessions", "session")):
+        found = report.get(key)
+        if not found:
+            continue
         skipped = f"; {found['skipped_lines']} unreadable line{'s' if found['skipped_lines'] != 1 else ''} skipped" \
             if found["skipped_lines"] else ""
-        lines.append(f"{found['directory']}: {found['files']} transcript file{'s' if found['files'] != 1 else ''}, "
+        lines.append(f"{found['directory']}: {found['files']} {kind} file{'s' if found['files'] != 1 else ''}, "
                      f"{found['lines']} lines{skipped}")
         lines.append(f"  {found['failures']} failed calls, {found['successes']} successful ones; "
                      f"{found['added']} new events stored")
