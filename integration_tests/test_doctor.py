@@ -56,7 +56,7 @@ def test_healthy_setup_passes(dp, installed):
 
 
 def test_broken_regex_shadowing_alias_and_colliding_hook(dp, home, db_path, installed):
-    _insert_raw_rule(db_path, "Read", "read_file", "", "", "", "")
+    _insert_raw_rule(db_path, "Read", "open_file", "", "", "", "")  # no agent's name for Read: it shadows Read
     _insert_raw_rule(db_path, "(unclosed", "x", "Bash", "command", "sed", "regex")
     settings = json.loads((home / ".claude" / "settings.json").read_text())
     settings["hooks"]["PreToolUse"].insert(

@@ -202,3 +202,33 @@ def test_a_gemini_alias_of_claudes_name_corrects_gemini_and_leaves_claude_code_a
     assert "Do NOT call `read_file`. Use `Read` instead." in for_claude and "`Bash`" not in for_claude
     every_agent = dp(env, "pave", "--agents-md", cwd=tmp_path).stdout  # AGENTS.md: read by many agents, all rules
     assert "`Bash`" in every_agent and "`read_file`" in every_agent
+
+
+def test_doctor_checks_the_gemini_install_and_says_how_tool_name_aliases_reach_it(tmp_path):
+    env = build_store(tmp_path, [["Bash", "run_shell_command", "--force"], ["read_file", "Read"]])
+    assert dp(env, "pave", "--hook", "--agent", "gemini", cwd=tmp_path).returncode == 0
+    proc = dp(env, "doctor", "--json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout  # Claude Code not set up is a warning when another agent is
+    checks = json.loads(proc.stdout)["checks"]
+    agents = [check for check in checks if check["check"] == "agents"]
+    assert agents[0]["status"] == "ok" and "installed in Gemini CLI, user scope" in agents[0]["message"]
+    assert "Gemini CLI rejects a tool name it does not know before any hook runs, so 1 tool-name alias" \
+        in agents[1]["message"]
+    assert agents[1]["fix"].endswith("dp pave --agents-md --agent gemini --output GEMINI.md")
+    [hook] = [check for check in checks if check["check"] == "hook"]
+    assert hook["status"] == "warning" and "dp is installed for Gemini CLI" in hook["message"]
+    [shadow] = [check for check in checks if "Bash → run_shell_command" in check["message"]]
+    assert shadow["status"] == "ok" and "Claude Code's own Bash is not blocked" in shadow["message"]
+
+
+def test_doctor_finds_a_gemini_entry_that_reads_claude_codes_json(tmp_path):
+    env = build_store(tmp_path, [])
+    assert dp(env, "pave", "--hook", "--agent", "gemini", cwd=tmp_path).returncode == 0
+    settings_file = tmp_path / "home" / ".gemini" / "settings.json"
+    settings_file.write_text(settings_file.read_text().replace(" --agent gemini", ""))
+    proc = dp(env, "doctor", "--json", cwd=tmp_path)
+    assert proc.returncode == 1
+    [problem] = [check for check in json.loads(proc.stdout)["checks"] if check["check"] == "agents"
+                 and check["status"] == "error"]
+    assert "reads Claude Code's JSON, not Gemini CLI's" in problem["message"]
+    assert problem["fix"] == "dp pave --hook --agent gemini --scope user"

@@ -5,7 +5,8 @@ Read-only: the store is opened the way the hook opens it (never created or
 migrated) and settings files are only parsed. Each subject has its module:
 ``store``, ``layers`` (the project's rule files), ``settings_files``, ``hook``, ``collisions``, ``reach`` (entries and
 where rules take effect), ``rules``, ``latency``, ``paving``, ``mcp_check``,
-``capture``, ``plugin``, ``copilot`` (dp's hooks in Copilot CLI); ``findings`` holds what they all return.
+``capture``, ``plugin``, ``copilot`` (dp's hooks in Copilot CLI), ``agents`` (every other agent
+dp is installed for); ``findings`` holds what they all return.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dp.doctor import reach
+from dp.doctor.agents import check_agents, installed_agents
 from dp.doctor.capture import check_capture
 from dp.doctor.collisions import check_colliding_hooks
 from dp.doctor.copilot import check_copilot
@@ -33,7 +35,7 @@ def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> lis
     findings += check_layers(db_path, cwd)
     files = settings_files(cwd, extra_settings)
     findings += check_settings(files)
-    findings += check_hook(files, db_path)
+    findings += check_hook(files, db_path, installed_agents(db_path, cwd))
     findings += check_plugin(db_path)
     findings += check_colliding_hooks(files)
     findings += reach.check_entries(files, db_path)
@@ -45,4 +47,5 @@ def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> lis
     findings += check_mcp(cwd)
     findings += check_capture(files, db_path, rules)
     findings += check_copilot(cwd)
+    findings += check_agents(db_path, cwd, rules)
     return findings

@@ -19,7 +19,8 @@ from dp.doctor.settings_files import SettingsFile, installed, reinstall_command,
 MAX_SANE_TIMEOUT = 60
 
 
-def check_hook(files: list[SettingsFile], db_path: Path) -> list[Finding]:
+def check_hook(files: list[SettingsFile], db_path: Path, other_agents=()) -> list[Finding]:
+    """``other_agents``: the agents dp is installed for besides Claude Code (then its absence is no error)."""
     entries = installed(files)
     if not entries:
         from dp.store import installs
@@ -28,6 +29,9 @@ def check_hook(files: list[SettingsFile], db_path: Path) -> list[Finding]:
         if plugins:
             carried = ", ".join(entry.details.get("plugin", "dp") for entry in plugins)
             return [Finding("hook", OK, f"dp's hooks come with the Claude Code plugin {carried} (see plugin)")]
+        if other_agents:
+            return [Finding("hook", WARNING, "the dp hook is not installed in any Claude Code settings "
+                            f"(dp is installed for {', '.join(other_agents)})", "dp pave --hook")]
         return [Finding("hook", ERROR, "the dp hook is not installed in any Claude Code settings", "dp pave --hook")]
     findings = []
     for file, _, _, hook in _one_per_file(entries):

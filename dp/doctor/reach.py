@@ -61,7 +61,10 @@ def check_reach(rules) -> list:
 
 
 def _reach_lines(rules) -> list[str]:
-    aliases = [r.from_name for r in rules if r.match_kind == TOOL_ALIAS]
+    from dp.agents import get
+
+    claude = get()  # aliases between two agents' names of one tool are no correction in Claude Code
+    aliases = [r.from_name for r in rules if r.match_kind == TOOL_ALIAS and claude.corrects(r.from_name, r.to_name)]
     unknown = sorted(name for name in aliases if not _known_tool(name))
     known = sorted(name for name in aliases if _known_tool(name))
     bash = [r for r in rules if r.tool == BASH_TOOL and r.match_kind != TOOL_ALIAS]

@@ -65,8 +65,17 @@ def _check_rename(rule: Rule, delete: str) -> list[Finding]:
     ]
 
 
+def _corrects_claude_code(name: str, target: str) -> bool:
+    from dp.agents import get
+
+    return get().corrects(name, target)
+
+
 def _check_alias(rule: Rule, alias_names: set[str], delete: str) -> list[Finding]:
     name, target = rule.from_name, rule.to_name
+    if tools.is_builtin(name) and not _corrects_claude_code(name, target):
+        return [Finding("rules", OK, f"alias {name} → {target} is for other agents ({target} is their name for "
+                                     f"{name}); Claude Code's own {name} is not blocked")]
     if tools.is_builtin(name):
         return [
             Finding(

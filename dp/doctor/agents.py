@@ -1,0 +1,133 @@
+"""The lines of ``dp doctor`` for every agent other than Claude Code that has dp installed.
+
+Claude Code has its own subjects (``hook``, ``entries``, ``latency`` …). For
+another agent, each settings file of its scopes (and each recorded install)
+that holds dp's entries is checked the same way whatever the agent: the file
+must parse, dp's entries must be the ones its adapter wants (the before-tool
+event, the session start), and the installed command must answer a sample
+call in that agent's JSON within its timeout. Then what the agent's contract
+cannot do is said where it matters: a tool-name alias cannot block a name the
+agent does not know, so doctor says how the corrections reach it instead.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from dp.doctor.findings import ERROR, OK, WARNING, Finding
+
+CHECK = "agents"
+
+
+def installed_files(cwd: Path, db_path: Path) -> list[tuple[object, str, Path, dict | None, str]]:
+    """(agent, scope, settings file, parsed settings, error) of every non-default agent's file holding
+    dp's entries; a file that cannot be read comes with None and why."""
+    from dp.agents import DEFAULT, all_agents
+    from dp.claude.settings import dp_hooks, is_capture_hook, iter_hooks, parse_settings
+    from dp.errors import DpError
+    from dp.files import read_bytes
+    from dp.install.hook import recorded_agent
+    from dp.store import installs
+
+    places = [(agent, scope, agent.config_path(scope, project_dir=cwd))
+              for agent in all_agents() if agent.name != DEFAULT for scope in agent.scopes]
+    for entry in installs.read(db_path, installs.HOOK):
+        try:
+            agent = recorded_agent(entry)
+        except DpError:
+            continue
+        if agent.name != DEFAULT:
+            places.append((agent, entry.scope or "custom", Path(entry.path)))
+    found, seen = [], set()
+    for agent, scope, path in places:
+        real = os.path.realpath(path)
+        if real in seen:
+            continue
+        seen.add(real)
+        try:
+            settings = parse_settings(read_bytes(path), path)
+        except DpError as exc:
+            found.append((agent, scope, path, None, exc.message))
+            continue
+        if dp_hooks(settings) or any(is_capture_hook(hook) for _, _, hook in iter_hooks(settings)):
+            found.append((agent, scope, path, settings, ""))
+    return found
+
+
+def check_agents(db_path: Path, cwd: Path, rules) -> list[Finding]:
+    findings, agents_seen = [], {}
+    for agent, scope, path, settings, error in installed_files(cwd, db_path):
+        where = f"{agent.display}, {scope} scope ({path})"
+        if settings is None:
+            findings.append(Finding(CHECK, ERROR, f"{where}: {error}", "fix the file by hand"))
+            continue
+        agents_seen[agent.name] = agent
+        findings += _check_file(agent, scope, where, settings, cwd)
+    for agent in agents_seen.values():
+        findings.append(_aliases(agent, rules))
+    return findings
+
+
+def installed_agents(db_path: Path, cwd: Path) -> list[str]:
+    """The display names of the non-default agents dp is installed for (for the Claude Code lines)."""
+    names = []
+    for agent, _, _, settings, _ in installed_files(cwd, db_path):
+        if settings is not None and agent.display not in names:
+            names.append(agent.display)
+    return names
+
+
+def _fix(agent, scope: str) -> str:
+    return f"dp pave --hook --agent {agent.name}" + (f" --scope {scope}" if scope in agent.scopes else "")
+
+
+def _check_file(agent, scope: str, where: str, settings: dict, cwd: Path) -> list[Finding]:
+    from dp.claude.settings import dp_hooks
+
+    hooks = dp_hooks(settings)
+    events = {event for event, _, _ in hooks}
+    missing = [event for event in (agent.pre_tool_hook, "SessionStart") if event not in events]
+    if missing:
+        return [Finding(CHECK, ERROR if agent.pre_tool_hook in missing else WARNING,
+                        f"{where}: dp's {' and '.join(missing)} entr{'ies are' if len(missing) > 1 else 'y is'} "
+                        "missing", _fix(agent, scope))]
+    command = next(hook.get("command") for event, _, hook in hooks if event == agent.pre_tool_hook)
+    return [_answers(agent, where, command, cwd, scope)]
+
+
+def _answers(agent, where: str, command, cwd: Path, scope: str) -> Finding:
+    """Run the installed command once with a sample call in the agent's JSON, as the agent would."""
+    from dp.claude.executable import hook_argv
+    from dp.install.hook import call
+
+    argv = hook_argv(command)
+    if argv is None:
+        return Finding(CHECK, WARNING, f"{where}: the hook command {command!r} is not plain pave-check; not run",
+                       _fix(agent, scope))
+    if "--agent" not in argv or argv[argv.index("--agent") + 1:argv.index("--agent") + 2] != [agent.name]:
+        return Finding(CHECK, ERROR, f"{where}: {command} reads Claude Code's JSON, not {agent.display}'s",
+                       _fix(agent, scope))
+    payload = agent.sample_payload(agent.agent_tool("Bash"), {"command": "git status"}, cwd)
+    result = call(argv, payload, cwd)
+    if result.error or result.returncode != 0:
+        problem = result.error or f"exit {result.returncode}: {result.stderr.strip()[-200:]}"
+        return Finding(CHECK, ERROR, f"{where}: {command} failed a sample call ({problem})", _fix(agent, scope))
+    return Finding(CHECK, OK, f"installed in {where}: {command} (a sample call took {result.seconds * 1000:.0f} ms)",
+                   milliseconds=round(result.seconds * 1000, 1))
+
+
+def _aliases(agent, rules) -> Finding:
+    """How tool-name aliases reach an agent whose contract keeps them from blocking."""
+    from dp.rules.model import TOOL_ALIAS
+
+    promise = next(p for p in agent.promises() if p.name == "tool_alias_block")
+    spelled = [rule for rule in agent.spelled_rules(rules or []) if rule.match_kind == TOOL_ALIAS]
+    if promise.kept or not spelled:
+        return Finding(CHECK, OK, f"{agent.display}: {len(spelled)} tool-name alias(es) apply")
+    count = f"{len(spelled)} tool-name alias{'es' if len(spelled) != 1 else ''}"
+    return Finding(CHECK, OK,
+                   f"{agent.display} rejects a tool name it does not know before any hook runs, so {count} "
+                   f"cannot block there; they reach the model as context at session start",
+                   f"also put them in {agent.instructions_file}: dp pave --agents-md --agent {agent.name} "
+                   f"--output {agent.instructions_file}")
