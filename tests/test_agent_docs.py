@@ -38,3 +38,7 @@ def test_copilot_has_its_page():
 def test_a_table_row_names_each_promise_once():
     rows = [line.split("|")[1].strip() for line in overview().splitlines()[2:]]
     assert len(rows) == len(set(rows)) == 6
+
+
+def test_gemini_has_its_page():
+    assert _tables(DOCS / "gemini.md") == {"gemini": agent_table("gemini")}

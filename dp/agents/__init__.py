@@ -54,3 +54,4 @@ def canonical_anywhere(tool: str) -> str:
         if tool in agent.tool_names:
             return agent.canonical(tool)
     return tool
+

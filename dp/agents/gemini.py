@@ -92,15 +92,17 @@ class GeminiCli(Agent):
     def promises(self) -> tuple:
         return (
             Promise("rewrite", True, "`hookSpecificOutput.tool_input`; Gemini's policy and confirmation then judge "
-                                     "the rewritten command. The model is told its parameters were modified, "
-                                     "not how (BeforeTool context is ignored)"),
+                                     "the rewritten command. dp's note on what changed follows the result "
+                                     "(AfterTool context: BeforeTool context is ignored)"),
             Promise("block", True, "`decision: deny` with dp's reason, which the model reads"),
             Promise("session_context", True, "SessionStart `additionalContext`, before the prompt"),
-            Promise("after_context", False, "an unknown tool name fires no hook; Gemini answers it itself"),
-            Promise("capture", True, "AfterTool: tool errors and shell commands with a non-zero `Exit Code`"),
+            Promise("after_context", False, "a call of an unknown tool name fires no hook; Gemini answers it "
+                                            "itself (`Tool \"x\" not found`)"),
+            Promise("capture", True, "AfterTool: tool errors and shell commands with a non-zero `Exit Code`; "
+                                     "`dp ingest --gemini-sessions` reads saved sessions, unknown tool names too"),
             Promise("tool_alias_block", False,
                     "Gemini rejects an unknown tool name before any hook runs; dp states the corrections at "
-                    "session start and in GEMINI.md (a name Gemini knows is blocked)"),
+                    "session start and in GEMINI.md (an alias of a tool Gemini has does block)"),
         )
 
     def read_event(self, payload: dict) -> Event | None:
