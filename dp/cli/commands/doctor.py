@@ -26,6 +26,7 @@ Examples:
   dp doctor --json | jq '.checks[] | select(.status != "ok")'
   dp doctor --settings ./ci/claude-settings.json
   dp doctor --live      # your claude, a local fake model, a temporary project: does dp work end to end?
+  dp doctor --live --agent gemini   # the same with your gemini
 """
 
 _LABEL = {"ok": "ok", "warning": "warn", "error": "ERROR"}
@@ -35,10 +36,16 @@ _LABEL = {"ok": "ok", "warning": "warn", "error": "ERROR"}
 def doctor(
     settings: Optional[Path] = typer.Option(None, "--settings", metavar="PATH", help="Also check this settings file."),
     live: bool = typer.Option(False, "--live", help="Run your claude against a local fake model and show what dp did."),
+    agent: Optional[str] = typer.Option(None, "--agent", metavar="NAME",
+                                        help="With --live: the agent to run, claude (default) or gemini."),
     opts: Shared = None,
 ) -> int:
+    if agent is not None and not live:
+        from dp.errors import DpError
+
+        raise DpError("--agent goes with --live (dp doctor checks every agent dp is installed for)")
     if live:
-        return _live(opts)
+        return _live(opts, agent)
     from dp.doctor.checks import run_all
     from dp.doctor.findings import ERROR, summary
 
@@ -57,28 +64,45 @@ def doctor(
     return 0
 
 
-def _live(opts: Shared) -> int:
-    from dp.doctor import live
+def _live(opts: Shared, agent_name: Optional[str] = None) -> int:
+    from dp.install.hook import agent_named
     from dp.store import read_rules
 
-    report = live.run(opts.store, read_rules(opts.store))
+    agent = agent_named(agent_name)
+    if agent.name == "gemini":
+        from dp.doctor import live_gemini
+
+        report = live_gemini.run(opts.store, read_rules(opts.store), agent)
+    elif agent.name == "claude":
+        from dp.doctor import live
+
+        report = live.run(opts.store, read_rules(opts.store))
+    else:
+        from dp.errors import DpError
+
+        raise DpError(f"dp doctor --live does not run {agent.display} yet (it runs claude and gemini)")
     fired = all(probe["fired"] for probe in report["probes"])
     if opts.json:
         print_json({"ok": fired, **report})
     else:
-        typer.echo(f"Claude Code {report['version'] or '(version unknown)'} ({report['claude']}) against a fake model "
-                   "on 127.0.0.1, in a temporary project and HOME:")
-        typer.echo(f"  session start: the model was shown {report['session_start']!r}" if report["session_start"]
-                   else "  session start: no dp context reached the model")
-        for probe in report["probes"]:
-            typer.echo(f"  {probe['probe']}: the model called {probe['tool']} {json.dumps(probe['input'])}")
-            typer.echo(f"    hook fired: {'yes' if probe['fired'] else 'NO'}")
-            for line in probe["told"]:
-                typer.echo(f"    the model was told: {line}")
-            typer.echo(f"    the call returned: {probe['result'][:200]!r}")
+        _print_live(report)
     if not fired:
         raise typer.Exit(1)
     return 0
+
+
+def _print_live(report: dict) -> None:
+    client, binary = report.get("client", "Claude Code"), report.get("binary") or report.get("claude")
+    typer.echo(f"{client} {report['version'] or '(version unknown)'} ({binary}) against a fake model "
+               "on 127.0.0.1, in a temporary project and HOME:")
+    typer.echo(f"  session start: the model was shown {report['session_start']!r}" if report["session_start"]
+               else "  session start: no dp context reached the model")
+    for probe in report["probes"]:
+        typer.echo(f"  {probe['probe']}: the model called {probe['tool']} {json.dumps(probe['input'])}")
+        typer.echo(f"    hook fired: {'yes' if probe['fired'] else 'NO'}")
+        for line in probe["told"]:
+            typer.echo(f"    the model was told: {line}")
+        typer.echo(f"    the call returned: {probe['result'][:200]!r}")
 
 
 def register(app: typer.Typer) -> None:

@@ -72,23 +72,24 @@ def ingest(
 
 def _transcripts(conn, directory: Optional[Path], quiet: bool) -> dict:
     from dp.capture import transcripts
-    from dp.errors import DpError
 
-    where = (directory or transcripts.DEFAULT_DIR).expanduser()
-    if not where.is_dir():
-        raise DpError(f"{where} is not a directory (Claude Code keeps transcripts in ~/.claude/projects)")
-    totals = transcripts.ingest(conn, where, progress=None if quiet else _progress)
-    return {"directory": str(where), **totals.to_dict()}
+    return _read(transcripts, conn, directory, quiet, "Claude Code keeps transcripts in ~/.claude/projects")
 
 
 def _gemini(conn, directory: Optional[Path], quiet: bool) -> dict:
     from dp.capture import gemini_sessions
+
+    return _read(gemini_sessions, conn, directory, quiet, "Gemini CLI keeps sessions in ~/.gemini/tmp/<project>/chats")
+
+
+def _read(reader, conn, directory: Optional[Path], quiet: bool, where_they_are: str) -> dict:
+    """One session reader (``DEFAULT_DIR``, ``ingest``) over ``directory``; its totals as the report."""
     from dp.errors import DpError
 
-    where = (directory or gemini_sessions.DEFAULT_DIR).expanduser()
+    where = (directory or reader.DEFAULT_DIR).expanduser()
     if not where.is_dir():
-        raise DpError(f"{where} is not a directory (Gemini CLI keeps sessions in ~/.gemini/tmp/<project>/chats)")
-    totals = gemini_sessions.ingest(conn, where, progress=None if quiet else _progress)
+        raise DpError(f"{where} is not a directory ({where_they_are})")
+    totals = reader.ingest(conn, where, progress=None if quiet else _progress)
     return {"directory": str(where), **totals.to_dict()}
 
 
