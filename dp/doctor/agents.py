@@ -18,6 +18,8 @@ from pathlib import Path
 from dp.doctor.findings import ERROR, OK, WARNING, Finding
 
 CHECK = "agents"
+# Agents whose install doctor checks in a subject of their own (dp/doctor/copilot.py).
+OWN_SUBJECT = ("copilot",)
 
 
 def installed_files(cwd: Path, db_path: Path) -> list[tuple[object, str, Path, dict | None, str]]:
@@ -58,6 +60,8 @@ def installed_files(cwd: Path, db_path: Path) -> list[tuple[object, str, Path, d
 def check_agents(db_path: Path, cwd: Path, rules) -> list[Finding]:
     findings, agents_seen = [], {}
     for agent, scope, path, settings, error in installed_files(cwd, db_path):
+        if agent.name in OWN_SUBJECT:
+            continue
         where = f"{agent.display}, {scope} scope ({path})"
         if settings is None:
             findings.append(Finding(CHECK, ERROR, f"{where}: {error}", "fix the file by hand"))
