@@ -7,8 +7,11 @@ what is printed, the exit status and the errors are the same either way.
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
+from cli_assertions import into_a_closed_pipe
 
 IMPORTS = {"PYTHONPROFILEIMPORTTIME": "1"}  # Python lists every module it imports on stderr
 
@@ -147,3 +150,14 @@ def test_a_kept_parse_can_only_name_a_listing_view(dp, home):
         kept.write_bytes(marshal.dumps((stamp, ("os:system", arguments, opts))))
     again = dp("aliases")
     assert shown(again) == shown(first) and "typer" in imported(again.stderr)
+
+
+@pytest.mark.parametrize("words", [("aliases",), ("aliases", "--json"), ("--help",), ("--version",)])
+def test_a_reader_that_has_gone_ends_every_path_quietly(dp, env, home, words):
+    """typer's path (first run), the kept parse or help page (second): the same quiet status 1,
+    never an 'internal error' or a traceback (dp --help wrote one, the kept parse said 'internal error')."""
+    dp("alias", "read_file", "Read")
+    runs = [into_a_closed_pipe([Path(sys.executable).parent / "dp", *words],
+                               {**env, "XDG_CACHE_HOME": str(home / ".cache")}) for _ in range(2)]
+    assert [(proc.returncode, proc.stderr) for proc in runs] == [(1, ""), (1, "")]
+    assert dp(*words).returncode == 0

@@ -13,7 +13,28 @@ from typing import Optional, Sequence
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    """dp's exit status. Output to a reader that has gone (``dp aliases | head -1``) ends quietly
+    with status 1 on every path — typer's, the remembered parse, the kept help page — as click
+    ends it: stdout is flushed here, so whether dp's last bytes were still buffered or already
+    written makes no difference."""
     args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        status = _dispatch(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return _reader_gone()
+    return status
+
+
+def _reader_gone() -> int:
+    """Point stdout at the null device, so that the interpreter's last flush cannot fail again."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, sys.stdout.fileno())
+    os.close(null)
+    return 1
+
+
+def _dispatch(args: list[str]) -> int:
     from dp.cli import help_cache
 
     if help_cache.applies(args):
@@ -89,6 +110,8 @@ def _guarded(call) -> int:
     except KeyboardInterrupt:
         _error("interrupted")
         return 130
+    except BrokenPipeError:  # the reader has gone: not a bug in dp (main() ends it)
+        raise
     except Exception as exc:  # a bug in dp: still one line, unless asked for the traceback
         if os.environ.get("DP_DEBUG"):
             raise
