@@ -174,10 +174,23 @@ def test_aliases_to_aliases_and_to_retired_tools(dp, db_path, installed):
 
 
 def test_a_rule_set_without_problems_says_all_can_fire(dp, installed):
-    dp("alias", "read_file", "Read")
+    dp("alias", "--tool", "Edit", "--param", "file_path", "/old", "/new")
     dp("alias", "--cmd", "grep", "--replace", "rg")
     checks = _checks(dp("doctor", "--json"))
     assert _find(checks, "rules", "ok", "all 2 rules can fire")
+
+
+def test_an_alias_the_client_rejects_first_is_not_counted_as_one_that_can_fire(dp, installed):
+    # Claude Code rejects read_file before any hook: the rules line must agree with the reach line.
+    dp("alias", "read_file", "Read")
+    dp("alias", "list_files", "Glob")
+    dp("alias", "--cmd", "grep", "--replace", "rg")
+    checks = _checks(dp("doctor", "--json"))
+    [valid] = _find(checks, "rules", "ok", "all 3 rules are valid")
+    assert valid["message"] == ("all 3 rules are valid: 1 can fire before the call runs; 2 tool-name aliases are "
+                                "only told to the model (Claude Code rejects those names before any hook; see reach)")
+    reach = " ".join(c["message"] for c in checks if c["check"] == "reach")
+    assert "(list_files, read_file) cannot be blocked" in reach and "1 Bash rule rewrites the command" in reach
 
 
 def test_a_command_rule_without_a_flag_table_only_renames(dp, installed):

@@ -139,7 +139,7 @@ def test_doctor_reports_stale_entries_and_where_each_kind_takes_effect(dp, home,
     assert entries["status"] == "ok" and "if-filtered hook entries match the rules" in entries["message"]
     reach = " ".join(c["message"] for c in checks if c["check"] == "reach")
     assert "(read_file) cannot be blocked" in reach and "after the failed call (PostToolBatch)" in reach
-    assert "Claude Code 2.1.330" in reach and "1 Bash rules rewrite the command" in reach
+    assert "Claude Code 2.1.330" in reach and "1 Bash rule rewrites the command" in reach
 
     path = home / ".claude" / "settings.json"
     settings = json.loads(path.read_text())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -28,7 +29,13 @@ def test_init_sets_everything_up_and_demonstrates_it(dp, home, db_path, pave_che
     out = proc.stdout
     assert f"Store: {db_path} (created" in out
     assert "Installed the dp PreToolUse hook" in out and str(home / ".claude" / "settings.json") in out
-    assert "blocked (exit 2): read_file is not a valid tool. Use Read instead." in out
+    # What Claude Code really does with read_file: it rejects the name itself, no hook blocks it;
+    # the model reads the correction at session start and right after the rejected call.
+    assert "blocked" not in out
+    assert "session starts: the model is shown the corrections\n    - Do NOT call `read_file`. Use `Read` instead." in out
+    assert re.search(r"  agent calls tool read_file: Claude Code( \d[\d.]*)? has no such tool and rejects the call "
+                     r"itself, before any hook runs\n    -> right after, the model is told: dp: read_file is not a "
+                     r"valid tool\. Use Read instead\.", out), out
     assert "agent runs Bash: grep -n TODO src/app.py" in out
     assert "runs instead: rg -n TODO src/app.py" in out
     assert db_path.exists()
@@ -53,6 +60,11 @@ def test_init_twice_changes_nothing_the_second_time(dp, home):
     assert second["demo"]["rewrite"]["rewritten"] == "rg -n TODO src/app.py"
     assert second["demo"]["rewrite"]["kept_description"] is True
     assert second["demo"]["block"]["exit_code"] == 2
+    assert second["demo"]["session_start"]["lines"] == ["- Do NOT call `read_file`. Use `Read` instead.",
+                                                        "- grep: Use `rg` instead of `grep`"]
+    correction = second["demo"]["correction"]
+    assert (correction["event"], correction["ok"]) == ("PostToolBatch", True)
+    assert correction["additional_context"] == "dp: read_file is not a valid tool. Use Read instead."
 
 
 def test_init_keeps_the_users_rules_and_settings(dp, home):

@@ -37,6 +37,12 @@ def test_user_scope_writes_the_plugin_says_how_to_install_it_and_takes_dps_setti
     assert proc.returncode == 0, proc.stderr
     market = db_path.parent / "claude-plugin"
     assert "claude is not on PATH; install the plugin with:" in proc.stdout
+    # The demo says what the client does with read_file: the mod runs it as Read, older clients refuse it.
+    assert "blocked" not in proc.stdout
+    assert ("  agent calls tool read_file: Claude Code has no such tool\n"
+            "    -> in Claude Code 2.1.286+ the plugin's mod runs it as Read (dp doctor says if it loaded)\n"
+            "    -> older clients reject it before any hook; right after, the model is told: dp: read_file is not a "
+            "valid tool. Use Read instead.\n") in proc.stdout
     assert f"claude plugin marketplace add {market} --scope user" in proc.stdout
     assert "claude plugin install dp@dp-local --scope user" in proc.stdout
     plugin = market / "dp"

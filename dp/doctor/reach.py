@@ -65,8 +65,8 @@ def _reach_lines(rules) -> list[str]:
 
     claude = get()  # aliases between two agents' names of one tool are no correction in Claude Code
     aliases = [r.from_name for r in rules if r.match_kind == TOOL_ALIAS and claude.corrects(r.from_name, r.to_name)]
-    unknown = sorted(name for name in aliases if not _known_tool(name))
-    known = sorted(name for name in aliases if _known_tool(name))
+    unknown = sorted(name for name in aliases if not tools.is_possible_tool(name))
+    known = sorted(name for name in aliases if tools.is_possible_tool(name))
     bash = [r for r in rules if r.tool == BASH_TOOL and r.match_kind != TOOL_ALIAS]
     params = [r for r in rules if r.tool and r.tool != BASH_TOOL]
     lines = []
@@ -80,13 +80,14 @@ def _reach_lines(rules) -> list[str]:
         lines.append(f"aliases of tools it has ({', '.join(known[:5])}) are blocked by PreToolUse")
     if bash:
         lines.append(
-            f"{len(bash)} Bash rules rewrite the command before it runs (PreToolUse updatedInput), "
-            "and the model is told what changed; listed at session start too"
+            f"{_count(bash, 'Bash rule rewrites', 'Bash rules rewrite')} the command before it runs "
+            "(PreToolUse updatedInput), and the model is told what changed; listed at session start too"
         )
     if params:
-        lines.append(f"{len(params)} tool-parameter rules rewrite the input before the call runs")
+        lines.append(f"{_count(params, 'tool-parameter rule rewrites', 'tool-parameter rules rewrite')} "
+                     "the input before the call runs")
     return lines
 
 
-def _known_tool(name: str) -> bool:
-    return name in tools.BUILTIN_TOOLS or name.startswith("mcp__")
+def _count(items: list, one: str, many: str) -> str:
+    return f"{len(items)} {one if len(items) == 1 else many}"

@@ -32,8 +32,22 @@ def check_rules(rules: list[Rule]) -> list[Finding]:
         else:
             findings += _check_rename(rule, delete)
     if not findings and rules:
-        findings.append(Finding("rules", OK, f"all {len(rules)} rules can fire"))
+        findings.append(Finding("rules", OK, _all_valid(rules)))
     return findings
+
+
+def _all_valid(rules: list[Rule]) -> str:
+    """The OK line, counted as the client acts: an alias of a tool name Claude Code does not know
+    never reaches a PreToolUse hook (the client rejects the call first), so it cannot fire — it
+    is only told to the model (the reach lines say how). Claiming "all N can fire" above that
+    would contradict them."""
+    told = sum(1 for rule in rules if rule.match_kind == TOOL_ALIAS and not tools.is_possible_tool(rule.from_name))
+    if not told:
+        return f"all {len(rules)} rules can fire"
+    acting = len(rules) - told
+    return (f"all {len(rules)} rules are valid: {acting} can fire before the call runs; "
+            f"{told} tool-name {'alias is' if told == 1 else 'aliases are'} only told to the model "
+            f"(Claude Code rejects {'that name' if told == 1 else 'those names'} before any hook; see reach)")
 
 
 def _check_raw(rule: Rule) -> list[Finding]:

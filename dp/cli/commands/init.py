@@ -74,7 +74,8 @@ def init(
         _print_report(report["store"], describe_plugin_result(report["plugin"]), report["demo"], report["paving"],
                       chosen, label="Plugin:", plugin=True)
     else:
-        _print_report(report["store"], describe_hook_result(report["hook"]), report["demo"], report["paving"], chosen)
+        _print_report(report["store"], describe_hook_result(report["hook"]), report["demo"], report["paving"], chosen,
+                      client=_client(report["hook"]))
         if "mcp" in report:
             _print_mcp(report["mcp"])
     if not report["demo"]["ok"]:
@@ -90,7 +91,7 @@ def _print_paving(paving: dict) -> None:
 
 
 def _print_report(store: dict, hook_lines: list[str], shown: dict, paving: dict, agent=None, label: str = "Hook:",
-                  plugin: bool = False) -> None:
+                  plugin: bool = False, client: str = "Claude Code") -> None:
     rules = store["rules"]
     typer.echo(
         f"Store: {store['path']} ({store['status']}, schema {store['schema_version']}, "
@@ -103,17 +104,9 @@ def _print_report(store: dict, hook_lines: list[str], shown: dict, paving: dict,
     typer.echo("")
     typer.echo("Live demo: the installed hook, with a throwaway store holding two sample rules")
     typer.echo(f"(rules: {', '.join(shown['rules'])}):")
-    _print_block(shown["block"], plugin)
-    rewrite = shown["rewrite"]
-    typer.echo(f"  agent runs {rewrite['tool_name']}: {rewrite['command']}")
-    if rewrite["rewritten"]:
-        typer.echo(f"    -> runs instead: {rewrite['rewritten']}")
-    elif rewrite["advice"]:
-        typer.echo(f"    -> denied with advice (--mode advise): {rewrite['advice']}")
-    else:
-        typer.echo(f"    -> NOT rewritten (exit {rewrite['exit_code']}) {rewrite['error']}".rstrip())
-    if rewrite["additional_context"]:
-        typer.echo(f"    the agent is told: {rewrite['additional_context']}")
+    tool_name = _tool_name_lines(shown, client, plugin) if "correction" in shown else _block_lines(shown["block"])
+    for line in [*_session_lines(shown.get("session_start")), *tool_name, *_rewrite_lines(shown["rewrite"])]:
+        typer.echo(f"  {line}")
     if shown["ok"]:
         typer.echo("")
         typer.echo("Next:")
@@ -126,19 +119,62 @@ def _print_report(store: dict, hook_lines: list[str], shown: dict, paving: dict,
         typer.echo("  dp doctor                                 check the whole setup")
 
 
-def _print_block(block: dict, plugin: bool) -> None:
-    """The demo's tool-name alias, and with the plugin what the real client does with it."""
-    typer.echo(f"  agent calls tool {block['tool_name']}")
-    if block["ok"]:
-        how = "exit 2" if block["exit_code"] == 2 else "decision deny"
-        typer.echo(f"    -> blocked ({how}): {block['message']}")
-    else:
-        typer.echo(f"    -> NOT blocked (exit {block['exit_code']}) {block['error'] or block['message']}".rstrip())
+def _client(hook: dict) -> str:
+    """The client the demo speaks of: the Claude Code dp found, with its version, when it found one."""
+    version = (hook.get("filters") or {}).get("version")
+    return f"Claude Code {version}" if version else "Claude Code"
+
+
+def _session_lines(scene: dict | None) -> list[str]:
+    if scene is None:
+        return []
+    if not scene["ok"]:
+        return [f"session starts: the model is NOT shown the corrections (exit {scene['exit_code']}) {scene['error']}".rstrip()]
+    return ["session starts: the model is shown the corrections", *(f"  {line}" for line in scene["lines"])]
+
+
+def _tool_name_lines(shown: dict, client: str, plugin: bool = False) -> list[str]:
+    """The hallucinated tool name in Claude Code: the client rejects it before any hook and the
+    correction follows it; with the plugin, the mod runs it as the real tool where it loads."""
+    correction, block = shown["correction"], shown["block"]
+    told = (f"the model is told: {correction['additional_context']}" if correction["ok"] else
+            f"NO correction follows (exit {correction['exit_code']}) {correction['error']}".rstrip())
     if plugin:
         from dp.install.demo import BLOCK_RULE
 
-        typer.echo(f"    in Claude Code 2.1.286+ the plugin's mod runs it as {BLOCK_RULE.to_name} (dp doctor says if it "
-                   "loaded); older clients refuse it and are told the right name (SessionStart, PostToolBatch)")
+        lines = [f"agent calls tool {correction['tool_name']}: {client} has no such tool",
+                 f"  -> in Claude Code 2.1.286+ the plugin's mod runs it as {BLOCK_RULE.to_name} (dp doctor says if it "
+                 "loaded)",
+                 f"  -> older clients reject it before any hook; right after, {told}"]
+    else:
+        lines = [f"agent calls tool {correction['tool_name']}: {client} has no such tool and rejects the call "
+                 "itself, before any hook runs", f"  -> right after, {told}"]
+    if not block["ok"]:  # a tool a client does send (an MCP tool) must still be blocked
+        lines.append(f"  the hook does NOT block it when a client sends it (exit {block['exit_code']}) "
+                     f"{block['error'] or block['message']}".rstrip())
+    return lines
+
+
+def _rewrite_lines(rewrite: dict) -> list[str]:
+    lines = [f"agent runs {rewrite['tool_name']}: {rewrite['command']}"]
+    if rewrite["rewritten"]:
+        lines.append(f"  -> runs instead: {rewrite['rewritten']}")
+    elif rewrite["advice"]:
+        lines.append(f"  -> denied with advice (--mode advise): {rewrite['advice']}")
+    else:
+        lines.append(f"  -> NOT rewritten (exit {rewrite['exit_code']}) {rewrite['error']}".rstrip())
+    if rewrite["additional_context"]:
+        lines.append(f"  the agent is told: {rewrite['additional_context']}")
+    return lines
+
+
+def _block_lines(block: dict) -> list[str]:
+    """An agent whose hook sees the tool name: the block, as its adapter read the answer."""
+    if block["ok"]:
+        how = "exit 2" if block["exit_code"] == 2 else "decision deny"
+        return [f"agent calls tool {block['tool_name']}", f"  -> blocked ({how}): {block['message']}"]
+    return [f"agent calls tool {block['tool_name']}",
+            f"  -> NOT blocked (exit {block['exit_code']}) {block['error'] or block['message']}".rstrip()]
 
 
 def _print_mcp(result: dict) -> None:
