@@ -110,7 +110,7 @@ def find_program(program: str) -> Path:
     detail = f" (only shims found: {'; '.join(rejected)})" if rejected else ""
     raise DpError(
         f"cannot find the installed {program} program{detail}; reinstall dp "
-        "(pip install dp, or pipx install dp) so that it ships its console scripts"
+        "(pip install desire-paths, or pipx install desire-paths) so that it ships its console scripts"
     )
 
 
