@@ -94,7 +94,8 @@ def test_every_relative_link_and_anchor_resolves(page):
 def test_the_readme_links_every_docs_page():
     linked = {(ROOT / target.partition("#")[0]).resolve() for _, target in links(ROOT / "README.md")}
     missing = [path.relative_to(ROOT).as_posix() for path in PAGES[1:] if path.resolve() not in linked]
-    assert not missing, f"README.md does not link these docs pages: {missing}"
+    assert not missing, (f"README.md does not link these docs pages: {missing}; add each to the README's "
+                         "'Documentation' list (and to the nav in mkdocs.yml)")
 
 
 def test_the_link_check_finds_a_missing_file_and_a_missing_anchor(tmp_path, monkeypatch):
