@@ -132,6 +132,21 @@ def test_the_tools_own_hint_is_enough_after_one_event(store, env):
     assert item["alias"] == ["--recipe", "git comit", "git commit {{ args }}"]
 
 
+def test_an_explicit_min_count_is_honoured_even_for_unambiguous_evidence(store, env):
+    """--min-count N returns only what was seen N times; the one-event shortcut is the default only."""
+    error = ("Exit code 1\ngit: 'comit' is not a git command. See 'git --help'.\n\n"
+             "The most similar command is\n\tcommit")
+    _capture(env, failure("git comit -m 'x'", error, tool_use_id="f"))
+    assert [item["count"] for item in _suggest(store)] == [1]
+    assert _suggest(store, "--min-count", "2") == []
+    assert _suggest(store, "--min-count", "1")[0]["alias"] == ["--recipe", "git comit", "git commit {{ args }}"]
+    _capture(env, failure("git comit -m 'y'", error, tool_use_id="g"))
+    assert [item["count"] for item in _suggest(store, "--min-count", "2")] == [2]
+    assert _suggest(store, "--min-count", "3") == []
+    text = store("suggest", "--min-count", "3")
+    assert text.returncode == 0 and "each needs 3 matching failures" in text.stderr + text.stdout
+
+
 def test_an_ambiguous_hint_is_not_taken(store, env):
     error = "git: 'st' is not a git command.\n\nThe most similar commands are\n\tstatus\n\tstash"
     _capture(env, failure("git st", error, tool_use_id="f"))

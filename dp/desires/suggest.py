@@ -11,9 +11,10 @@ Four sources, each needing evidence of its own kind:
 * **unknown options** — then the same command succeeded with another flag in
   its place.
 
-A suggestion needs ``min_count`` events unless its evidence is unambiguous on
-its own (the tool's own "did you mean", a tool name whose words and input
-both fit exactly). Suggestions an existing rule already makes are left out.
+A suggestion needs ``min_count`` events. Left unset, the visible default is
+two events, or one when its evidence is unambiguous on its own (the tool's
+own "did you mean", a tool name whose words and input both fit exactly); an
+explicit ``min_count`` is never undercut by that shortcut. Suggestions an existing rule already makes are left out.
 """
 
 from __future__ import annotations
@@ -76,14 +77,24 @@ class Candidate:
         }
 
 
-def suggest(conn, rules, min_count: int = 2) -> list[dict]:
-    """Pending suggestions, best first."""
+DEFAULT_MIN_COUNT = 2
+
+
+def suggest(conn, rules, min_count: int | None = None) -> list[dict]:
+    """Pending suggestions, best first: seen ``min_count`` times (None: the default, see above)."""
     found: dict[tuple, Candidate] = {}
     for source in (_tool_names, _commands_not_found, _subcommand_typos, _unknown_options):
         source(conn, found)
     existing = {rule.key for rule in rules}
-    chosen = [c.to_dict() for c in found.values() if c.key not in existing and (c.unambiguous or len(c.events) >= min_count)]
+    chosen = [c.to_dict() for c in found.values() if c.key not in existing and _enough(c, min_count)]
     return sorted(chosen, key=lambda item: (-item["confidence"], -item["count"], item["id"]))
+
+
+def _enough(candidate, min_count: int | None) -> bool:
+    """Whether a candidate has the evidence asked for: exactly ``min_count`` when the user set it."""
+    if min_count is not None:
+        return len(candidate.events) >= min_count
+    return candidate.unambiguous or len(candidate.events) >= DEFAULT_MIN_COUNT
 
 
 def _candidate(found: dict, kind: str, alias: list[str], key: tuple, reason: str) -> Candidate:

@@ -16,7 +16,9 @@ Evidence: hallucinated tool names (matched to a real tool by name and input),
 "command not found" followed by a sibling that worked (python → python3),
 subcommand typos (the tool's own hint, or a subcommand seen working), and
 unknown options followed by success with another flag. A suggestion needs
---min-count events unless its evidence is unambiguous on its own.
+--min-count N events; without the option, 2, or 1 when its evidence is
+unambiguous on its own (the tool's own "did you mean"). An explicit N is
+always honoured.
 
 --apply ID creates the rule exactly as `dp alias` would (same validation,
 same output).
@@ -32,7 +34,9 @@ Examples:
 @shared("db", "cwd", "json")
 def suggest(
     apply: Optional[str] = typer.Option(None, "--apply", metavar="ID", help="Create the suggested rule ID."),
-    min_count: int = typer.Option(2, "--min-count", min=1, metavar="N", help="Events a suggestion needs (default 2)."),
+    min_count: Optional[int] = typer.Option(
+        None, "--min-count", min=1, metavar="N",
+        help="Events a suggestion needs (default: 2, or 1 for unambiguous evidence)."),
     project: bool = typer.Option(False, "--project", help="With --apply: write the rule to this repository's .dp/rules.toml."),
     opts: Shared = None,
 ) -> None:
@@ -59,7 +63,9 @@ def suggest(
     if opts.json:
         print_json(found)
     elif not found:
-        note(f"No suggestions (each needs {min_count} matching failures unless unambiguous; see dp paths).")
+        needs = (f"{min_count} matching failures" if min_count is not None
+                 else "2 matching failures, or 1 when unambiguous")
+        note(f"No suggestions (each needs {needs}; see dp paths).")
     else:
         typer.echo(render(found))
         note("Apply one with: dp suggest --apply ID")
