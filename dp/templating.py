@@ -21,9 +21,15 @@ What they share, each in one place:
 * one error type, ``TemplateError`` (here): a template that cannot be
   judged safe, parsed or rendered, from either surface, is a ``DpError``
   and reaches the user as one ``dp: error: …`` line;
-* one placement rule: a placeholder stands only where bash takes it as a
-  whole word of data — both surfaces ask ``dp.shell.placement`` through
-  ``placement_problem``, which words the refusal the same way.
+* one placement rule (``dp.shell.placement``, through ``judge``): a value is
+  data in every quoting context — a plain word, ``"…"``, ``'…'``, an
+  assignment, a heredoc body quoted or not — each surface supplying only how
+  a value is referred to (``wrap``); it is refused only where the program
+  reading it runs it as code (``dp.shell.sinks``: ``sh -c``, ``eval``,
+  ``python3 -c``, arithmetic …) or where no rendering keeps it data
+  (backticks, ``${…}``, a heredoc delimiter). A YAML step may opt in to the
+  code sinks for values its author wrote (``values_as_code: true``); an
+  alias recipe, whose values are the agent's words, may not.
 
 Why there are still two renderers. A YAML placeholder is a variable path
 and nothing else — no expressions, filters or loops — so it is substituted,
@@ -48,7 +54,7 @@ from instead: the recipe file (1 MB, 8 MB with aliases expanded:
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Callable
 
 from dp.errors import DpError
 
@@ -57,28 +63,33 @@ class TemplateError(DpError):
     """A template that cannot be judged safe, parsed or rendered (an alias recipe or a YAML step)."""
 
 
-def placement_problem(template: str, outputs, reader: str, *, blanks=(), allowed=frozenset(),
-                      opted_out: Callable[[str], bool] = lambda tag: False, opt_out: str = "",
-                      unparseable: str = "its placeholders cannot be placed safely") -> Optional[str]:
-    """Why the first misplaced placeholder of ``template`` is refused, or None when all are words.
-
-    ``outputs`` are the placeholder spans, ``blanks`` spans that render to
-    nothing (``{% … %}``), ``allowed`` the contexts a surface accepts besides
-    plain words; a placeholder for which ``opted_out(text)`` holds is passed
-    over. The message reads ``line N: {{ x }} is inside …, where <reader> as
-    code; <advice><opt_out>``. TemplateError when the script is not complete
-    Bash: where a placeholder sits cannot be told then.
-    """
+def judge(template: str, outputs, *, blanks=(),
+          unparseable: str = "its placeholders cannot be placed safely"):
+    """The placement plan of ``template`` (``dp.shell.placement.Plan``); TemplateError when
+    the script is not complete Bash, where no placeholder's place can be told."""
     from dp.shell.lexer import Unparseable
-    from dp.shell.placement import misplaced
+    from dp.shell.placement import plan
 
     try:
-        found = misplaced(template, outputs, blanks, allowed)
+        return plan(template, outputs, blanks)
     except Unparseable as exc:
         raise TemplateError(f"the script is not complete Bash ({exc}), so {unparseable}") from None
-    for item in found:
-        tag = template[item.start:item.end]
-        if not opted_out(tag):
-            return (f"line {item.line}: {tag} is {item.description}, where {reader} as code; "
-                    f"{item.advice}{opt_out}")
-    return None
+
+
+def problems(judged, *, code_allowed: bool = False, opt_in: str = "",
+             passes: Callable[[object], bool] = lambda problem: False) -> list[str]:
+    """One line per refused placeholder of a judged template.
+
+    ``code_allowed`` passes over the code sinks (a step's explicit opt-in),
+    ``passes`` over any problem it holds for; ``opt_in`` is appended to a
+    code sink's line (how the surface opts in).
+    """
+    return [problem.text + (opt_in if problem.code else "")
+            for problem in judged.problems if not (code_allowed and problem.code) and not passes(problem)]
+
+
+def render(template: str, judged, wrap: Callable[[str, str], str], blanks=()) -> str:
+    """``template`` with each placeholder given by ``wrap(tag, context)`` (see ``dp.shell.placement``)."""
+    from dp.shell.placement import rewrite
+
+    return rewrite(template, judged, wrap, blanks)

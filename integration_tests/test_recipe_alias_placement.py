@@ -1,10 +1,13 @@
-"""Recipe aliases: placeholders only where bash takes the agent's words as words.
+"""Recipe aliases: the agent's words are data in every quoting context, and never code.
 
-Judged once, when the alias is written (``dp alias --recipe``, ``dp aliases
-import``); the hook skips a stored template that fails the same check; ``|raw``
-opts out and ``dp doctor`` lists it. A recipe spliced into a list stays one
-command of that list whatever the script's shape (heredoc, several lines, a
-trailing comment): checked by running bash on the original and the rewrite.
+Placeholders render inside ``"…"``, ``'…'``, ``$'…'`` and heredoc bodies (the
+agent's words fitted to the place, ``dp.shell.placement``); they are refused
+when the alias is written (``dp alias --recipe``, ``dp aliases import``) where a
+program would run them as code (``dp.shell.sinks``) or where no rendering keeps
+them data — ``|raw`` or not: alias recipes have no opt-in. The hook skips a
+stored template that fails the same check. A recipe spliced into a list stays
+one command of that list whatever the script's shape (heredoc, several lines,
+a trailing comment): checked by running bash on the original and the rewrite.
 """
 
 from __future__ import annotations
@@ -17,26 +20,61 @@ import pytest
 from cli_assertions import assert_one_line_error
 
 
-@pytest.mark.parametrize("script,context,safe", [
-    ('echo "{{ args }}"', 'inside double quotes "…"', "write it as a plain word: echo {{ args }}"),
-    ('echo "got: {{ arg(1) }}!"', "inside double quotes", 'echo "got: "{{ arg(1) }}"!"'),
-    ("trap 'rm -f {{ arg(1) }}' EXIT", "inside single quotes", "trap 'rm -f '{{ arg(1) }} EXIT"),
-    ("echo $'{{ args }}'", "inside $'…' quotes", "echo {{ args }}"),
-    ("cat <<EOF\n{{ args }}\nEOF", "line 2: {{ args }} is in a heredoc body", "printf '%s\\n' {{ args }}"),
-    ("cat <<'EOF'\n{{ args }}\nEOF", "in a heredoc body", "printf"),
-    ("echo $(( {{ arg(1) }} * 2 ))", "inside arithmetic", "v={{ arg(1) }}"),
-    ("echo `ls {{ args }}`", "inside backticks", "$( … )"),
-    ("echo ${X:-{{ arg(1) }}}", "parameter expansion", "v={{ arg(1) }}"),
-    ("[[ {{ arg(1) }} -gt 2 ]] && echo big", "arithmetic comparison", "[ … -eq … ]"),
-    ("echo ok # {{ args }}", "in a comment", "out of the comment"),
-    ('echo "{{.Args}}"', "inside double quotes", "echo {{ args }}"),
-    ('{% for a in args %}echo "{{ a }}"; {% endfor %}', "inside double quotes", "echo {{ a }}"),
+@pytest.mark.parametrize("script,fragment", [
+    ("sh -c 'echo {{ args }}'", "line 1: {{ args }} would run as code in sh -c"),
+    ('bash -c "ls {{ arg(1) }}"', "would run as code in bash -c"),
+    ("eval {{ args }}", "would run as code in eval"),
+    ("trap 'rm -f {{ arg(1) }}' EXIT", "would run as code in trap"),
+    ("ssh host ls {{ args }}", "would run as code in ssh"),
+    ("sudo sh -c {{ args|raw }}", "would run as code in sh -c"),
+    ("python3 -c {{ arg(1) }}", "would run as code in python3 -c"),
+    ("bash <<EOF\n{{ args }}\nEOF", "line 2: {{ args }} would run as code in bash"),
+    ("echo $(( {{ arg(1) }} * 2 ))", "would run as code in arithmetic"),
+    ("[[ {{ arg(1) }} -gt 2 ]] && echo big", "would run as code in arithmetic"),
+    ("echo `ls {{ args }}`", "inside backticks"),
+    ("echo ${X:-{{ arg(1) }}}", "parameter expansion"),
+    ('{% for a in args %}sh -c "{{ a }}"; {% endfor %}', "would run as code in sh -c"),
 ])
-def test_alias_refuses_placeholders_outside_plain_words(dp, db_path, script, context, safe):
+def test_alias_refuses_code_sinks_and_unplaceable_spots(dp, db_path, script, fragment):
     proc = dp("alias", "--recipe", "gt x", script)
     assert_one_line_error(proc, "recipe template for 'gt x' is refused: ")
-    assert context in proc.stderr and safe in proc.stderr and "|raw" in proc.stderr
+    assert fragment in proc.stderr
+    assert "values_as_code" not in proc.stderr and "end the tag in |raw" not in proc.stderr  # no opt-in here
     assert not db_path.exists() or _rows(db_path) == []
+
+
+ARGUMENT = "'it'\\''s $(touch pwned) `touch pwned2`; \"q\"'"
+
+
+@pytest.mark.parametrize("script,expected", [
+    ('echo "Hello, {{ arg(1) }}!"', "Hello, it's $(touch pwned) `touch pwned2`; \"q\"!\n"),
+    ("echo 'x={{ arg(1) }}'", "x=it's $(touch pwned) `touch pwned2`; \"q\"\n"),
+    ('printf "[%s]" "{{ args }}"', "[it's $(touch pwned) `touch pwned2`; \"q\" two]"),
+    ("printf '[%s]' '{{ args }}'", "[it's $(touch pwned) `touch pwned2`; \"q\" two]"),
+    ("cat <<EOF\nvalue: {{ arg(1) }}\nEOF", "value: it's $(touch pwned) `touch pwned2`; \"q\"\n"),
+    ("cat <<'EOF'\n$HOME {{ arg(1) }}\nEOF", "$HOME it's $(touch pwned) `touch pwned2`; \"q\"\n"),
+    ('echo "{{.Args}}"', "it's $(touch pwned) `touch pwned2`; \"q\" two\n"),
+    ('{% for a in args %}echo "<{{ a }}>"; {% endfor %}', "<it's $(touch pwned) `touch pwned2`; \"q\">\n<two>\n"),
+    ("echo ok # {{ args }}", "ok\n"),
+])
+def test_alias_renders_every_quoting_context_as_data(dp, pave_check, tmp_path, script, expected):
+    """Through the real hook: the rewrite prints the agent's words as text, and runs nothing in them."""
+    assert dp("alias", "--recipe", "gt x", script).returncode == 0
+    proc = pave_check({"tool_name": "Bash", "tool_input": {"command": f"gt x {ARGUMENT} two"}})
+    rewritten = json.loads(proc.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
+    work = tmp_path / "work"
+    work.mkdir()
+    ran = subprocess.run(["bash", "-c", rewritten], cwd=work, capture_output=True, text=True, timeout=10)
+    assert (ran.returncode, ran.stdout) == (0, expected), rewritten
+    assert sorted(p.name for p in work.iterdir()) == []
+
+
+def test_a_heredoc_value_that_could_end_the_body_leaves_the_command_alone(dp, pave_check):
+    """A line break (or an expansion) cannot become heredoc text: the hook does not rewrite then."""
+    assert dp("alias", "--recipe", "gt x", "cat <<EOF\n{{ arg(1) }}\nEOF").returncode == 0
+    for argument in ("$'a\\nEOF\\ntouch pwned'", '"$HOME"'):
+        proc = pave_check({"tool_name": "Bash", "tool_input": {"command": f"gt x {argument}"}})
+        assert (proc.returncode, proc.stdout) == (0, "")
 
 
 @pytest.mark.parametrize("script", [
@@ -46,8 +84,9 @@ def test_alias_refuses_placeholders_outside_plain_words(dp, db_path, script, con
     "cat <<'EOF'\nliteral $HOME\nEOF\necho {{ args }}",
     "[[ -n {{ arg(1) }} ]] && echo {{ arg(1) }}",
     "docker ps --format '{% raw %}{{.State}}{% endraw %}' {{ args }}",
+    "sh -c 'echo \"$@\"' _ {{ args }}",
 ])
-def test_alias_accepts_plain_words(dp, script):
+def test_alias_accepts_data_positions(dp, script):
     proc = dp("alias", "--recipe", "gt x", script)
     assert proc.returncode == 0, proc.stderr
 
@@ -56,26 +95,27 @@ def test_import_refuses_the_same_and_writes_nothing(dp, tmp_path, db_path):
     dp("alias", "keep_me", "Read")
     collection = tmp_path / "team.json"
     collection.write_text(json.dumps({"aliases": [
-        {"from": "gt ok", "to": "echo {{ args }}", "command": "gt", "match_kind": "recipe",
+        {"from": "gt ok", "to": "echo '{{ args }}'", "command": "gt", "match_kind": "recipe",
          "tool": "Bash", "param": "command"},
         {"from": "gt bad", "to": "sh -c 'echo {{ args }}'", "command": "gt", "match_kind": "recipe",
          "tool": "Bash", "param": "command"},
     ]}))
     proc = dp("aliases", "import", collection)
-    assert_one_line_error(proc, "entry 2: recipe template for 'gt bad' is refused: line 1: {{ args }} is inside single quotes")
+    assert_one_line_error(proc, "entry 2: recipe template for 'gt bad' is refused: line 1: {{ args }} would run "
+                                "as code in sh -c")
     assert [row[0] for row in _rows(db_path)] == ["keep_me"]
 
 
-def test_raw_is_the_opt_out_and_doctor_lists_every_use(dp):
-    assert dp("alias", "--recipe", "gt x", 'echo "{{ args|raw }}" {{ arg(1) }} "{{.Raw}}"').returncode != 0
+def test_raw_is_no_opt_out_and_doctor_lists_every_use(dp):
+    assert dp("alias", "--recipe", "gt x", 'sh -c "{{ args|raw }}"').returncode != 0
     assert dp("alias", "--recipe", "gt x", 'echo "{{ args|raw }}" {{ arg(1) }}').returncode == 0
     report = json.loads(dp("doctor", "--json").stdout)
-    raw = [f["message"] for f in report["checks"] if "unchecked" in f["message"]]
-    assert raw == ["recipe 'gt x' splices the agent's text unchecked: {{ args|raw }}"]
+    raw = [f["message"] for f in report["checks"] if "|raw" in f["message"]]
+    assert len(raw) == 1 and "{{ args|raw }}" in raw[0]
 
 
 def test_hook_skips_a_stored_template_that_fails_the_check(dp, db_path, pave_check, tmp_path):
-    """A row written by an older dp (or by hand) is never rendered into a quoted context."""
+    """A row written by an older dp (or by hand) is never rendered into a code sink."""
     dp("alias", "--recipe", "gt x", "echo {{ args }}")
     with sqlite3.connect(db_path) as conn:
         conn.execute("UPDATE aliases_v3 SET to_name = ? WHERE from_name = 'gt x'", ('sh -c "echo {{ args }}"',))

@@ -103,13 +103,15 @@ def test_failure_exit_code_and_text(dp, project):
     assert not (project / "later").exists()
 
 
-def test_invalid_recipe_exits_2_with_one_line(dp, project):
+def test_invalid_recipe_exits_2_with_one_line_per_problem(dp, project):
     recipe = write(project / "bad.yaml", "name: bad\nsteps:\n  - {id: a}\n  - {id: a, command: x}\n")
     for command in ("run", "validate", "explain"):
         proc = dp("recipe", command, recipe, cwd=project)
-        assert proc.returncode == 2
-        assert_one_line_error(proc, "step 'a': a bash step needs 'command'")
-        assert "step 'a': duplicate step id" in proc.stderr
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr
+        assert proc.stderr.splitlines() == [
+            f"dp: error: invalid recipe {recipe}: step 'a': a bash step needs 'command'",
+            f"dp: error: invalid recipe {recipe}: step 'a': duplicate step id (ids must be unique)",
+        ]
 
 
 def test_quoted_template_in_a_condition_fails_validation_with_the_fix(dp, project):
@@ -164,13 +166,27 @@ def test_aliases_of_one_long_string_are_refused_before_they_render(dp, project, 
         assert_one_line_error(proc, "MB of text")
 
 
-def test_validate_prints_warnings_with_suggestions(dp, project):
-    recipe = write(project / "typo.yaml",
-                   "name: typo\nsteps:\n  - id: a\n    command: echo\n    continue_on_eror: true\n")
+def test_validate_reports_every_misspelt_key_at_once(dp, project):
+    """Three misspelt keys: three lines, each with its "did you mean", exit 2 (one pass to fix them)."""
+    recipe = write(project / "typo.yaml", "name: typo\ndescrption: x\nsteps:\n  - id: a\n"
+                                          "    comand: echo hi\n    tmeout: 5\n")
+    for args in (("validate", recipe), ("run", recipe), ("run", recipe, "--validate-only", "--json")):
+        proc = dp("recipe", *args, cwd=project)
+        assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
+        assert proc.stderr.splitlines() == [
+            f"dp: error: invalid recipe {recipe}: unknown key 'descrption' (did you mean 'description'?)",
+            f"dp: error: invalid recipe {recipe}: step 'a': unknown key 'comand' (did you mean 'command'?)",
+            f"dp: error: invalid recipe {recipe}: step 'a': unknown key 'tmeout' (did you mean 'timeout'?)",
+        ]
+
+
+def test_validate_prints_warnings_for_keys_like_no_known_one(dp, project):
+    recipe = write(project / "odd.yaml",
+                   "name: odd\nsteps:\n  - id: a\n    command: echo\n    x_newer_runner_field: true\n")
     proc = dp("recipe", "validate", recipe, cwd=project)
     assert proc.returncode == 0
-    assert proc.stdout == "Recipe 'typo' is valid (1 step, 1 warning(s))\n"
-    assert "unknown key 'continue_on_eror' (did you mean 'continue_on_error'?)" in proc.stderr
+    assert proc.stdout == "Recipe 'odd' is valid (1 step, 1 warning(s))\n"
+    assert "unknown key 'x_newer_runner_field'" in proc.stderr
     proc = dp("recipe", "run", recipe, "--validate-only", "--json", cwd=project)
     data = json.loads(proc.stdout)
     assert data["valid"] is True and data["steps"] == 1 and len(data["warnings"]) == 1

@@ -118,16 +118,16 @@ def test_each_type_checks_its_own_values(dp, tmp_path):
     recipe = tmp_path / "own.yaml"
     recipe.write_text(
         "name: own\nsteps:\n"
-        "  - id: b\n    command: echo \"{{x}}\"\n"
+        "  - id: b\n    command: sh -c \"echo {{x}}\"\n"
         "  - id: t\n    task: 'a \"b'\n"
         "  - id: r\n    recipe: ../elsewhere\n"
         "  - id: a\n    prompt: hi\n    auto_stage: maybe\n"
     )
     proc = dp("recipe", "validate", recipe)
     assert proc.returncode == 2
-    assert_one_line_error(proc, "invalid recipe")
+    assert all(line.startswith("dp: error: invalid recipe ") for line in proc.stderr.splitlines())
     message = proc.stderr
-    assert "step 'b': 'command': line 1: {{x}} is inside double quotes" in message
+    assert "step 'b': 'command': line 1: {{x}} would run as code in sh -c" in message
     assert "step 't': 'task' cannot be split into words" in message
     assert "step 'r': 'recipe' must be a recipe name" in message
     assert "step 'a': 'auto_stage' must be true or false" in message

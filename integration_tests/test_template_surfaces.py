@@ -19,12 +19,14 @@ from dp.templating import TemplateError
 
 # (alias script, YAML command, what both say about the placeholder)
 MISPLACED = [
-    ('echo "{{ args }}"', 'echo "{{ who }}"', 'is inside double quotes "…"'),
-    ("trap 'rm {{ args }}' EXIT", "trap 'rm {{ who }}' EXIT", "is inside single quotes '…'"),
-    ("echo $(( {{ arg(1) }} + 1 ))", "echo $(( {{ who }} + 1 ))", "is inside arithmetic"),
-    ("cat <<EOF\n{{ args }}\nEOF", "cat <<EOF\n{{ who }}\nEOF", "is in a heredoc body"),
+    ('bash -c "echo {{ args }}"', 'bash -c "echo {{ who }}"', "would run as code in bash -c"),
+    ("trap 'rm {{ args }}' EXIT", "trap 'rm {{ who }}' EXIT", "would run as code in trap"),
+    ("echo $(( {{ arg(1) }} + 1 ))", "echo $(( {{ who }} + 1 ))", "would run as code in arithmetic"),
+    ("python3 - <<EOF\n{{ args }}\nEOF", "python3 - <<EOF\n{{ who }}\nEOF", "would run as code in python3"),
+    ("echo `echo {{ args }}`", "echo `echo {{ who }}`", "is inside backticks"),
 ]
-_SHAPE = re.compile(r"line \d+: \{\{ ?[\w()]+ ?\}\} is .+, where bash .*would read .+ as code; .+")
+_SHAPE = re.compile(r"line \d+: \{\{ ?[\w()]+ ?\}\} (would run as code in .+|is .+, where bash would read it "
+                    r"again as code); .+")
 
 
 @pytest.mark.parametrize("alias_script, yaml_command, context", MISPLACED)
@@ -44,14 +46,14 @@ def test_both_surfaces_refuse_the_same_places_in_the_same_words(dp, tmp_path, al
 
 def test_one_error_type_for_both_surfaces():
     with pytest.raises(TemplateError) as yaml_error:
-        templates.render_shell('echo "{{ who }}"', {"who": "x"})
+        templates.render_shell('sh -c "{{ who }}"', {"who": "x"})
     with pytest.raises(TemplateError) as alias_error:
-        alias_recipe.render('echo "{{ args }}"', args=["x"], matched="gt x", raw="gt x x", full="gt x x",
+        alias_recipe.render('sh -c "{{ args }}"', args=["x"], matched="gt x", raw="gt x x", full="gt x x",
                             cwd="/")
     assert templates.TemplateError is alias_recipe.TemplateError is TemplateError
     assert issubclass(TemplateError, DpError)
-    assert "is inside double quotes" in yaml_error.value.message
-    assert "is inside double quotes" in alias_error.value.message
+    assert "would run as code in sh -c" in yaml_error.value.message
+    assert "would run as code in sh -c" in alias_error.value.message
 
 
 def test_an_alias_template_that_fails_to_render_is_the_same_error():

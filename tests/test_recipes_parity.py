@@ -125,10 +125,16 @@ def test_empty_command_is_accepted_and_runs_as_a_no_op(tmp_path):
     assert step(result, "s1").output == ""
 
 
-def test_unknown_fields_are_warnings_that_name_them():
-    recipe = parse_recipe_text("name: t\ndescrption: oops\nsteps:\n  - id: s1\n    command: echo\n    tmeout: 5\n")
-    assert any("descrption" in warning for warning in recipe.warnings)
-    assert any("tmeout" in warning for warning in recipe.warnings)
+def test_unknown_fields_are_named_and_misspelt_ones_refused_all_at_once():
+    # the runner warns and runs (a misspelt 'tmeout' silently has no timeout); dp refuses, every typo in one go
+    with pytest.raises(RecipeError) as caught:
+        parse_recipe_text("name: t\ndescrption: oops\nsteps:\n  - id: s1\n    command: echo\n    tmeout: 5\n")
+    assert [line.split(": ", 1)[1] for line in str(caught.value).splitlines()] == [
+        "unknown key 'descrption' (did you mean 'description'?)",
+        "step 's1': unknown key 'tmeout' (did you mean 'timeout'?)",
+    ]
+    recipe = parse_recipe_text("name: t\nsteps:\n  - id: s1\n    command: echo\n    future_field: 5\n")
+    assert any("future_field" in warning for warning in recipe.warnings)
 
 
 @pytest.mark.parametrize(

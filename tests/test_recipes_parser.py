@@ -95,16 +95,16 @@ def test_dates_stay_text():
     assert recipe.context == {"day": "2024-01-31"}
 
 
-def test_all_problems_reported_in_one_line():
+def test_all_problems_reported_at_once_one_line_each():
     message = invalid("name: x\nsteps: [{id: a}, {id: b, prompt: p, timeout: 0}]")
-    assert "step 'a': a bash step needs 'command'" in message
-    assert "step 'b': 'timeout' must be" in message
-    assert "\n" not in message
+    assert message.splitlines() == [
+        "invalid recipe r.yaml: step 'a': a bash step needs 'command'",
+        "invalid recipe r.yaml: step 'b': 'timeout' must be a number of seconds, above 0 and at most 86400",
+    ]
 
 
-def test_unknown_keys_warn_with_suggestions():
-    recipe = parse_recipe_text(
-        """
+def test_misspelt_keys_are_all_reported_at_once_and_unknown_ones_warn():
+    text = """
 name: typos
 descripton: oops
 hooks: {pre_stpe: "echo"}
@@ -115,20 +115,24 @@ steps:
     paralel_group: g
     zzzzzz: 1
 """
-    )
-    assert "r.yaml" not in " ".join(recipe.warnings)
-    assert any("unknown key 'descripton' (did you mean 'description'?)" in w for w in recipe.warnings)
-    assert any("unknown key 'hooks.pre_stpe' (did you mean 'pre_step'?)" in w for w in recipe.warnings)
-    assert any("step 'a': unknown key 'comand' (did you mean 'command'?)" in w for w in recipe.warnings)
-    assert any("'paralel_group' (did you mean 'parallel_group'?)" in w for w in recipe.warnings)
-    assert any(w.endswith("unknown key 'zzzzzz'") for w in recipe.warnings)
+    with pytest.raises(RecipeError) as caught:
+        parse_recipe_text(text)
+    assert caught.value.exit_code == 2
+    assert str(caught.value).splitlines() == [
+        "invalid recipe <recipe>: unknown key 'descripton' (did you mean 'description'?)",
+        "invalid recipe <recipe>: unknown key 'hooks.pre_stpe' (did you mean 'pre_step'?)",
+        "invalid recipe <recipe>: step 'a': unknown key 'comand' (did you mean 'command'?)",
+        "invalid recipe <recipe>: step 'a': unknown key 'paralel_group' (did you mean 'parallel_group'?)",
+    ]
+    recipe = parse_recipe_text("name: t\nsteps:\n  - id: a\n    command: echo\n    zzzzzz: 1\n")
+    assert [w for w in recipe.warnings if w.endswith("unknown key 'zzzzzz'")]
 
 
-def test_misspelt_required_key_is_an_error_with_the_suggestion():
-    assert "step 'a': a bash step needs 'command' (found 'comand': did you mean 'command'?)" in \
-        invalid("name: x\nsteps: [{id: a, comand: ls}]")
-    assert "(found 'promt': did you mean 'prompt'?)" in \
-        invalid("name: x\nsteps: [{id: a, agent: r, promt: hi}]")
+def test_misspelt_required_key_is_one_error_with_the_suggestion():
+    assert invalid("name: x\nsteps: [{id: a, comand: ls}]") == \
+        "invalid recipe r.yaml: step 'a': unknown key 'comand' (did you mean 'command'?)"
+    assert invalid("name: x\nsteps: [{id: a, agent: r, promt: hi}]") == \
+        "invalid recipe r.yaml: step 'a': unknown key 'promt' (did you mean 'prompt'?)"
 
 
 def test_fields_for_other_step_types_warn():
@@ -323,11 +327,14 @@ def test_examples_are_valid_without_warnings(path):
     ("trap {{x}} EXIT", "trap"),
     ("cd /; ssh host ls {{x}}", "ssh"),
 ])
-def test_values_reaching_a_second_shell_are_warned_about(command, tool):
-    recipe = parse_recipe_text(f"name: x\nsteps: [{{id: a, command: {json.dumps(command)}}}]")
-    assert len(recipe.warnings) == 1
-    assert recipe.warnings[0].startswith(f"step 'a': 'command': a {{{{value}}}} given to '{tool}' "
-                                         "is parsed as shell code again")
+def test_values_reaching_a_second_shell_are_refused_unless_the_step_opts_in(command, tool):
+    message = invalid(f"name: x\nsteps: [{{id: a, command: {json.dumps(command)}}}]")
+    assert message.startswith(f"invalid recipe r.yaml: step 'a': 'command': line 1: {{{{x}}}} would run as code in {tool}: ")
+    assert message.endswith("(a value you wrote yourself may run there: values_as_code: true on the step)")
+    recipe = parse_recipe_text(f"name: x\nsteps: [{{id: a, command: {json.dumps(command)}, values_as_code: true}}]")
+    assert recipe.steps[0].values_as_code is True
+    assert recipe.warnings == [f"step 'a': 'command': values_as_code: its values run as code where placed "
+                               f"({tool}); give it only values you wrote"]
 
 
 @pytest.mark.parametrize("command", [

@@ -135,7 +135,9 @@ def _one_line(message: str) -> str:
 
 
 def _error(message: str) -> None:
-    print(f"dp: error: {message}", file=sys.stderr)
+    """``dp: error: …``, one line per problem when a message lists several (an invalid recipe)."""
+    for line in message.splitlines() or [""]:
+        print(f"dp: error: {line}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -51,12 +51,13 @@ def _all_valid(rules: list[Rule]) -> str:
 
 
 def _check_raw(rule: Rule) -> list[Finding]:
-    """Every ``|raw`` in a recipe: text spliced where dp does not check what bash makes of it."""
+    """Every ``|raw`` in a recipe: written when it spliced text unchecked; it no longer does."""
     from dp.rules.recipe import raw_uses
 
     return [
-        Finding("rules", WARNING, f"recipe {rule.from_name!r} splices the agent's text unchecked: {tag}",
-                "make sure no quotes, heredoc or arithmetic surround it, or drop |raw")
+        Finding("rules", WARNING, f"recipe {rule.from_name!r} uses |raw, which no longer splices the agent's "
+                                  f"text unchecked (it prints it as typed, placed as data): {tag}",
+                "drop |raw: the placeholder renders as data wherever it stands")
         for tag in raw_uses(rule.to_name)
     ]
 

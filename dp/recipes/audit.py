@@ -53,6 +53,8 @@ class AuditLog:
             "error": result.error,
             "output_len": len(result.output or ""),
         }
+        if result.values_as_code:
+            entry["values_as_code"] = True  # the author let this step's values run as code
         with self.lock:
             self.handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
             self.handle.flush()

@@ -128,6 +128,7 @@ class Frame:
     def _step(self, step: model.Step, recipe: model.Recipe, context: dict, depth: int,
               chain: list[str], limits: tuple[int, int]) -> Outcome:
         result = model.StepResult(step.id, step.type)
+        result.values_as_code = step.values_as_code
         try:
             skip_reason = self._skip_reason(step, context)
         except StepFailed as exc:

@@ -33,12 +33,12 @@ class Step:
         "command", "agent", "prompt", "recipe", "task", "output", "condition", "mode", "model",
         "working_dir", "timeout", "auto_stage", "parallel_group",
     )
-    _FLAGS = ("parse_json", "parse_json_required", "continue_on_error")
+    _FLAGS = ("parse_json", "parse_json_required", "continue_on_error", "values_as_code")
     # In the order ``to_dict`` (``--explain --json``) lists them.
     __slots__ = (
         "id", "type", "command", "agent", "prompt", "recipe", "task", "output", "condition",
         "parse_json", "parse_json_required", "mode", "model", "working_dir", "timeout",
-        "auto_stage", "continue_on_error", "when_tags", "parallel_group", "context",
+        "auto_stage", "continue_on_error", "when_tags", "parallel_group", "context", "values_as_code",
     )
 
     command: Optional[str]
@@ -57,6 +57,7 @@ class Step:
     parse_json: bool
     parse_json_required: bool
     continue_on_error: bool
+    values_as_code: bool  # the author's opt-in: this step's values may reach a code sink (dp.shell.sinks)
 
     def __init__(self, id: str, type: str, **fields: Any):
         self.id = id
@@ -111,7 +112,7 @@ class StepResult:
 
     __slots__ = (
         "step_id", "type", "status", "output", "error", "duration_ms", "warnings",
-        "rendered", "children", "tolerated", "reason",
+        "rendered", "children", "tolerated", "reason", "values_as_code",
     )
 
     def __init__(self, step_id: str, type: str, status: str = PENDING):
@@ -126,6 +127,7 @@ class StepResult:
         self.rendered: Optional[str] = None  # dry-run: what would run
         self.children: list[StepResult] = []
         self.tolerated = False  # failed, but the step has continue_on_error
+        self.values_as_code = False  # the step opted in to values reaching code (the audit log says so)
 
     @property
     def ok(self) -> bool:

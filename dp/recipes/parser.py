@@ -1,10 +1,13 @@
 """Turning recipe YAML into a validated ``Recipe``, with ``extends`` merged in.
 
 Structural problems are errors that name the step (``step 'build': a bash
-step needs 'command'``); unknown keys are warnings with the closest known key
-as a suggestion, because a misspelt ``comand`` would otherwise silently turn
-a step into a no-op. Everything that can be checked before running is: the
-condition syntax, the shell templates, tag lists and limits.
+step needs 'command'``). An unknown key close to a known one is an error
+with the known key as a suggestion, because a misspelt ``comand``,
+``tmeout`` or ``continue_on_eror`` would otherwise silently drop what it
+said; an unknown key like no known one is a warning (a newer runner's
+field). Everything that can be checked before running is: the condition
+syntax, the shell templates, tag lists and limits — and every problem found
+is reported at once, one line each, so a recipe is fixed in one pass.
 """
 
 from __future__ import annotations
@@ -29,17 +32,17 @@ RECURSION_KEYS = ("max_depth", "max_total_steps")
 
 def load_recipe(path: Path, roots: Iterable[Path] = ()) -> model.Recipe:
     """Read, merge ``extends`` parents, and validate the recipe at ``path``."""
-    raw, warnings = _load_with_parents(Path(path), list(roots), chain=[])
-    return build_recipe(raw, source=str(path), path=Path(path), warnings=warnings)
+    raw, warnings, misspelt = _load_with_parents(Path(path), list(roots), chain=[])
+    return build_recipe(raw, source=str(path), path=Path(path), warnings=warnings, problems=misspelt)
 
 
 def parse_recipe_text(text: str, source: str = "<recipe>") -> model.Recipe:
     """Validate a recipe given as text (no ``extends``: a parent needs a location)."""
     raw = _load_document(text, source)
-    warnings = _unknown_key_warnings(raw, source)
+    misspelt, warnings = _unknown_keys(raw, source)
     if raw.get("extends") is not None:
         raise RecipeError(f"{source}: 'extends' needs a recipe file to resolve the parent from")
-    return build_recipe(raw, source=source, path=None, warnings=warnings)
+    return build_recipe(raw, source=source, path=None, warnings=warnings, problems=misspelt)
 
 
 def resolve_recipe_argument(argument: str, roots: Iterable[Path], cwd: Path) -> Path:
@@ -88,17 +91,18 @@ def _load_document(text: str, source: str) -> dict:
     return data
 
 
-def _load_with_parents(path: Path, roots: list[Path], chain: list[Path]) -> tuple[dict, list[str]]:
+def _load_with_parents(path: Path, roots: list[Path], chain: list[Path]) -> tuple[dict, list[str], list[str]]:
+    """The merged document, its warnings and its misspelt keys (problems), parents' first."""
     resolved = path.resolve()
     if resolved in chain:
         cycle = " -> ".join(p.name for p in chain[chain.index(resolved):] + [resolved])
         raise RecipeError(f"'extends' cycle: {cycle}")
     text = read_recipe_text(path)
     raw = _load_document(text, str(path))
-    warnings = _unknown_key_warnings(raw, str(path))
+    misspelt, warnings = _unknown_keys(raw, str(path))
     parent_name = raw.get("extends")
     if parent_name is None:
-        return raw, warnings
+        return raw, warnings, misspelt
     if not isinstance(parent_name, str) or not discovery.is_safe_recipe_name(parent_name):
         raise RecipeError(
             f"{path}: 'extends' must be a recipe name (one path component, no '/' or '..')"
@@ -109,8 +113,8 @@ def _load_with_parents(path: Path, roots: list[Path], chain: list[Path]) -> tupl
             f"{path}: parent recipe '{parent_name}' not found next to it or in "
             f"{', '.join(str(root) for root in roots) or 'the recipe directories'}"
         )
-    parent, parent_warnings = _load_with_parents(parent_path, roots, chain + [resolved])
-    return _merge(parent, raw), parent_warnings + warnings
+    parent, parent_warnings, parent_misspelt = _load_with_parents(parent_path, roots, chain + [resolved])
+    return _merge(parent, raw), parent_warnings + warnings, parent_misspelt + misspelt
 
 
 def _merge(parent: dict, child: dict) -> dict:
@@ -136,29 +140,29 @@ def _as_dict(value: Any) -> dict:
     return value if isinstance(value, dict) else {}
 
 
-def _unknown_key_warnings(raw: dict, source: str) -> list[str]:
-    warnings = [
-        f"{source}: unknown key '{key}'{suggest(key, TOP_KEYS)}"
-        for key in raw if key not in TOP_KEYS
-    ]
+def _unknown_keys(raw: dict, source: str) -> tuple[list[str], list[str]]:
+    """(misspelt keys, other unknown keys): a key close to a known one is a problem, others warnings."""
+    found = [(f"{source}: ", key, key, TOP_KEYS) for key in raw if key not in TOP_KEYS]
     for section, known in (("recursion", RECURSION_KEYS), ("hooks", model.HOOK_NAMES)):
-        for key in _as_dict(raw.get(section)):
-            if key not in known:
-                warnings.append(f"{source}: unknown key '{section}.{key}'{suggest(key, known)}")
+        found += [(f"{source}: ", f"{section}.{key}", key, known)
+                  for key in _as_dict(raw.get(section)) if key not in known]
     for index, step in enumerate(_as_list(raw.get("steps"))):
         if not isinstance(step, dict):
             continue
         label = f"step '{step['id']}'" if isinstance(step.get("id"), str) else f"step #{index + 1}"
-        warnings += [
-            f"{source}: {label}: unknown key '{key}'{suggest(key, schema.STEP_KEYS)}"
-            for key in step if key not in schema.STEP_KEYS
-        ]
-    return warnings
+        found += [(f"{source}: {label}: ", key, key, schema.STEP_KEYS)
+                  for key in step if key not in schema.STEP_KEYS]
+    misspelt, warnings = [], []
+    for where, shown, key, known in found:
+        hint = suggest(key, known)
+        (misspelt if hint else warnings).append(f"{where}unknown key '{shown}'{hint}")
+    return misspelt, warnings
 
 
-def build_recipe(raw: dict, source: str, path: Optional[Path], warnings: list[str]) -> model.Recipe:
-    """The ``Recipe`` for a loaded document; RecipeError listing every problem found."""
-    problems: list[str] = []
+def build_recipe(raw: dict, source: str, path: Optional[Path], warnings: list[str],
+                 problems: Iterable[str] = ()) -> model.Recipe:
+    """The ``Recipe`` for a loaded document; RecipeError listing every problem found (and ``problems``)."""
+    problems = list(problems)
     name = raw.get("name")
     if not isinstance(name, str) or not name.strip():
         problems.append("'name' is required (a non-empty string)")
@@ -171,7 +175,9 @@ def build_recipe(raw: dict, source: str, path: Optional[Path], warnings: list[st
     built = _build_steps(steps_raw, problems, warnings)
     warnings.extend(_group_warnings(built))
     if problems:
-        raise RecipeError(f"invalid recipe {source}: " + "; ".join(problems))
+        own = f"{source}: "  # a misspelt key of this very file names it once
+        raise RecipeError("\n".join(f"invalid recipe {source}: {problem.removeprefix(own)}"
+                                     for problem in problems))
     return model.Recipe(name.strip(), built, **fields)
 
 

@@ -5,13 +5,16 @@ Two renderers, because the destinations differ:
 * ``render_text`` splices values in as text — for prompts, paths and argv
   elements, which no shell ever parses.
 * ``render_shell`` never puts a value into the script. Each placeholder
-  becomes a quoted reference to an environment variable
-  (``"${DP_VAR_name}"``) and the value travels in the child's environment,
-  so ``$(touch pwned)``, quotes, backticks and newlines in a value stay inert
-  data — in plain word position. Inside quotes, heredoc bodies, arithmetic,
-  backticks or ``${…}`` bash (or the command given that text, as ``trap``
-  and ``sh -c`` are) would read the value again as code, so a template with
-  a placeholder there is refused when the recipe is validated.
+  becomes a reference to an environment variable fitted to where it sits
+  (``"${DP_VAR_name}"`` as a word, ``${DP_VAR_name}`` inside ``"…"`` and
+  heredoc bodies, ``'…'`` closed and reopened around it, a quoted heredoc
+  made unquoted with its text escaped: ``dp.shell.placement``), and the
+  value travels in the child's environment, so ``$(touch pwned)``, quotes,
+  backticks, newlines and a line equal to a heredoc's delimiter stay inert
+  data and the step prints what the recipe runner's inlined value would.
+  Where the program reading the value runs it as code (``sh -c``, ``eval``,
+  ``python3 -c``, arithmetic …: ``dp.shell.sinks``) the template is refused
+  when the recipe is read, unless the step opts in (``values_as_code``).
 
 A placeholder is a variable path: ``name``, ``obj.key``, ``list[0]``,
 ``obj['key']``. Anything else between braces (``{{.State}}`` in a
@@ -30,7 +33,7 @@ from typing import Any
 from dp.recipes.conditions import string_form
 from dp.templating import TemplateError
 
-__all__ = ["TemplateError", "PLACEHOLDER", "MISSING", "Rendered", "check_placement", "lookup",
+__all__ = ["TemplateError", "PLACEHOLDER", "MISSING", "Rendered", "code_sinks", "lookup",
            "placeholders", "render_shell", "render_text"]
 
 _NAME = r"[A-Za-z_][A-Za-z0-9_-]*"
@@ -98,21 +101,33 @@ def render_text(template: str, variables: dict[str, Any]) -> Rendered:
     return Rendered(PLACEHOLDER.sub(replace, template), {}, missing)
 
 
-def render_shell(template: str, variables: dict[str, Any]) -> Rendered:
-    """The script for ``template``: each placeholder a quoted reference to a variable holding its value.
+OPT_IN = " (a value you wrote yourself may run there: values_as_code: true on the step)"
 
-    Raises TemplateError when a placeholder sits anywhere but in plain word
-    position (or a comment), see ``dp.shell.placement``.
+
+def render_shell(template: str, variables: dict[str, Any], *, code_allowed: bool = False,
+                 opt_in: bool = True) -> Rendered:
+    """The script for ``template``: each placeholder a reference to a variable holding its value.
+
+    Raises TemplateError, one line per refused placeholder, where a program
+    would run a value as code (unless ``code_allowed``, the step's opt-in;
+    ``opt_in`` says whether the message may offer it) or where no rendering
+    keeps it data (see ``dp.shell.placement``).
     """
+    from dp.shell.placement import SINGLE, WORD
+    from dp.templating import judge, problems, render
+
     matches = list(PLACEHOLDER.finditer(template))
-    if matches:
-        check_placement(template, [match.span() for match in matches])
+    if not matches:
+        return Rendered(template, {}, [])
+    judged = judge(template, [match.span() for match in matches])
+    found = problems(judged, code_allowed=code_allowed, opt_in=OPT_IN if opt_in else "")
+    if found:
+        raise TemplateError("\n".join(found))
     env: dict[str, str] = {}
     names: dict[str, str] = {}
     missing: list[str] = []
 
-    def reference(match: re.Match) -> str:
-        path = match.group(1)
+    def name_for(path: str) -> str:
         if path not in names:
             base = ENV_PREFIX + re.sub(r"[^A-Za-z0-9_]", "_", path)
             name, suffix = base, 2
@@ -125,22 +140,25 @@ def render_shell(template: str, variables: dict[str, Any]) -> Rendered:
             # The environment cannot carry NUL bytes; nothing a shell reads can either.
             env[name] = string_form(value).replace("\0", "")
             names[path] = name
-        return f'"${{{names[path]}}}"'
+        return names[path]
 
-    return Rendered(PLACEHOLDER.sub(reference, template), env, missing)
+    def wrap(tag: str, context: str) -> str:
+        name = name_for(PLACEHOLDER.fullmatch(tag).group(1))
+        return f'"${{{name}}}"' if context in (WORD, SINGLE) else f"${{{name}}}"
+
+    return Rendered(render(template, judged, wrap), env, missing)
 
 
-def check_placement(template: str, spans: list[tuple[int, int]]) -> None:
-    """Raise TemplateError unless every placeholder span is a plain word (or in a comment)."""
-    from dp.shell.lexer import COMMENT
-    from dp.templating import placement_problem
+def code_sinks(template: str) -> list[str]:
+    """The programs that would run one of ``template``'s values as code (``sh -c``, ``eval`` …)."""
+    from dp.templating import judge
 
-    problem = placement_problem(
-        template, spans, "bash (or the command given that text) would read the value",
-        allowed={COMMENT},
-    )
-    if problem:
-        raise TemplateError(problem)
+    spans = [match.span() for match in PLACEHOLDER.finditer(template)]
+    if not spans:
+        return []
+    found = [problem.text.split(" would run as code in ", 1)[1].split(":", 1)[0]
+             for problem in judge(template, spans).problems if problem.code]
+    return list(dict.fromkeys(found))
 
 
 def _clip(value: str, limit: int = 200) -> str:

@@ -4,9 +4,14 @@ A recipe's script may use ``args`` (the agent's trailing arguments),
 ``arg(n)`` (1-based, missing when not given), ``matched`` (the recipe
 prefix), ``raw`` (the replaced command's source text), ``full`` (the whole
 command string) and ``cwd``; what they print is described in
-``dp.rules.recipe_values``. A placeholder may only stand in plain word
-position (``placement_error``), checked when the alias is written and again
-before a stored template is rendered.
+``dp.rules.recipe_values``. A placeholder may stand in any quoting context —
+a plain word, ``"…"``, ``'…'``, a heredoc body — where ``dp.shell.placement``
+fits the agent's words to it as data (``_in_context``), and is refused only
+where a program would run it as code (``sh -c``, ``eval``, ``python3 -c`` …:
+``dp.shell.sinks``) or no rendering keeps it data (``placement_error``),
+checked when the alias is written and again before a stored template is
+rendered. The agent's words have no opt-in to code: ``|raw`` is no way
+around the check.
 
 Templates that use only those names and dp's own filters are compiled when
 the alias is written (``dp.rules.recipe_program``) and rendered by the hook
@@ -70,7 +75,7 @@ def render(source: str, *, args, matched: str, raw: str, full: str, cwd: str,
     unsafe = placement_error(source)
     if unsafe:
         raise TemplateError(unsafe)
-    source = _from_go(source)
+    source = _in_context(_from_go(source))
     compiled = recipe_program.compile_program(source)
     if compiled is not None:
         return recipe_program.run(compiled, arguments, values)
@@ -83,7 +88,10 @@ def program_for(source: str) -> str | None:
         return None
     from dp.rules.recipe_program import compile_program
 
-    return compile_program(_from_go(source))
+    try:
+        return compile_program(_in_context(_from_go(source)))
+    except TemplateError:
+        return None  # not placeable: placement_error says why
 
 
 def _render_jinja(source: str, arguments: list, values: dict) -> tuple[str, set | None]:
@@ -173,7 +181,10 @@ def template_error(source: str) -> str | None:
     """
     if not is_template(source):
         return None
-    translated = _from_go(source)
+    try:
+        translated = _in_context(_from_go(source))
+    except TemplateError:
+        translated = _from_go(source)  # refused where it stands: placement_error says so
     if program_for(source) is not None:
         return None  # dp's own language: nothing left to go wrong
     load_jinja()
@@ -233,35 +244,91 @@ _RAW_OUTPUT = re.compile(r"\|\s*raw\s*-?\}\}\Z")
 
 
 def raw_uses(source: str) -> list[str]:
-    """The ``{{ …|raw }}`` tags of a recipe template: where its author opted out of the placement check."""
+    """The ``{{ …|raw }}`` tags of a recipe template (written when ``|raw`` spliced text unchecked)."""
     return [match.group() for match in _TAG.finditer(_from_go(source)) if _RAW_OUTPUT.search(match.group())]
 
 
-def placement_error(source: str) -> str | None:
-    """Why a placeholder of ``source`` sits where bash would re-read the agent's text, or None.
-
-    Every ``{{ … }}`` must be a plain shell word (``echo {{ args }}``, not
-    ``echo "{{ args }}"``); one ending in ``|raw`` is the explicit opt-out.
-    """
-    from dp.templating import placement_problem
-
-    source = _from_go(source)
+def _tags(source: str) -> tuple[list, list]:
+    """(output tag spans, other tag spans) of a translated template, ``{% raw %}`` blocks excluded."""
     outputs, blanks = [], []
     literal = [match.span(1) for match in _RAW_BLOCK.finditer(source)]  # {% raw %}…{% endraw %}
     for match in _TAG.finditer(source):
         if not any(start <= match.start() < end for start, end in literal):
             (outputs if match.group().startswith("{{") else blanks).append(match.span())
+    return outputs, blanks
+
+
+def _judged(source: str):
+    """(output spans, blank spans, placement plan) of a translated template; TemplateError if unjudgeable."""
+    from dp.templating import judge
+
+    outputs, blanks = _tags(source)
     if not outputs:
-        return None
+        return outputs, blanks, None
+    return outputs, blanks, judge(source, outputs, blanks=blanks,
+                                  unparseable="where its placeholders sit cannot be judged")
+
+
+def placement_error(source: str) -> str | None:
+    """Why a placeholder of ``source`` would hand the agent's text to a program as code, or None.
+
+    ``echo "{{ args }}"``, ``echo 'x={{ arg(1) }}'`` and heredoc bodies are
+    data (``_in_context``); ``sh -c {{ args }}``, ``eval``, ``ssh host``,
+    arithmetic … are refused, ``|raw`` or not.
+    """
+    from dp.templating import problems
+
     try:
-        return placement_problem(
-            source, outputs, "bash would read the agent's text", blanks=blanks,
-            opted_out=_RAW_OUTPUT.search,
-            opt_out=" (or end the tag in |raw to splice it there anyway)",
-            unparseable="where its placeholders sit cannot be judged",
-        )
+        _, _, judged = _judged(_from_go(source))
     except TemplateError as exc:
         return exc.message
+    found = problems(judged, passes=_command_text(source)) if judged is not None else []
+    return found[0] if found else None
+
+
+_COMMAND_TEXT = frozenset({"matched", "raw", "full"})
+
+
+def _command_text(source: str):
+    """Whether a problem is a command word given by ``matched``/``raw``/``full``: command text
+    (the rule's own words, the agent's command as typed or quoted whole), not an argument value."""
+    from dp.shell.sinks import COMMAND_WORD_SINK
+
+    def passes(problem) -> bool:
+        inside = source[problem.start:problem.end].strip("{}-").strip()
+        return problem.program == COMMAND_WORD_SINK and inside in _COMMAND_TEXT
+
+    return passes
+
+
+_TAG_PARTS = re.compile(r"\A\{\{(-?)(.*?)(-?)\}\}\Z", re.S)
+
+
+def _in_context(source: str) -> str:
+    """``source`` with each placeholder outside a plain word fitted to its place (``|dp_in``).
+
+    Raises TemplateError when a placeholder is refused (``placement_error``).
+    """
+    from dp.rules.recipe_program import _placeholder
+    from dp.shell.placement import WORD
+    from dp.templating import problems, render
+
+    outputs, blanks, judged = _judged(source)
+    if judged is None:
+        return source
+    found = problems(judged, passes=_command_text(source))
+    if found:
+        raise TemplateError(found[0])
+
+    def wrap(tag: str, context: str) -> str:
+        if context == WORD:
+            return tag
+        left, inside, right = _TAG_PARTS.match(tag).groups()
+        # dp's own language takes a filter appended; any other expression is grouped first.
+        expression = inside.strip() if _placeholder(inside) is not None else f"({inside.strip()})"
+        return f"{{{{{left} {expression} | dp_in('{context}') {right}}}}}"
+
+    return render(source, judged, wrap, blanks)
 
 
 def _one_line(exc) -> str:

@@ -23,7 +23,9 @@ import re
 
 from dp.rules.recipe_values import FILTERS, MISSING, finalize, nth
 
-VERSION = 1
+# 2: placeholders inside quotes and heredoc bodies carry their context (``dp_in``), and
+# ``|raw`` no longer splices unquoted; programs of version 1 are judged again from the template.
+VERSION = 2
 _STRING = r"""'[^'\\]*'|"[^"\\]*\""""
 _TAG = re.compile(r"\{\{(?!-)(.*?)(?<!-)\}\}", re.S)
 _EXPRESSION = re.compile(

@@ -10,8 +10,11 @@ construction.
   logic (``==``, ``length``, ``default``) works on values, plus ``source``,
   the word *as typed*. Printed, an argument is its source: ``*.py``, ``~/x``,
   ``"$VAR"`` and ``$(date)`` keep their meaning, and ``'x; rm -rf ~'`` stays
-  quoted. In plain word position (the only place a template may put one,
-  see ``dp.shell.placement``) that is exactly as safe as the original command.
+  quoted. In plain word position that is exactly as safe as the original
+  command. Elsewhere (``dp.shell.placement``) ``in_context`` fits the same
+  words to the place: inside ``"…"`` or ``'…'`` the quotes are closed around
+  them (one word, items joined by a quoted space), in a heredoc body the
+  word's value is escaped as text.
 * A list of arguments prints its words separated by spaces, each its own word.
 * A missing argument is ``Missing``: it prints nothing and ``default`` replaces it.
 * Anything else a template prints (``full``, ``cwd``, a literal) is one word,
@@ -21,6 +24,8 @@ construction.
 from __future__ import annotations
 
 import shlex
+
+from dp.templating import TemplateError
 
 
 class Arg(str):
@@ -64,12 +69,54 @@ def finalize(value) -> str:
 
 
 def raw_filter(value):
-    """``|raw``: the agent's text as typed, any other value unquoted (the explicit opt-out)."""
+    """``|raw``: the agent's text as typed (what printing an argument does anyway).
+
+    It used to splice any value unquoted wherever it stood; alias recipes,
+    whose values are the agent's words, have no way to make a value code, so
+    any other value is shell-quoted like everywhere else.
+    """
     if isinstance(value, (list, tuple)):
         return Verbatim(" ".join(str(raw_filter(item)) for item in value))
     if isinstance(value, Missing) or value is None:
         return Verbatim("")
-    return Verbatim(getattr(value, "source", value))
+    return Verbatim(finalize(value))
+
+
+class ContextError(TemplateError):
+    """A value that cannot be placed as data where the template put it (the rule is then skipped)."""
+
+
+def in_context(value, context: str):
+    """The shell text for ``value`` where ``dp.shell.placement`` found its placeholder.
+
+    ``double-quoted``: the quotes closed around the words (``"a "'b c'" d"``);
+    ``single-quoted``: the words, the quotes already closed around them by the
+    placement; both keep several words one word (joined by ``" "``).
+    ``heredoc``: the value as text, backslashes, dollars and backticks escaped — a typed word whose
+    value depends on an expansion, or any value with a newline (which could
+    be a line ending the heredoc), cannot be placed there: ContextError.
+    """
+    if context == "heredoc":
+        return Verbatim(_heredoc_text(value))
+    items = value if isinstance(value, (list, tuple)) else [value]
+    words = '" "'.join(text for text in map(finalize, items) if text)
+    return Verbatim(f'"{words}"' if context == "double-quoted" else words)
+
+
+def _heredoc_text(value) -> str:
+    from dp.shell.quoting import literal
+
+    if isinstance(value, (list, tuple)):
+        return " ".join(_heredoc_text(item) for item in value if not isinstance(item, Missing))
+    if isinstance(value, Missing) or value is None:
+        return ""
+    text = literal(value.source) if isinstance(value, Arg) else str(value)
+    if text is None:
+        raise ContextError(f"the argument {value.source} expands when it runs, so it cannot be "
+                           "written into a heredoc as text")
+    if "\n" in text or "\r" in text:
+        raise ContextError("a value with a line break cannot be written into a heredoc body")
+    return text.replace("\\", "\\\\").replace("$", "\\$").replace("`", "\\`")
 
 
 def value_filter(value):
@@ -96,6 +143,7 @@ def default_filter(value, fallback="", boolean: bool = False):
 
 
 FILTERS = {
+    "dp_in": in_context,
     "raw": raw_filter,
     "value": value_filter,
     "quote": value_filter,

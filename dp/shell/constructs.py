@@ -45,7 +45,7 @@ def heredoc_operator(scan, i: int) -> int:
         raise Unparseable("heredoc without a delimiter")
     word = scan.s[word_start:i]
     delimiter = _DELIMITER_QUOTING.sub(lambda m: m.group(1) or "", word)
-    scan.pending.append((delimiter, strip_tabs, delimiter != word))
+    scan.pending.append((delimiter, strip_tabs, delimiter != word, (start, word_start, i)))
     scan.edit(start, i, "<", "_")
     return i
 
@@ -53,8 +53,11 @@ def heredoc_operator(scan, i: int) -> int:
 def heredoc_bodies(scan, i: int) -> int:
     """Read the pending heredocs' bodies from ``i`` (just after a newline) and blank them out."""
     pending, scan.pending = scan.pending, []
-    for delimiter, strip_tabs, quoted in pending:
+    for delimiter, strip_tabs, quoted, operator in pending:
+        body_start = i
         i = _heredoc_body(scan, i, delimiter, strip_tabs, QUOTED_HEREDOC if quoted else HEREDOC)
+        body_end = scan.regions[-1][1]
+        scan.heredocs.append((*operator, delimiter, strip_tabs, quoted, body_start, body_end, i))
     return i
 
 

@@ -69,6 +69,12 @@ def regions(text: str) -> list[tuple[int, int, str]]:
     return Scanner(text).scan().regions
 
 
+def layout(text: str) -> tuple[list[tuple[int, int, str]], list[tuple]]:
+    """``regions(text)`` and its heredocs (see ``Scanner.heredocs``) from one scan."""
+    scanner = Scanner(text).scan()
+    return scanner.regions, scanner.heredocs
+
+
 # --- tokenisation helpers --------------------------------------------------------
 
 

@@ -36,13 +36,16 @@ _BRACES = frozenset({"{", "}"})
 class Scanner:
     """Scan one string; see the module docstring for what it records."""
 
-    __slots__ = ("s", "n", "edits", "pending", "regions", "nested")
+    __slots__ = ("s", "n", "edits", "pending", "regions", "nested", "heredocs")
 
     def __init__(self, text: str):
         self.s = text
         self.n = len(text)
         self.edits: list[tuple[int, int, str, str]] = []  # (start, stop, head, fill)
-        self.pending: list[tuple[str, bool, bool]] = []  # heredocs to read: (delimiter, strip tabs, quoted)
+        self.pending: list[tuple] = []  # heredocs to read: (delimiter, strip tabs, quoted, operator span)
+        # Each heredoc read: (operator start, delimiter word start, word end, delimiter, strip tabs,
+        # quoted, body start, body end, end of the delimiter line) — templates rewrite them.
+        self.heredocs: list[tuple] = []
         self.regions: list[tuple[int, int, str]] = []  # (start, stop, kind)
         self.nested = 0  # how many substitutions (command, process, backtick) enclose the scan
 

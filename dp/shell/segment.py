@@ -40,13 +40,14 @@ class Word:
 class SimpleCommand:
     """A simple command: whole span, the command word past any wrappers, its arguments."""
 
-    __slots__ = ("start", "end", "word", "args", "redirects", "run_by", "stdin_redirected")
+    __slots__ = ("start", "end", "word", "args", "redirects", "run_by", "stdin_redirected", "prefix")
 
-    def __init__(self, start, end, word: Word, args: list, redirects: list, run_by: str = ""):
+    def __init__(self, start, end, word: Word, args: list, redirects: list, run_by: str = "", prefix=()):
         self.start = start
         self.end = end
         self.word = word
         self.args = args
+        self.prefix = list(prefix)  # the wrappers' words before the command word (`sudo -u bob`)
         self.redirects = redirects  # (start, end) spans of its redirections
         # The program that runs this command itself (`xargs`, `find -exec`), adding
         # arguments at run time; '' when the shell runs it. A shell script can't take its place.
@@ -106,7 +107,7 @@ def _plain_commands(values: list[str]) -> list[SimpleCommand]:
         start += len(value) + 1
     index = program_index(values)
     run_by = "xargs" if any(basename(value) == "xargs" for value in values[:index]) else ""
-    command = SimpleCommand(0, words[-1].end, words[index], words[index + 1 :], [], run_by)
+    command = SimpleCommand(0, words[-1].end, words[index], words[index + 1 :], [], run_by, words[:index])
     return [command, *find_exec_commands(command)]
 
 
@@ -210,4 +211,4 @@ def _simple_command(node, text, prepared) -> SimpleCommand | None:
         return None  # `\grep`, `\time ls`: the shell's own way of bypassing aliases, so dp's too
     start, end = node.pos
     run_by = "xargs" if any(basename(word.value) == "xargs" for word in words[:index]) else ""
-    return SimpleCommand(start, end, words[index], words[index + 1 :], redirects, run_by)
+    return SimpleCommand(start, end, words[index], words[index + 1 :], redirects, run_by, words[:index])

@@ -291,6 +291,8 @@ def _step_flags(step) -> str:
         flags.append("tags " + ",".join(step.when_tags))
     if step.timeout:
         flags.append(f"timeout {step.timeout:g}s")
+    if step.values_as_code:
+        flags.append("values_as_code: its values may run as code")
     return f"  ({'; '.join(flags)})" if flags else ""
 
 

@@ -39,7 +39,7 @@ def implied_type(raw: dict) -> str:
     by_precedence = sorted(REGISTRY.values(), key=lambda step_type: step_type.precedence)
     found: Optional[StepType] = next(
         (step_type for step_type in by_precedence
-         if any(key in raw for key in step_type.implied_by)), None)
+         if step_type.implied(raw)), None)
     return found.name if found is not None else DEFAULT
 
 

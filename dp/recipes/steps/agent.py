@@ -30,6 +30,11 @@ class AgentStep(StepType):
     implied_by = ("agent", "prompt")
     precedence = 20
 
+    def implied(self, raw: dict) -> bool:
+        """As the recipe runner infers it: ``agent``, or a ``prompt`` with no ``command``
+        (a step with both is the runner's bash step, its prompt unused)."""
+        return "agent" in raw or ("prompt" in raw and "command" not in raw)
+
     def run(self, frame, call: Call) -> None:
         request = _request(frame, call)
         output = _ask(frame, call, request)

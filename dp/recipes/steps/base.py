@@ -64,6 +64,10 @@ class StepType:
     implied_by: tuple[str, ...] = ()  # keys that make a step without 'type' this type
     precedence = 100  # lower wins when an untyped step has keys of several types
 
+    def implied(self, raw: dict) -> bool:
+        """Whether an untyped step with these keys is of this type."""
+        return any(key in raw for key in self.implied_by)
+
     def validate(self, fields: dict[str, Any], label: str, problems: list[str],
                  warnings: list[str]) -> None:
         """Check the type's own values (the generic checks have passed); append what is wrong."""
@@ -122,10 +126,10 @@ def timeout(step: model.Step) -> float:
 
 
 def render_shell(template: str, context: dict, result: model.StepResult,
-                 where: str) -> templates.Rendered:
+                 where: str, code_allowed: bool = False) -> templates.Rendered:
     """A bash script for ``template`` (values in the environment); StepFailed when unsafe."""
     try:
-        rendered = templates.render_shell(template, context)
+        rendered = templates.render_shell(template, context, code_allowed=code_allowed)
     except templates.TemplateError as exc:
         raise StepFailed(str(exc)) from None
     result.warnings += rendered.warnings(where)

@@ -1,9 +1,14 @@
 """``bash`` steps: a script whose ``{{values}}`` reach bash through the environment.
 
 The script is rendered by ``dp.recipes.templates.render_shell``: each
-placeholder becomes a quoted ``"${DP_VAR_…}"`` reference, so what a value
-holds is never parsed as code. Values too large for one environment string
-travel through a file instead. Recipe hooks run through ``run_shell`` too.
+placeholder becomes a ``"${DP_VAR_…}"`` reference fitted to its quoting
+context, so what a value holds is never parsed as code by bash. A value a
+program would run as code (``sh -c {{v}}``, ``eval``, ``python3 -c`` …:
+``dp.shell.sinks``) is refused when the recipe is read, unless the step
+says ``values_as_code: true`` — its author's visible opt-in, for values
+they wrote themselves (``--set``), shown by ``dp recipe explain`` and in the
+audit log. Values too large for one environment string travel through a
+file instead. Recipe hooks run through ``run_shell`` too, with no opt-in.
 """
 
 from __future__ import annotations
@@ -15,9 +20,8 @@ from pathlib import Path
 
 from dp.recipes import templates
 from dp.recipes.steps.base import (
-    TEXT, Call, StepType, checked, render_shell, store_output, timeout, working_dir,
+    FLAG, TEXT, Call, StepType, checked, render_shell, store_output, timeout, working_dir,
 )
-from dp.shell.placement import reparsing_commands
 
 # Values larger than this reach bash through a file: one environment string
 # is capped at 128 KiB on Linux.
@@ -26,15 +30,16 @@ MAX_ENV_VALUE_BYTES = 64 * 1024
 class BashStep(StepType):
     name = "bash"
     required = "command"
-    keys = {"command": TEXT}
+    keys = {"command": TEXT, "values_as_code": FLAG}
 
     def validate(self, fields, label, problems, warnings) -> None:
         if fields.get("command"):
-            check_shell_template(fields["command"], f"{label}: 'command'", problems, warnings)
+            check_shell_template(fields["command"], f"{label}: 'command'", problems, warnings,
+                                 code_allowed=bool(fields.get("values_as_code")))
 
     def run(self, frame, call: Call) -> None:
         step = call.step
-        rendered = render_shell(step.command, call.context, call.result, call.where)
+        rendered = render_shell(step.command, call.context, call.result, call.where, step.values_as_code)
         cwd = working_dir(frame.options.project_dir, call)
         process = run_shell(rendered, cwd, timeout(step),
                             {"DP_RECIPE": call.recipe.name, "DP_STEP_ID": step.id,
@@ -43,22 +48,21 @@ class BashStep(StepType):
         store_output(call, checked(process, timeout(step)))
 
     def plan(self, frame, call: Call) -> str:
-        return render_shell(call.step.command, call.context, call.result, call.where).display()
+        step = call.step
+        return render_shell(step.command, call.context, call.result, call.where, step.values_as_code).display()
 
 
-def check_shell_template(command: str, label: str, problems: list[str],
-                         warnings: list[str]) -> None:
-    """Validation of a script template (a bash step's command, a hook): placement, re-parsing."""
+def check_shell_template(command: str, label: str, problems: list[str], warnings: list[str],
+                         code_allowed: bool = False) -> None:
+    """Validation of a script template (a bash step's command, a hook): every refused placeholder."""
     try:
-        templates.render_shell(command, {})
+        templates.render_shell(command, {}, code_allowed=code_allowed, opt_in=bool(label.startswith("step")))
     except templates.TemplateError as exc:
-        problems.append(f"{label}: {exc}")
-    for tool in reparsing_commands(command):
-        warnings.append(
-            f"{label}: a {{{{value}}}} given to '{tool}' is parsed as shell code again by it, "
-            "where dp cannot keep it inert; pass it as an argument of the script "
-            "(sh -c '... \"$1\"' _ {{value}}) or check it in a condition"
-        )
+        problems.extend(f"{label}: {line}" for line in exc.message.splitlines())
+    else:
+        if code_allowed and templates.code_sinks(command):
+            warnings.append(f"{label}: values_as_code: its values run as code where placed "
+                            f"({', '.join(templates.code_sinks(command))}); give it only values you wrote")
 
 
 def run_shell(rendered: templates.Rendered, cwd: Path, timeout: float, extra_env: dict,

@@ -110,10 +110,9 @@ def _check_for_type(step_type: steps.StepType, raw: dict, label: str, problems: 
                     warnings: list[str], fields: dict) -> None:
     """What depends on the type: its required key, keys it ignores, its own checks."""
     required = step_type.required
-    if fields.get(required) is None:
-        misspelt = [key for key in raw if key not in STEP_KEYS and suggest(key, [required])]
-        hint = f" (found '{misspelt[0]}': did you mean '{required}'?)" if misspelt else ""
-        problems.append(f"{label}: {_a(step_type.name)} step needs '{required}'{hint}")
+    misspelt = any(key not in STEP_KEYS and suggest(key, STEP_KEYS) for key in raw)
+    if fields.get(required) is None and not misspelt:  # a misspelt key is reported as such, once
+        problems.append(f"{label}: {_a(step_type.name)} step needs '{required}'")
     for key, owners in steps.own_keys().items():
         if key in raw and step_type.name not in owners:
             warnings.append(f"{label}: '{key}' is ignored on {_a(step_type.name)} step")
