@@ -215,7 +215,7 @@ def test_recipe_list_validate_and_run(recipes_project, env, tmp_path):
     listed, valid, broken, ran, dry, outside, nameless = with_session(recipes_project, env, body)
     assert [row["name"] for row in structured(listed)["recipes"]] == ["ask", "broken", "greet"]
     assert structured(valid)["valid"] is True and structured(valid)["steps"] == 2
-    assert "a bash step needs 'command' (found 'comand': did you mean 'command'?)" in refusal(broken)
+    assert "step 'b': unknown key 'comand' (did you mean 'command'?)" in refusal(broken)
     result = structured(ran)
     assert result["recipe"] == "greet" and result["success"] is True
     assert [(step["id"], step["status"], step["output"]) for step in result["steps"]] == [

@@ -196,3 +196,18 @@ def test_size_bombs_are_refused_when_written_and_bounded_in_the_hook(dp, db_path
         conn.execute("UPDATE aliases_v3 SET to_name = ? WHERE from_name = 'gt x'", (script,))
     proc = pave_check({"tool_name": "Bash", "tool_input": {"command": "gt x a"}}, timeout=20)
     assert (proc.returncode, proc.stdout) == (0, "")
+
+
+def test_programs_an_older_dp_compiled_are_compiled_again(dp, db_path, pave_check):
+    """A version-1 program (|raw spliced unchecked then) is replaced when dp next writes the store."""
+    assert dp("alias", "--recipe", "gt x", 'echo "{{ args|raw }}"').returncode == 0
+    with sqlite3.connect(db_path) as conn:
+        old = {"v": 1, "used": None, "parts": ['echo "', ["args", None, [["raw", None]]], '"']}
+        conn.execute("UPDATE recipe_programs SET program = ?", (json.dumps(old, separators=(",", ":")),))
+    assert dp("alias", "keep_me", "Read").returncode == 0
+    with sqlite3.connect(db_path) as conn:
+        [(program,)] = conn.execute("SELECT program FROM recipe_programs").fetchall()
+    assert json.loads(program)["v"] == 2 and "dp_in" in program
+    proc = pave_check({"tool_name": "Bash", "tool_input": {"command": "gt x '\"; touch pwned; \"'"}})
+    rewritten = json.loads(proc.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
+    assert rewritten == 'echo ""\'"; touch pwned; "\'""'

@@ -148,9 +148,9 @@ def _random_template(rng: random.Random) -> str:
                    "args[:2]", "args[-2:]", "matched", "raw", "full", "cwd"]
     filters = ["raw", "value", "quote", "join", "join(' ')", "join(',')", "default('dflt')", 'default("d v")',
                "d('x')"]
-    pieces = []
+    pieces = ["echo "]  # complete Bash: a template whose placement cannot be judged is refused
     for _ in range(rng.randint(2, 8)):
-        pieces.append(rng.choice(["echo ", " ", "x", "--flag=", "\n", "\r\n", " | cat ", "'lit' "]))
+        pieces.append(rng.choice(["echo ", " ", "x", "--flag=", "\necho ", "\r\necho ", " | cat ", "'lit' "]))
         chain = "".join(f" | {rng.choice(filters)}" for _ in range(rng.randint(0, 2)))
         pieces.append("{{" + rng.choice(["", " "]) + rng.choice(expressions) + chain + rng.choice(["", " "]) + "}}")
     return "".join(pieces)

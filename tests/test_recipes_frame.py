@@ -42,7 +42,8 @@ def by_id(result) -> dict:
     ({"recipe": "child"}, "recipe"),
     # Keys of several types: the lowest precedence wins (recipe, then agent, then task).
     ({"recipe": "child", "prompt": "p", "task": "t"}, "recipe"),
-    ({"prompt": "p", "task": "t", "command": "c"}, "agent"),
+    ({"prompt": "p", "task": "t", "command": "c"}, "task"),  # prompt with command: not agent (the runner's rule)
+    ({"agent": "a", "task": "t", "command": "c"}, "agent"),
     ({"task": "t", "command": "c"}, "task"),
 ])
 def test_an_untyped_step_takes_the_type_its_keys_imply(keys, implied):

@@ -72,14 +72,33 @@ def render(source: str, *, args, matched: str, raw: str, full: str, cwd: str,
             return recipe_program.run(program, arguments, values)
         except recipe_program.ProgramError:
             pass  # written by another dp: judge and render the template itself
-    unsafe = placement_error(source)
-    if unsafe:
-        raise TemplateError(unsafe)
-    source = _in_context(_from_go(source))
+    source = _checked(source)
     compiled = recipe_program.compile_program(source)
     if compiled is not None:
         return recipe_program.run(compiled, arguments, values)
     return _render_jinja(source, arguments, values)
+
+
+def _checked(source: str) -> str:
+    """``source`` judged and fitted to its places (``_in_context``), or TemplateError saying why not.
+
+    Judging parses the script (bashlex, for the code sinks), which costs the hook more than
+    rendering; a template rarely changes, so the verdict is kept on disk like the compiled code,
+    keyed by the template and dp's version.
+    """
+    from dp import __version__
+    from dp.cachedir import read_stamped, write_stamped
+
+    stamp = f"{__version__}\0placement-1\0{source}"
+    cached = read_stamped("placement", stamp)
+    if cached is None:
+        unsafe = placement_error(source)
+        cached = ["refused", unsafe] if unsafe else ["ok", _in_context(_from_go(source))]
+        write_stamped("placement", stamp, cached)
+    verdict, text = cached
+    if verdict != "ok":
+        raise TemplateError(text)
+    return text
 
 
 def program_for(source: str) -> str | None:
@@ -89,7 +108,8 @@ def program_for(source: str) -> str | None:
     from dp.rules.recipe_program import compile_program
 
     try:
-        return compile_program(_in_context(_from_go(source)))
+        # Judged here, when the alias is written: the verdict is cached for the hook (``_checked``).
+        return compile_program(_checked(source))
     except TemplateError:
         return None  # not placeable: placement_error says why
 

@@ -135,13 +135,16 @@ def code_sinks(masked: str, spans, heredocs=()) -> list[Sink]:
     """The placeholders (``spans`` in ``masked``, each overwritten by plain letters) read as code.
 
     ``heredocs`` are the scanner's heredoc records (``dp.shell.lexer.layout``):
-    a body belongs to the command whose redirection opened it. Raises nothing;
-    a script bashlex cannot read has no commands to judge (the placement
-    check refuses it first).
+    a body belongs to the command whose redirection opened it. Raises
+    ``Unparseable`` when the parser cannot read the script (too long, too
+    slow, a construct bashlex does not know): unjudged is never accepted.
     """
+    from dp.shell.lexer import Unparseable
     from dp.shell.segment import simple_commands
 
-    commands = simple_commands(masked) or []
+    commands = simple_commands(masked)
+    if commands is None:
+        raise Unparseable("the parser could not read it")
     found: dict[tuple[int, int], Sink] = {}
     for match in _SUBSCRIPT.finditer(masked):
         for span in _within(spans, *match.span(1)):

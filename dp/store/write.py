@@ -76,6 +76,7 @@ class Store:
             _refuse_newer(conn, path)
             enable_wal(conn)
             migrate(conn)
+            _recompile_stale_programs(conn)
         except sqlite3.Error as exc:
             if "readonly" in str(exc):
                 raise DpError(_read_only_message(path)) from None
@@ -204,6 +205,29 @@ class Store:
             f"DELETE FROM recipe_programs WHERE template NOT IN "
             f"(SELECT to_name FROM {TABLE} WHERE match_kind = '{RECIPE}')"
         )
+
+
+def _recompile_stale_programs(conn: sqlite3.Connection) -> None:
+    """Compile again the recipe programs an older dp stored (another program version).
+
+    The hook judges and renders such a template itself (correct, but slower);
+    the first dp command that opens the store for writing brings them up to date.
+    """
+    from dp.rules.recipe_program import VERSION
+
+    stale = [row[0] for row in conn.execute(
+        "SELECT template FROM recipe_programs WHERE program NOT LIKE ?", (f'{{"v":{VERSION},%',))]
+    if not stale:
+        return
+    from dp.rules.recipe import program_for
+
+    with transaction(conn):
+        for template in stale:
+            program = program_for(template)
+            if program is None:
+                conn.execute("DELETE FROM recipe_programs WHERE template = ?", (template,))
+            else:
+                conn.execute("UPDATE recipe_programs SET program = ? WHERE template = ?", (program, template))
 
 
 def read_rules(path, tool=None, command=None, kind=None) -> list[Rule]:
