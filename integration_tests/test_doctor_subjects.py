@@ -201,8 +201,8 @@ def test_a_command_rule_without_a_flag_table_only_renames(dp, installed):
 
 def test_a_raw_recipe_is_named(dp, installed):
     dp("alias", "--recipe", "gt x", "gt y {{ raw|raw }}")
-    [raw] = _find(_checks(dp("doctor", "--json")), "rules", "warning", "splices the agent's text unchecked")
-    assert raw["message"].endswith("{{ raw|raw }}")
+    [raw] = _find(_checks(dp("doctor", "--json")), "rules", "warning", "no longer splices the agent's text unchecked")
+    assert raw["message"].endswith("{{ raw|raw }}") and raw["fix"].startswith("drop |raw")
 
 
 # -- latency ------------------------------------------------------------------
