@@ -101,6 +101,18 @@ class Decision:
         self.permission = permission
 
 
+def corrected_call(tool_input: dict, updated_input: dict) -> str:
+    """What a refusal tells the model to issue instead of ``tool_input``
+    (``--mode advise``, and an adapter turning a rewrite it cannot keep within
+    the agent's approvals into a refusal)."""
+    import json
+
+    changed = {key: value for key, value in updated_input.items() if tool_input.get(key) != value}
+    if set(changed) == {"command"}:
+        return "Run this instead:\n" + changed["command"]
+    return "Re-issue the call with " + json.dumps(changed, ensure_ascii=False)
+
+
 # -- promises: what dp can do in an agent -------------------------------------
 
 # The promises, in the order the per-agent table shows them, with the words it uses.

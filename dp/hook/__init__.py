@@ -349,7 +349,7 @@ def _matching_rules(conn, tool: str, text: str, words=None):
 
 def _response(options, tool_input: dict, result):
     """The Decision for a rewrite pass's ``result``: advice, a deny carrying the corrected call, or a rewrite."""
-    from dp.agents.base import DENY, REWRITE, Decision
+    from dp.agents.base import DENY, REWRITE, Decision, corrected_call
 
     notes = result.notes + (result.remarks if options.explains else [])
     if not notes:
@@ -360,13 +360,3 @@ def _response(options, tool_input: dict, result):
     if options.mode == "advise":
         return Decision(DENY, f"{context}. {corrected_call(tool_input, result.updated_input)}")
     return Decision(REWRITE, context, result.updated_input, options.permission)
-
-
-def corrected_call(tool_input: dict, updated_input: dict) -> str:
-    """What a refusal tells the model to issue instead of ``tool_input``."""
-    import json
-
-    changed = {key: value for key, value in updated_input.items() if tool_input.get(key) != value}
-    if set(changed) == {"command"}:
-        return "Run this instead:\n" + changed["command"]
-    return "Re-issue the call with " + json.dumps(changed, ensure_ascii=False)
