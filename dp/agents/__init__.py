@@ -15,6 +15,7 @@ MODULES = {
     "claude": "dp.agents.claude",
     "gemini": "dp.agents.gemini",
     "copilot": "dp.agents.copilot",
+    "codex": "dp.agents.codex",
 }
 
 _loaded: dict = {}

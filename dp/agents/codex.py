@@ -1,0 +1,180 @@
+"""OpenAI's Codex CLI: Claude Code's hook shape, with one difference that matters.
+
+Codex's hooks (``~/.codex/hooks.json``, or a trusted project's
+``.codex/hooks.json``) send Claude Code's JSON: ``tool_name: "Bash"`` and
+``tool_input.command`` for the shell tool the model calls ``exec_command``, a
+``permission_mode``, a ``tool_use_id`` and the session's ``transcript_path``.
+So dp's tool names apply as they are.
+
+**Never widen.** Codex accepts ``updatedInput`` only together with
+``permissionDecision: "allow"`` (without it the rewrite is refused as invalid
+and the original runs). A rewrite therefore always comes approved, so dp
+rewrites only where the original command would have run without anyone being
+asked: ``permission_mode == "bypassPermissions"``, which is what Codex reports
+whenever its approval policy is ``never`` (every ``codex exec`` without
+``--approve-for-me``; ``--dangerously-bypass-approvals-and-sandbox``). The
+sandbox still applies to the rewritten command (observed: a rewrite to a
+write in a read-only sandbox fails like the original would). In every other
+mode (``default`` with approvals on request, or a mode dp does not know),
+dp refuses the call with the corrected command as the reason; the model
+reissues it and Codex's own approval judges what really runs. The user's
+explicit ``--permission allow`` keeps its meaning (rewrite and approve);
+``--permission ask`` has no Codex equivalent (``ask`` is rejected) and always
+refuses with the correction.
+
+**Trust.** Codex runs a hook only after the user reviewed it (``/hooks``) or
+with ``codex exec --dangerously-bypass-hook-trust``; the trust is a hash of
+the handler. dp's entries are therefore fixed (``*`` for PreToolUse, not a
+matcher derived from the rules as for Claude Code): a rule change never
+changes them, so it never silently un-trusts them. ``dp doctor`` reports the
+trust state (``dp/codex/trust.py``).
+
+**Capture.** PostToolUse fires for every call that ran, with the output text
+only; the exit code is read from the session file (``dp/codex/sessions.py``).
+There is no failure event, and an unknown tool name never reaches a hook
+(the model is told ``unsupported call: NAME``): ``dp ingest --codex-sessions``
+reads those from the session files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from dp.agents.base import (
+    BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Event, Promise,
+)
+
+PRE_TOOL_USE = "PreToolUse"
+POST_TOOL_USE = "PostToolUse"
+EVENTS = {PRE_TOOL_USE: PRE_TOOL, "SessionStart": SESSION_START, POST_TOOL_USE: POST_TOOL}
+# The one permission mode in which nothing is asked (approval policy ``never``).
+UNASKED = "bypassPermissions"
+HOOK_TIMEOUT_SECONDS = 5
+CAPTURE_TIMEOUT_SECONDS = 30  # Codex waits for it: async hooks do not run in `codex exec` 0.169.0
+ALL_TOOLS = "*"
+
+
+class CodexCli(Agent):
+    name = "codex"
+    display = "Codex CLI"
+    version_command = ("codex", "--version")
+    capture_source = "codex"
+    pre_tool_hook = PRE_TOOL_USE
+    scopes = ("user", "project")
+    instructions_file = "AGENTS.md"
+
+    def promises(self) -> tuple:
+        return (
+            Promise("rewrite", True,
+                    "`updatedInput` with `allow`, only where the original would have run unasked "
+                    "(`bypassPermissions`); elsewhere a `deny` carrying the corrected command"),
+            Promise("block", True, "a `deny` whose reason the model reads"),
+            Promise("session_context", True, "SessionStart `additionalContext` (and AGENTS.md, which Codex reads)"),
+            Promise("after_context", False,
+                    "an unknown tool name never reaches a hook (Codex answers `unsupported call`); "
+                    "dp corrects tool names up front"),
+            Promise("capture", True,
+                    "PostToolUse, with the exit code read from Codex's session file; "
+                    "`dp ingest --codex-sessions` for the rest"),
+            Promise("tool_alias_block", False,
+                    "Codex rejects an unknown tool name before any hook runs; dp corrects it up front (SessionStart)"),
+        )
+
+    def read_event(self, payload: dict) -> Event | None:
+        hook = payload.get("hook_event_name")
+        kind = EVENTS.get(hook) if isinstance(hook, str) else None
+        if kind == SESSION_START:
+            return Event(kind, hook, payload)
+        tool = payload.get("tool_name")
+        if kind is None or not isinstance(tool, str) or not tool:
+            return None
+        tool_input, error = payload.get("tool_input"), None
+        if kind == POST_TOOL:
+            kind, error = _outcome(payload, tool, tool_input)
+        event = Event(kind, hook, payload, tool, tool, tool_input, error)
+        event.call_id = payload.get("tool_use_id")
+        mode = payload.get("permission_mode")
+        event.approval = mode if isinstance(mode, str) else ""
+        return event
+
+    def answer(self, event: Event, decision) -> tuple[int, str, str]:
+        kind, text = decision.kind, decision.text
+        if kind == REWRITE and not self.rewrites_unasked(event, decision):
+            kind, text = DENY, refusal(event, decision)
+        if kind in (BLOCK, DENY):  # Codex shows "…hook: <reason>. Command: <command>": no period of ours
+            text = text.rstrip().rstrip(".")
+        if kind == BLOCK:  # exit 2: Codex refuses the call and shows the model stderr
+            return 2, "", text + "\n"
+        if kind == DENY:
+            output = {"hookEventName": PRE_TOOL_USE, "permissionDecision": "deny", "permissionDecisionReason": text}
+        elif kind == REWRITE:
+            output = {"hookEventName": PRE_TOOL_USE, "permissionDecision": "allow",
+                      "permissionDecisionReason": text, "updatedInput": decision.updated_input,
+                      "additionalContext": text}
+        elif kind == CONTEXT and text and event.hook in EVENTS:
+            output = {"hookEventName": event.hook, "additionalContext": text}
+        else:
+            return 0, "", ""
+        return 0, json.dumps({"hookSpecificOutput": output}) + "\n", ""
+
+    @staticmethod
+    def rewrites_unasked(event: Event, decision) -> bool:
+        """Whether a rewrite (always approved in Codex) stays within what the session allows."""
+        if decision.permission == "allow":  # the user's explicit choice: approve rewritten calls
+            return True
+        return decision.permission == "none" and event.approval == UNASKED
+
+    # -- install side --
+
+    def config_path(self, scope: str, home=None, project_dir=None):
+        from pathlib import Path
+
+        from dp.errors import DpError
+
+        if scope == "user":
+            codex_home = os.environ.get("CODEX_HOME") if home is None else None
+            return (Path(codex_home).expanduser() if codex_home else (home or Path.home()) / ".codex") / "hooks.json"
+        if scope == "project":
+            return (project_dir or Path.cwd()) / ".codex" / "hooks.json"
+        raise DpError(f"unknown scope {scope!r} for {self.display}: use one of {', '.join(self.scopes)}")
+
+    def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
+        """Fixed entries, whatever the rules: Codex's trust is a hash of them (see the module docstring)."""
+        handler = {"type": "command", "command": hook_command, "timeout": HOOK_TIMEOUT_SECONDS}
+        return {PRE_TOOL_USE: [{"matcher": ALL_TOOLS, "hooks": [dict(handler)]}],
+                "SessionStart": [{"hooks": [dict(handler)]}]}
+
+    def capture_entries(self, capture_command: str) -> dict:
+        handler = {"type": "command", "command": capture_command, "timeout": CAPTURE_TIMEOUT_SECONDS}
+        return {POST_TOOL_USE: [{"matcher": ALL_TOOLS, "hooks": [handler]}]}
+
+
+def _outcome(payload: dict, tool: str, tool_input) -> tuple[str, str | None]:
+    """(POST_FAILURE, error) for a shell command that exited non-zero, else (POST_TOOL, None).
+
+    PostToolUse says nothing about failure; the exit code comes from the session file.
+    """
+    if tool != "Bash":
+        return POST_TOOL, None
+    from dp.codex.sessions import exit_code
+
+    code = exit_code(payload.get("transcript_path"), payload.get("tool_use_id"))
+    if not code:
+        return POST_TOOL, None
+    output = payload.get("tool_response")
+    output = output if isinstance(output, str) else json.dumps(output) if output is not None else ""
+    return POST_FAILURE, f"Exit code {code}\n{output}".rstrip()
+
+
+def refusal(event: Event, decision) -> str:
+    """The reason of a refused rewrite: what dp would have changed and the command to issue instead."""
+    from dp.agents.base import corrected_call
+
+    tool_input = event.tool_input if isinstance(event.tool_input, dict) else {}
+    return (f"{decision.text}. {corrected_call(tool_input, decision.updated_input or {})}\n"
+            "(dp did not run it for you: Codex would approve a rewritten command without asking, "
+            "and this session asks before running commands.)")
+
+
+ADAPTER = CodexCli

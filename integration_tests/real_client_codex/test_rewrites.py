@@ -1,0 +1,83 @@
+"""dp's rules in the real ``codex exec``, never widening what Codex would run unasked.
+
+A Codex rewrite is only possible as ``permissionDecision: "allow"`` + ``updatedInput``:
+it always comes approved. So dp rewrites where the original would have run without
+anyone being asked (``permission_mode: bypassPermissions``, every ``codex exec``
+without ``--approve-for-me``) and otherwise refuses with the corrected command, which
+the model reissues through Codex's own approval.
+"""
+
+from __future__ import annotations
+
+from dp.codex.fake_api import function_call, shell
+
+
+def _oldtool_rule(codex):
+    codex.init()
+    codex.dp("alias", "--cmd", "oldtool", "--replace", "newtool")
+    codex.program("newtool", 'echo "{name} ran:" "$@"; touch "$PWD/newtool-ran"')
+    codex.program("oldtool", 'echo "{name} ran:" "$@"; touch "$PWD/oldtool-ran"')
+
+
+def test_a_rewrite_runs_when_the_session_runs_commands_unasked(codex):
+    _oldtool_rule(codex)
+    call = shell("oldtool -x a.txt")
+    session = codex.run([[call]], "-s", "workspace-write")  # approval `never`: permission_mode bypassPermissions
+
+    assert session.proc.returncode == 0, session.log
+    assert "newtool ran: -x a.txt" in session.output(call)
+    assert "Process exited with code 0" in session.output(call)
+    assert (codex.project / "newtool-ran").exists() and not (codex.project / "oldtool-ran").exists()
+    # The model's own call stays `oldtool …` in its history; dp's note tells it what ran.
+    assert "dp: oldtool → newtool" in session.conversation.context(call["call_id"])
+
+
+def test_the_rewritten_command_stays_inside_codexs_sandbox(codex):
+    """`allow` approves the call but does not lift the sandbox: the default read-only sandbox
+    stops the rewritten command's write exactly as it would have stopped the original's."""
+    _oldtool_rule(codex)
+    call = shell("oldtool -x a.txt")
+    session = codex.run([[call]])  # codex exec's default: approval never, sandbox read-only
+
+    assert "newtool ran: -x a.txt" in session.output(call)
+    assert "Read-only file system" in session.output(call)
+    assert not (codex.project / "newtool-ran").exists()
+
+
+def test_where_codex_asks_dp_refuses_with_the_correction_and_the_reissued_command_runs(codex):
+    _oldtool_rule(codex)
+    first, again = shell("oldtool -x a.txt"), shell("newtool -x a.txt")
+    session = codex.run([[first], [again]], "--approve-for-me")  # approvals on request: permission_mode default
+
+    assert session.proc.returncode == 0, session.log
+    refused = session.output(first)
+    assert refused.startswith("Command blocked by PreToolUse hook: dp: oldtool → newtool. Run this instead:\n"
+                              "newtool -x a.txt\n")
+    assert "Codex would approve a rewritten command without asking" in refused
+    assert not (codex.project / "oldtool-ran").exists()
+    # The model reissued the corrected command itself; Codex's own approval judged it (it runs in the sandbox).
+    assert "newtool ran: -x a.txt" in session.output(again)
+    assert (codex.project / "newtool-ran").exists()
+
+
+def test_a_tool_name_alias_blocks_the_call_with_dps_message(codex):
+    codex.init()
+    codex.dp("alias", "--force", "Bash", "mcp__sandbox__run", "-m", "Run shell commands through mcp__sandbox__run.")
+    codex.program("touchit", 'touch "$PWD/ran"')
+    call = shell("touchit")
+    session = codex.run([[call]], "-s", "workspace-write")
+
+    assert session.output(call) == (
+        "Command blocked by PreToolUse hook: Run shell commands through mcp__sandbox__run. Command: touchit")
+    assert not (codex.project / "ran").exists()
+
+
+def test_an_unknown_tool_name_never_reaches_a_hook_and_is_corrected_up_front(codex):
+    codex.init()
+    codex.dp("alias", "read_file", "Read")
+    call = function_call("read_file", {"path": "README.md"})
+    session = codex.run([[call]])
+
+    assert session.output(call) == "unsupported call: read_file"
+    # SessionStart context, before the model's first turn, names the right tool.
+    assert "read_file" in session.opening and "Read" in session.opening
