@@ -157,14 +157,12 @@ def _outcome(payload: dict, tool: str, tool_input) -> tuple[str, str | None]:
     """
     if tool != "Bash":
         return POST_TOOL, None
-    from dp.codex.sessions import exit_code
+    from dp.codex.sessions import exit_code, failure_text
 
     code = exit_code(payload.get("transcript_path"), payload.get("tool_use_id"))
     if not code:
         return POST_TOOL, None
-    output = payload.get("tool_response")
-    output = output if isinstance(output, str) else json.dumps(output) if output is not None else ""
-    return POST_FAILURE, f"Exit code {code}\n{output}".rstrip()
+    return POST_FAILURE, failure_text(code, payload.get("tool_response"))
 
 
 def refusal(event: Event, decision) -> str:

@@ -22,7 +22,8 @@ MAX_KEY_CHARS = 200
 # specific messages before the generic ones (`bash: x: command not found`
 # also ends in "exit code 127").
 ERROR_CLASSES = (
-    ("unknown tool", ("no such tool available", "not found. did you mean one of")),  # Claude Code, Gemini CLI
+    ("unknown tool", ("no such tool available", "not found. did you mean one of",  # Claude Code, Gemini CLI
+                      "unsupported call: ")),  # Codex CLI
     ("command not found", ("command not found", ": not found", "executable file not found")),
     ("unknown subcommand", ("is not a git command", "unknown command", "no such command", "unrecognized subcommand",
                             "unknown subcommand", "invalid choice", "is not a valid command", "unrecognized command")),

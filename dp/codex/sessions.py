@@ -82,6 +82,14 @@ def exit_code(transcript_path, call_id) -> int | None:
     return None
 
 
+def failure_text(code: int, output) -> str:
+    """The error dp stores for a shell command that exited non-zero: its exit code, then its output
+    (the hook and ``dp ingest --codex-sessions`` store the same text for the same call)."""
+    if not isinstance(output, str):
+        output = "" if output is None else json.dumps(output)
+    return f"Exit code {code}\n{output}".rstrip()
+
+
 def call_arguments(payload: dict) -> dict:
     """A ``function_call``'s arguments as an object ({} when they are not a JSON object)."""
     arguments = payload.get("arguments")

@@ -1,4 +1,4 @@
-"""``dp ingest``: failed calls from Claude Code transcripts, Gemini CLI sessions and the Go desire-path tool's database."""
+"""``dp ingest``: failed calls from Claude Code transcripts, Gemini CLI and Codex CLI sessions and the Go desire-path tool's database."""
 
 from __future__ import annotations
 
@@ -18,7 +18,10 @@ HELP = """Import failed tool calls recorded elsewhere into the dp store.
 names Claude Code rejects before any hook runs, plus the shapes of the
 calls that worked. --gemini-sessions [DIR] does the same for Gemini CLI's
 saved sessions (default ~/.gemini/tmp; sessions dp's Gemini hook already
-captured are skipped). --desire-path-db FILE imports the Go desire-path tool's
+captured are skipped). --codex-sessions [DIR] reads Codex CLI's session
+files (default $CODEX_HOME/sessions, ~/.codex/sessions): shell commands that
+exited non-zero and made-up tool names (`unsupported call`), which no Codex
+hook sees. --desire-path-db FILE imports the Go desire-path tool's
 desires.db (any schema version). Both are idempotent: what is already
 stored is not added again. Inputs are redacted before they are stored.
 
@@ -27,6 +30,7 @@ Examples:
   dp ingest --claude-transcripts
   dp ingest --claude-transcripts ~/.claude/projects/-home-me-app
   dp ingest --gemini-sessions
+  dp ingest --codex-sessions
   dp ingest --desire-path-db ~/.dp/desires.db
 """
 PROGRESS_FROM_FILES = 20
@@ -35,20 +39,22 @@ PROGRESS_FROM_FILES = 20
 @shared("db", "json", "quiet")
 def ingest(
     directory: Optional[Path] = typer.Argument(None, metavar="[DIR]", show_default=False,
-                                               help="Directory for --claude-transcripts or --gemini-sessions."),
+                                               help="Directory for --claude-transcripts, --gemini-sessions or --codex-sessions."),
     transcripts: bool = typer.Option(False, "--claude-transcripts", help="Read Claude Code transcripts (DIR, default ~/.claude/projects)."),
     gemini: bool = typer.Option(False, "--gemini-sessions", help="Read Gemini CLI sessions (DIR, default ~/.gemini/tmp)."),
+    codex: bool = typer.Option(False, "--codex-sessions", help="Read Codex CLI session files (DIR, default ~/.codex/sessions)."),
     go_db: Optional[Path] = typer.Option(None, "--desire-path-db", metavar="FILE", help="Import the Go desire-path tool's desires.db."),
     opts: Shared = None,
 ) -> None:
     from dp.errors import DpError
     from dp.store import Store
 
-    if directory is not None and transcripts == gemini:
-        raise DpError(f"{directory}: a directory goes with --claude-transcripts or --gemini-sessions "
-                      "(dp ingest --claude-transcripts DIR)")
-    if not transcripts and not gemini and go_db is None:
-        raise DpError("say what to ingest: --claude-transcripts [DIR], --gemini-sessions [DIR] or --desire-path-db FILE")
+    if directory is not None and (transcripts, gemini, codex).count(True) != 1:
+        raise DpError(f"{directory}: a directory goes with one of --claude-transcripts, --gemini-sessions or "
+                      "--codex-sessions (dp ingest --claude-transcripts DIR)")
+    if not (transcripts or gemini or codex) and go_db is None:
+        raise DpError("say what to ingest: --claude-transcripts [DIR], --gemini-sessions [DIR], --codex-sessions [DIR] "
+                      "or --desire-path-db FILE")
     report = {}
     from dp.capture.fixes import drain
 
@@ -60,6 +66,8 @@ def ingest(
             report["claude_transcripts"] = _transcripts(store.conn, directory, opts.json or opts.quiet)
         if gemini:
             report["gemini_sessions"] = _gemini(store.conn, directory, opts.json or opts.quiet)
+        if codex:
+            report["codex_sessions"] = _codex(store.conn, directory, opts.json or opts.quiet)
         if go_db is not None:
             report["desire_path_db"] = _go_db(store.conn, go_db.expanduser())
     if opts.json:
@@ -80,6 +88,13 @@ def _gemini(conn, directory: Optional[Path], quiet: bool) -> dict:
     from dp.capture import gemini_sessions
 
     return _read(gemini_sessions, conn, directory, quiet, "Gemini CLI keeps sessions in ~/.gemini/tmp/<project>/chats")
+
+
+def _codex(conn, directory: Optional[Path], quiet: bool) -> dict:
+    from dp.capture import codex_sessions
+
+    return _read(codex_sessions, conn, directory, quiet,
+                 "Codex CLI keeps sessions in ~/.codex/sessions, or $CODEX_HOME/sessions")
 
 
 def _read(reader, conn, directory: Optional[Path], quiet: bool, where_they_are: str) -> dict:
@@ -111,7 +126,7 @@ def _go_db(conn, path: Path) -> dict:
 
 def describe(report: dict) -> list[str]:
     lines = []
-    for key, kind in (("claude_transcripts", "transcript"), ("gemini_sessions", "session")):
+    for key, kind in (("claude_transcripts", "transcript"), ("gemini_sessions", "session"), ("codex_sessions", "session")):
         found = report.get(key)
         if not found:
             continue
@@ -132,4 +147,4 @@ def describe(report: dict) -> list[str]:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("ingest", help=HELP, short_help="Import failures from transcripts or the Go tool's desires.db.")(ingest)
+    app.command("ingest", help=HELP, short_help="Import failures from agents' sessions or the Go tool's desires.db.")(ingest)
