@@ -155,7 +155,9 @@ class Agent:
     * ``pre_tool_hook`` — the agent's name for the event before a tool runs;
     * ``scopes`` — the config scopes ``dp pave --hook --scope`` accepts;
     * ``instructions_file`` — the file the agent reads instructions from
-      (where ``dp pave --agents-md`` output can go).
+      (where ``dp pave --agents-md`` output can go);
+    * ``install_notes`` — lines the install commands add about the entries
+      (how the agent treats them; none by default).
     """
 
     name = ""
@@ -168,6 +170,7 @@ class Agent:
     instructions_file = "AGENTS.md"
     # The --permission values dp can honour in the agent's contract without widening beyond the user's choice.
     permissions: tuple = ("none", "ask", "allow")
+    install_notes: tuple = ()
 
     def canonical(self, tool: str) -> str:
         """dp's name for the agent's tool ``tool`` (unknown names stay as they are)."""

@@ -63,6 +63,10 @@ class CodexCli(Agent):
     pre_tool_hook = PRE_TOOL_USE
     scopes = ("user", "project")
     instructions_file = "AGENTS.md"
+    install_notes = ("a rewrite runs only where Codex would have run the command unasked; "
+                     "elsewhere dp refuses it with the corrected command",
+                     "Codex runs these hooks once you trust them: open `codex` and review them in /hooks "
+                     "(automation: `codex exec --dangerously-bypass-hook-trust`); dp doctor shows their trust")
 
     def promises(self) -> tuple:
         return (

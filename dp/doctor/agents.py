@@ -18,8 +18,8 @@ from pathlib import Path
 from dp.doctor.findings import ERROR, OK, WARNING, Finding
 
 CHECK = "agents"
-# Agents whose install doctor checks in a subject of their own (dp/doctor/copilot.py).
-OWN_SUBJECT = ("copilot",)
+# Agents whose install doctor checks in a subject of their own (dp/doctor/copilot.py, dp/doctor/codex.py).
+OWN_SUBJECT = ("copilot", "codex")
 
 
 def installed_files(cwd: Path, db_path: Path) -> list[tuple[object, str, Path, dict | None, str]]:

@@ -5,8 +5,8 @@ Read-only: the store is opened the way the hook opens it (never created or
 migrated) and settings files are only parsed. Each subject has its module:
 ``store``, ``layers`` (the project's rule files), ``settings_files``, ``hook``, ``collisions``, ``reach`` (entries and
 where rules take effect), ``rules``, ``latency``, ``paving``, ``mcp_check``,
-``capture``, ``plugin``, ``copilot`` (dp's hooks in Copilot CLI), ``agents`` (every other agent
-dp is installed for); ``findings`` holds what they all return.
+``capture``, ``plugin``, ``copilot`` (dp's hooks in Copilot CLI), ``codex`` (Codex CLI's hooks files and
+hook trust), ``agents`` (every other agent dp is installed for); ``findings`` holds what they all return.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from pathlib import Path
 from dp.doctor import reach
 from dp.doctor.agents import check_agents, installed_agents
 from dp.doctor.capture import check_capture
+from dp.doctor.codex import check_codex
 from dp.doctor.collisions import check_colliding_hooks
 from dp.doctor.copilot import check_copilot
 from dp.doctor.findings import Finding
@@ -47,5 +48,6 @@ def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> lis
     findings += check_mcp(cwd)
     findings += check_capture(files, db_path, rules)
     findings += check_copilot(cwd)
+    findings += check_codex(cwd)
     findings += check_agents(db_path, cwd, rules)
     return findings

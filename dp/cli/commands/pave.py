@@ -355,7 +355,16 @@ def describe_hook_result(result: dict) -> list[str]:
         # Claude Code (and Gemini CLI) snapshot hooks when a session starts.
         lines.append(f"  {result.get('agent', 'Claude Code')} sessions already running pick this up after a restart"
                      + (" (or in /hooks)." if result.get("agent", "Claude Code") == "Claude Code" else "."))
+    if status in ("configured", "updated", "already_configured"):
+        lines += [f"  {note}" for note in _adapter(result).install_notes]
     return lines
+
+
+def _adapter(result: dict):
+    """The adapter a hook report is about (its ``agent`` is the display name; Claude Code's names none)."""
+    from dp.agents import all_agents, get
+
+    return next((agent for agent in all_agents() if agent.display == result.get("agent")), get())
 
 
 def sync_hooks(store) -> None:
