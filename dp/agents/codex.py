@@ -131,6 +131,18 @@ class CodexCli(Agent):
 
     # -- install side --
 
+    def sample_payload(self, tool: str, tool_input: dict, cwd) -> dict:
+        """As Codex CLI 0.169.0 sends it from ``codex exec`` (approval ``never``: ``bypassPermissions``)."""
+        return {"session_id": "dp-sample", "turn_id": "dp-sample-turn", "transcript_path": None, "cwd": str(cwd),
+                "hook_event_name": PRE_TOOL_USE, "model": "dp-sample", "permission_mode": UNASKED,
+                "tool_name": tool, "tool_input": tool_input, "tool_use_id": "call_dp_sample"}
+
+    def read_answer(self, status: int, stdout: str, stderr: str):
+        """Codex's answers are Claude Code's JSON (``allow`` beside a rewrite changes nothing in the reading)."""
+        from dp.agents.claude import ClaudeCode
+
+        return ClaudeCode.read_answer(self, status, stdout, stderr)
+
     def config_path(self, scope: str, home=None, project_dir=None):
         from pathlib import Path
 

@@ -58,7 +58,7 @@ MODE_OPTION = typer.Option(
     "rewrite", "--mode", metavar="rewrite|advise", help="Hook option: rewrite, or deny with advice."
 )
 AGENT_OPTION = typer.Option(
-    None, "--agent", metavar="NAME", help="The agent to install for, or whose tool names --agents-md uses: claude (default), gemini or copilot."
+    None, "--agent", metavar="NAME", help="The agent to install for, or whose tool names --agents-md uses: claude (default), gemini, copilot or codex."
 )
 
 
