@@ -75,6 +75,19 @@ class Event:
         self.agent = None  # the adapter that read it: how the core spells a tool name back to the agent
 
 
+def tool_call_event(kind: str, hook: str, payload: dict, error=None) -> Event | None:
+    """The Event of a tool call sent in Claude Code's shape (``tool_name``, ``tool_input``,
+    ``tool_use_id``, ``permission_mode``), which Codex CLI sends too; None without a tool name."""
+    tool = payload.get("tool_name")
+    if not isinstance(tool, str) or not tool:
+        return None
+    event = Event(kind, hook, payload, tool, tool, payload.get("tool_input"), error)
+    event.call_id = payload.get("tool_use_id")
+    mode = payload.get("permission_mode")
+    event.approval = mode if isinstance(mode, str) else ""
+    return event
+
+
 # -- decisions: what dp's core wants done -----------------------------------
 
 NOTHING = "nothing"  # let the call go ahead untouched, say nothing

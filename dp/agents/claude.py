@@ -19,7 +19,7 @@ import json
 
 from dp.agents.base import (
     AFTER_BATCH, BLOCK, CONTEXT, DENY, NOTHING, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START,
-    Agent, Decision, Event, Promise, json_object,
+    Agent, Decision, Event, Promise, json_object, tool_call_event,
 )
 
 PRE_TOOL_USE = "PreToolUse"
@@ -65,14 +65,7 @@ class ClaudeCode(Agent):
         kind = EVENTS.get(hook) if isinstance(hook, str) else None
         if kind in (SESSION_START, AFTER_BATCH):
             return Event(kind, hook, payload)
-        tool = payload.get("tool_name")
-        if kind is None or not isinstance(tool, str) or not tool:
-            return None
-        event = Event(kind, hook, payload, tool, tool, payload.get("tool_input"), payload.get("error"))
-        event.call_id = payload.get("tool_use_id")
-        mode = payload.get("permission_mode")
-        event.approval = mode if isinstance(mode, str) else ""
-        return event
+        return tool_call_event(kind, hook, payload, payload.get("error")) if kind is not None else None
 
     def answer(self, event: Event, decision) -> tuple[int, str, str]:
         kind, text = decision.kind, decision.text

@@ -43,6 +43,7 @@ import os
 
 from dp.agents.base import (
     BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Event, Promise,
+    tool_call_event,
 )
 
 PRE_TOOL_USE = "PreToolUse"
@@ -90,16 +91,9 @@ class CodexCli(Agent):
         kind = EVENTS.get(hook) if isinstance(hook, str) else None
         if kind == SESSION_START:
             return Event(kind, hook, payload)
-        tool = payload.get("tool_name")
-        if kind is None or not isinstance(tool, str) or not tool:
-            return None
-        tool_input, error = payload.get("tool_input"), None
-        if kind == POST_TOOL:
-            kind, error = _outcome(payload, tool, tool_input)
-        event = Event(kind, hook, payload, tool, tool, tool_input, error)
-        event.call_id = payload.get("tool_use_id")
-        mode = payload.get("permission_mode")
-        event.approval = mode if isinstance(mode, str) else ""
+        event = tool_call_event(kind, hook, payload) if kind is not None else None
+        if event is not None and kind == POST_TOOL:
+            event.kind, event.error = _outcome(payload, event.tool)
         return event
 
     def answer(self, event: Event, decision) -> tuple[int, str, str]:
@@ -166,7 +160,7 @@ class CodexCli(Agent):
         return {POST_TOOL_USE: [{"matcher": ALL_TOOLS, "hooks": [handler]}]}
 
 
-def _outcome(payload: dict, tool: str, tool_input) -> tuple[str, str | None]:
+def _outcome(payload: dict, tool: str) -> tuple[str, str | None]:
     """(POST_FAILURE, error) for a shell command that exited non-zero, else (POST_TOOL, None).
 
     PostToolUse says nothing about failure; the exit code comes from the session file.

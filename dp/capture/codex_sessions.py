@@ -16,9 +16,8 @@ from pathlib import Path
 
 from dp.capture.events import event_key, failure_row, now_iso, success_rows
 from dp.capture.timestamps import normalize
-from dp.capture.transcripts import Totals
+from dp.capture.transcripts import Totals, ingest_files
 from dp.codex import sessions
-from dp.store import desires
 
 SOURCE = "codex-session"
 DEFAULT_DIR = sessions.default_directory()  # read when dp ingest imports this, so $CODEX_HOME counts
@@ -26,15 +25,7 @@ DEFAULT_DIR = sessions.default_directory()  # read when dp ingest imports this, 
 
 def ingest(conn, directory: Path, progress=None) -> Totals:
     """Read every session file under ``directory`` into the store; one transaction per file."""
-    files = sessions.session_files(directory)
-    totals = Totals()
-    for index, path in enumerate(files, 1):
-        rows = list(_rows(path, totals))
-        totals.added += desires.add(conn, rows)
-        totals.files += 1
-        if progress:
-            progress(index, len(files), path)
-    return totals
+    return ingest_files(conn, sessions.session_files(directory), _rows, progress)
 
 
 class _Session:

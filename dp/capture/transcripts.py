@@ -50,10 +50,15 @@ def ingest(conn, directory: Path, progress=None) -> Totals:
 
     ``progress(done, total, path)`` is called after each file.
     """
-    files = transcript_files(directory)
+    return ingest_files(conn, transcript_files(directory), _rows, progress)
+
+
+def ingest_files(conn, files: list[Path], rows_of, progress=None) -> Totals:
+    """Store the rows ``rows_of(path, totals)`` yields for each file, one transaction per file
+    (every session-file reader: Claude Code's transcripts, Codex CLI's sessions)."""
     totals = Totals()
     for index, path in enumerate(files, 1):
-        rows = list(_rows(path, totals))
+        rows = list(rows_of(path, totals))
         totals.added += desires.add(conn, rows)
         totals.files += 1
         if progress:
