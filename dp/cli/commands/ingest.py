@@ -50,8 +50,8 @@ def ingest(
     from dp.store import Store
 
     if directory is not None and (transcripts, gemini, codex).count(True) != 1:
-        raise DpError(f"{directory}: a directory goes with one of --claude-transcripts, --gemini-sessions or "
-                      "--codex-sessions (dp ingest --claude-transcripts DIR)")
+        raise DpError(f"{directory}: a directory goes with --claude-transcripts, --gemini-sessions or "
+                      "--codex-sessions, one of them (dp ingest --claude-transcripts DIR)")
     if not (transcripts or gemini or codex) and go_db is None:
         raise DpError("say what to ingest: --claude-transcripts [DIR], --gemini-sessions [DIR], --codex-sessions [DIR] "
                       "or --desire-path-db FILE")
