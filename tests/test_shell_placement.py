@@ -145,6 +145,7 @@ def test_script_shapes(script, several, own_line):
     ("python3 - <<'EOF'\n{{x}}\nEOF", "python3"),
     ("bash <<< {{x}}", "bash"),
     ("printf '%s' {{x}} | sh", "sh"),
+    ("printf '%s' {{x}} | xargs -I{} sh -c 'echo {}'", "xargs -I … sh"),
     ("let n={{x}}+1", "let"),
     ("printf {{x}}", "printf"),
     ("printf -v {{x}} %s 1", "printf -v"),

@@ -332,6 +332,9 @@ def _reads_script_from_stdin(command) -> Optional[str]:
     if entry is None:
         return None
     kind, parameters = entry[0], entry[1]
+    if command.run_by == "xargs" and any(word.value in ("-I", "-i", "--replace") or word.value.startswith(
+            ("-I", "--replace=")) for word in command.prefix):
+        return f"xargs -I … {name}"  # each input line is pasted into the program's code
     if kind == ALL and name in ("ssh", "su", "runuser", "doas", "at", "batch"):
         return name
     if kind != INTERPRETER:
