@@ -39,7 +39,7 @@ _OPTIONS = {
     ),
     "json": (
         bool,
-        typer.Option(False, "--json", help="Print machine-readable JSON (keys listed in the README)."),
+        typer.Option(False, "--json", help="Print machine-readable JSON (keys listed in the docs)."),
     ),
     "quiet": (
         bool,
