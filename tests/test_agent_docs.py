@@ -31,6 +31,10 @@ def test_an_agents_page_holds_its_adapters_promises(page):
         assert table == (agent_table(name) if name else overview()), f"{page.name}: regenerate from dp/agents/table.py"
 
 
+def test_the_readme_holds_the_overview():
+    assert _tables(DOCS.parent.parent / "README.md") == {"": overview()}
+
+
 def test_copilot_has_its_page():
     assert _tables(DOCS / "copilot.md") == {"copilot": agent_table("copilot")}
 
