@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from capture_support import failure, run_capture, success
+from capture_support import failure, no_such_tool, run_capture, success
 
 BIN = Path(sys.executable).parent
 BD_CALL = "bd create --wisp 'fix the build' && just test"
@@ -349,3 +349,67 @@ def test_the_mod_snapshot_carries_a_trusted_projects_tool_names_with_the_trusted
     assert json.loads(snapshot.read_text())["aliases"] == []  # not the user's own
     bob.dp("untrust", cwd=clone)
     assert json.loads(snapshot.read_text())["projects"] == []
+
+
+def _after_batch(person: Person, cwd: Path, name: str = "read_file") -> str:
+    """PostToolBatch after Claude Code rejected a call of the unknown tool ``name``: dp's additionalContext."""
+    proc = person.hook({"session_id": "s", "hook_event_name": "PostToolBatch", "cwd": str(cwd), "tool_calls": [
+        {"tool_name": name, "tool_use_id": "t1", "tool_input": {"path": "src/main.py"},
+         "tool_response": no_such_tool(name)}]})
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    if not proc.stdout:
+        return ""
+    answer = json.loads(proc.stdout)["hookSpecificOutput"]
+    assert answer["hookEventName"] == "PostToolBatch"
+    return answer["additionalContext"]
+
+
+def test_session_start_and_post_tool_batch_follow_the_project_layers(team):
+    ann, work, bob, clone = team
+    inside = clone / "src"
+    rules = clone / ".dp" / "rules.toml"
+    # Bob has no store yet: the session still learns, once, that the project's rules wait for him.
+    untrusted = (f"dp: {rules} is not trusted, so its rules (2) do not apply: read them with `dp trust --show` "
+                 f"and let them act with `dp trust` (in {clone})")
+    assert bob.session_start(inside) == untrusted
+    # His own alias of the hallucinated tool name; a project alias of it he writes but has not trusted yet.
+    bob.dp("alias", "read_file", "Read", "-m", "user: use Read", cwd=bob.home)
+    bob.dp("alias", "--project", "read_file", "Read", "-m", "project: use Read", cwd=clone)
+    context = bob.session_start(inside)
+    assert context.startswith("dp (desire paths) corrections on this machine; follow them:\n")
+    assert context.endswith("\n" + untrusted.replace("rules (2)", "rules (3)"))
+    assert context.count("dp trust`") == 1 and "wisp" not in context and "project: use Read" not in context
+    assert _after_batch(bob, inside) == "dp: user: use Read"  # the inert project layer does not speak
+    # Trusted: the project's tool-name correction and command rules are listed, the notice is gone.
+    bob.dp("trust", cwd=clone)
+    context = bob.session_start(inside)
+    assert "not trusted" not in context and "dp trust" not in context
+    lines = context.splitlines()
+    assert "- bd: Flag `--wisp` should be `--ephemeral` (this bd has no --wisp)" in lines
+    assert any(line.startswith("- gt: ") and "gt mail check" in line and "gt mail list --unread" in line
+               for line in lines), context
+    assert sum("read_file" in line for line in lines) == 1 and "project: use Read" in context  # over the user's
+    assert _after_batch(bob, inside) == "dp: project: use Read"
+    assert _after_batch(bob, bob.home) == "dp: user: use Read"  # outside the repository: his own
+    assert _after_batch(bob, inside, "Read") == ""  # a name nobody aliased: nothing to say
+    # A local file over the project (trusted too): local over project over user.
+    (clone / ".dp" / "rules.local.toml").write_text(
+        '[[aliases]]\nfrom = "read_file"\nto = "Read"\nmessage = "local: use Read"\n')
+    assert _after_batch(bob, inside) == "dp: project: use Read"  # not trusted yet
+    bob.dp("trust", cwd=clone)
+    assert _after_batch(bob, inside) == "dp: local: use Read"
+    assert "local: use Read" in bob.session_start(inside) and "project: use Read" not in bob.session_start(inside)
+    # Ann pushes a change to the committed file: for Bob it reverts to the notice, the local layer still acts.
+    ann.dp("alias", "--project", "--cmd", "bd", "--flag", "wisp", "ephemeral", "-m", "use --ephemeral", cwd=work)
+    ann.git("commit", "-qam", "reword", cwd=work)
+    ann.git("push", "-q", "origin", "main", cwd=work)
+    bob.git("stash", "-q", cwd=clone)  # his uncommitted project alias, to pull cleanly
+    bob.git("pull", "-q", "--ff-only", cwd=clone)
+    context = bob.session_start(inside)
+    assert context.endswith(f"\ndp: {rules} changed since you trusted it, so its rules (2) do not apply: read "
+                            f"them with `dp trust --show` and trust them again with `dp trust` (in {clone})")
+    assert "wisp" not in context and "gt mail" not in context and "local: use Read" in context
+    assert context.count("dp trust`") == 1
+    (clone / ".dp" / "rules.local.toml").unlink()
+    assert _after_batch(bob, inside) == "dp: user: use Read"
+    assert bob.session_start(inside).endswith("(in " + str(clone) + ")")
