@@ -413,3 +413,59 @@ def test_session_start_and_post_tool_batch_follow_the_project_layers(team):
     (clone / ".dp" / "rules.local.toml").unlink()
     assert _after_batch(bob, inside) == "dp: user: use Read"
     assert bob.session_start(inside).endswith("(in " + str(clone) + ")")
+
+
+def _doctor(person: Person, cwd: Path) -> tuple[str, list[dict]]:
+    """``dp doctor --cwd`` run from the person's HOME: (the text report, the --json checks)."""
+    text = person.dp("doctor", "--cwd", cwd, cwd=person.home, check=False).stdout
+    checks = json.loads(person.dp("doctor", "--json", "--cwd", cwd, cwd=person.home, check=False).stdout)["checks"]
+    return text, checks
+
+
+def test_doctor_reports_each_layer_for_cwd_and_checks_the_project_rules(team):
+    ann, work, bob, clone = team
+    rules, local = clone / ".dp" / "rules.toml", clone / ".dp" / "rules.local.toml"
+    bob.dp("alias", "--project", "--cmd", "mytool", "--replace", "othertool", cwd=clone)  # renames only
+    local.write_text('# mine\n[[aliases]]\nfrom = "foo"\nto = "bar"\ntool = "Bash"\nparam = "command"\n'
+                     'command = "foo"\nmatch_kind = "command"\n')
+    text, checks = _doctor(bob, clone / "src")
+    lines = text.splitlines()
+    fix = f"                   fix: cd {clone} && dp trust --show && dp trust"
+    for source, path, count in (("project", rules, 3), ("local", local, 1)):
+        said = (f"warn   layers      {source}: {path} is not trusted, so its rules ({count}) do not apply: read them "
+                f"with `dp trust --show` and let them act with `dp trust` (in {clone})")
+        assert said in lines and lines[lines.index(said) + 1] == fix
+    # Not acting yet, its rules are checked all the same: where each is written, and the fix made there.
+    renames = {check["details"]["source"]: check for check in checks
+               if check["check"] == "rules" and "only renames" in check["message"]}
+    header = rules.read_text().splitlines().index("[[aliases]]", 20) + 1  # the entry dp appended
+    assert renames["project"]["message"].startswith(f"{rules} line {header}: command mytool → othertool only renames")
+    assert renames["project"]["fix"] == ("dp alias --delete --cmd mytool --replace othertool --project "
+                                         "(if othertool reads some flags differently)")
+    assert renames["local"]["message"].startswith(f"{local} line 2: command foo → bar only renames")
+    assert renames["local"]["fix"] == f"remove the entry at {local} line 2 (if bar reads some flags differently)"
+    # The fix works as said; trusted, both layers act and every rule in effect can fire.
+    bob.dp(*renames["project"]["fix"].split(" (")[0].split()[1:], cwd=clone)
+    local.write_text('# mine\n[[aliases]]\nfrom = "read_file"\nto = "Read"\nmessage = "use Read"\n')
+    bob.dp("trust", cwd=clone)
+    text, checks = _doctor(bob, clone / "src")
+    assert f"ok     layers      project: {rules} acts (2 rules, trusted)" in text
+    assert f"ok     layers      local: {local} acts (1 rule, trusted)" in text
+    assert ("ok     rules       all 3 rules (3 from the project layers) are valid: 2 can fire before the call "
+            "runs; 1 tool-name alias is only told to the model") in text
+    assert "tool-name aliases for names it does not know (read_file)" in text  # reach sees the layers too
+    assert "ok     rules       the store has no rules; the project layers' 3 rules act here" in text
+    assert "changes nothing" not in text
+    # The user's own rules are checked with them; a changed file and a broken one say so per layer.
+    bob.dp("alias", "--cmd", "scp", "--flag", "r", "R", cwd=bob.home)
+    rules.write_text(rules.read_text().replace("this bd has no --wisp", "use --ephemeral"))
+    local.write_text(local.read_text() + '\n[[aliases]]\nfrom = "x"\nto = "y"\nmatch_kind = "bogus"\n')
+    text, checks = _doctor(bob, clone)
+    assert (f"warn   layers      project: {rules} changed since you trusted it, so its rules (2) do not apply: read "
+            f"them with `dp trust --show` and trust them again with `dp trust` (in {clone})") in text
+    [broken] = [check for check in checks if check["check"] == "layers" and check["status"] == "error"]
+    assert broken["message"].startswith(f"local: {local}: line 7: entry 2: ") and "match_kind" in broken["message"]
+    assert "ok     rules       all 3 rules (2 from the project layers) can fire\n" in text
+    # Elsewhere, only the user's store.
+    text, _ = _doctor(bob, bob.home)
+    assert "layers" not in text and "ok     rules       all 1 rules can fire\n" in text

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dp.layers.effective import merge
+
 from dp.doctor import reach
 from dp.doctor.agents import check_agents, installed_agents
 from dp.doctor.capture import check_capture
@@ -22,7 +24,7 @@ from dp.doctor.copilot import check_copilot
 from dp.doctor.findings import Finding
 from dp.doctor.hook import check_hook
 from dp.doctor.latency import check_latency
-from dp.doctor.layers import check_layers
+from dp.doctor.layers import check_layers, layer_paths, rules_to_check
 from dp.doctor.mcp_check import check_mcp
 from dp.doctor.paving import check_paving
 from dp.doctor.plugin import check_plugin
@@ -32,17 +34,20 @@ from dp.doctor.store import check_store
 
 
 def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> list[Finding]:
-    findings, rules = check_store(db_path)
-    findings += check_layers(db_path, cwd)
+    layers, project = check_layers(db_path, cwd)
+    acting = project.active_rules() if project is not None else []
+    findings, rules = check_store(db_path, len(acting))
+    findings += layers
     files = settings_files(cwd, extra_settings)
     findings += check_settings(files)
     findings += check_hook(files, db_path, installed_agents(db_path, cwd))
     findings += check_plugin(db_path)
     findings += check_colliding_hooks(files)
     findings += reach.check_entries(files, db_path)
-    if rules:
-        findings += check_rules(rules)
-        findings += reach.check_reach(rules)
+    checked = rules_to_check(rules, project)
+    if checked:
+        findings += check_rules(checked, layer_paths(project))
+        findings += reach.check_reach(merge(rules or [], project))
     findings.append(check_latency(files, db_path, cwd))
     findings += check_paving(db_path, cwd)
     findings += check_mcp(cwd)

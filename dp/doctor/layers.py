@@ -16,10 +16,11 @@ from dp.layers.effective import BROKEN, TRUSTED, notice
 from dp.layers.view import layers_for
 
 
-def check_layers(db_path: Path, cwd: Path) -> list[Finding]:
+def check_layers(db_path: Path, cwd: Path) -> tuple[list[Finding], object]:
+    """One finding per layer file of ``cwd``'s repository, and its ``ProjectLayers`` (None: no file)."""
     project = layers_for(db_path, str(cwd))
     if project is None:
-        return []
+        return [], None
     findings = []
     for layer in project.layers:
         file = layer.file
@@ -34,4 +35,21 @@ def check_layers(db_path: Path, cwd: Path) -> list[Finding]:
             findings.append(Finding("layers", WARNING, f"{file.source}: {notice(project.root, layer)}",
                                     f"cd {project.root} && dp trust --show && dp trust", source=file.source,
                                     state=layer.state))
-    return findings
+    return findings, project
+
+
+def rules_to_check(user_rules, project) -> list:
+    """The rules ``dp doctor`` checks: those in effect here (the user's with the acting layers laid
+    over them) and those of a well-formed layer still waiting for ``dp trust``, so a reviewer
+    learns what is wrong with them before trusting."""
+    from dp.layers.effective import merge
+
+    rules = merge(user_rules or [], project)
+    if project is not None:
+        rules += [rule for layer in project.layers if not layer.acts for rule in layer.file.rules]
+    return rules
+
+
+def layer_paths(project) -> dict:
+    """``{source: path}`` of the layer files, for naming where a project rule is written."""
+    return {layer.file.source: layer.file.path for layer in project.layers} if project is not None else {}

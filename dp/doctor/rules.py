@@ -13,24 +13,16 @@ from dp.doctor.findings import ERROR, OK, WARNING, Finding
 from dp.rules.model import COMMAND, FLAG, RECIPE, REGEX, TOOL_ALIAS, Rule
 
 
-def check_rules(rules: list[Rule]) -> list[Finding]:
-    from dp.rules.build import rule_problem
-
+def check_rules(rules: list[Rule], paths: dict | None = None) -> list[Finding]:
+    """Every rule that cannot fire or fires where it should not; ``paths`` maps a project layer's
+    source (dp.layers) to its file, so a finding about a project rule names the file and line."""
     findings = []
     alias_names = {rule.from_name for rule in rules if rule.match_kind == TOOL_ALIAS}
     for rule in rules:
-        delete = delete_command(rule)
-        problem = rule_problem(rule)
-        if problem:
-            findings.append(Finding("rules", ERROR, f"can never fire: {problem}", f"{delete}, then add it again fixed"))
-        if rule.match_kind == RECIPE:
-            findings += _check_raw(rule)
-        if rule.match_kind == TOOL_ALIAS:
-            findings += _check_alias(rule, alias_names, delete)
-        elif not rule.command:
-            findings += _check_tool_param(rule, delete)
-        else:
-            findings += _check_rename(rule, delete)
+        found = _check_rule(rule, alias_names, delete_command(rule))
+        if rule.source != "user" and paths and rule.source in paths:
+            found = [_in_layer(finding, rule, paths[rule.source]) for finding in found]
+        findings += found
     if not findings and rules:
         findings.append(Finding("rules", OK, _all_valid(rules)))
     return findings
@@ -40,14 +32,49 @@ def _all_valid(rules: list[Rule]) -> str:
     """The OK line, counted as the client acts: an alias of a tool name Claude Code does not know
     never reaches a PreToolUse hook (the client rejects the call first), so it cannot fire — it
     is only told to the model (the reach lines say how). Claiming "all N can fire" above that
-    would contradict them."""
+    would contradict them. Rules from project layers (dp.layers) are counted apart."""
+    layered = sum(1 for rule in rules if rule.source != "user")
+    counted = f"all {len(rules)} rules" + (f" ({layered} from the project layers)" if layered else "")
     told = sum(1 for rule in rules if rule.match_kind == TOOL_ALIAS and not tools.is_possible_tool(rule.from_name))
     if not told:
-        return f"all {len(rules)} rules can fire"
+        return f"{counted} can fire"
     acting = len(rules) - told
-    return (f"all {len(rules)} rules are valid: {acting} can fire before the call runs; "
+    return (f"{counted} are valid: {acting} can fire before the call runs; "
             f"{told} tool-name {'alias is' if told == 1 else 'aliases are'} only told to the model "
             f"(Claude Code rejects {'that name' if told == 1 else 'those names'} before any hook; see reach)")
+
+
+def _check_rule(rule: Rule, alias_names: set[str], delete: str) -> list[Finding]:
+    from dp.rules.build import rule_problem
+
+    findings = []
+    problem = rule_problem(rule)
+    if problem:
+        findings.append(Finding("rules", ERROR, f"can never fire: {problem}", f"{delete}, then add it again fixed"))
+    if rule.match_kind == RECIPE:
+        findings += _check_raw(rule)
+    if rule.match_kind == TOOL_ALIAS:
+        findings += _check_alias(rule, alias_names, delete)
+    elif not rule.command:
+        findings += _check_tool_param(rule, delete)
+    else:
+        findings += _check_rename(rule, delete)
+    return findings
+
+
+def _in_layer(finding: Finding, rule: Rule, path: str) -> Finding:
+    """A finding about a rule of a project layer file: where it is written, and the fix made there
+    (the committed file through ``--project``; a person's local file by hand)."""
+    delete = delete_command(rule)
+    fix = finding.fix
+    if fix and rule.source == "project":
+        fix = fix.replace(delete, f"{delete} --project") if delete in fix else \
+            f"{fix} --project" if fix.startswith("dp alias ") else fix
+    elif fix:
+        fix = f"remove the entry at {path} line {rule.line}{fix.replace(delete, '', 1)}" if delete in fix else \
+            f"edit {path} line {rule.line}"
+    return Finding(finding.check, finding.status, f"{path} line {rule.line}: {finding.message}", fix,
+                   **finding.details, source=rule.source)
 
 
 def _check_raw(rule: Rule) -> list[Finding]:

@@ -14,8 +14,9 @@ from dp.rules.model import Rule
 _MOVE_ASIDE = "move the file aside, then run: dp init"
 
 
-def check_store(db_path: Path) -> tuple[list[Finding], list[Rule] | None]:
-    """The store's findings and its rules (None when they cannot be read)."""
+def check_store(db_path: Path, layered: int = 0) -> tuple[list[Finding], list[Rule] | None]:
+    """The store's findings and its rules (None when they cannot be read); ``layered`` is how many
+    project-layer rules act here (an empty store is then no warning)."""
     from dp.store import all_rules, open_readonly, schema_version
 
     try:
@@ -31,7 +32,7 @@ def check_store(db_path: Path) -> tuple[list[Finding], list[Rule] | None]:
         return [Finding("store", ERROR, f"{db_path} is not a dp store: {exc}", _MOVE_ASIDE)], None
     finally:
         conn.close()
-    return [_schema(db_path, version), _rule_counts(rules)], rules
+    return [_schema(db_path, version), _rule_counts(rules, layered)], rules
 
 
 def _schema(db_path: Path, version: int) -> Finding:
@@ -54,7 +55,10 @@ def _schema(db_path: Path, version: int) -> Finding:
     return Finding("store", OK, f"{db_path} opens, schema {version} (current)")
 
 
-def _rule_counts(rules: list[Rule]) -> Finding:
+def _rule_counts(rules: list[Rule], layered: int = 0) -> Finding:
+    if not rules and layered:
+        return Finding("rules", OK, f"the store has no rules; the project layers' {layered} rule"
+                                    f"{'s' if layered != 1 else ''} act here")
     if not rules:
         return Finding(
             "rules",

@@ -13,11 +13,13 @@ from dp.cli.options import Shared, existing_directory, shared
 
 HELP = """Check the whole setup and say how to fix what is wrong.
 
-Checks the store (opens, schema current, rules by kind), where the hook is
+Checks the store (opens, schema current, rules by kind), the project rule
+files of --cwd's repository (each layer: acting, waiting for dp trust, changed
+since trusted, or broken at a line), where the hook is
 installed (user, project and local settings) and that its program exists,
 is executable and is not a pyenv/asdf shim, other PreToolUse hooks that also
 run on Bash (only one rewrite survives), rules that can never fire or that
-shadow a real tool, and the measured time of one real hook call.
+shadow a real tool (yours and the project files', each named by file and line), and the measured time of one real hook call.
 Exits 1 when any check finds an error.
 
 \b
