@@ -469,3 +469,41 @@ def test_doctor_reports_each_layer_for_cwd_and_checks_the_project_rules(team):
     # Elsewhere, only the user's store.
     text, _ = _doctor(bob, bob.home)
     assert "layers" not in text and "ok     rules       all 1 rules can fire\n" in text
+
+
+def test_session_start_takes_a_changed_trusted_files_words_out_of_the_hook_filters(team):
+    ann, work, bob, clone = team
+    fake_claude = bob.home / "claude"
+    fake_claude.write_text("#!/bin/sh\necho '2.1.330 (Claude Code)'\n")
+    fake_claude.chmod(0o755)
+    bob.env["DP_CLAUDE"] = str(fake_claude)
+    bob.dp("paving", "off", cwd=clone)
+    bob.dp("pave", "--hook", cwd=clone)
+    bob.dp("trust", cwd=clone)
+    settings = bob.home / ".claude" / "settings.json"
+
+    def conditions() -> list[str]:
+        entries = json.loads(settings.read_text())["hooks"].get("PreToolUse", [])
+        return [hook.get("if", "") for entry in entries for hook in entry["hooks"]]
+
+    assert "Bash(*bd*)" in conditions() and "Bash(*gt*)" in conditions()
+    synced = settings.read_bytes()
+    bob.session_start(clone)  # nothing changed: the settings are not touched
+    assert settings.read_bytes() == synced
+    # Ann's change arrives by a pull: the file stops acting at once; the per-call path does not resync.
+    ann.dp("alias", "--project", "--cmd", "bd", "--flag", "wisp", "ephemeral", "-m", "use --ephemeral", cwd=work)
+    ann.git("commit", "-qam", "reword", cwd=work)
+    ann.git("push", "-q", "origin", "main", cwd=work)
+    bob.git("pull", "-q", "--ff-only", cwd=clone)
+    assert bob.bash(BD_CALL, clone) is None
+    assert settings.read_bytes() == synced
+    # The next session start brings the filters in line: the changed file's words are gone.
+    assert "changed since you trusted it" in bob.session_start(clone / "src")
+    assert not any("bd" in condition or "gt" in condition for condition in conditions())
+    changed = settings.read_bytes()
+    bob.session_start(clone)
+    assert settings.read_bytes() == changed  # once, not at every session
+    # Trusted again: back in the filters, and corrected.
+    bob.dp("trust", cwd=clone)
+    assert "Bash(*bd*)" in conditions()
+    assert bob.bash(BD_CALL, clone) == "bd create --ephemeral 'fix the build' && just test"

@@ -31,6 +31,8 @@ MAX_INPUT_BYTES = 1 << 20
 # install (seconds; Claude Code kills the hook past it). Everything the hook
 # does itself ends well before, so it always answers rather than being killed.
 HOOK_TIMEOUT_SECONDS = 5
+# At most this long for a SessionStart that refreshes the filters (dp.layers.synced), within the timeout.
+REFRESH_SECONDS = 3
 # Wall-clock ceiling from the start of the hook, store wait included: past it
 # the call goes ahead untouched.
 WALL_CEILING_SECONDS = HOOK_TIMEOUT_SECONDS * 0.6
@@ -194,11 +196,34 @@ def _context(options, event) -> str:
 
             rules = merge(all_rules(conn) if conn is not None else [], project)
             notices = project.notices() if project is not None else []
+            _refresh_filters(options, conn)
             return events.session_context(event.agent.spelled_rules(rules) if event.agent else rules, notices)
         return events.unknown_tool_corrections(conn, event.payload, project)
     finally:
         if conn is not None:
             conn.close()
+
+
+def _refresh_filters(options, conn) -> None:
+    """At SessionStart only: when a trusted project file changed since dp last synced the hook
+    filters (dp.layers.synced: a stat per trusted file), sync them now, in a process of its own
+    (dp.install sits above the hook), before the session's hooks are read. Fails open."""
+    if conn is None:
+        return
+    import subprocess
+    import sys
+
+    from dp.layers.synced import stale
+    from dp.store.read import db_location
+
+    try:
+        db = db_location(options.db)
+        if stale(db, conn):
+            subprocess.run([sys.executable, "-m", "dp.install.refresh", str(db)], stdin=subprocess.DEVNULL,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=REFRESH_SECONDS,
+                           check=False)
+    except Exception:  # noqa: BLE001 - the session's context matters more than fresher filters
+        return
 
 
 def _project(conn, cwd: str):

@@ -233,7 +233,30 @@ def sync_installed(db_path: Path) -> list[dict]:
             continue
         if report["status"] != "already_configured":
             changes.append(report)
+    if not any(change["status"] == "error" for change in changes):
+        _record_layers(db_path)
     return changes
+
+
+def _record_layers(db_path: Path) -> None:
+    """Remember which trusted project files the filters were synced with (dp.layers.synced),
+    so a SessionStart can tell when one changed since."""
+    import sqlite3
+
+    from dp.layers import synced
+    from dp.store import open_readonly
+
+    try:
+        conn = open_readonly(db_path)
+    except sqlite3.Error:
+        return
+    try:
+        synced.record(db_path, conn)
+    except DpError:
+        pass  # the next SessionStart syncs again; nothing is lost
+    finally:
+        if conn is not None:
+            conn.close()
 
 
 def recorded_agent(entry: installs.Install):

@@ -10,5 +10,6 @@ A project file acts only after ``dp trust`` (``dp.store.trust``).
 Modules: ``locate`` (the stat-only walk to the repository root),
 ``projectfile`` (read, validate, hash, cache), ``effective`` (trust and
 merge), ``tomlscan`` / ``edit`` (changing the file losslessly), ``view``
-(the CLI's entry: the store's rules plus the layers, for a directory).
+(the CLI's entry: the store's rules plus the layers, for a directory),
+``synced`` (whether the hook filters still match the trusted files).
 """

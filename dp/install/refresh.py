@@ -1,0 +1,30 @@
+"""``python -m dp.install.refresh STORE``: bring dp's hook entries in line with the rules and trusted project files.
+
+The SessionStart answer runs this (``dp.hook._refresh_filters``) when a trusted
+project file changed since the last sync (``dp.layers.synced``): the hook
+cannot import ``dp.install`` (which imports the hook), and the per-call path
+never pays for it. Exits 0 whatever happens: a failed sync is retried at the
+next SessionStart, and ``dp doctor`` reports entries out of line.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+
+def main(argv: list[str]) -> int:
+    from dp.errors import DpError
+    from dp.install.hook import sync_installed
+
+    if len(argv) != 1:
+        return 0
+    try:
+        sync_installed(Path(argv[0]))
+    except (DpError, OSError):
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
