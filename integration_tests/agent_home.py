@@ -7,8 +7,14 @@ tester's own variables of dp or of the agents leak in.
 
 from __future__ import annotations
 
+import json
 import os
+import subprocess
+import sys
 from pathlib import Path
+
+# The dp under test: installed beside the interpreter running the tests.
+BIN = Path(sys.executable).parent
 
 # Variables of dp and of every agent: the tester's own never reach a test user.
 FOREIGN = ("DP_", "XDG_", "CLAUDE", "ANTHROPIC", "CODEX", "OPENAI", "GEMINI", "GOOGLE_", "COPILOT",
@@ -30,3 +36,34 @@ def user_environment(home: Path, bin_dir: Path, **extra: str) -> dict:
         **extra,
     })
     return env
+
+
+class AgentUser:
+    """What every agent's throwaway user does with dp: run it, install it, put programs on PATH.
+
+    A harness sets ``AGENT`` (the ``--agent`` name), ``project``, ``bin`` and ``env``.
+    """
+
+    AGENT = ""
+    project: Path
+    bin: Path
+    env: dict
+
+    def dp(self, *args, input=None, check=True, cwd=None) -> subprocess.CompletedProcess:
+        """Run the installed ``dp`` as this user (``check``: fail the test on a non-zero exit)."""
+        proc = subprocess.run([str(BIN / "dp"), *map(str, args)], input=input, capture_output=True, text=True,
+                              cwd=cwd or self.project, env=self.env, timeout=120)
+        if check:
+            assert proc.returncode == 0, f"dp {' '.join(map(str, args))} failed:\n{proc.stdout}{proc.stderr}"
+        return proc
+
+    def init(self, *args) -> dict:
+        """``dp init --agent AGENT`` exactly as a user types it (plus ``--json`` to read the report)."""
+        return json.loads(self.dp("init", "--agent", self.AGENT, "--json", *args).stdout)
+
+    def program(self, name: str, script: str = 'echo "{name} ran:" "$@"') -> Path:
+        """A stand-in program on PATH (a bash script; ``{name}`` is replaced by its name)."""
+        path = self.bin / name
+        path.write_text("#!/bin/bash\n" + script.replace("{name}", name) + "\n")
+        path.chmod(0o755)
+        return path

@@ -16,17 +16,14 @@ does to it.
 
 from __future__ import annotations
 
-import json
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from agent_home import user_environment
+from agent_home import AgentUser, user_environment
 
 from dp.codex.fake_api import MODEL, Conversation, FakeResponses
 
-BIN = Path(sys.executable).parent
 # Codex's own switch for hooks nobody reviewed yet; dp's doctor explains it.
 BYPASS_TRUST = "--dangerously-bypass-hook-trust"
 
@@ -64,8 +61,10 @@ class CodexSession:
         return self.proc.stdout + self.proc.stderr
 
 
-class CodexUser:
+class CodexUser(AgentUser):
     """A throwaway user account driving the pinned real ``codex``."""
+
+    AGENT = "codex"
 
     def __init__(self, root: Path, codex: Path):
         self.root = root
@@ -90,24 +89,6 @@ class CodexUser:
 
     # -- the user's side --------------------------------------------------------
 
-    def dp(self, *args, input=None, check=True, cwd=None) -> subprocess.CompletedProcess:
-        """Run the installed ``dp`` as this user (``check``: fail the test on a non-zero exit)."""
-        proc = subprocess.run([str(BIN / "dp"), *map(str, args)], input=input, capture_output=True, text=True,
-                              cwd=cwd or self.project, env=self.env, timeout=120)
-        if check:
-            assert proc.returncode == 0, f"dp {' '.join(map(str, args))} failed:\n{proc.stdout}{proc.stderr}"
-        return proc
-
-    def init(self, *args) -> dict:
-        """``dp init --agent codex`` exactly as a user types it (plus ``--json`` to read the report)."""
-        return json.loads(self.dp("init", "--agent", "codex", "--json", *args).stdout)
-
-    def program(self, name: str, script: str = 'echo "{name} ran:" "$@"') -> Path:
-        """A stand-in program on PATH (a bash script; ``{name}`` is replaced by its name)."""
-        path = self.bin / name
-        path.write_text("#!/bin/bash\n" + script.replace("{name}", name) + "\n")
-        path.chmod(0o755)
-        return path
 
     @property
     def hooks_file(self) -> Path:

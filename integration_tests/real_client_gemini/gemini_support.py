@@ -19,15 +19,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from agent_home import user_environment
+from agent_home import AgentUser, user_environment
 
 from dp.gemini.fake_api import MODEL, Conversation, FakeGemini
 
-BIN = Path(sys.executable).parent
 USER_SETTINGS = {"security": {"auth": {"selectedType": "gemini-api-key"}}, "general": {"disableAutoUpdate": True}}
 
 
@@ -61,8 +59,10 @@ class GeminiSession:
         return json.loads(self.proc.stdout)["response"]
 
 
-class GeminiUser:
+class GeminiUser(AgentUser):
     """A throwaway user account driving the pinned real ``gemini``."""
+
+    AGENT = "gemini"
 
     def __init__(self, root: Path, gemini: Path):
         self.root = root
@@ -80,24 +80,6 @@ class GeminiUser:
         self.env = user_environment(self.home, self.bin, GEMINI_API_KEY="dp-tests-not-a-key",
                                     GEMINI_CLI_TRUST_WORKSPACE="true")
 
-    def dp(self, *args, input=None, check=True, cwd=None) -> subprocess.CompletedProcess:
-        """Run the installed ``dp`` as this user (``check``: fail the test on a non-zero exit)."""
-        proc = subprocess.run([str(BIN / "dp"), *map(str, args)], input=input, capture_output=True, text=True,
-                              cwd=cwd or self.project, env=self.env, timeout=120)
-        if check:
-            assert proc.returncode == 0, f"dp {' '.join(map(str, args))} failed:\n{proc.stdout}{proc.stderr}"
-        return proc
-
-    def init(self, *args) -> dict:
-        """``dp init --agent gemini`` exactly as a user types it (plus ``--json`` to read the report)."""
-        return json.loads(self.dp("init", "--agent", "gemini", "--json", *args).stdout)
-
-    def program(self, name: str, script: str = 'echo "{name} ran:" "$@"') -> Path:
-        """A stand-in program on PATH (a bash script; ``{name}`` is replaced by its name)."""
-        path = self.bin / name
-        path.write_text("#!/bin/bash\n" + script.replace("{name}", name) + "\n")
-        path.chmod(0o755)
-        return path
 
     def run(self, turns, *args, prompt: str = "Do the task.", approval: str = "yolo", timeout: float = 180,
             cwd: Path | None = None) -> GeminiSession:

@@ -22,7 +22,7 @@ def source_tree(gemini):
 
 
 def use_real_rg(gemini):
-    from real_client_gemini.gemini_support import BIN
+    from agent_home import BIN
 
     (gemini.bin / "rg").symlink_to(BIN / "rg")
 
