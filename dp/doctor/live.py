@@ -29,15 +29,20 @@ QUIET = {"DISABLE_AUTOUPDATER": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC":
          "DISABLE_ERROR_REPORTING": "1"}
 
 
+def probe_command(rule) -> str:
+    """A shell command that rule RULE rewrites (in every agent's live check): its words, a probe argument."""
+    words = rule.from_name if rule.match_kind == RECIPE else rule.command
+    if rule.match_kind == FLAG:
+        words += " " + dashed(rule.from_name)
+    return f"{words} dp-live-probe"
+
+
 def probe_calls(rules) -> list[tuple[str, dict]]:
     """(what it probes, scripted tool call): one Bash command a rule rewrites, one aliased tool name."""
     calls = []
     bash_rule = next((r for r in rules if r.tool == BASH_TOOL and r.command and r.match_kind != TOOL_ALIAS), None)
     if bash_rule is not None:
-        words = bash_rule.from_name if bash_rule.match_kind == RECIPE else bash_rule.command
-        if bash_rule.match_kind == FLAG:
-            words += " " + dashed(bash_rule.from_name)
-        calls.append((f"Bash rule for {bash_rule.command}", bash(f"{words} dp-live-probe")))
+        calls.append((f"Bash rule for {bash_rule.command}", bash(probe_command(bash_rule))))
     alias = next((r for r in rules if r.match_kind == TOOL_ALIAS), None)
     if alias is not None:
         calls.append((f"tool-name alias {alias.from_name} → {alias.to_name}", tool_use(alias.from_name, {})))

@@ -21,10 +21,10 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from dp.doctor.live import RUN_TIMEOUT_SECONDS, _user_entries
+from dp.doctor.live import RUN_TIMEOUT_SECONDS, _user_entries, probe_command
 from dp.errors import DpError
 from dp.gemini.fake_api import MODEL, FakeGemini, function_call, shell
-from dp.rules.model import BASH_TOOL, FLAG, RECIPE, TOOL_ALIAS, dashed
+from dp.rules.model import BASH_TOOL, TOOL_ALIAS
 
 AUTH = {"security": {"auth": {"selectedType": "gemini-api-key"}}}
 FOREIGN = ("GEMINI", "GOOGLE", "XDG_")
@@ -46,10 +46,7 @@ def probe_calls(agent, rules) -> list[tuple[str, dict]]:
     calls = []
     bash_rule = next((r for r in rules if r.tool == BASH_TOOL and r.command and r.match_kind != TOOL_ALIAS), None)
     if bash_rule is not None:
-        words = bash_rule.from_name if bash_rule.match_kind == RECIPE else bash_rule.command
-        if bash_rule.match_kind == FLAG:
-            words += " " + dashed(bash_rule.from_name)
-        calls.append((f"Bash rule for {bash_rule.command}", shell(f"{words} dp-live-probe")))
+        calls.append((f"Bash rule for {bash_rule.command}", shell(probe_command(bash_rule))))
     alias = next((r for r in rules if r.match_kind == TOOL_ALIAS and agent.is_own_tool(r.from_name)
                   and agent.corrects(r.from_name, r.to_name)), None)
     if alias is not None:

@@ -195,21 +195,10 @@ def wanted_entries(command: str, filtered: bool, db_path: Path, agent=None) -> d
 
 def trusted_project_rules(db_path: Path) -> list:
     """The rules of every trusted project file whose content is still the trusted one."""
-    import sqlite3
-
     from dp.layers.trusting import trusted_rules
-    from dp.store import open_readonly
+    from dp.store.read import read_or_empty
 
-    try:
-        conn = open_readonly(db_path)
-    except sqlite3.Error:
-        return []
-    if conn is None:
-        return []
-    try:
-        return trusted_rules(conn)
-    finally:
-        conn.close()
+    return read_or_empty(db_path, trusted_rules)
 
 
 def sync_installed(db_path: Path) -> list[dict]:

@@ -65,21 +65,10 @@ def projects_in_effect(db_path: Path) -> list[dict]:
     the mod the moment it changes, as in the hook, with no dp run in between.
     Local aliases are laid over the project's by name.
     """
-    import sqlite3
-
     from dp.layers.trusting import trusted_projects
-    from dp.store import open_readonly
+    from dp.store.read import read_or_empty
 
-    try:
-        conn = open_readonly(db_path)
-    except sqlite3.Error:
-        return []
-    if conn is None:
-        return []
-    try:
-        projects = trusted_projects(conn)
-    finally:
-        conn.close()
+    projects = read_or_empty(db_path, trusted_projects)
     return [entry for entry in map(_project_entry, projects) if entry is not None]
 
 

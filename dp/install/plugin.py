@@ -140,7 +140,6 @@ def _marketplace(scope: str) -> dict:
 def _hooks(scope: str, db_path: Path, permission: str, mode: str, capture: bool) -> dict:
     """hooks.json: dp's settings hooks plus the mod."""
     from dp.install import hook
-    from dp.store import read_rules
 
     if scope == "user":
         command = hook.command_for(db_path, permission, mode)

@@ -17,6 +17,24 @@ BUSY_TIMEOUT_MS = 2000
 _COLUMNS = ", ".join(FIELDS)
 
 
+def read_or_empty(path, read) -> list:
+    """``read(conn)`` on the store opened read-only, or ``[]`` when it is missing or unreadable.
+
+    For what dp derives from the store beside the user's command (hook filters, the mod's
+    snapshot): a broken store must not stop the command, and ``dp doctor`` names it.
+    """
+    try:
+        conn = open_readonly(path)
+    except sqlite3.Error:
+        return []
+    if conn is None:
+        return []
+    try:
+        return read(conn)
+    finally:
+        conn.close()
+
+
 def open_readonly(path) -> sqlite3.Connection | None:
     """Open the store for reading, or None when the file does not exist.
 
