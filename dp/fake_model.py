@@ -39,7 +39,7 @@ class Reply:
     events (``(event name, data)`` pairs) when ``events`` is set."""
 
     json: dict | None = None
-    events: list[tuple[str, dict]] | None = None
+    events: list[tuple[str, object]] | None = None
 
 
 @dataclass
@@ -127,10 +127,12 @@ def kept_headers(headers) -> dict:
     return {name.lower(): ("<sent>" if name.lower() in _SECRET_HEADERS else value) for name, value in headers.items()}
 
 
-def sse(events: list[tuple[str, dict]]) -> bytes:
+def sse(events: list[tuple[str, object]]) -> bytes:
     """Server-sent events as Anthropic and OpenAI stream them; an event without a name
-    (``""``) is a bare ``data:`` frame, as the Gemini API streams its chunks."""
-    return b"".join((f"event: {name}\n" if name else "").encode() + f"data: {json.dumps(data)}\n\n".encode()
+    (``""``) is a bare ``data:`` frame, as the Gemini API streams its chunks; data given
+    as a string is sent as it is (Chat Completions' closing ``data: [DONE]``)."""
+    return b"".join((f"event: {name}\n" if name else "").encode()
+                    + f"data: {data if isinstance(data, str) else json.dumps(data)}\n\n".encode()
                     for name, data in events)
 
 
