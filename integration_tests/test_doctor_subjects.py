@@ -65,7 +65,7 @@ def test_a_store_from_a_newer_dp_is_an_error(dp, db_path, installed):
     proc = dp("doctor", "--json")
     assert proc.returncode == 1
     [store] = _find(_checks(proc), "store", "error", "schema 99, newer than this dp")
-    assert store["fix"] == "upgrade dp: pip install -U dp"
+    assert store["fix"] == "upgrade dp: uv tool upgrade desire-paths, pipx upgrade desire-paths or pip install -U desire-paths"
 
 
 def test_a_file_that_is_not_a_store(dp, db_path):

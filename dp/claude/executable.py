@@ -17,6 +17,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
+from dp import INSTALL_HINT
 from dp.errors import DpError
 from dp.paths import find_upwards, inside, walk_up
 
@@ -110,7 +111,7 @@ def find_program(program: str) -> Path:
     detail = f" (only shims found: {'; '.join(rejected)})" if rejected else ""
     raise DpError(
         f"cannot find the installed {program} program{detail}; reinstall dp "
-        "(pip install desire-paths, or pipx install desire-paths) so that it ships its console scripts"
+        f"({INSTALL_HINT}) so that it ships its console scripts"
     )
 
 

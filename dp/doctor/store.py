@@ -8,6 +8,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from dp import UPGRADE_HINT
 from dp.doctor.findings import ERROR, OK, WARNING, Finding
 from dp.rules.model import Rule
 
@@ -43,7 +44,7 @@ def _schema(db_path: Path, version: int) -> Finding:
             "store",
             ERROR,
             f"{db_path} has schema {version}, newer than this dp ({SCHEMA_VERSION})",
-            "upgrade dp: pip install -U dp",
+            f"upgrade dp: {UPGRADE_HINT}",
         )
     if version < SCHEMA_VERSION:
         return Finding(

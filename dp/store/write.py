@@ -14,6 +14,7 @@ import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
 
+from dp import UPGRADE_HINT
 from dp.errors import DpError
 from dp.files import resolve
 from dp.rules.model import FIELDS, KEY_FIELDS, RECIPE, TOOL_ALIAS, Rule, kind_label
@@ -305,7 +306,7 @@ def _refuse_newer(conn: sqlite3.Connection, path: Path) -> None:
     if version > SCHEMA_VERSION:
         raise DpError(
             f"the alias store {path} has schema {version}, newer than this dp knows ({SCHEMA_VERSION}); "
-            "upgrade dp (pip install -U dp) to change it (nothing was changed; reading still works)"
+            f"upgrade dp ({UPGRADE_HINT}) to change it (nothing was changed; reading still works)"
         )
 
 

@@ -6,17 +6,18 @@ import sys
 
 import typer
 
+from dp import UNINSTALL_HINT
 from dp.cli.common import print_json, status
 from dp.cli.options import Shared, shared
 
-HELP = """Remove everything dp installed: its hook entries in Claude Code settings (every
+HELP = f"""Remove everything dp installed: its hook entries in Claude Code settings (every
 scope it recorded, plus the user, project and local settings of this directory)
 and its <!-- dp:begin --> blocks in AGENTS.md / CLAUDE.md. Each file gets back the
 bytes it had before dp (when dp kept them); a file dp created is deleted.
 
 --purge also deletes the alias store, ~/.dp (backups, captured data) and dp's cache,
 after asking (--yes answers for you). dp itself stays installed: remove it with
-`uv tool uninstall dp`, `pipx uninstall dp` or `pip uninstall dp`.
+{UNINSTALL_HINT}.
 
 \b
 Examples:
