@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from dp.hook import HOOK_TIMEOUT_SECONDS
 from dp.shell.guard import Timeout, deadline
 
 
@@ -22,7 +23,7 @@ def test_cpu_budget_interrupts_a_catastrophic_regex():
     with pytest.raises(Timeout):
         with deadline(0.2):
             re.match(r"(a+)+$", "a" * 64 + "b")
-    assert time.monotonic() - started < 1.5
+    assert time.monotonic() - started < HOOK_TIMEOUT_SECONDS
 
 
 def test_timeout_is_not_swallowed_by_except_exception():
@@ -52,7 +53,7 @@ def test_inner_deadline_restores_the_outer_one():
                 pass
             started = time.monotonic()
             spin(3)
-    assert time.monotonic() - started < 1.5
+    assert time.monotonic() - started < HOOK_TIMEOUT_SECONDS
 
 
 def test_block_finishing_in_time_leaves_no_timer_behind():

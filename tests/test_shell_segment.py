@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from dp.hook import HOOK_TIMEOUT_SECONDS
 from dp.shell.segment import MAX_PARSE_CHARS, command_word_index, sequential, simple_commands
 
 
@@ -191,7 +192,7 @@ def test_unparseable_input_returns_none(text):
 def test_hang_input_returns_quickly():
     started = time.monotonic()
     assert simple_commands("echo 'a${'b && grep x") is None
-    assert time.monotonic() - started < 1.0
+    assert time.monotonic() - started < HOOK_TIMEOUT_SECONDS
 
 
 def test_the_time_guard_really_interrupts_a_bashlex_hang():
@@ -203,7 +204,7 @@ def test_the_time_guard_really_interrupts_a_bashlex_hang():
     with pytest.raises(Timeout):
         with deadline(0.2):
             bashlex.parse("echo 'a${'b")  # the lexer refuses this; here bashlex gets it raw
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < HOOK_TIMEOUT_SECONDS
 
 
 def test_size_cap():
