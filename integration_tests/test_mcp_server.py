@@ -188,11 +188,17 @@ def test_run_script_timeout_kills_the_whole_process_tree(tmp_path, env):
 # --- tasks ------------------------------------------------------------------------------
 
 
-def test_tasks_is_what_dp_tasks_json_shows(npm_project, env):
+def test_tasks_is_what_dp_tasks_json_shows_read_from_the_files(npm_project, env):
+    """The same project as `dp tasks --json`, except that the server never asks make: it reads the Makefile."""
     (npm_project / "Makefile").write_text(".PHONY: check\ncheck: ## Lint and test\n\t@true\n")
     result = structured(call(npm_project, env, "tasks", {}))
-    cli = subprocess.run([str(DP_BIN), "tasks", "--json"], cwd=npm_project, env=env, capture_output=True, text=True)
-    assert result == json.loads(cli.stdout)
+    cli = json.loads(
+        subprocess.run([str(DP_BIN), "tasks", "--json"], cwd=npm_project, env=env, capture_output=True, text=True).stdout
+    )
+    assert cli["runners"][1]["reason"] == "Makefile found: targets from make's database (make -pRrq)"
+    assert result["runners"][1]["reason"] == "Makefile found: targets read from the file (make not run)"
+    cli["runners"][1]["reason"] = result["runners"][1]["reason"]
+    assert result == cli
     assert result["available_tasks"] == {"npm": ["build", "fail", "test"], "make": ["check"]}
     assert "no project found" in refusal(call(make_repo(npm_project.parent / "none"), env, "tasks", {}))
 

@@ -1,4 +1,4 @@
-"""Makefile targets from make's own database (real GNU make)."""
+"""Makefile targets: read from the files by default, from make's own database (real GNU make) when a person asked."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import pytest
 
 from dp.errors import DpError
 from dp.runners import make
+from dp.runners.base import tools_asked
 
 MAKEFILE = """\
 NAME := app
@@ -54,7 +55,14 @@ def by_name(tasks):
     return {task.name: task for task in tasks}
 
 
-def test_targets_come_from_makes_database(makefile_dir):
+@pytest.fixture
+def asked():
+    """As `dp tasks` / `dp make --list`: make may list its database."""
+    with tools_asked():
+        yield
+
+
+def test_targets_come_from_makes_database(makefile_dir, asked):
     tasks = by_name(make.list_targets(makefile_dir))
     assert set(tasks) == {"test", "lint", "app-x", "all", "docs"}
     assert "FOO" not in tasks and "NAME" not in tasks and "BAR" not in tasks
@@ -62,7 +70,7 @@ def test_targets_come_from_makes_database(makefile_dir):
     assert tasks["app-x"].argv == ("make", "app-x")
 
 
-def test_phony_targets_are_marked(makefile_dir):
+def test_phony_targets_are_marked(makefile_dir, asked):
     tasks = by_name(make.list_targets(makefile_dir))
     assert tasks["test"].kind == "phony target"
     assert tasks["app-x"].kind == "phony target"
@@ -70,7 +78,7 @@ def test_phony_targets_are_marked(makefile_dir):
     assert tasks["all"].kind == "target"
 
 
-def test_double_hash_comments_describe_targets(makefile_dir):
+def test_double_hash_comments_describe_targets(makefile_dir, asked):
     tasks = by_name(make.list_targets(makefile_dir))
     assert tasks["test"].description == "Run the tests"
     assert tasks["lint"].description == "Lint the code"
@@ -86,20 +94,20 @@ def test_targets_take_no_arguments(makefile_dir):
         task.command(["FOO=1"])
 
 
-def test_listing_runs_no_recipe(tmp_path):
+def test_listing_runs_no_recipe(tmp_path, asked):
     (tmp_path / "Makefile").write_text("all:\n\ttouch ran\n")
     assert [task.name for task in make.list_targets(tmp_path)] == ["all"]
     assert not (tmp_path / "ran").exists()
 
 
-def test_listing_does_not_remake_included_makefiles(tmp_path):
+def test_listing_does_not_remake_included_makefiles(tmp_path, asked):
     """make -q would still run this rule to create gen.mk; listing must not."""
     (tmp_path / "Makefile").write_text("include gen.mk\nall:\n\t@true\ngen.mk:\n\ttouch ran; echo 'x:' > gen.mk\n")
     assert "all" in [task.name for task in make.list_targets(tmp_path)]
     assert sorted(path.name for path in tmp_path.iterdir()) == ["Makefile"]
 
 
-def test_runner_reason_names_the_makefile(makefile_dir):
+def test_runner_reason_names_the_makefile(makefile_dir, asked):
     (runner,) = make.detect(makefile_dir, makefile_dir)
     assert runner.name == "make" and "Makefile" in runner.reason and "make -pRrq" in runner.reason
 
@@ -120,16 +128,30 @@ def test_makefile_without_targets_lists_none(tmp_path):
     assert make.list_targets(tmp_path) == []
 
 
-def test_broken_makefile_is_a_clear_error(tmp_path):
+def test_broken_makefile_is_a_clear_error(tmp_path, asked):
     (tmp_path / "Makefile").write_text("test:\n    echo spaces, not a tab\n")
     with pytest.raises(DpError, match="make cannot read .*missing separator"):
         make.list_targets(tmp_path)
 
 
-def test_without_make_literal_targets_are_read_from_the_file(makefile_dir, monkeypatch, tmp_path_factory):
-    monkeypatch.setenv("PATH", str(tmp_path_factory.mktemp("empty-bin")))
+def test_by_default_targets_are_read_from_the_file_and_computed_names_are_unknown(makefile_dir):
     (runner,) = make.detect(makefile_dir, makefile_dir)
-    assert "not installed" in runner.reason
+    assert "read from the file (make not run)" in runner.reason
     tasks = by_name(runner.tasks)
-    assert set(tasks) == {"test", "lint", "all"}  # $(NAME)-x needs make to expand
+    assert set(tasks) == {"test", "lint", "all", "docs"}  # $(NAME)-x needs make to expand
+    assert "Makefile:13 defines a target whose name make computes ($(NAME)-x)" in runner.unknown
     assert tasks["test"].kind == "phony target" and tasks["test"].description == "Run the tests"
+    assert tasks["docs"].kind == "phony target" and tasks["docs"].description == "Build the docs"
+    assert tasks["lint"].description == "Lint the code" and tasks["all"].kind == "target"
+
+
+def test_the_database_is_asked_only_within_tools_asked(makefile_dir):
+    with tools_asked():
+        assert "app-x" in by_name(make.list_targets(makefile_dir))
+    assert "app-x" not in by_name(make.list_targets(makefile_dir))
+
+
+def test_a_makefile_that_is_no_makefile_is_a_clear_error_when_read(tmp_path):
+    (tmp_path / "Makefile").write_text("test:\n    echo spaces, not a tab\n")
+    with pytest.raises(DpError, match="line 2 is neither a rule, a variable nor a directive .*a recipe line starts with a tab"):
+        make.list_targets(tmp_path)

@@ -211,7 +211,6 @@ def _refresh_filters(options, conn) -> None:
     if conn is None:
         return
     import subprocess
-    import sys
 
     from dp.layers.synced import stale
     from dp.store.read import db_location
@@ -219,11 +218,29 @@ def _refresh_filters(options, conn) -> None:
     try:
         db = db_location(options.db)
         if stale(db, conn):
-            subprocess.run([sys.executable, "-m", "dp.install.refresh", str(db)], stdin=subprocess.DEVNULL,
+            subprocess.run(own_python("dp.install.refresh", str(db)), cwd="/", stdin=subprocess.DEVNULL,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=REFRESH_SECONDS,
                            check=False)
     except Exception:  # noqa: BLE001 - the session's context matters more than fresher filters
         return
+
+
+def own_python(module: str, *args: str) -> list:
+    """The argv that runs ``module``'s ``main(args)`` from the dp this process runs, and nothing else.
+
+    The hook runs in the agent's directory, a repository: ``python -m`` would
+    put that directory first on ``sys.path``, and a committed ``dp/…`` would be
+    what runs. ``-I`` (isolated mode) keeps the working directory, PYTHON*
+    variables and the user's site directory off the path; the one directory
+    added is the one this dp was imported from, so the child imports the same
+    dp wherever it is installed. Callers also start it in ``/``.
+    """
+    import os
+    import sys
+
+    home = os.path.dirname(os.path.dirname(os.path.abspath(sys.modules["dp"].__file__)))
+    code = f"import sys; sys.path.insert(0, sys.argv[1]); from {module} import main; sys.exit(main(sys.argv[2:]))"
+    return [sys.executable, "-I", "-c", code, home, *args]
 
 
 def _project(conn, cwd: str):

@@ -1,6 +1,7 @@
-"""``python -m dp.install.refresh STORE``: bring dp's hook entries in line with the rules and trusted project files.
+"""``main([STORE])``: bring dp's hook entries in line with the rules and trusted project files.
 
-The SessionStart answer runs this (``dp.hook._refresh_filters``) when a trusted
+The SessionStart answer runs this (``dp.hook._refresh_filters``, in an isolated
+Python started in ``/``: ``dp.hook.own_python``) when a trusted
 project file changed since the last sync (``dp.layers.synced``): the hook
 cannot import ``dp.install`` (which imports the hook), and the per-call path
 never pays for it. Exits 0 whatever happens: a failed sync is retried at the

@@ -135,6 +135,13 @@ def _poetry_cache_environment(directory: Path, data: dict) -> Optional[Path]:
     return None
 
 
+def _unknown(runner) -> str:
+    """What the runner's file hides from a reading: tasks beyond those listed may exist."""
+    conditional = [task.name for task in runner.tasks if task.conditional]
+    defined = f"{', '.join(conditional)} defined only in a branch make chooses" if conditional else ""
+    return "; ".join(filter(None, (runner.unknown, defined)))
+
+
 def tasks(start: str) -> Optional[dict]:
     """The runners ``dp tasks`` finds for ``start`` and how each task runs, or None."""
     try:
@@ -149,7 +156,8 @@ def tasks(start: str) -> Optional[dict]:
             {
                 "name": runner.name,
                 "reason": runner.reason,
-                "tasks": {task.name: list(task.argv) for task in runner.tasks},
+                "tasks": {task.name: list(task.argv) for task in runner.tasks if not task.conditional},
+                "unknown": _unknown(runner),
             }
             for runner in project.runners
         ],

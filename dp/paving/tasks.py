@@ -4,7 +4,9 @@ A task command (``make T``, ``just T``, ``task T``, ``npm test`` / ``npm run
 T``…) in a project that has no such runner, but exactly one runner that
 defines ``T`` — the runners and tasks ``dp tasks`` lists — becomes that
 runner's command for the task. An unknown task, one several runners define,
-or a task given arguments (each runner passes them its own way) stays as it is.
+or a task given arguments (each runner passes them its own way) stays as it is,
+and so does any task a runner's file may define where only running its tool
+would tell (``unknown``: dp reads the files, never runs make to list them).
 """
 
 from __future__ import annotations
@@ -33,6 +35,9 @@ def pave(command, tasks: dict, javascript_script) -> tuple[str, str]:
         raise Skip("")  # the project has that runner: the command is its own
     task, args = javascript_script(command) if name in JAVASCRIPT else _read(command)
     owners = [entry for entry in tasks["runners"] if task in entry["tasks"]]
+    hidden = [entry for entry in tasks["runners"] if entry.get("unknown") and entry not in owners]
+    if hidden:  # the file could define the task where only its tool's evaluation would show it
+        raise Skip(f"{hidden[0]['name']} may define {task!r} where only running it would tell: {hidden[0]['unknown']}")
     if len(owners) != 1:
         names = ", ".join(entry["name"] for entry in owners)
         raise Skip(f"several runners define {task!r} ({names})" if owners else f"no runner defines {task!r}")

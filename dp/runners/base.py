@@ -12,6 +12,8 @@ path, in a directory dp may act in.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import json
 import shlex
 import sys
@@ -66,6 +68,9 @@ class Task:
     arg_separator: Optional[str] = None
     dashdash_marks_args: bool = False
     accepts_args: bool = True
+    # Defined in a branch the tool chooses when it reads its file (a Makefile's
+    # ``ifeq``): whether the task exists is not known without running the tool.
+    conditional: bool = False
 
     def __post_init__(self) -> None:
         self.argv = tuple(self.argv)
@@ -88,13 +93,14 @@ class Task:
         return [*self.argv, *separator, *args]
 
     def to_json(self) -> dict:
-        return {
+        shown = {
             "name": self.name,
             "description": self.description,
             "kind": self.kind,
             "builtin": self.origin == BUILTIN,
             "command": shlex.join(self.argv),
         }
+        return {**shown, "conditional": True} if self.conditional else shown
 
     def __repr__(self) -> str:
         return f"Task({self.name!r}, {self.argv!r})"
@@ -105,7 +111,9 @@ class Runner:
     """A tool that runs tasks in ``root``, and why dp chose it.
 
     Its tasks are kept sorted: the project's own first, then the tool's
-    built-ins, each by name.
+    built-ins, each by name. ``unknown`` says what reading the project's file
+    could not tell (a Makefile target whose name make computes): tasks may
+    exist beyond those listed, so nothing may be decided from their absence.
     """
 
     name: str
@@ -114,6 +122,7 @@ class Runner:
     reason: str
     root: Path
     tasks: Sequence[Task]
+    unknown: str = ""
 
     def __post_init__(self) -> None:
         self.tasks = sorted(self.tasks, key=lambda task: (task.origin == BUILTIN, task.name))
@@ -128,6 +137,7 @@ class Runner:
             "reason": self.reason,
             "root": str(self.root),
             "tasks": [task.to_json() for task in self.tasks],
+            **({"unknown": self.unknown} if self.unknown else {}),
         }
 
     def __repr__(self) -> str:
@@ -226,6 +236,30 @@ def first_existing(directory: Path, names: Sequence[str]) -> Optional[Path]:
     return None
 
 
+_ASK_TOOLS = contextvars.ContextVar("dp_ask_tools", default=False)
+
+
+@contextlib.contextmanager
+def tools_asked():
+    """Within this block the runners may ask make, just and Task to list their tasks.
+
+    Those tools evaluate the project's file to list it, and evaluating a file
+    can run commands it names. So only a command a person typed opens this
+    block (``dp tasks``, ``dp make``, ``dp run``); the hook, the MCP server and
+    everything else read the files (docs/security.md), which is the default
+    so that no new caller can forget it.
+    """
+    token = _ASK_TOOLS.set(True)
+    try:
+        yield
+    finally:
+        _ASK_TOOLS.reset(token)
+
+
+def asking_tools() -> bool:
+    return _ASK_TOOLS.get()
+
+
 def installed(executable: str) -> bool:
     import shutil
 
@@ -233,25 +267,27 @@ def installed(executable: str) -> bool:
 
 
 def tool_listed_runner(
-    directory: Path, file_names: Sequence[str], tool: str, ecosystem: str, what: str, from_tool, from_file
+    directory: Path, project_root: Path, file_names: Sequence[str], tool: str, ecosystem: str, what: str, from_tool, from_file
 ) -> list[Runner]:
     """The runner of a tool that lists its own tasks (just, Task), if its file is here.
 
-    The tool's own listing (``from_tool(directory, path)``) is used when it is
-    installed, else a read of the file (``from_file(path)``): that is enough to
-    tell an agent what exists; running a task needs the tool anyway, and dp
-    then says what to install.
+    The tool's own listing (``from_tool(directory, path)``) is used only when a
+    person asked (``tools_asked``) and the tool is installed; otherwise the file
+    is read (``from_file(path, project_root)`` → (tasks, what it could not
+    tell)): that is enough to tell an agent what exists; running a task needs
+    the tool anyway, and dp then says what to install.
     """
     source = first_existing(directory, file_names)
     if source is None:
         return []
-    if installed(tool):
+    unknown = ""
+    if asking_tools() and installed(tool):
         tasks = from_tool(directory, source)
         reason = f"{source.name} found: {what} from {tool}'s own listing"
     else:
-        tasks = from_file(source)
-        reason = f"{source.name} found, but {tool} is not installed: {what} read from the file"
-    return [Runner(tool, ecosystem=ecosystem, reason=reason, root=directory, tasks=tasks)]
+        tasks, unknown = from_file(source, project_root)
+        reason = f"{source.name} found: {what} read from the file ({tool} not run)"
+    return [Runner(tool, ecosystem=ecosystem, reason=reason, root=directory, tasks=tasks, unknown=unknown)]
 
 
 LIST_TIMEOUT = 30

@@ -1,8 +1,12 @@
-"""justfile recipes, from ``just --dump --dump-format json`` when just is here.
+"""justfile recipes: read from the file, or from ``just --dump --dump-format json`` when a person asked.
 
-Without just the recipe names are read from the file (enough to tell an agent
-what exists; running them needs just anyway). Private recipes (``_name`` or
-``[private]``) are not offered.
+The hook and the MCP server read the file (``base.tools_asked`` says why):
+recipe lines, ``# doc`` comments and ``[doc(…)]`` above them, ``import`` /
+``import?`` of files inside the repository (bounded), private recipes
+(``_name`` or ``[private]``) left out. A recipe that exists only on some
+systems (``[linux]``, ``[macos]`` …) is *conditional*; an ``import`` of a file
+outside the repository or past the bounds is *unknown*. Indented lines are
+recipe bodies, never read as recipes.
 """
 
 from __future__ import annotations
@@ -11,19 +15,27 @@ import re
 from pathlib import Path
 
 from dp.errors import DpError
+from dp.paths import confined
 from dp.runners.base import Runner, Task, read_text, tool_listed_runner, tool_listing
 
 JUSTFILE_NAMES = ("justfile", "Justfile", "JUSTFILE", ".justfile")
 _RECIPE = re.compile(r"^@?([A-Za-z_][A-Za-z0-9_-]*)(?:\s+[^:]*?)?\s*:(?!=)")
 _NOT_RECIPES = ("set", "alias", "export", "import", "mod")
+_IMPORT = re.compile(r"""^import(\?)?\s+(?:'([^']*)'|"([^"\\$]*)")\s*(?:#.*)?$""")
+_ATTRIBUTES = re.compile(r"^\[(.*)\]\s*$")
+_DOC_ATTRIBUTE = re.compile(r"""doc\(\s*(?:'([^']*)'|"([^"]*)")\s*\)""")
+_SYSTEMS = frozenset({"linux", "macos", "windows", "unix", "openbsd", "freebsd", "netbsd", "dragonfly", "android", "ios"})
+MAX_FILES = 32
 
 
 def detect(directory: Path, project_root: Path) -> list[Runner]:
-    return tool_listed_runner(directory, JUSTFILE_NAMES, "just", "just", "recipes", _from_dump, _from_text)
+    return tool_listed_runner(
+        directory, project_root, JUSTFILE_NAMES, "just", "just", "recipes", _from_dump, _from_text
+    )
 
 
-def _task(name: str, doc) -> Task:
-    return Task(name, ["just", name], description=doc, kind="recipe")
+def _task(name: str, doc, conditional: bool = False) -> Task:
+    return Task(name, ["just", name], description=doc, kind="recipe", conditional=conditional)
 
 
 def _from_dump(directory: Path, justfile: Path) -> list[Task]:
@@ -38,14 +50,73 @@ def _from_dump(directory: Path, justfile: Path) -> list[Task]:
     ]
 
 
-def _from_text(justfile: Path) -> list[Task]:
-    tasks = []
-    previous = ""
-    for line in read_text(justfile).splitlines():
+def _from_text(justfile: Path, root: Path) -> tuple[list[Task], str]:
+    tasks: dict[str, Task] = {}
+    unknown: list[str] = []
+    pending = [justfile]
+    seen: set = set()
+    while pending:
+        path = pending.pop(0)
+        seen.add(str(path.resolve()))
+        for task in _recipes(path, root, pending, seen, unknown, main=path == justfile):
+            tasks.setdefault(task.name, task)
+    return list(tasks.values()), "; ".join(unknown)
+
+
+def _recipes(path: Path, root: Path, pending: list, seen: set, unknown: list, main: bool):
+    """The recipes of one file; its imports join ``pending`` (inside ``root``, bounded)."""
+    try:
+        text = read_text(path)
+    except DpError:
+        if main:
+            raise
+        unknown.append(f"{path.name} cannot be read")
+        return
+    attributes: list[str] = []
+    comment = None
+    for line in text.splitlines():
+        stripped = line.strip()
+        if line[:1] in (" ", "\t") or not stripped:
+            attributes, comment = ([], None) if not stripped else (attributes, comment)
+            continue
+        bracketed = _ATTRIBUTES.match(stripped)
+        if bracketed:
+            attributes.append(bracketed.group(1))
+            continue
+        if stripped.startswith("#"):
+            comment = stripped[1:].strip() if not stripped.startswith("#!") else comment
+            continue
+        imported = _IMPORT.match(stripped)
+        if imported:
+            _import(path, imported, root, pending, seen, unknown)
+        elif re.match(r"import\??\s", stripped):
+            unknown.append(f"{path.name} imports a file named by an expression: {stripped}")
         match = _RECIPE.match(line)
-        if match and match.group(1) not in _NOT_RECIPES and not match.group(1).startswith("_"):
-            if previous.strip() != "[private]":
-                doc = previous[1:].strip() if previous.startswith("#") else None
-                tasks.append(_task(match.group(1), doc))
-        previous = line
-    return tasks
+        if match and match.group(1) not in _NOT_RECIPES:
+            task = _recipe(match.group(1), attributes, comment)
+            if task is not None:
+                yield task
+        attributes, comment = [], None
+
+
+def _recipe(name: str, attributes: list, comment):
+    words = {word.strip().split("(", 1)[0] for attribute in attributes for word in attribute.split(",")}
+    if name.startswith("_") or "private" in words:
+        return None
+    doc = next((m.group(1) or m.group(2) for a in attributes for m in [_DOC_ATTRIBUTE.search(a)] if m), None)
+    return _task(name, doc or comment, conditional=bool(words & _SYSTEMS))
+
+
+def _import(path: Path, imported, root: Path, pending: list, seen: set, unknown: list) -> None:
+    optional, name = imported.group(1), imported.group(2) or imported.group(3) or ""
+    target = confined(path.parent / Path(name).expanduser(), root)
+    if target is None:
+        unknown.append(f"{path.name} imports {name}, outside the repository: not read")
+    elif not target.is_file():
+        if not optional:
+            raise DpError(f"cannot read {path}: it imports {name}, which does not exist")
+    elif str(target) not in seen and target not in pending:
+        if len(seen) + len(pending) >= MAX_FILES:
+            unknown.append(f"{path.name} imports {name}: past the bound of {MAX_FILES} files")
+        else:
+            pending.append(target)

@@ -1,10 +1,13 @@
-"""Makefile targets, as make itself sees them.
+"""Makefile targets: read from the files, or (when a person asked) from make's database.
 
-Targets come from make's database (``make -pRrq``), not from a regex over the
-file, so ``$(NAME)-x:`` counts as the target it expands to, ``FOO:=bar`` is a
-variable and not a target, and included makefiles are seen. ``.PHONY`` targets
-are marked, and the ``target: ## text`` idiom (or a ``## text`` line right above
-the rule) supplies descriptions.
+By default the targets are read from the text (``dp.runners.makefile_text``):
+make evaluates a Makefile to list it, and a repository's Makefile must not run
+because an agent typed ``make -v`` (docs/security.md). What the text hides
+behind evaluation is the runner's ``unknown``. Only a command a person typed
+(``dp tasks``, ``dp make --list``, ``dp run``: ``base.tools_asked``) asks make
+itself (``make -pRrq``), so ``$(NAME)-x:`` counts as the target it expands to.
+Either way ``.PHONY`` targets are marked, and the ``target: ## text`` idiom (or
+a ``## text`` line right above the rule) supplies descriptions.
 """
 
 from __future__ import annotations
@@ -15,11 +18,12 @@ from pathlib import Path
 from typing import Optional
 
 from dp.errors import DpError
-from dp.runners.base import LIST_TIMEOUT, Runner, Task, first_existing, installed, read_text
+from dp.paths import find_upwards
+from dp.runners import makefile_text
+from dp.runners.base import LIST_TIMEOUT, Runner, Task, asking_tools, first_existing, installed, read_text
 
 MAKEFILE_NAMES = ("GNUmakefile", "makefile", "Makefile")  # make's own search order
-# Targets worth offering: plain names, no paths, no special (.PHONY-like) targets.
-LISTABLE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")
+LISTABLE = makefile_text.LISTABLE
 # "Makefile:3: *** missing separator.  Stop." — not a failed recipe's "*** [x] Error 1".
 _SYNTAX_ERROR = re.compile(r"^[^#\t\s][^:]*:\d+: \*\*\* .*")
 _RULE = re.compile(r"^([^#\t=:][^=:]*?)(::?)(?!=)(.*)$")
@@ -36,49 +40,64 @@ def detect(directory: Path, project_root: Path) -> list[Runner]:
     makefile = find_makefile(directory)
     if makefile is None:
         return []
-    if installed("make"):
+    tasks, unknown = _targets(directory, makefile, project_root)
+    if _asks_make():
         reason = f"{makefile.name} found: targets from make's database (make -pRrq)"
     else:
-        reason = f"{makefile.name} found, but make is not installed: targets read from the file"
-    return [
-        Runner(
-            "make", ecosystem="make", reason=reason, root=directory, tasks=list_targets(directory)
-        )
-    ]
+        reason = f"{makefile.name} found: targets read from the file (make not run)"
+    return [Runner("make", ecosystem="make", reason=reason, root=directory, tasks=tasks, unknown=unknown)]
 
 
 def list_targets(directory: Path) -> list[Task]:
     """The Makefile targets of ``directory`` (``make TARGET`` runs each).
 
-    Raises DpError when make cannot read the Makefile; returns [] when there
+    Raises DpError when the Makefile cannot be read; returns [] when there
     is no Makefile.
     """
     makefile = find_makefile(directory)
     if makefile is None:
         return []
-    if installed("make"):
-        found = _targets_from_database(directory, makefile)
-    else:
-        found = _targets_from_text(makefile)
+    return _targets(directory, makefile, find_upwards(directory, ".git") or directory)[0]
+
+
+def _asks_make() -> bool:
+    return asking_tools() and installed("make")
+
+
+def _targets(directory: Path, makefile: Path, root: Path) -> tuple[list[Task], str]:
+    """The tasks and what the reading could not tell ('' from make's database)."""
+    if not _asks_make():
+        reading = makefile_text.read(makefile, directory, root)
+        tasks = [
+            _task(target.name, target.name in reading.phony, target.description, target.conditional)
+            for target in reading.targets.values()
+        ]
+        return tasks, reading.summary()
     docs = _descriptions(directory)
     return [
-        Task(
-            name,
-            ["make", name],
-            description=(location and docs.get(location)) or docs.get(name),
-            kind="phony target" if phony else "target",
-            accepts_args=False,
-        )
-        for name, phony, location in found
-    ]
+        _task(name, phony, (location and docs.get(location)) or docs.get(name))
+        for name, phony, location in _targets_from_database(directory, makefile)
+    ], ""
+
+
+def _task(name: str, phony: bool, description, conditional: bool = False) -> Task:
+    return Task(
+        name,
+        ["make", name],
+        description=description,
+        kind="phony target" if phony else "target",
+        accepts_args=False,
+        conditional=conditional,
+    )
 
 
 def _targets_from_database(directory: Path, makefile: Path):
     """(name, phony, (file, header line)) for each target in make's database.
 
-    ``-q`` runs no recipe for the goal, but make still remakes included
-    makefiles; ``SHELL=false`` on the command line makes those recipes (and
-    ``$(shell …)``) fail harmlessly, so listing targets never changes the tree.
+    Only when a person asked (``base.tools_asked``): make evaluates the file,
+    and a Makefile can run commands while it is read (``override SHELL``,
+    ``$(file >…)``). ``-q`` runs no recipe for the goal and ``SHELL=false``
+    stops the plain ``$(shell …)`` and the remaking of included makefiles.
     """
     import shutil
 
@@ -120,20 +139,6 @@ def _parse_database(text: str):
                 location = (recipe.group(1), int(recipe.group(2)) - 1)
         found.append((name, location))
     return [(name, name in phony, location) for name, location in found]
-
-
-def _targets_from_text(makefile: Path):
-    """Fallback without make: literal target names only."""
-    names: dict[str, None] = {}
-    phony: set[str] = set()
-    for line in read_text(makefile).splitlines():
-        match = _RULE.match(line)
-        if not match or "=" in match.group(3).split("#")[0]:
-            continue
-        if match.group(1).strip() == ".PHONY":
-            phony.update(match.group(3).split("#")[0].split())
-        names.update((name, None) for name in match.group(1).split() if LISTABLE.fullmatch(name))
-    return [(name, name in phony, None) for name in names]
 
 
 def _descriptions(directory: Path) -> dict:

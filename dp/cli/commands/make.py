@@ -16,7 +16,9 @@ HELP = """Run a Makefile target as `make TARGET` (nothing else), list targets, o
 TARGET may hold only letters, digits, '-' and '_'; without it, make's default goal runs.
 Everything happens in the working directory (--cwd, default: here), which must be a
 directory you own and can write, never / or a system directory. Output streams live
-and dp exits with make's exit code.
+and dp exits with make's exit code. --list asks make itself (`make -pRrq`), because you
+asked: make reads the Makefile as it would to build, so `$(shell …)` in it runs. The hook
+and the MCP server never run make to learn targets; they read the files.
 
 \b
 Examples:
@@ -63,14 +65,22 @@ def make(
             dry_run=dry_run,
             as_json=opts.json,
             timeout=check_timeout(timeout),
-            failure_hint=lambda output: unknown_target_hint(directory, target, output),
+            failure_hint=lambda output: _asked(unknown_target_hint, directory, target, output),
         )
+
+
+def _asked(function, *args):
+    """``function(*args)`` with make allowed to list the Makefile: a person ran ``dp make``."""
+    from dp.runners.base import tools_asked
+
+    with tools_asked():
+        return function(*args)
 
 
 def _list(directory: Path, as_json: bool) -> None:
     from dp.project.make import make_targets, runnable
 
-    makefile, unsorted = make_targets(directory)
+    makefile, unsorted = _asked(make_targets, directory)
     targets = sorted(unsorted, key=lambda task: task.name)
     if as_json:
         print_json(

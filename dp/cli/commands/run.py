@@ -14,7 +14,8 @@ HELP = """Run a task of this project with the tool the project uses.
 OP names a task from `dp tasks` (its first word; the rest goes to the task). dp's own
 options are recognised anywhere before `--`; every other word goes to the task, and so
 does everything after `--`, untouched. Unknown names are refused with a suggestion,
-never guessed. Output streams live; dp exits with the task's exit code
+never guessed; the task list is the tool's own (make, just and Task list their files, as
+`dp tasks` says). Output streams live; dp exits with the task's exit code
 (124 when it timed out: SIGTERM to the task's processes, 5 s grace, then SIGKILL).
 
 \b
@@ -47,9 +48,11 @@ def run(
     from dp.process import check_timeout
     from dp.project.task import task_directory
     from dp.runners import detect, resolve
+    from dp.runners.base import tools_asked
 
     seconds = check_timeout(timeout)
-    project = detect(task_directory(Path.cwd(), opts.cwd))
+    with tools_asked():  # a person asked to run a task: its tool may list its own file
+        project = detect(task_directory(Path.cwd(), opts.cwd))
     resolved = resolve(project, op, task_arguments(ctx, args), runner=runner)
     carry_out_task(resolved, project, timeout=seconds, dry_run=dry_run, as_json=opts.json)
 

@@ -12,6 +12,10 @@ Looks from the current directory (or --cwd) up to the repository root for packag
 (npm/pnpm/yarn/bun), Cargo.toml, pyproject.toml (pdm/poetry/uv/poe), Makefile, justfile
 and Taskfile.yml. Run a task with `dp run NAME`. Exits 1 when there is no project.
 
+Because you asked, make, just and Task are asked to list their own files when they are
+installed (make reads the Makefile as it would to build: `$(shell …)` in it runs). The hook
+and the MCP server never do: they read the files, and say what only the tool could tell.
+
 \b
 Examples:
   dp tasks

@@ -10,8 +10,10 @@ def show(opts) -> None:
     from pathlib import Path
 
     from dp.runners import confine, detect
+    from dp.runners.base import tools_asked
 
-    project = detect(confine(Path.cwd(), opts.cwd))
+    with tools_asked():  # a person asked: make, just and Task may list their own files
+        project = detect(confine(Path.cwd(), opts.cwd))
     if opts.json:
         print_json(project.to_json())
         return
@@ -25,6 +27,8 @@ def show(opts) -> None:
             print(f"  {task.name:<{width}}  {task.kind:<{kinds}}  {description}".rstrip())
         if not runner.tasks:
             print("  (no tasks)")
+        if runner.unknown:
+            print(f"  (maybe more: {runner.unknown})")
     for ecosystem, problem in project.problems.items():
         warning(f"{ecosystem} tasks not read: {problem}")
     print("\nRun one with: dp run NAME [ARGS…]")
