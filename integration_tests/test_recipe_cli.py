@@ -285,13 +285,14 @@ def test_sub_recipes_found_by_name_from_a_run_by_name(dp, project):
         ["completed", "call"], ["completed", "deep"]]
 
 
-def test_command_line_paths_are_relative_to_the_current_directory(dp, project, tmp_path):
-    write(tmp_path / "mine" / "where.yaml", "name: where\nsteps: [{id: a, command: pwd}]")
+def test_command_line_paths_are_read_from_the_cwd_directory(dp, project, tmp_path):
+    """-C DIR is git's: dp runs as if started in DIR, so -R and --audit-dir name directories there."""
+    write(project / "mine" / "where.yaml", "name: where\nsteps: [{id: a, command: pwd}]")
     proc = dp("recipe", "run", "where", "-R", "mine", "-C", "project", "--audit-dir", "logs",
               "--json", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["steps"][0]["output"] == str(project.resolve())
-    assert len(list((tmp_path / "logs").iterdir())) == 1
+    assert len(list((project / "logs").iterdir())) == 1 and not (tmp_path / "logs").exists()
 
 
 FAKE_CLAUDE = """#!{python}

@@ -6,8 +6,15 @@ Each test runs the installed ``dp`` as a subprocess on a project that looks like
 from __future__ import annotations
 
 import importlib.metadata
+import json
+import re
+from pathlib import Path
 
+import pytest
+
+from cli_assertions import assert_one_line_error
 from dp import DISTRIBUTION, UNINSTALL_HINT
+from task_projects import calls, install_fake, make_repo, path_with
 
 
 def test_uninstall_help_names_the_distribution_that_is_dp(dp):
@@ -20,3 +27,97 @@ def test_uninstall_help_names_the_distribution_that_is_dp(dp):
     assert UNINSTALL_HINT in text
     installed = importlib.metadata.distribution(DISTRIBUTION)  # the package this environment installed dp as
     assert "dp" in {entry.name for entry in installed.entry_points if entry.group == "console_scripts"}
+
+
+# --- 4: -C DIR means "as if started in DIR", like git -C and make -C --------------------------------
+
+def _npm_project(root: Path, bin_dir: Path) -> Path:
+    make_repo(root)
+    (root / "node_modules" / ".bin").mkdir(parents=True)
+    (root / "package.json").write_text(json.dumps({"name": "web", "scripts": {"dev": "vite", "build": "tsc"}}))
+    (root / "package-lock.json").write_text("{}")
+    install_fake(bin_dir, "npm")
+    return root
+
+
+def test_cwd_names_another_project_from_inside_a_project(dp, tmp_path):
+    """`cd proj && dp tasks -C /tmp/npmproj` lists npmproj's tasks, as it does when started there."""
+    here = make_repo(tmp_path / "proj")
+    (here / "Makefile").write_text("all:\n\t@true\n")
+    other = _npm_project(tmp_path / "npm proj", tmp_path / "bin")
+    started_there = dp("tasks", "--json", cwd=other)
+    for args in (["tasks", "-C", other, "--json"], ["-C", other, "tasks", "--json"], ["tasks", "--cwd", "../npm proj", "--json"]):
+        proc = dp(*args, cwd=here)
+        assert proc.returncode == 0, proc.stderr
+        assert json.loads(proc.stdout) == json.loads(started_there.stdout)
+        assert json.loads(proc.stdout)["available_tasks"] == {"npm": ["build", "dev"]}
+
+
+def test_dp_run_with_cwd_runs_the_task_where_dp_would_have_started(dp, tmp_path):
+    here = make_repo(tmp_path / "proj")
+    (here / "Makefile").write_text("all:\n\t@true\n")
+    other = _npm_project(tmp_path / "web", tmp_path / "bin")
+    proc = dp("run", "-C", other, "dev", cwd=here, extra_env={"PATH": path_with(tmp_path / "bin")})
+    assert proc.returncode == 0, proc.stderr
+    assert [(call["argv"], call["cwd"]) for call in calls(tmp_path / "bin")] == [(["npm", "run", "dev"], str(other))]
+
+
+def test_relative_paths_on_the_command_line_are_read_from_dir(dp, tmp_path):
+    """As with git -C: `dp recipe run recipes/hello.yaml -C proj` is proj/recipes/hello.yaml."""
+    project = make_repo(tmp_path / "proj")
+    (project / "recipes").mkdir()
+    (project / "recipes" / "hello.yaml").write_text("name: hello\nsteps:\n  - id: a\n    command: pwd\n")
+    proc = dp("recipe", "run", "recipes/hello.yaml", "-C", "proj", "--json", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["steps"][0]["output"].strip() == str(project)
+
+
+@pytest.mark.parametrize("command", ["tasks", "run dev", "doctor", "aliases", "recipe list", "desires", "make --list",
+                                     "paving", "trust --show", "uninstall --dry-run"])
+def test_a_missing_cwd_is_not_a_directory_everywhere(dp, tmp_path, command):
+    proc = dp(*command.split(), "-C", tmp_path / "nonexistent", cwd=tmp_path)
+    assert_one_line_error(proc, f"--cwd {tmp_path / 'nonexistent'}: not a directory")
+    assert proc.returncode == 2
+
+
+# --- 6: the shared options are accepted by every command, before or after its name ------------------
+
+SHARED = ("--db", "--cwd", "-C", "--json", "--quiet", "-q")
+
+
+def _commands(dp) -> list[str]:
+    """Every command and subcommand `dp --help` lists (pave-check, the hook itself, takes the hook's options)."""
+    found = []
+    for line in dp("--help").stdout.split("Commands:")[1].splitlines():
+        words = line.split()
+        if line.startswith("  ") and not line.startswith("   ") and words:
+            found.append(words[0])
+    assert {"init", "run", "tasks", "desires", "recipe", "aliases"} <= set(found), found
+    listed = []
+    for name in found:
+        page = dp(name, "--help").stdout
+        if "Commands:" in page:
+            listed += [f"{name} {line.split()[0]}" for line in page.split("Commands:")[1].splitlines() if line.strip()]
+        else:
+            listed.append(name)
+    return [name for name in listed if name != "pave-check"]
+
+
+def test_every_command_takes_every_shared_option(dp):
+    missing = {}
+    for command in _commands(dp):
+        page = dp(*command.split(), "--help").stdout
+        lacking = [option for option in SHARED if not re.search(rf"(^|[\s,]){re.escape(option)}[\s,]", page)]
+        if lacking:
+            missing[command] = lacking
+    assert missing == {}
+
+
+@pytest.mark.parametrize("where", ["before", "after"])
+def test_init_quiet_before_or_after_prints_nothing_but_works(dp, tmp_path, home, where):
+    args = ["-q", "init", "--no-capture"] if where == "before" else ["init", "--no-capture", "-q"]
+    proc = dp(*args, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == ""
+    assert "pave-check" in (home / ".claude" / "settings.json").read_text()
+    assert all(line.startswith("dp: warning: ") for line in proc.stderr.splitlines()), proc.stderr

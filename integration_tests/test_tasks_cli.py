@@ -112,11 +112,13 @@ def test_no_project_is_a_one_line_error(dp, tmp_path):
     assert_one_line_error(proc, "no project found")
 
 
-def test_cwd_outside_the_project_is_refused(dp, tmp_path):
+def test_cwd_outside_the_project_lists_the_project_there(dp, tmp_path):
     root = make_repo(tmp_path / "repo")
     (root / "Makefile").write_text("all:\n\t@true\n")
-    proc = dp("tasks", "--cwd", "..", cwd=root)
-    assert_one_line_error(proc, "leads outside the project root")
+    (tmp_path / "justfile").write_text("hello:\n    echo hi\n")
+    proc = dp("tasks", "--cwd", "..", "--json", cwd=root)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["directory"] == str(tmp_path.resolve())
 
 
 def test_a_broken_makefile_is_a_warning_while_the_other_runners_work(dp, tmp_path):

@@ -30,7 +30,7 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@shared("db", "cwd", "json", "quiet")
+@shared()
 def _global_options(
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Show the version and exit."

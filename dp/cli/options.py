@@ -1,6 +1,6 @@
 """dp's shared options — ``--db``, ``--cwd``, ``--json``, ``--quiet`` — defined once.
 
-A command lists the shared options it takes with ``@shared("db", "json", …)``
+A command lists the shared options it takes with ``@shared()``
 and receives them as one ``opts: Shared`` argument. Each is accepted before the
 command name too (``dp --db team.db aliases``) and means the same there; a value
 given after the command name wins. So every command spells them the same way,
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import os
 from dataclasses import replace
 from pathlib import Path
 from typing import Optional
@@ -20,6 +21,7 @@ import typer
 from dp.cli.shared import Shared
 
 _META_KEY = "dp.shared"
+_START_KEY = "dp.started_in"  # the directory dp was started in, before any --cwd changed into DIR
 
 # name -> (annotation, the option); the parameter a command gets is "dp_<name>".
 _OPTIONS = {
@@ -34,7 +36,7 @@ _OPTIONS = {
         Optional[Path],
         typer.Option(
             None, "--cwd", "-C", metavar="DIR",
-            help="Act in DIR instead of the current directory.",
+            help="Run as if dp was started in DIR (like git -C); relative paths are read from DIR.",
         ),
     ),
     "json": (
@@ -51,25 +53,15 @@ _OPTIONS = {
 }
 
 
-def existing_directory(path: Path, option: str = "--cwd") -> Path:
-    """``path`` resolved, when it is a directory; else the usage error every directory option gives."""
-    from dp.errors import DpError
+def shared():
+    """Give the decorated command dp's shared options as ``opts: Shared``.
 
-    if not path.is_dir():
-        raise DpError(f"{option} {path}: not a directory", exit_code=2)
-    return path.resolve()
-
-
-def shared(*names: str):
-    """Give the decorated command the shared options ``names`` as ``opts: Shared``.
-
-    The command's signature (which typer reads to build the options) gains one
-    parameter per name, plus a context parameter to see the values given before
-    the command name; the function itself keeps its ``opts`` parameter.
+    Every command takes all of them, after its name as before it, so ``dp -q init`` and ``dp init -q``
+    are the same run (an option a command has no use for changes nothing there). The command's
+    signature (which typer reads to build the options) gains one parameter per option, plus a context
+    parameter to see the values given before the command name; the function keeps its ``opts`` parameter.
     """
-    unknown = set(names) - set(_OPTIONS)
-    if unknown:
-        raise ValueError(f"unknown shared options: {sorted(unknown)}")
+    names = tuple(_OPTIONS)
 
     def decorate(func):
         signature = inspect.signature(func, eval_str=True)
@@ -115,6 +107,7 @@ def _merge(ctx: typer.Context, given: dict) -> Shared:
     }
     opts = replace(before, **chosen)
     ctx.meta[_META_KEY] = opts
+    opts.enter(ctx.meta.setdefault(_START_KEY, os.getcwd()))
     if opts.quiet:
         from dp.cli import common
 

@@ -74,6 +74,7 @@ def _call(target: str, arguments: dict, plain_opts: tuple):
 
     module, _, name = target.partition(":")
     opts = Shared.from_plain(plain_opts)
+    opts.enter(os.getcwd())
     if opts.quiet:
         from dp.cli.common import set_quiet
 

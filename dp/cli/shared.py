@@ -30,15 +30,44 @@ class Shared:
 
     @property
     def directory(self) -> Path:
-        """The directory to act in (--cwd, else the current directory), as given."""
-        return self.cwd if self.cwd is not None else Path.cwd()
+        """The directory to act in: the current one, which --cwd has made DIR (see ``enter``)."""
+        return Path.cwd()
 
     def plain(self) -> tuple:
         """The values as plain data (paths as text), for ``from_plain``."""
         return (None if self.db is None else str(self.db), None if self.cwd is None else str(self.cwd),
                 self.json, self.quiet)
 
+    def enter(self, start: str) -> None:
+        """Act as if dp was started in --cwd DIR, as ``git -C`` and ``make -C`` do.
+
+        The process changes into DIR (relative to ``start``, the directory dp was started in), so
+        the project root is found from there and every relative path given on the command line means
+        a path in DIR. One place for every command, the typer parse and a remembered one alike;
+        ``cwd`` itself stays as typed, because a remembered parse is rerun from other directories.
+        """
+        import os
+
+        if self.cwd is not None:
+            directory = existing_directory(Path(start, self.cwd), shown=self.cwd)
+            try:
+                os.chdir(directory)
+            except OSError as exc:
+                from dp.errors import DpError
+
+                raise DpError(f"--cwd {self.cwd}: cannot enter it ({exc.strerror})", exit_code=2) from None
+
     @classmethod
     def from_plain(cls, values: tuple) -> "Shared":
         db, cwd, json, quiet = values
         return cls(None if db is None else Path(db), None if cwd is None else Path(cwd), json, quiet)
+
+
+def existing_directory(path: Path, option: str = "--cwd", shown=None) -> Path:
+    """``path`` resolved, when it is a directory; else the usage error every directory option gives
+    (naming the directory as typed, ``shown``, when ``path`` is it read from elsewhere)."""
+    from dp.errors import DpError
+
+    if not path.is_dir():
+        raise DpError(f"{option} {path if shown is None else shown}: not a directory", exit_code=2)
+    return path.resolve()

@@ -28,7 +28,7 @@ Delete with the same identifying options:
 """
 
 
-@shared("db", "cwd", "json", "quiet")
+@shared()
 def alias(
     args: Optional[List[str]] = typer.Argument(None, metavar="[FROM [TO]]", show_default=False, help="What to match and what it becomes (see the modes above)."),
     cmd: Optional[str] = typer.Option(None, "--cmd", metavar="CMD", help="Scope the rule to Bash commands running CMD."),

@@ -39,7 +39,7 @@ class Conflict(str, Enum):
     overwrite = "overwrite"
 
 
-@shared("db", "cwd", "json")
+@shared()
 def list_aliases(
     ctx: typer.Context,
     tool: Optional[str] = typer.Option(None, "--tool", metavar="TOOL", help="Only rules for TOOL (Bash, Edit, …)."),
@@ -56,7 +56,7 @@ def list_aliases(
     remembered.run(aliases.show, opts, tool=tool, cmd=cmd, kind=kind.value if kind else None)
 
 
-@shared("db", "quiet")
+@shared()
 def export(
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write to FILE (default stdout)."),
     fmt: Format = typer.Option(Format.toml, "--format", metavar="toml|json", help="File format."),
@@ -89,7 +89,7 @@ def export(
     note(f"Exported {len(rules)} rules to {output}")
 
 
-@shared("db", "cwd", "json", "quiet")
+@shared()
 def import_(
     file: str = typer.Argument(..., metavar="FILE", help="A .toml or .json collection (- for stdin)."),
     conflict: Conflict = typer.Option(Conflict.skip, "--conflict", metavar="skip|overwrite", help="What to do when a rule already exists."),

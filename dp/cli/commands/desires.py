@@ -26,7 +26,7 @@ INPUT_WIDTH = 50
 ERROR_WIDTH = 60
 
 
-@shared("db", "json")
+@shared()
 def desires(
     since: Optional[str] = typer.Option(None, "--since", metavar="WHEN", help="Only events since WHEN (7d, 12h, 2w or a date)."),
     tool: Optional[str] = typer.Option(None, "--tool", metavar="NAME", help="Only calls of tool NAME."),

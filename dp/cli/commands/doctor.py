@@ -9,7 +9,8 @@ from typing import Optional
 import typer
 
 from dp.cli.common import print_json
-from dp.cli.options import Shared, existing_directory, shared
+from dp.cli.options import Shared, shared
+from dp.cli.shared import existing_directory
 
 HELP = """Check the whole setup and say how to fix what is wrong.
 
@@ -34,7 +35,7 @@ Examples:
 _LABEL = {"ok": "ok", "warning": "warn", "error": "ERROR"}
 
 
-@shared("db", "cwd", "json")
+@shared()
 def doctor(
     settings: Optional[Path] = typer.Option(None, "--settings", metavar="PATH", help="Also check this settings file."),
     live: bool = typer.Option(False, "--live", help="Run your claude against a local fake model and show what dp did."),

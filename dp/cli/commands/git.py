@@ -47,7 +47,7 @@ Examples:
 """
 
 
-@shared("cwd", "json", "quiet")
+@shared()
 def add(
     paths: Optional[List[str]] = typer.Argument(None, metavar="PATH", show_default=False, help="Files or directories to stage."),
     dry_run: bool = DRY_RUN_OPTION,
@@ -56,11 +56,11 @@ def add(
     from dp.project.git import add_command
     from dp.project.workdir import working_directory
 
-    root = working_directory(opts.cwd)
+    root = working_directory(opts.directory)
     _carry_out_git(add_command(root, paths or []), dry_run, opts.json)
 
 
-@shared("cwd", "json", "quiet")
+@shared()
 def commit(
     message: Optional[str] = typer.Option(None, "--message", "-m", metavar="MSG", help="The commit message."),
     file: Optional[str] = typer.Option(None, "--file", "-F", metavar="FILE", help="Read the message from FILE (- for stdin)."),
@@ -71,7 +71,7 @@ def commit(
     from dp.project.workdir import working_directory
 
     limit = max_commit_size()
-    root = working_directory(opts.cwd)
+    root = working_directory(opts.directory)
     text = read_message(root, message=message, file=file, stdin=sys.stdin.buffer, limit=limit)
     _carry_out_git(commit_command(root, text), dry_run, opts.json)
 

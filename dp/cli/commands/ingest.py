@@ -36,7 +36,7 @@ Examples:
 PROGRESS_FROM_FILES = 20
 
 
-@shared("db", "json", "quiet")
+@shared()
 def ingest(
     directory: Optional[Path] = typer.Argument(None, metavar="[DIR]", show_default=False,
                                                help="Directory for --claude-transcripts, --gemini-sessions or --codex-sessions."),

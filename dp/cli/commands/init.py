@@ -33,7 +33,7 @@ Examples:
 """
 
 
-@shared("db", "json")
+@shared()
 def init(
     scope: Optional[str] = SCOPE_OPTION,
     settings: Optional[Path] = SETTINGS_OPTION,
@@ -68,6 +68,8 @@ def init(
                     plugin=plugin)
     if opts.json:
         print_json(report)
+    elif opts.quiet:
+        _print_warnings(report)
     elif plugin:
         from dp.cli.commands.pave import describe_plugin_result
 
@@ -80,6 +82,18 @@ def init(
             _print_mcp(report["mcp"])
     if not report["demo"]["ok"]:
         raise DpError("the installed hook failed the demonstration above; run 'dp doctor' to see why")
+
+
+def _print_warnings(report: dict) -> None:
+    """--quiet: of the report, only its warnings (on stderr, as every warning)."""
+    from dp.cli.commands.pave import describe_hook_result, describe_plugin_result, describe_mcp_result
+    from dp.cli.common import warning
+
+    lines = describe_plugin_result(report["plugin"]) if "plugin" in report else describe_hook_result(report["hook"])
+    lines += describe_mcp_result(report["mcp"]) if "mcp" in report else []
+    for line in lines:
+        if line.strip().startswith("warning: "):
+            warning(line.strip().removeprefix("warning: "))
 
 
 def _print_paving(paving: dict) -> None:

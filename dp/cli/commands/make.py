@@ -30,7 +30,7 @@ Examples:
   dp make --generate rust --force     # replace the existing Makefile
 """
 
-@shared("cwd", "json", "quiet")
+@shared()
 def make(
     target: Optional[str] = typer.Argument(None, metavar="TARGET", show_default=False, help="The target to run."),
     list_targets: bool = typer.Option(False, "--list", "-l", help="List the Makefile's targets."),
@@ -51,7 +51,7 @@ def make(
         raise DpError(f"{' and '.join(modes)} cannot be combined; use one at a time")
     if force and generate is None:
         raise DpError("--force only applies to --generate (it allows replacing an existing Makefile)")
-    directory = working_directory(opts.cwd)
+    directory = working_directory(opts.directory)
     if list_targets:
         _list(directory, opts.json)
     elif generate is not None:

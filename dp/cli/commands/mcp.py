@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import typer
 
+from dp.cli.options import Shared, shared
+
 HELP = """Serve dp's project tools over MCP on stdin/stdout (for Claude Code, Codex, Gemini CLI…).
 
 Tools: project_recipe (run a task by name), run_script (a package.json script),
@@ -21,20 +23,20 @@ Examples:
 """
 
 
+@shared()
 def mcp(
     allow_agent_steps: bool = typer.Option(
         False, "--allow-agent-steps", help="Let the recipe tool run agent steps (they start another agent)."
     ),
+    opts: Shared = None,
 ) -> None:
-    from pathlib import Path
-
     from dp.errors import DpError
 
     try:
         from dp.mcp.server import serve
     except ImportError as exc:  # a broken install: dp depends on mcp
         raise DpError(f"the MCP SDK cannot be imported ({exc}); reinstall dp (pip install 'mcp>=2.3')") from None
-    serve(Path.cwd(), allow_agent_steps)
+    serve(opts.directory, allow_agent_steps)
 
 
 def register(app: typer.Typer) -> None:

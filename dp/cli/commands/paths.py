@@ -24,7 +24,7 @@ Examples:
 """
 
 
-@shared("db", "cwd", "json")
+@shared()
 def paths(
     since: Optional[str] = typer.Option(None, "--since", metavar="WHEN", help="Only failures since WHEN (7d, 12h, or a date)."),
     opts: Shared = None,

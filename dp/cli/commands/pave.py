@@ -62,7 +62,7 @@ AGENT_OPTION = typer.Option(
 )
 
 
-@shared("db", "json", "quiet")
+@shared()
 def pave(
     agents_md: bool = typer.Option(False, "--agents-md", help="Print the rules as agent instructions (Markdown)."),
     output: Optional[Path] = typer.Option(

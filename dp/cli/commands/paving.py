@@ -21,14 +21,12 @@ dp paving on --project         on again for this repository
 """
 
 
-@shared("db", "cwd", "json", "quiet")
+@shared()
 def paving(
     state: Optional[str] = typer.Argument(None, metavar="[on|off]", help="Switch paving on or off."),
     project: bool = typer.Option(False, "--project", help="Only for this repository (its root directory)."),
     opts: Shared = None,
 ) -> None:
-    import os
-
     from dp.errors import DpError
     from dp.paving import report
 
@@ -36,9 +34,7 @@ def paving(
         raise DpError(f"expected on or off, got {state!r}: dp paving [on|off] [--project]")
     if project and state is None:
         raise DpError("--project needs on or off: dp paving off --project")
-    directory = os.path.abspath(opts.directory)
-    if not os.path.isdir(directory):
-        raise DpError(f"--cwd {opts.cwd}: no such directory")
+    directory = str(opts.directory)
     dp_dir = str(opts.store.parent)
     if state is not None:
         target = report.project_directory(directory) if project else None

@@ -12,7 +12,8 @@ from typing import List, Optional
 import typer
 
 from dp.cli.common import note, print_json, warning
-from dp.cli.options import Shared, existing_directory, shared
+from dp.cli.options import Shared, shared
+from dp.cli.shared import existing_directory
 
 HELP = """Multi-step YAML recipes: bash, agent, task and sub-recipe steps.
 
@@ -59,7 +60,7 @@ def register(app: typer.Typer) -> None:
     app.add_typer(recipe_app, name="recipe")
 
 
-@shared("cwd", "json", "quiet")
+@shared()
 def run(
     recipe: str = typer.Argument(..., metavar="RECIPE", help="Recipe file or name."),
     set_values: Optional[List[str]] = typer.Option(
@@ -132,7 +133,7 @@ def run(
         raise typer.Exit(1)
 
 
-@shared("cwd", "json")
+@shared()
 def list_recipes(
     working_dir: Optional[Path] = _WORKING_DIR,
     recipe_dirs: Optional[List[Path]] = _RECIPE_DIRS,
@@ -179,7 +180,7 @@ def _shortcut(printer, doc: str):
         printer(loaded, fmt)
 
     command.__doc__ = doc
-    return shared("cwd", "json")(command)
+    return shared()(command)
 
 
 VALIDATE_HELP = """Parse and validate a recipe; print its warnings (exit 2 when invalid).
@@ -202,8 +203,8 @@ Examples:
 # --- helpers -----------------------------------------------------------------
 
 def _directory(opts: Shared, working_dir: Optional[Path]) -> Path:
-    """-C/--cwd, else the old --working-dir, else here."""
-    return opts.cwd or working_dir or Path(".")
+    """The old --working-dir (read from -C DIR like every path), else where dp acts."""
+    return working_dir or opts.directory
 
 
 def _load(recipe: str, working_dir: Path, recipe_dirs):
@@ -216,7 +217,7 @@ def _load(recipe: str, working_dir: Path, recipe_dirs):
 
 
 def _absolute(paths: Optional[List[Path]], option: str = "") -> list[Path]:
-    """Command-line paths are relative to the current directory, not to -C; with ``option``, each must be a directory."""
+    """Command-line paths are read from where dp acts (-C DIR, as git -C); with ``option``, each must be a directory."""
     return [existing_directory(path, option) if option else path.resolve() for path in paths or []]
 
 

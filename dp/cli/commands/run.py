@@ -31,7 +31,7 @@ Examples:
   dp run --json --timeout 600 test   # output, exit code, timing as JSON
 """
 
-@shared("cwd", "json", "quiet")
+@shared()
 def run(
     ctx: typer.Context,
     op: str = typer.Argument(..., metavar="OP", help="Task name (see dp tasks)."),
@@ -43,16 +43,14 @@ def run(
     dry_run: bool = DRY_RUN_OPTION,
     opts: Shared = None,
 ) -> None:
-    from pathlib import Path
-
     from dp.process import check_timeout
-    from dp.project.task import task_directory
+    from dp.project.workdir import working_directory
     from dp.runners import detect, resolve
     from dp.runners.base import tools_asked
 
     seconds = check_timeout(timeout)
     with tools_asked():  # a person asked to run a task: its tool may list its own file
-        project = detect(task_directory(Path.cwd(), opts.cwd))
+        project = detect(working_directory(opts.directory))
     resolved = resolve(project, op, task_arguments(ctx, args), runner=runner)
     carry_out_task(resolved, project, timeout=seconds, dry_run=dry_run, as_json=opts.json)
 

@@ -27,7 +27,7 @@ Examples:
 """
 
 
-@shared("cwd", "json", "quiet")
+@shared()
 def script(
     ctx: typer.Context,
     name: str = typer.Argument(..., metavar="NAME", help="Script name from package.json."),
@@ -36,17 +36,15 @@ def script(
     dry_run: bool = DRY_RUN_OPTION,
     opts: Shared = None,
 ) -> None:
-    from pathlib import Path
-
     from dp.errors import DpError
     from dp.process import check_timeout
-    from dp.project.task import task_directory
+    from dp.project.workdir import working_directory
     from dp.runners import detect
     from dp.runners.registry import NoProjectFound
     from dp.runners.resolution import resolve_script
 
     seconds = check_timeout(timeout)
-    directory = task_directory(Path.cwd(), opts.cwd)
+    directory = working_directory(opts.directory)
     try:
         project = detect(directory)
     except NoProjectFound:

@@ -31,7 +31,7 @@ Examples:
 """
 
 
-@shared("db", "cwd", "json")
+@shared()
 def suggest(
     apply: Optional[str] = typer.Option(None, "--apply", metavar="ID", help="Create the suggested rule ID."),
     min_count: Optional[int] = typer.Option(

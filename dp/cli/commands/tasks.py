@@ -24,7 +24,7 @@ Examples:
 """
 
 
-@shared("cwd", "json")
+@shared()
 def tasks(opts: Shared = None) -> None:
     from dp.cli import remembered
     from dp.cli.views import tasks as view

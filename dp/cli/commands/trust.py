@@ -22,7 +22,7 @@ Examples:
 """
 
 
-@shared("db", "cwd", "json", "quiet")
+@shared()
 def trust(
     show: bool = typer.Option(False, "--show", help="Print what the files would do, in words; trust nothing."),
     opts: Shared = None,

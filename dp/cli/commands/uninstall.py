@@ -27,7 +27,7 @@ Examples:
 """
 
 
-@shared("db", "cwd", "json", "quiet")
+@shared()
 def uninstall(
     purge: bool = typer.Option(False, "--purge", help="Also delete the store, ~/.dp and dp's cache."),
     yes: bool = typer.Option(False, "--yes", "-y", help="With --purge: do not ask."),

@@ -17,7 +17,7 @@ Example:
 """
 
 
-@shared("db", "cwd", "json", "quiet")
+@shared()
 def untrust(opts: Shared = None) -> None:
     from dp.layers import trusting
 

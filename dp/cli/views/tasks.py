@@ -7,13 +7,11 @@ from dp.cli.common import print_json, warning
 
 def show(opts) -> None:
     """The project around ``--cwd`` (else here), as text or JSON; a ``DpError`` when there is none."""
-    from pathlib import Path
-
-    from dp.runners import confine, detect
+    from dp.runners import detect
     from dp.runners.base import tools_asked
 
     with tools_asked():  # a person asked: make, just and Task may list their own files
-        project = detect(confine(Path.cwd(), opts.cwd))
+        project = detect(opts.directory)
     if opts.json:
         print_json(project.to_json())
         return
