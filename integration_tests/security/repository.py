@@ -100,3 +100,71 @@ def commit(path: Path, files: dict) -> None:
     env = {**os.environ, **GIT_IDENTITY}
     for argv in (["add", "-A", "-f"], ["commit", "-q", "-m", "Update"]):
         subprocess.run([shutil.which("git"), *argv], cwd=path, env=env, check=True, capture_output=True, timeout=60)
+
+
+def hostile_task_files(markers: Markers) -> dict:
+    """A Makefile, justfile and Taskfile that run commands if a tool so much as reads them.
+
+    The Makefile takes over make's shell (``override SHELL``), so ``make -pRrq
+    SHELL=/bin/false`` still runs its ``$(shell …)``; ``$(file >…)`` writes
+    without any shell; ``!=`` runs at read time; an included makefile that does
+    not exist is remade by its rule. Every recipe marks too.
+    """
+    mark = markers.touch
+    makefile = (
+        "override SHELL := /bin/sh\n"
+        f"X := $(shell {mark('make-shell')})\n"
+        f"$(file >{markers.path / 'make-file'},x)\n"
+        f"Y != {mark('make-bang')}\n"
+        "include generated.mk\n"
+        f"generated.mk:\n\t{mark('make-remake')}; echo 'gen:' > generated.mk\n"
+        ".PHONY: test help build lint\n"
+        "## Run the tests\n"
+        f"test:\n\t{mark('make-recipe-test')}\n"
+        f"help:\n\t{mark('make-recipe-help')}\n"
+        f"build:\n\t{mark('make-recipe-build')}\n"
+        f"lint:\n\t{mark('make-recipe-lint')}\n"
+    )
+    justfile = (
+        f"x := `{mark('just-backtick')}`\n"
+        "set shell := [\"sh\", \"-c\"]\n\n"
+        f"# Build it\nbuild:\n    {mark('just-recipe-build')}\n\n"
+        f"release:\n    {mark('just-recipe-release')}\n"
+    )
+    taskfile = (
+        "version: '3'\n"
+        "vars:\n"
+        f"  X:\n    sh: {mark('task-dynamic-var')}\n"
+        "tasks:\n"
+        f"  deploy:\n    desc: Deploy\n    cmds:\n      - {mark('task-cmd-deploy')}\n"
+        f"  docs:\n    cmds:\n      - {mark('task-cmd-docs')}\n"
+    )
+    return {"Makefile": makefile, "justfile": justfile, "Taskfile.yml": taskfile}
+
+
+def bash_payload(command: str, cwd: Path) -> dict:
+    """Claude Code's PreToolUse JSON for one Bash call."""
+    return {"session_id": "s", "transcript_path": "/dev/null", "cwd": str(cwd), "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": {"command": command, "description": "run"}}
+
+
+def hook_env(home: Path, path: str = "") -> dict:
+    """The environment of a user with dp installed with its defaults: a HOME of their own."""
+    (home / ".dp").mkdir(parents=True, exist_ok=True)
+    env = {key: value for key, value in os.environ.items() if not key.startswith(("DP_", "CLAUDE", "GIT_"))}
+    env.update({"HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache"), "NO_COLOR": "1", **GIT_IDENTITY})
+    if path:
+        env["PATH"] = path
+    return env
+
+
+def pave_check(payload: dict, env: dict, *options: str, cwd: Path) -> subprocess.CompletedProcess:
+    """The installed ``pave-check`` with ``payload`` on stdin, started in ``cwd`` as the agent starts it."""
+    import json
+    import sys
+
+    binary = Path(sys.executable).parent / "pave-check"
+    proc = subprocess.run([str(binary), *options], input=json.dumps(payload), cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return proc
