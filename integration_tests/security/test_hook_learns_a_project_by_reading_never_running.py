@@ -81,7 +81,7 @@ def test_mcp_tools_that_learn_about_the_project_read_it(repository, markers, tmp
     env = hook_env(tmp_path / "home")
     listed = structured(call(repository, env, "tasks", {}))
     assert listed["available_tasks"] == {
-        "make": ["build", "help", "lint", "test"], "just": ["build", "release"], "task": ["deploy", "docs"]}
+        "make": ["build", "generated.mk", "help", "lint", "test"], "just": ["build", "release"], "task": ["deploy", "docs"]}
     assert [runner["reason"] for runner in listed["runners"]] == [
         "Makefile found: targets read from the file (make not run)",
         "justfile found: recipes read from the file (just not run)",
