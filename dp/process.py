@@ -86,8 +86,10 @@ class ProcessResult:
         )
 
 
-def check_timeout(seconds: float) -> float:
-    """A user-supplied timeout, refused with a clear message when out of range."""
+def check_timeout(seconds: Optional[float]) -> Optional[float]:
+    """A user-supplied timeout, refused with a clear message when out of range (None: no limit)."""
+    if seconds is None:
+        return None
     if not seconds > 0 or seconds > MAX_TIMEOUT:
         raise DpError(
             f"timeout must be more than 0 and at most {MAX_TIMEOUT} seconds (got {seconds:g})"

@@ -79,7 +79,8 @@ def test_dry_run_shows_the_command_and_runs_nothing(project, dp):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "make touch"
     plan = json.loads(dp("make", "touch", "--dry-run", "--json", cwd=project).stdout)
-    assert plan == {"dry_run": True, "command": "make touch", "argv": ["make", "touch"], "cwd": str(project)}
+    assert plan == {"dry_run": True, "command": "make touch", "argv": ["make", "touch"], "cwd": str(project),
+                    "timeout": None}
     assert not (project / "touched.txt").exists()
 
 

@@ -121,3 +121,28 @@ def test_init_quiet_before_or_after_prints_nothing_but_works(dp, tmp_path, home,
     assert proc.stdout == ""
     assert "pave-check" in (home / ".claude" / "settings.json").read_text()
     assert all(line.startswith("dp: warning: ") for line in proc.stderr.splitlines()), proc.stderr
+
+
+# --- 7: dp run's argument is the task; a task a person starts has no default time limit -------------
+
+def test_dp_run_without_a_task_names_the_task(dp, tmp_path):
+    project = _npm_project(tmp_path / "web", tmp_path / "bin")
+    proc = dp("run", cwd=project)
+    assert_one_line_error(proc, "Missing argument 'TASK'")
+    usage = dp("run", "--help", cwd=project).stdout.splitlines()[0]
+    assert usage == "Usage: dp run [OPTIONS] TASK [ARGS]"
+
+
+@pytest.mark.parametrize("command", ["run dev", "script dev", "make serve"])
+def test_a_task_a_person_starts_has_no_time_limit_unless_asked(dp, tmp_path, command):
+    project = _npm_project(tmp_path / "web", tmp_path / "bin")
+    (project / "Makefile").write_text("serve:\n\t@echo serving\n")
+    env = {"PATH": path_with(tmp_path / "bin")}
+    planned = json.loads(dp(*command.split(), "--dry-run", "--json", cwd=project, extra_env=env).stdout)
+    assert planned["timeout"] is None
+    ran = dp(*command.split(), "--json", cwd=project, extra_env=env)
+    assert ran.returncode == 0, ran.stderr
+    assert json.loads(ran.stdout)["timeout"] is None
+    bounded = json.loads(dp(*command.split(), "--timeout", "900", "--json", cwd=project, extra_env=env).stdout)
+    assert bounded["timeout"] == 900
+    assert "default: no limit" in " ".join(dp(*command.split()[:1], "--help").stdout.split())

@@ -11,15 +11,18 @@ from __future__ import annotations
 from typing import Callable, Optional, Sequence
 
 import typer
-from typer.core import TyperCommand
 
 from dp.cli.common import note, print_json, warning
+from dp.cli.help import DpCommand
 
 # --json output is read by agents: keep only the tail beyond this.
 JSON_OUTPUT_LIMIT = 100_000
 
+# A task a person starts runs until it ends (`dp run dev` serves all day); only an explicit --timeout
+# stops it. The agents' paths (MCP tools, recipe steps) keep dp.process.DEFAULT_TIMEOUT.
 TIMEOUT_OPTION = typer.Option(
-    300, "--timeout", metavar="SECONDS", help="Stop it after this long (at most 1800)."
+    None, "--timeout", metavar="SECONDS", help="Stop it after this long (default: no limit; at most 1800).",
+    show_default=False,
 )
 DRY_RUN_OPTION = typer.Option(
     False, "--dry-run", help="Show the exact command and run nothing (arguments are still checked)."
@@ -29,7 +32,7 @@ DRY_RUN_OPTION = typer.Option(
 _PASSTHROUGH = "dp.task-args-after-dashdash"
 
 
-class _TaskCommand(TyperCommand):
+class _TaskCommand(DpCommand):
     """npm's convention for ``dp run`` / ``dp script``.
 
     dp's own options are recognised wherever they appear before ``--``
@@ -73,7 +76,7 @@ def task_arguments(ctx: typer.Context, args) -> list[str]:
     return [*(args or []), *ctx.meta.get(_PASSTHROUGH, [])]
 
 
-def carry_out_task(resolved, project, *, timeout: float, dry_run: bool, as_json: bool) -> None:
+def carry_out_task(resolved, project, *, timeout: Optional[float], dry_run: bool, as_json: bool) -> None:
     """Run a task ``dp.runners.resolve`` chose, saying which runner and why."""
     from dp.project.task import task_command
 
@@ -103,7 +106,7 @@ def carry_out_task(resolved, project, *, timeout: float, dry_run: bool, as_json:
 def carry_out(
     command,
     *,
-    timeout: float,
+    timeout: Optional[float],
     dry_run: bool,
     as_json: bool,
     why: Optional[str] = None,
@@ -124,7 +127,7 @@ def carry_out(
     where = f"{command.cwd} ({why})" if why else str(command.cwd)
     if dry_run:
         if as_json:
-            print_json({"dry_run": True, **command.to_json(), **(details or {})})
+            print_json({"dry_run": True, **command.to_json(), "timeout": timeout, **(details or {})})
         else:
             note(f"dp: dry run in {where}; nothing was executed. Would run:")
             typer.echo(command.shell_script())
@@ -139,6 +142,7 @@ def carry_out(
     if as_json:
         report = {
             **command.to_json(),
+            "timeout": timeout,
             **(details or {}),
             "output": result.output,
             "truncated": result.truncated,

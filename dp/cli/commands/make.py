@@ -38,7 +38,7 @@ def make(
         None, "--generate", metavar="LANGUAGE", help="Write a starter Makefile for python, rust, go or nodejs."
     ),
     force: bool = typer.Option(False, "--force", help="With --generate: replace an existing Makefile."),
-    timeout: float = TIMEOUT_OPTION,
+    timeout: Optional[float] = TIMEOUT_OPTION,
     dry_run: bool = DRY_RUN_OPTION,
     opts: Shared = None,
 ) -> None:

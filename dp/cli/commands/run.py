@@ -11,12 +11,13 @@ from dp.cli.task_run import DRY_RUN_OPTION, TIMEOUT_OPTION, carry_out_task, regi
 
 HELP = """Run a task of this project with the tool the project uses.
 
-OP names a task from `dp tasks` (its first word; the rest goes to the task). dp's own
+TASK names a task from `dp tasks` (its first word; the rest goes to the task). dp's own
 options are recognised anywhere before `--`; every other word goes to the task, and so
 does everything after `--`, untouched. Unknown names are refused with a suggestion,
 never guessed; the task list is the tool's own (make, just and Task list their files, as
-`dp tasks` says). Output streams live; dp exits with the task's exit code
-(124 when it timed out: SIGTERM to the task's processes, 5 s grace, then SIGKILL).
+`dp tasks` says). Output streams live; dp exits with the task's exit code. A task you
+start runs until it ends (a dev server too); with --timeout it is stopped after that long
+(exit 124: SIGTERM to the task's processes, 5 s grace, then SIGKILL).
 
 \b
 Examples:
@@ -34,12 +35,12 @@ Examples:
 @shared()
 def run(
     ctx: typer.Context,
-    op: str = typer.Argument(..., metavar="OP", help="Task name (see dp tasks)."),
+    task: str = typer.Argument(..., metavar="TASK", help="Task name (see dp tasks)."),
     args: Optional[List[str]] = typer.Argument(None, metavar="ARGS", help="Passed to the task as given."),
     runner: Optional[str] = typer.Option(
         None, "--runner", metavar="NAME", help="Only this runner's tasks (npm, cargo, make, …)."
     ),
-    timeout: float = TIMEOUT_OPTION,
+    timeout: Optional[float] = TIMEOUT_OPTION,
     dry_run: bool = DRY_RUN_OPTION,
     opts: Shared = None,
 ) -> None:
@@ -51,7 +52,7 @@ def run(
     seconds = check_timeout(timeout)
     with tools_asked():  # a person asked to run a task: its tool may list its own file
         project = detect(working_directory(opts.directory))
-    resolved = resolve(project, op, task_arguments(ctx, args), runner=runner)
+    resolved = resolve(project, task, task_arguments(ctx, args), runner=runner)
     carry_out_task(resolved, project, timeout=seconds, dry_run=dry_run, as_json=opts.json)
 
 

@@ -32,7 +32,7 @@ def script(
     ctx: typer.Context,
     name: str = typer.Argument(..., metavar="NAME", help="Script name from package.json."),
     args: Optional[List[str]] = typer.Argument(None, metavar="ARGS", help="Passed to the script as given."),
-    timeout: float = TIMEOUT_OPTION,
+    timeout: Optional[float] = TIMEOUT_OPTION,
     dry_run: bool = DRY_RUN_OPTION,
     opts: Shared = None,
 ) -> None:
