@@ -165,9 +165,10 @@ CONTEXT_CASES = [
      "Fix the login bug"),
     # test_render_shell_heredoc_with_dot_notation_var
     ("cat <<EOF\nStatus: {{obj.status}}\nEOF", "Status: ok"),
-    # test_render_shell_heredoc_missing_var_in_body / quoted_heredoc_missing_var
-    ("cat <<EOF\n[{{missing}}]\nEOF", "[]"),
-    ("cat <<'EOF'\n[{{missing}}]\nEOF", "[]"),
+    # test_render_shell_heredoc_missing_var_in_body / quoted_heredoc_missing_var: the runner renders
+    # {{missing}} empty; dp refuses it (test_a_variable_nothing_sets_is_refused), and says it so
+    ("cat <<EOF\n[{{ missing | default('') }}]\nEOF", "[]"),
+    ("cat <<'EOF'\n[{{ missing | default('') }}]\nEOF", "[]"),
     # test_render_shell_heredoc_preserves_non_template_content (and quoted: nothing else expands)
     ("cat <<EOF\nplain text $EXISTING_VAR {{user}} more text\nEOF", "plain text from-env alice more text"),
     ("cat <<'EOF'\nplain text $EXISTING_VAR `x` \\n {{user}}\nEOF", "plain text $EXISTING_VAR `x` \\n alice"),
@@ -209,6 +210,18 @@ def test_render_shell_cases_print_what_the_runner_prints(dp, project, command, e
     assert proc.returncode == 0, proc.stderr
     [step] = json.loads(proc.stdout)["steps"]
     assert step["output"] == expected
+
+
+@pytest.mark.parametrize("command", ["cat <<EOF\n[{{missing}}]\nEOF", "cat <<'EOF'\n[{{missing}}]\nEOF"])
+def test_a_variable_nothing_sets_is_refused_where_the_runner_renders_it_empty(dp, project, command):
+    """Where dp differs on purpose (docs/recipes.md): no step runs, the error names file, step and line."""
+    body = "".join(f"      {line}\n" for line in command.split("\n"))
+    recipe = project / "recipe.yaml"
+    recipe.write_text(CONTEXT + body)
+    proc = dp("recipe", "run", recipe, "--json", cwd=project)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith(f"dp: error: invalid recipe {recipe}: step 's': 'command': line 2: "
+                                  "{{missing}} has no value"), proc.stderr
 
 
 # --- tests/outside_in_tests.rs -----------------------------------------------------------------------

@@ -20,6 +20,8 @@ from task_projects import calls, gone, install_fake, make_repo, path_with, wait_
 needs_make = pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
 
 RECIPE = """name: tasks
+context:
+  flag: --quiet
 steps:
   - id: build
     task: build

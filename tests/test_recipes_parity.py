@@ -215,8 +215,12 @@ def test_steps_route_to_bash_or_agent(tmp_path):
     assert adapter.prompts and adapter.prompts[0].startswith("Do it")
 
 
-def test_missing_variable_renders_empty(tmp_path):
-    result = run('name: t\nsteps:\n  - {id: s1, command: "echo prefix-{{undefined}}-suffix"}\n', tmp_path)
+def test_a_missing_variable_is_refused_where_the_runner_renders_it_empty(tmp_path):
+    """dp differs on purpose (docs/recipes.md): an empty string in its place is how build/{{dirr}} becomes build/."""
+    with pytest.raises(RecipeError, match=r"step 's1': 'command': line 1: \{\{undefined\}\} has no value"):
+        run('name: t\nsteps:\n  - {id: s1, command: "echo prefix-{{undefined}}-suffix"}\n', tmp_path)
+    result = run('name: t\nsteps:\n  - {id: s1, command: "echo prefix-{{ undefined | default(\'\') }}-suffix"}\n',
+                 tmp_path)
     assert step(result, "s1").output == "prefix--suffix"
 
 

@@ -363,7 +363,7 @@ context: {changed: [a.py, b.py], name: p}
 steps:
   - id: call
     recipe: child
-    context: {files: "{{changed}}", count: " {{missing}} ", cfg: {label: "{{name}}-x", items: ["{{name}}"]}}
+    context: {files: "{{changed}}", count: " {{ missing | default('') }} ", cfg: {label: "{{name}}-x", items: ["{{name}}"]}}
 """,
         tmp_path,
     )

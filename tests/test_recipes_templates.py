@@ -1,6 +1,7 @@
 """Templates: text rendering, and shell rendering that never lets a value run."""
 
 import os
+import re
 import subprocess
 
 import pytest
@@ -133,14 +134,29 @@ def test_numbers_booleans_and_collections(tmp_path):
     assert output == '3 true ["zero",{"x":"one"}]\n'
 
 
-def test_missing_values_render_empty_and_are_reported(tmp_path):
-    rendered = render_shell("echo [{{nope}}] [{{obj.missing}}]", VARS)
-    assert rendered.missing == ["nope", "obj.missing"]
-    assert rendered.warnings("step 'x'") == [
-        "step 'x': variable 'nope' is not set; rendered empty",
-        "step 'x': variable 'obj.missing' is not set; rendered empty",
-    ]
-    assert run_bash("echo [{{nope}}]", VARS, tmp_path) == "[]\n"
+@pytest.mark.parametrize("render", [render_shell, render_text])
+def test_a_value_that_is_missing_is_an_error_naming_each_line(render):
+    with pytest.raises(TemplateError) as caught:
+        render("echo [{{nope}}]\necho [{{obj.missing}}] {{obj.list[5]}} {{who.deeper}}", VARS)
+    assert [line.split(" has no value")[0] for line in caught.value.message.splitlines()] == [
+        "line 1: {{nope}}", "line 2: {{obj.missing}}", "line 2: {{obj.list[5]}}", "line 2: {{who.deeper}}"]
+
+
+def test_a_default_stands_in_for_a_missing_value_only(tmp_path):
+    template = "echo [{{ nope | default('') }}] [{{ who | default(\"x\") }}] [{{obj.missing|default('a b')}}]"
+    assert run_bash(template, VARS, tmp_path) == "[] [world] [a b]\n"
+    assert render_text(template, VARS).text == "echo [] [world] [a b]"
+
+
+@pytest.mark.parametrize("template, error", [
+    ("echo {{ unclosed", "line 1: '{{' is not closed"),
+    ("echo ok\necho {{name} and {{other}}", "line 2: '{{' is not closed"),
+    ("echo {{ name | upper }}", "line 1: {{ name | upper }} does not parse: the only filter is | default('text')"),
+])
+@pytest.mark.parametrize("render", [render_shell, render_text])
+def test_a_template_that_does_not_parse_is_an_error(render, template, error):
+    with pytest.raises(TemplateError, match=re.escape(error)):
+        render(template, {**VARS, "name": "n", "other": "o"})
 
 
 def test_non_placeholder_braces_are_left_alone():
@@ -163,8 +179,7 @@ def test_nul_bytes_cannot_reach_the_environment():
     ("{{obj['nested'][\"key\"]}}", "deep"),
     ("{{n}}/{{flag}}", "3/true"),
     ("{{evil}}", HOSTILE),
-    ("[{{missing}}]", "[]"),
-    ("{{obj.list[5]}}|{{who.deeper}}", "|"),
+    ("[{{missing | default('')}}]", "[]"),
 ])
 def test_render_text(template, expected):
     assert render_text(template, VARS).text == expected

@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Optional
 
 from dp.errors import DpError
-from dp.recipes import conditions, jsonout, model, steps
+from dp.recipes import conditions, jsonout, model, steps, templates
 from dp.recipes.audit import AuditLog
 from dp.recipes.steps.base import Call, StepFailed, render_shell
 from dp.recipes.steps.bash import run_shell
@@ -64,12 +64,12 @@ class Frame:
     def execute(self, recipe: model.Recipe, context: dict, depth: int, chain: list[str],
                 limits: tuple[int, int]) -> tuple[list[model.StepResult], dict]:
         """Run ``recipe``'s steps in order (a parallel group at a time); (results, final context)."""
-        context = dict(context)
+        context = (templates.Planned if self.options.dry_run else dict)(context)
         results: list[model.StepResult] = []
         index = 0
         failed_step: Optional[str] = None
         while index < len(recipe.steps):
-            batch = _batch(recipe.steps, index)
+            batch = model.batch(recipe.steps, index)
             index += len(batch)
             if failed_step is not None or self.interrupted.is_set():
                 reason = f"the recipe stopped after '{failed_step}' failed" \
@@ -98,7 +98,7 @@ class Frame:
         if len(batch) == 1:
             return [self._step(batch[0], recipe, context, depth, chain, limits)]
         stop = threading.Event()
-        snapshot = dict(context)
+        snapshot = type(context)(context)
 
         def work(step: model.Step) -> Outcome:
             if stop.is_set() or self.interrupted.is_set():
@@ -232,16 +232,6 @@ class Frame:
         if process.exit_code != 0:
             reason = "timed out" if process.timed_out else f"exited with {process.exit_code}"
             result.warnings.append(f"hook {name} for step '{step.id}' {reason}")
-
-
-def _batch(steps_: list[model.Step], start: int) -> list[model.Step]:
-    """The step at ``start`` and the consecutive steps sharing its parallel_group."""
-    group = steps_[start].parallel_group
-    end = start + 1
-    if group is not None:
-        while end < len(steps_) and steps_[end].parallel_group == group:
-            end += 1
-    return steps_[start:end]
 
 
 def _not_run(step: model.Step, reason: str) -> model.StepResult:

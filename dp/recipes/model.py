@@ -21,6 +21,15 @@ DEFAULT_MAX_TOTAL_STEPS = 200
 HOOK_NAMES = ("pre_step", "post_step", "on_error")
 
 
+def batch(steps: list["Step"], start: int) -> list["Step"]:
+    """The step at ``start`` and the consecutive steps sharing its parallel_group: what runs at once."""
+    group = steps[start].parallel_group
+    end = start + 1
+    while group is not None and end < len(steps) and steps[end].parallel_group == group:
+        end += 1
+    return steps[start:end]
+
+
 class Step:
     """One step of a recipe, as written (templates not yet rendered).
 

@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
-from dp.recipes import discovery, model, templates
+from dp.recipes import discovery, model, templates, variables
 from dp.recipes.checks import IDENTIFIER, is_mapping_of_names, string_list, suggest
 from dp.recipes.steps import schema
 from dp.recipes.steps.bash import check_shell_template
@@ -77,6 +77,7 @@ def catalogue(roots: Iterable[Path]) -> list[dict[str, Any]]:
                                "path": str(path), "valid": True, "error": None}
         try:
             loaded = load_recipe(path, roots)
+            variables.require_defined(loaded, roots=roots)
             row.update(version=loaded.version, description=loaded.description)
         except RecipeError as exc:
             row.update(valid=False, error=exc.message)
@@ -173,6 +174,8 @@ def build_recipe(raw: dict, source: str, path: Optional[Path], warnings: list[st
     fields = _recipe_fields(raw, problems, warnings)
     fields.update(path=path, warnings=warnings)
     built = _build_steps(steps_raw, problems, warnings)
+    # Script templates were judged whole by their step type (syntax included): each line once.
+    problems = list(dict.fromkeys(problems + variables.syntax_problems(built, fields["hooks"])))
     warnings.extend(_group_warnings(built))
     if problems:
         own = f"{source}: "  # a misspelt key of this very file names it once

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
-from dp.recipes import agents, discovery, model
+from dp.recipes import agents, discovery, model, variables
 from dp.recipes.frame import Frame
 
 MAX_PARALLEL = 8
@@ -65,6 +65,7 @@ class RunOptions:
 def run_recipe(recipe: model.Recipe, options: RunOptions,
                overrides: Optional[dict[str, Any]] = None) -> model.RecipeResult:
     """Run ``recipe`` with its context plus ``overrides`` (``--set``)."""
+    variables.require_defined(recipe, overrides or {}, options.recipe_roots)  # before any step runs
     started = time.monotonic()
     frame = Frame(recipe, options)
     try:

@@ -43,6 +43,9 @@ Examples:
 FORMAT_CHOICES = ("text", "json")
 FAILED_OUTPUT_LINES = 10  # how much of a failed step's output the text report shows
 
+_SET_VALUES = typer.Option(
+    None, "--set", metavar="KEY=VALUE",
+    help="Set a context variable (typed: true/false, numbers, JSON objects/arrays, else text).")
 _RECIPE_DIRS = typer.Option(None, "-R", "--recipe-dir", metavar="DIR",
                             help="Also look for recipes (and sub-recipes) here; repeatable.")
 # Old spellings, kept working but hidden: -C/--cwd and --json replace them.
@@ -55,7 +58,7 @@ def register(app: typer.Typer) -> None:
                              rich_markup_mode=None, add_completion=False)
     recipe_app.command("run", help=RUN_HELP)(run)
     recipe_app.command("list")(list_recipes)
-    recipe_app.command("validate")(_shortcut(_print_valid, VALIDATE_HELP))
+    recipe_app.command("validate")(_shortcut(_print_valid, VALIDATE_HELP, variables=True))
     recipe_app.command("explain")(_shortcut(_print_plan, EXPLAIN_HELP))
     app.add_typer(recipe_app, name="recipe")
 
@@ -63,9 +66,7 @@ def register(app: typer.Typer) -> None:
 @shared()
 def run(
     recipe: str = typer.Argument(..., metavar="RECIPE", help="Recipe file or name."),
-    set_values: Optional[List[str]] = typer.Option(
-        None, "--set", metavar="KEY=VALUE",
-        help="Set a context variable (typed: true/false, numbers, JSON objects/arrays, else text)."),
+    set_values: Optional[List[str]] = _SET_VALUES,
     working_dir: Optional[Path] = _WORKING_DIR,
     recipe_dirs: Optional[List[Path]] = _RECIPE_DIRS,
     dry_run: bool = typer.Option(False, "--dry-run",
@@ -165,18 +166,29 @@ def list_recipes(
     typer.echo(render(["NAME", "VERSION", "DESCRIPTION", "PATH"], table))
 
 
-def _shortcut(printer, doc: str):
-    """``dp recipe validate`` / ``explain``: load a recipe, then print it one way."""
+def _shortcut(printer, doc: str, variables: bool = False):
+    """``dp recipe validate`` / ``explain``: load a recipe, then print it one way.
+
+    With ``variables`` (validate) every placeholder must also have a value, as
+    before a run: from the recipe's context, earlier steps or ``--set``.
+    """
 
     def command(
         recipe: str = typer.Argument(..., metavar="FILE", help="Recipe file or name."),
+        set_values: Optional[List[str]] = _SET_VALUES,
         working_dir: Optional[Path] = _WORKING_DIR,
         recipe_dirs: Optional[List[Path]] = _RECIPE_DIRS,
         output_format: Optional[str] = _FORMAT,
         opts: Shared = None,
     ) -> None:
+        from dp.recipes import parser
+        from dp.recipes.variables import require_defined
+
         fmt = _format(opts, output_format)
-        _, loaded = _load(recipe, _directory(opts, working_dir), recipe_dirs)
+        project, loaded = _load(recipe, _directory(opts, working_dir), recipe_dirs)
+        if variables:
+            given = dict(parser.parse_assignment(item) for item in set_values or [])
+            require_defined(loaded, given, _roots(project, recipe_dirs))
         printer(loaded, fmt)
 
     command.__doc__ = doc
@@ -208,12 +220,18 @@ def _directory(opts: Shared, working_dir: Optional[Path]) -> Path:
 
 
 def _load(recipe: str, working_dir: Path, recipe_dirs):
-    from dp.recipes import discovery, parser
+    from dp.recipes import parser
 
     project = existing_directory(working_dir)
-    roots = discovery.search_roots(project, _absolute(recipe_dirs, "-R"))
+    roots = _roots(project, recipe_dirs)
     path = parser.resolve_recipe_argument(recipe, roots, Path.cwd())
     return project, parser.load_recipe(path, roots)
+
+
+def _roots(project: Path, recipe_dirs) -> list[Path]:
+    from dp.recipes import discovery
+
+    return discovery.search_roots(project, _absolute(recipe_dirs, "-R"))
 
 
 def _absolute(paths: Optional[List[Path]], option: str = "") -> list[Path]:

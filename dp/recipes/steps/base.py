@@ -129,17 +129,21 @@ def render_shell(template: str, context: dict, result: model.StepResult,
                  where: str, code_allowed: bool = False) -> templates.Rendered:
     """A bash script for ``template`` (values in the environment); StepFailed when unsafe."""
     try:
-        rendered = templates.render_shell(template, context, code_allowed=code_allowed)
+        return templates.render_shell(template, context, code_allowed=code_allowed)
     except templates.TemplateError as exc:
-        raise StepFailed(str(exc)) from None
-    result.warnings += rendered.warnings(where)
-    return rendered
+        raise StepFailed(_in(where, exc)) from None
 
 
 def render_text(template: str, context: dict, result: model.StepResult, where: str) -> str:
-    rendered = templates.render_text(template, context)
-    result.warnings += rendered.warnings(where)
-    return rendered.text
+    try:
+        return templates.render_text(template, context).text
+    except templates.TemplateError as exc:
+        raise StepFailed(_in(where, exc)) from None
+
+
+def _in(where: str, exc) -> str:
+    """A template's error lines, each saying which template of the step it is in."""
+    return "\n".join(f"{where}: {line}" for line in exc.message.splitlines())
 
 
 def working_dir(root: Path, call: Call) -> Path:

@@ -56,7 +56,7 @@ def check_shell_template(command: str, label: str, problems: list[str], warnings
                          code_allowed: bool = False) -> None:
     """Validation of a script template (a bash step's command, a hook): every refused placeholder."""
     try:
-        templates.render_shell(command, {}, code_allowed=code_allowed, opt_in=bool(label.startswith("step")))
+        templates.render_shell(command, None, code_allowed=code_allowed, opt_in=bool(label.startswith("step")))
     except templates.TemplateError as exc:
         problems.extend(f"{label}: {line}" for line in exc.message.splitlines())
     else:

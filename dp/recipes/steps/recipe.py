@@ -77,6 +77,11 @@ def _child(frame, call: Call) -> tuple[model.Recipe, dict, tuple[int, int]]:
     overrides = {key: _render_value(value, call, f"step '{step.id}' context")
                  for key, value in step.context.items()}
     child_context = {**child.context, **call.context, **overrides}
+    from dp.recipes.variables import undefined
+
+    problems = undefined(child, child_context, frame.options.recipe_roots)
+    if problems:
+        raise StepFailed("\n".join(f"sub-recipe {child.path}: {line}" for line in problems))
     return child, child_context, (min(max_depth, child.max_depth),
                                   min(max_total, child.max_total_steps))
 
