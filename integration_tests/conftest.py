@@ -120,3 +120,25 @@ def warm_cache(tmp_path_factory):
     payload = json.dumps({"tool_name": "Bash", "tool_input": {"command": "grep x"}})
     subprocess.run([str(bin_dir / "pave-check")], input=payload, text=True, env=env, capture_output=True, timeout=300)
     return root / "cache" / "dp"
+
+
+PYTHON_TOOLS = ("uv", "poetry", "pipx")
+
+
+@pytest.fixture(scope="session")
+def python_managers():
+    """uv, poetry and pipx, installed once per machine (xdist workers share them under a lock); their bin directory."""
+    import fcntl
+
+    tools = Path(os.environ["DP_TESTS_CACHE"]) / "pytools"  # named by the root conftest
+    tools.parent.mkdir(parents=True, exist_ok=True)
+    with open(tools.parent / ".pytools.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        bin_dir = tools / "bin"
+        if not all((bin_dir / tool).exists() for tool in PYTHON_TOOLS):
+            if not (bin_dir / "pip").exists():
+                subprocess.run([sys.executable, "-m", "venv", str(tools)], check=True)
+            proc = subprocess.run([str(bin_dir / "pip"), "install", "-q", *PYTHON_TOOLS], capture_output=True, text=True)
+            if proc.returncode != 0:
+                pytest.skip(f"LOUD SKIP: cannot install {', '.join(PYTHON_TOOLS)} from PyPI: {proc.stderr[-300:]}")
+        return bin_dir

@@ -1,4 +1,4 @@
-"""Python paving proven with the REAL uv and poetry (installed once into ~/.cache/dp-tests/pytools).
+"""Python paving proven with the REAL uv and poetry (installed once into ~/.cache/dp-tests/pytools: conftest.py).
 
 A project whose environment holds a tool that is not on PATH: the agent's
 `pyflakes …` is paved to `uv run --frozen pyflakes …` / `poetry run pyflakes …`,
@@ -17,29 +17,7 @@ from pathlib import Path
 import pytest
 from paving_projects import git_init
 
-TOOLS = Path(os.environ["DP_TESTS_CACHE"]) / "pytools"  # named by the root conftest
 PYPROJECT = '[project]\nname = "fixture"\nversion = "0.1.0"\nrequires-python = ">=3.8"\ndependencies = []\n'
-
-
-@pytest.fixture(scope="session")
-def python_managers():
-    """uv and poetry, installed once per machine (xdist workers share them under a lock)."""
-    import fcntl
-
-    TOOLS.parent.mkdir(parents=True, exist_ok=True)
-    with open(TOOLS.parent / ".pytools.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        return _install_python_managers()
-
-
-def _install_python_managers() -> Path:
-    bin_dir = TOOLS / "bin"
-    if not (bin_dir / "uv").exists() or not (bin_dir / "poetry").exists():
-        subprocess.run([sys.executable, "-m", "venv", str(TOOLS)], check=True)
-        proc = subprocess.run([str(bin_dir / "pip"), "install", "-q", "uv", "poetry"], capture_output=True, text=True)
-        if proc.returncode != 0:
-            pytest.skip(f"LOUD SKIP: cannot install uv and poetry from PyPI: {proc.stderr[-300:]}")
-    return bin_dir
 
 
 def _environment(project: Path, bin_dir: Path, env: dict, in_project: bool) -> Path:
@@ -79,7 +57,7 @@ def test_tool_in_the_environment_runs_through_the_real_manager(pave_check, pytho
     (project / "pyproject.toml").write_text(PYPROJECT + ("" if manager == "uv" else "\n[tool.poetry]\npackage-mode = false\n"))
     env = {**{k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "POETRY", "UV_"))},
            "PATH": f"{python_managers}:/usr/bin:/bin", "POETRY_VIRTUALENVS_IN_PROJECT": str(in_project).lower(),
-           "UV_CACHE_DIR": str(TOOLS / "uv-cache"), "POETRY_CACHE_DIR": str(tmp_path / "poetry-cache")}
+           "UV_CACHE_DIR": str(python_managers.parent / "uv-cache"), "POETRY_CACHE_DIR": str(tmp_path / "poetry-cache")}
     lock = [str(python_managers / manager), "lock"]
     proc = subprocess.run(lock, cwd=project, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -10,6 +10,8 @@ import subprocess
 
 import pytest
 
+from dp import INSTALL_HINT
+
 
 def without_claude(env: dict) -> dict:
     """PATH with no ``claude`` on it (the machine may have one)."""
@@ -115,7 +117,7 @@ def test_project_scope_lives_in_the_repository_and_finds_each_persons_dp(run, dp
                              capture_output=True, text=True, env=bare, timeout=30)
     assert session.returncode == 0
     context = json.loads(session.stdout)["hookSpecificOutput"]["additionalContext"]
-    assert "not installed on this machine: pipx install dp" in context
+    assert f"not installed on this machine: {INSTALL_HINT}, then start a new session" in context
     for program, event in (("pave-check", "PreToolUse"), ("pave-check", "PostToolBatch"), ("dp-capture", "PostToolUse")):
         quiet = subprocess.run([str(runner), program], input=json.dumps({"hook_event_name": event}),
                                capture_output=True, text=True, env=bare, timeout=30)

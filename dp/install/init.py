@@ -65,6 +65,12 @@ def init(
     report = {"store": store, "hook": installed, "paving": paving, "demo": demo.run(command, agent)}
     if mcp:
         report["mcp"] = pave_mcp.install(scope, db_path)
+    if agent is None or agent.name == "claude":
+        from dp.install.plugin import register_committed
+
+        team = register_committed(Path.cwd())
+        if team is not None:
+            report["team_plugin"] = team
     return report
 
 

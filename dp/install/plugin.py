@@ -36,6 +36,7 @@ import subprocess
 from importlib import resources
 from pathlib import Path
 
+from dp import DISTRIBUTION, INSTALL_HINT
 from dp.claude import filters
 from dp.claude.settings import capture_entries, dump_settings, parse_settings, settings_path
 from dp.errors import DpError
@@ -50,7 +51,6 @@ PROJECT_DIR = Path(".claude") / "dp-plugin"
 RUNNER = "bin/dp-run"
 MOD_FILES = ("register.ts", "register.test.ts")
 CLAUDE_TIMEOUT_SECONDS = 120
-INSTALL_HINT = "pipx install dp (or: uv tool install dp)"
 MISSING_DP = (f"dp (desire paths) is enabled for this project but not installed on this machine: {INSTALL_HINT}, "
               "then start a new session.")
 
@@ -100,7 +100,7 @@ def files(scope: str, db_path: Path, permission: str = "none", mode: str = "rewr
     if scope == "user":
         plugin["hooks/dp-plugin.json"] = _json({"state": str(mod_snapshot.state_dir(db_path))})
     else:
-        plugin[RUNNER] = _text("dp-run").replace("{missing}", MISSING_DP).encode()
+        plugin[RUNNER] = _text("dp-run").replace("{missing}", MISSING_DP).replace("{distribution}", DISTRIBUTION).encode()
     plugin[".claude-plugin/plugin.json"] = _json(_manifest(plugin))
     market = {".claude-plugin/marketplace.json": _json(_marketplace(scope))}
     market.update({f"{NAME}/{path}": data for path, data in plugin.items()})
@@ -363,6 +363,50 @@ def install(scope: str | None, db_path: Path, cwd: Path, permission: str = "none
                                  "capture": capture, "cwd": str(Path(cwd).absolute()),
                                  "created_settings": scope == "project" and bool(created_settings)})
     return report
+
+
+def committed_plugin(cwd: Path) -> Path | None:
+    """The team's plugin committed in the repository around ``cwd`` (its marketplace directory), if any."""
+    from dp.paths import find_upwards
+
+    marker = PROJECT_DIR / ".claude-plugin" / "marketplace.json"
+    root = find_upwards(Path(cwd).absolute(), str(marker))
+    if root is None:
+        return None
+    try:
+        name = json.loads(read_bytes(root / marker) or b"{}").get("name")
+    except (ValueError, AttributeError):
+        return None
+    return root / PROJECT_DIR if name == MARKETS["project"] else None
+
+
+def registered_here(project: Path, installed: Path | None = None) -> bool:
+    """Whether this person's Claude Code has the team's plugin installed for ``project`` (its own
+    record, ``~/.claude/plugins/installed_plugins.json``: local scope, this project's path)."""
+    path = installed or Path.home() / ".claude" / "plugins" / "installed_plugins.json"
+    try:
+        entries = json.loads(read_bytes(path) or b"{}").get("plugins", {}).get(plugin_id("project"), [])
+        return any(entry.get("projectPath") and Path(entry["projectPath"]).resolve() == project.resolve()
+                   for entry in entries if isinstance(entry, dict))
+    except (ValueError, AttributeError, OSError):
+        return False
+
+
+def register_committed(cwd: Path) -> dict | None:
+    """``dp init`` in a clone whose committed team plugin this person has not registered: register it
+    for them only (local scope), as the two ``claude plugin`` commands of its README would.
+
+    None when there is no committed plugin or it is registered already.
+    """
+    directory = committed_plugin(cwd)
+    if directory is None:
+        return None
+    project = directory.parent.parent
+    if registered_here(project):
+        return None
+    steps = [["marketplace", "add", f"./{PROJECT_DIR.as_posix()}", "--scope", "local"],
+             ["install", plugin_id("project"), "--scope", "local"]]
+    return {"plugin": plugin_id("project"), "project": str(project), **run_steps(steps, project)}
 
 
 def _recorded(db_path: Path, directory: Path) -> dict:

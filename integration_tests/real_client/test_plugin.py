@@ -18,6 +18,7 @@ import pytest
 from real_client.claude_install import claude_code, installed_or_skip
 from real_client.client_support import BIN, RealClient
 
+from dp import INSTALL_HINT
 from dp.claude.fake_api import tool_use
 
 NOTE = "read_file is not a Claude Code tool; this call ran as Read"
@@ -153,9 +154,14 @@ def link_dp(client: RealClient) -> None:
         (client.bin / program).symlink_to(BIN / program)
 
 
-def clone_for(teammate: RealClient, origin) -> None:
+def clone(teammate: RealClient, origin) -> None:
     shutil.rmtree(teammate.project)
     subprocess.run(["git", "clone", "-q", str(origin), str(teammate.project)], check=True, env=teammate.env)
+
+
+def clone_for(teammate: RealClient, origin) -> None:
+    """A clone whose committed plugin this teammate, without dp, registers by hand (its README's two commands)."""
+    clone(teammate, origin)
     for step in (["marketplace", "add", "./.claude/dp-plugin", "--scope", "local"],
                  ["install", "dp@dp-project", "--scope", "local"]):
         proc = subprocess.run([str(teammate.claude), "plugin", *step], capture_output=True, text=True,
@@ -173,7 +179,16 @@ def test_a_teammate_who_clones_the_repository_gets_the_fix_with_their_own_dp(cli
 
     teammate = RealClient(tmp_path / "teammate", claude_binary)
     link_dp(teammate)
-    clone_for(teammate, client.project)
+    clone(teammate, client.project)
+    # The one command: dp init registers the committed plugin for this teammate (local scope) and says so.
+    init = teammate.dp("init").stdout
+    assert (f"Team plugin: registered dp@dp-project for you in {teammate.project} (local scope: this clone, only "
+            "you):\n     claude plugin marketplace add ./.claude/dp-plugin --scope local\n"
+            "     claude plugin install dp@dp-project --scope local\n") in init
+    installed = json.loads((teammate.home / ".claude" / "plugins" / "installed_plugins.json").read_text())
+    [entry] = installed["plugins"]["dp@dp-project"]
+    assert (entry["scope"], entry["projectPath"]) == ("local", str(teammate.project))
+    assert "Team plugin" not in teammate.dp("init").stdout  # registered: said once
     teammate.dp("alias", "read_file", "Read")  # the teammate's own rule, in the teammate's own store
     call = tool_use("read_file", {"path": "a.txt"})
     session = teammate.run([[call]])
@@ -187,7 +202,7 @@ def test_a_teammate_who_clones_the_repository_gets_the_fix_with_their_own_dp(cli
     call = tool_use("read_file", {"path": "a.txt"})
     session = newcomer.run([[call]])
     assert session.result["is_error"] is False and session.proc.returncode == 0
-    assert session.all_text.count("not installed on this machine: pipx install dp") == 1
+    assert session.all_text.count(f"not installed on this machine: {INSTALL_HINT}") == 1
     assert "hook error" not in session.all_text.lower() and "hook error" not in session.proc.stderr.lower()
 
 

@@ -80,6 +80,8 @@ def init(
                       client=_client(report["hook"]))
         if "mcp" in report:
             _print_mcp(report["mcp"])
+        if "team_plugin" in report:
+            _print_team_plugin(report["team_plugin"])
     if not report["demo"]["ok"]:
         raise DpError("the installed hook failed the demonstration above; run 'dp doctor' to see why")
 
@@ -199,6 +201,21 @@ def _print_mcp(result: dict) -> None:
     typer.echo(f"MCP:   {lines[0]}")
     for line in lines[1:]:
         typer.echo(f"     {line}")
+
+
+def _print_team_plugin(team: dict) -> None:
+    """The repository's committed plugin, registered for this person (or the commands that would)."""
+    typer.echo("")
+    where = f"{team['plugin']} for you in {team['project']} (local scope: this clone, only you)"
+    if not team["ran"]:
+        typer.echo(f"Team plugin: this repository commits {team['plugin']}; no claude on PATH to register it. Run:")
+    elif team["ok"]:
+        typer.echo(f"Team plugin: registered {where}:")
+    else:
+        failed = next(result for result in team["results"] if not result["ok"])
+        typer.echo(f"Team plugin: could NOT register {where}: `{failed['command']}` failed: {failed['output']}. Run:")
+    for command in team["commands"]:
+        typer.echo(f"     {command}")
 
 
 def register(app: typer.Typer) -> None:

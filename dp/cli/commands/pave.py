@@ -262,8 +262,8 @@ def describe_plugin_result(result: dict) -> list[str]:
         lines.append(f"  warning: `{failed['command']}` failed: {failed['output']}")
     lines.append(f"  tool-name aliases for the mod: {result['aliases']} (snapshot {result['snapshot']})")
     if result["scope"] == "project":
-        lines.append("  teammates enable it after cloning with the two claude plugin commands in "
-                     ".claude/dp-plugin/dp/README.md")
+        lines.append("  teammates with dp enable it by running dp init in their clone (or the two claude plugin "
+                     "commands in .claude/dp-plugin/dp/README.md)")
     lines.append("  Claude Code sessions already running pick this up after a restart.")
     return lines
 
