@@ -29,3 +29,16 @@ def build_store(root: Path, rules) -> dict:
         proc = dp_alias(env, *rule)
         assert proc.returncode == 0, proc.stderr
     return env
+
+
+def programs_dir(directory: Path, **links: str) -> Path:
+    """A directory of real symlinks for a PATH: ``name=real`` links ``name`` to the real program
+    ``real`` (found on this machine's PATH). The hook only asks whether a program is there."""
+    import shutil
+
+    directory.mkdir(parents=True, exist_ok=True)
+    for name, real in links.items():
+        target = shutil.which(real)
+        assert target, f"the test needs {real} on this machine's PATH"
+        (directory / name).symlink_to(target)
+    return directory

@@ -51,7 +51,9 @@ def check(env, command: str, **extra_input):
     [
         ("scp -r a h:/ && scp -r b h:/", "scp -R a h:/ && scp -R b h:/"),
         ("ls &&\n  grep -n foo bar.py", "ls &&\n  rg --line-number foo bar.py"),
-        ("sudo FOO=1 /usr/bin/scp -r a h:/", "sudo FOO=1 /usr/bin/scp -R a h:/"),
+        ("sudo FOO=1 scp -r a h:/", "sudo FOO=1 scp -R a h:/"),
+        # A path names one program: rules for the bare name leave it alone.
+        ("sudo FOO=1 /usr/bin/scp -r a h:/", None),
         ('echo "grep x" | grep y', 'echo "grep x" | rg y'),
         ("cat > notes.md <<'EOF'\nrun grep -n and scp -r here\nEOF\nwc -l notes.md", None),
         (

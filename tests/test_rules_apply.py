@@ -93,10 +93,16 @@ def test_command_rewrite_keeps_everything_else_byte_identical():
     assert bash(command, [replace("grep", "ggrep")]) == expected
 
 
-def test_command_rewrite_through_paths_wrappers_and_substitutions():
-    command = "sudo /usr/bin/grep x f; echo \"$(grep y f)\" `grep z`"
+def test_command_rewrite_through_wrappers_and_substitutions():
+    command = "sudo grep x f; echo \"$(grep y f)\" `grep z`"
     expected = "sudo ggrep x f; echo \"$(ggrep y f)\" `ggrep z`"
     assert bash(command, [replace("grep", "ggrep")]) == expected
+
+
+def test_a_command_given_by_path_is_left_to_the_rules_for_that_path():
+    command = "sudo /usr/bin/grep x f; grep y f"
+    assert bash(command, [replace("grep", "ggrep")]) == "sudo /usr/bin/grep x f; ggrep y f"
+    assert bash(command, [replace("/usr/bin/grep", "ggrep")]) == "sudo ggrep x f; grep y f"
 
 
 def test_quoted_mentions_and_heredoc_bodies_are_not_rewritten():

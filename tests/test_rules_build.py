@@ -29,7 +29,7 @@ def fields(rule: Rule) -> tuple:
         ),
         ([r"curl -k", "curl --cacert ca.pem"], {"cmd": "curl", "regex": True}, ("curl -k", "curl --cacert ca.pem", "Bash", "command", "curl", "regex")),
         (["gt  await-signal", "gt mol status"], {"recipe": True}, ("gt await-signal", "gt mol status", "Bash", "command", "gt", "recipe")),
-        (["/opt/bin/gt convoy wait"], {"recipe": True, "script": "echo {{ arg(1) }}"}, ("/opt/bin/gt convoy wait", "echo {{ arg(1) }}", "Bash", "command", "gt", "recipe")),
+        (["/opt/bin/gt convoy wait"], {"recipe": True, "script": "echo {{ arg(1) }}"}, ("/opt/bin/gt convoy wait", "echo {{ arg(1) }}", "Bash", "command", "/opt/bin/gt", "recipe")),
     ],
 )
 def test_each_mode_builds_the_seed_row(positionals, options, expected):
@@ -99,9 +99,10 @@ def test_broken_recipe_template_is_rejected_with_its_line():
         build_rule(["gt x", "echo ok\necho {{ args | }}"], recipe=True)
 
 
-def test_recipe_command_is_the_first_word_basename():
+def test_recipe_command_is_the_first_word_as_it_names_the_program():
     assert recipe_command("gt await-signal") == "gt"
-    assert recipe_command("/usr/local/bin/bd list --wisp") == "bd"
+    # A path names that one program, not whatever `bd` PATH finds.
+    assert recipe_command("/usr/local/bin/bd list --wisp") == "/usr/local/bin/bd"
     assert recipe_command("") == ""
 
 

@@ -83,7 +83,7 @@ def test_prepare_rejects_unbalanced_input(text):
 
 
 def test_command_words_drop_plain_quoted_strings():
-    assert command_words("echo 'grep x' \"rg y\" && /usr/bin/scp a") == {"echo", "scp", "a"}
+    assert command_words("echo 'grep x' \"rg y\" && /usr/bin/scp a") == {"echo", "scp", "/usr/bin/scp", "a"}
 
 
 def test_command_words_keep_commands_inside_double_quoted_substitutions():

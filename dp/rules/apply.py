@@ -179,7 +179,7 @@ class _CommandEdits:
     def collect(self, command) -> None:
         if RECIPE in self.kinds and self._recipe(command):
             return
-        name = command.name
+        name = command.program
         if COMMAND in self.kinds:
             name = self._command(command)
             if name is None:
@@ -193,7 +193,7 @@ class _CommandEdits:
         from dp.rules.recipe_splice import recipe_edit
 
         pass_ = self.pass_
-        for rule in pass_.rules_for(command.name, self.param, RECIPE):
+        for rule in pass_.rules_for(command.program, self.param, RECIPE):
             notes: list = []
             edit = recipe_edit(command, rule, self.text, pass_.original, pass_.cwd, notes)
             if edit is not None:
@@ -206,30 +206,29 @@ class _CommandEdits:
 
     def _command(self, command) -> str | None:
         """Apply the first command rule; the name later kinds match, or None when done."""
-        for rule in self.pass_.rules_for(command.name, self.param, COMMAND):
+        for rule in self.pass_.rules_for(command.program, self.param, COMMAND):
             return self._translate(rule, command)
-        return command.name
+        return command.program
 
     def _translate(self, rule: Rule, command) -> str | None:
         from dp.rules.tables.pairs import TableError, table_for
         from dp.rules.translate import Refusal
-        from dp.shell.segment import basename
 
         try:
             table = table_for(command.name, rule.to_name)
         except (TableError, OSError, ValueError) as error:
             self.pass_.remarks.append(f"{command.name} → {rule.to_name}: table unreadable ({error})")
-            return command.name
+            return command.program
         if table is None:
             self.edits.append((command.word.start, command.word.end, rule.to_name))
             self.pass_._fire(rule)
-            return basename(rule.to_name.split(" ", 1)[0])
+            return rule.to_name.split(" ", 1)[0]
         consumed: list = []
         try:
             replacement, notes = _engine(table)(command, table, self._composer(consumed))
         except Refusal as refusal:
             self.pass_.remarks.append(f"{command.name} left as typed, not translated to {rule.to_name}: {refusal}")
-            return command.name
+            return command.program
         for edit in consumed:
             self.edits.remove(edit)
         if self._target_has_rules(replacement):
@@ -244,13 +243,10 @@ class _CommandEdits:
         """Whether argument rules exist for the command a translation produced (``rg`` rules
         after ``grep → rg``); when its name is a plain word and none do, the translated
         command is not parsed a second time."""
-        from dp.shell.segment import basename
-
         first = replacement.split(None, 1)[0] if replacement.strip() else ""
         if not first or any(char in first for char in "'\"\\$`="):
             return True
-        name = basename(first)
-        return any(self.pass_.rules_for(name, self.param, kind) for kind in (FLAG, LITERAL, REGEX))
+        return any(self.pass_.rules_for(first, self.param, kind) for kind in (FLAG, LITERAL, REGEX))
 
     def _composer(self, consumed: list):
         """``text(start, end)`` with the edits already made inside that span applied."""

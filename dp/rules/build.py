@@ -37,9 +37,10 @@ def normalize_flag(value: str) -> str:
 
 
 def recipe_command(prefix: str) -> str:
-    """The program a recipe prefix runs: its first word's basename (``/usr/bin/gt x`` → ``gt``)."""
+    """The program a recipe prefix runs, as it names it: ``gt`` for ``gt convoy wait``, the path
+    for ``./gt convoy wait`` (a path names one program; the bare name is whatever PATH finds)."""
     words = prefix.split()
-    return words[0].rsplit("/", 1)[-1] if words else ""
+    return words[0] if words else ""
 
 
 def build_rule(

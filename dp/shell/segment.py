@@ -58,8 +58,15 @@ class SimpleCommand:
 
     @property
     def name(self) -> str:
-        """The command word's basename (``/usr/bin/scp`` → ``scp``)."""
+        """The command word's basename (``/usr/bin/scp`` → ``scp``): what kind of program it is."""
         return basename(self.word.value)
+
+    @property
+    def program(self) -> str:
+        """The program as the command names it: a bare name PATH finds (``python``), or the path
+        the agent chose (``.venv/bin/python``), which names that one program. Rules are keyed on
+        this, so a rule for ``python`` never drops the virtual environment a path names."""
+        return self.word.value
 
     def __repr__(self) -> str:
         return f"SimpleCommand({self.name!r}, {self.start}, {self.end})"

@@ -13,10 +13,13 @@ _SEPARATORS = str.maketrans(dict.fromkeys(";&|()<>`{}$=", " "))
 
 
 def command_words(text: str) -> set[str]:
-    """Every word (by basename) that could be a command name in ``text``."""
+    """Every word that could be a command name in ``text``: by basename (what kind of program,
+    for paving), and a word with a ``/`` also whole (the one program a path names, for a rule
+    that names that path)."""
     if "'" in text or '"' in text or "\\" in text:
         text = _drop_plain_quotes(text)
-    return {word.rpartition("/")[2] for word in text.translate(_SEPARATORS).split()} - {""}
+    words = text.translate(_SEPARATORS).split()
+    return ({word.rpartition("/")[2] for word in words} | {word for word in words if "/" in word}) - {""}
 
 
 def _drop_plain_quotes(text: str) -> str:

@@ -36,7 +36,7 @@ REWRITTEN = [
     "oldtool v > /dev/null 2>&1",
     "if true; then oldtool w; fi",
     "for i in 1; do oldtool x; done",
-    "{bin}/oldtool y",
+    "'oldtool' y",  # a quoted name is still the name PATH finds ({bin}/oldtool, a path, is another program)
     "scp -r a b",
     "ls && scp -r c d",
     "gt wait job1",
