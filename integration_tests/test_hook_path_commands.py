@@ -30,11 +30,13 @@ def hook_env(tmp_path_factory):
     env = build_store(root, RULES)
     # The programs the rules lead to are on the agent's PATH: what is left alone is left for the path.
     env["PATH"] = str(programs_dir(root / "bin", python3="python3", gt="true"))
-    return env
+    (root / "work" / "app").mkdir(parents=True)  # in no project: no paving of `python -m pytest`
+    return env, str(root / "work")
 
 
-def check(env, command: str):
-    payload = {"session_id": "s1", "cwd": "/tmp", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+def check(hook_env, command: str):
+    env, cwd = hook_env
+    payload = {"session_id": "s1", "cwd": cwd, "hook_event_name": "PreToolUse", "tool_name": "Bash",
                "tool_input": {"command": command}}
     proc = subprocess.run([str(BIN / "pave-check")], input=json.dumps(payload), capture_output=True, text=True,
                           env=env, timeout=60)
