@@ -7,6 +7,11 @@ machine noise hits both alike. Each number is the median wall time of
 warm-up also fills the bashlex table cache, as the first real Bash call
 would).
 
+A second table times what paving pays to learn a Makefile's targets when its
+cache misses: the static read the hook now does (``dp.runners.makefile_text``)
+against the ``make -pRrq`` it used to run, on the same project (a Makefile of
+120 rules with an included file), interleaved; the read must cost no more.
+
 Run from a checkout with dp installed:  python bench/run_hook_bench.py [--runs N]
 Exit status 1 if a budget is missed (a benchmark, not a test: machine noise
 can make a borderline case flip).
@@ -145,6 +150,40 @@ def layered_project(directory: Path, store: Path) -> Path:
     return inside
 
 
+def makefile_project(directory: Path) -> Path:
+    """A C-style project: 120 rules (phony and file targets, pattern rules, conditionals), an include."""
+    directory.mkdir()
+    rules = [".PHONY: all test lint clean", "CC ?= cc", "CFLAGS := -O2 -Wall", "SRC := $(wildcard src/*.c)",
+             "OBJ := $(SRC:.c=.o)", "include mk/common.mk", "-include $(OBJ:.o=.d)", "", "## Build everything",
+             "all: app", "app: $(OBJ)\n\t$(CC) -o $@ $^", "%.o: %.c\n\t$(CC) $(CFLAGS) -c $< -o $@",
+             "ifeq ($(OS),Windows_NT)\nEXE := .exe\nelse\nEXE :=\nendif"]
+    rules += [f"task{n}: ## Task {n}\n\t@echo task {n} \\\n\t  && true" for n in range(100)]
+    rules += ["test: all\n\t./app --test", "lint:\n\tclang-tidy src/*.c", "clean:\n\trm -f app $(OBJ)"]
+    (directory / "Makefile").write_text("\n".join(rules) + "\n")
+    (directory / "mk").mkdir()
+    (directory / "mk" / "common.mk").write_text("".join(f"common{n}:\n\t@true\n" for n in range(15)))
+    return directory
+
+
+def makefile_listing(directory: Path, runs: int) -> tuple[float, float]:
+    """Median seconds of the static read and of make's database listing of ``directory``."""
+    from dp.runners import make
+    from dp.runners.base import tools_asked
+
+    static, database = [], []
+    for _ in range(runs):
+        started = time.perf_counter()
+        read = make.list_targets(directory)
+        static.append(time.perf_counter() - started)
+        with tools_asked():
+            started = time.perf_counter()
+            listed = make.list_targets(directory)
+            database.append(time.perf_counter() - started)
+        if {task.name for task in read} != {task.name for task in listed}:
+            raise SystemExit("the static read and make's database disagree on the benchmark's Makefile")
+    return statistics.median(static), statistics.median(database)
+
+
 def _place(payload: bytes, places: dict) -> bytes:
     for marker, directory in places.items():
         payload = payload.replace(marker.encode(), str(directory).encode())
@@ -200,6 +239,7 @@ def main() -> int:
             floor.append(run_once(FLOOR, b"", env)[0])
             for name, payload, store, _, _ in cases:
                 timings[name].append(run_once([pave_check, "--db", str(stores[store])], payload, env)[0])
+        listing = makefile_listing(makefile_project(tmp / "cproject"), runs) if shutil.which("make") else None
 
     floor_ms = statistics.median(floor) * 1000
     print_table_head("pave-check", runs, floor_ms, 46)
@@ -219,6 +259,12 @@ def main() -> int:
     missed |= verdict == "MISSED"
     print(f"\n100k rules vs 10 rules (flag rewrite): {large:.1f} ms vs {small:.1f} ms = {change:+.1f}% "
           f"(budget ±10%): {verdict}")
+    if listing is not None:
+        read_ms, make_ms = (value * 1000 for value in listing)
+        verdict = "ok" if read_ms <= make_ms else "MISSED"
+        missed |= verdict == "MISSED"
+        print(f"Makefile targets (120 rules + include), read vs `make -pRrq`: {read_ms:.2f} ms vs {make_ms:.2f} ms "
+              f"= {read_ms / make_ms:.3f}× (budget ≤1×): {verdict}")
     return 1 if missed else 0
 
 
