@@ -67,10 +67,10 @@ def test_purge_before_a_date_and_everything(dp, captured):
     conn.execute("UPDATE desires SET timestamp = '2020-01-01T00:00:00.000000Z' WHERE event_key = 's1:t1'")
     conn.commit()
     conn.close()
-    proc = dp("desires", "--purge", "--before", "2021-01-01")
+    proc = dp("desires", "--purge", "--before", "2021-01-01", "--yes")
     assert (proc.returncode, proc.stdout.strip()) == (0, "Deleted 1 captured event from before 2021-01-01.")
     assert len(stored(captured)) == 5
-    assert json.loads(dp("desires", "--purge", "--json").stdout) == {"deleted": 5, "before": None}
+    assert json.loads(dp("desires", "--purge", "--json", "-y").stdout) == {"deleted": 5, "before": None, "dry_run": False}
     assert stored(captured) == []
 
 

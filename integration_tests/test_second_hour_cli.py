@@ -146,3 +146,78 @@ def test_a_task_a_person_starts_has_no_time_limit_unless_asked(dp, tmp_path, com
     bounded = json.loads(dp(*command.split(), "--timeout", "900", "--json", cwd=project, extra_env=env).stdout)
     assert bounded["timeout"] == 900
     assert "default: no limit" in " ".join(dp(*command.split()[:1], "--help").stdout.split())
+
+
+# --- 3: every destructive command asks on a terminal or takes --yes, the same way ------------------
+
+def _capture_two(env) -> None:
+    from capture_support import failure, run_capture
+
+    for number in range(2):
+        payload = failure("python x.py", "Exit code 127\npython: command not found", session=f"s{number}",
+                          tool_use_id=f"toolu_{number}")
+        assert run_capture(payload, env=env).returncode == 0
+
+
+def _on_a_terminal(command: list, env: dict, answer: str, cwd) -> tuple[int, str]:
+    """Run COMMAND with a real terminal as stdin/stdout/stderr, answer its prompt, and read everything it wrote."""
+    import os
+    import pty
+    import subprocess
+
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([str(word) for word in command], stdin=follower, stdout=follower, stderr=follower,
+                            env=env, cwd=cwd, close_fds=True)
+    os.close(follower)
+    os.write(leader, answer.encode())
+    output = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # EIO: the terminal's other end closed with the process
+            break
+        if not chunk:
+            break
+        output += chunk
+    os.close(leader)
+    return proc.wait(timeout=60), output.decode(errors="replace").replace("\r\n", "\n")
+
+
+@pytest.mark.parametrize("command", [["desires", "--purge"], ["uninstall", "--purge"]])
+def test_without_a_terminal_and_without_yes_nothing_is_deleted(dp, env, db_path, tmp_path, command):
+    _capture_two(env)
+    proc = dp(*command, cwd=tmp_path)
+    assert_one_line_error(proc, f"dp {command[0]} --purge deletes ")
+    assert "add --yes to delete without asking (nothing was deleted)" in proc.stderr
+    assert len(json.loads(dp("desires", "--json").stdout)) == 2
+
+
+@pytest.mark.parametrize("command", [["desires", "--purge"], ["uninstall", "--purge"]])
+def test_declining_on_a_terminal_is_calm_and_deletes_nothing(dp, env, db_path, tmp_path, command):
+    from conftest import DP_BIN
+
+    _capture_two(env)
+    status, output = _on_a_terminal([DP_BIN, *command], env, "n\n", tmp_path)
+    assert "Delete " in output and "[y/N]" in output
+    assert "dp: nothing deleted" in output and "error" not in output
+    assert status == 1
+    assert len(json.loads(dp("desires", "--json").stdout)) == 2
+
+
+def test_agreeing_on_a_terminal_deletes(dp, env, db_path, tmp_path):
+    from conftest import DP_BIN
+
+    _capture_two(env)
+    status, output = _on_a_terminal([DP_BIN, "desires", "--purge"], env, "y\n", tmp_path)
+    assert status == 0, output
+    assert f"Delete 2 captured events in {db_path}?" in output and "Deleted 2 captured events." in output
+    assert json.loads(dp("desires", "--json").stdout) == []
+
+
+def test_desires_purge_dry_run_counts_and_deletes_nothing(dp, env, tmp_path):
+    _capture_two(env)
+    proc = dp("desires", "--purge", "--dry-run", cwd=tmp_path)
+    assert (proc.returncode, proc.stdout) == (0, "Would delete 2 captured events.\n")
+    report = json.loads(dp("desires", "--purge", "--dry-run", "--json").stdout)
+    assert report == {"deleted": 0, "before": None, "dry_run": True, "would_delete": 2}
+    assert len(json.loads(dp("desires", "--json").stdout)) == 2

@@ -146,3 +146,25 @@ def test_a_hostile_collection_is_one_clear_error(dp, tmp_path, name, content):
     result = dp("aliases", "import", path, timeout=30)
     _one_error_line(result)
     assert dp("aliases", "--json").stdout.strip() in ("", "[]")
+
+
+def test_every_reading_command_reads_a_read_only_store(dp, db_path, env, read_only_run):
+    """Issue 38 (9): dp desires, paths and suggest read a store they cannot write, as aliases and doctor do."""
+    from capture_support import failure, run_capture
+    from conftest import DP_BIN
+
+    assert dp("alias", "--cmd", "grep", "--replace", "rg").returncode == 0
+    for number in range(2):
+        payload = failure("fd -e py", "Exit code 127\nbash: fd: command not found", session=f"s{number}",
+                          tool_use_id=f"toolu_{number}")
+        assert run_capture(payload, env=env).returncode == 0
+    before = _store_files(db_path.parent)
+    for command in (["desires", "--json"], ["paths", "--json"], ["suggest", "--json"], ["aliases", "--json"],
+                    ["desires"], ["paths"], ["suggest"]):
+        proc = read_only_run([str(DP_BIN), *command])
+        assert proc.returncode == 0, (command, proc.stderr)
+        assert "dp: error" not in proc.stderr
+    events = json.loads(read_only_run([str(DP_BIN), "desires", "--json"]).stdout)
+    assert [event["tool_input"]["command"] for event in events] == ["fd -e py", "fd -e py"]
+    _one_error_line(read_only_run([str(DP_BIN), "desires", "--purge", "--yes"]), "read-only")
+    assert _store_files(db_path.parent) == before

@@ -47,7 +47,7 @@ def test_purge_needs_a_confirmation_then_deletes_the_store_and_dps_data(dp, home
     project = tmp_path / "project"
     set_up(dp, home, project)
     refused = dp("uninstall", "--purge", cwd=project)
-    assert_one_line_error(refused, "pass --yes to confirm")
+    assert_one_line_error(refused, "add --yes to delete without asking (nothing was deleted)")
     assert db_path.exists() and (project / "CLAUDE.md").exists()
     proc = dp("uninstall", "--purge", "--yes", "--json", cwd=project)
     assert proc.returncode == 0, proc.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from datetime import datetime, timedelta, timezone
 
@@ -77,19 +78,41 @@ def parse_input(text) -> dict:
     return value if isinstance(value, dict) else {}
 
 
+@contextlib.contextmanager
+def captured(db_path):
+    """A connection for reading what was captured (None: no store yet, nothing captured).
+
+    The one way ``dp desires``, ``dp paths`` and ``dp suggest`` read: what the mod spooled is moved
+    into the store first where dp may write it; a read-only store (or one from a newer dp) is read
+    as it is, never refused (``dp.store.reading``).
+    """
+    from dp.capture.fixes import drain
+    from dp.store import reading
+
+    with reading(db_path, keep_spooled=True) as store:
+        if store is not None and store.writable:
+            drain(store.conn, str(db_path))
+        yield None if store is None else store.conn
+
+
 def latest_failures(db_path, since: str | None, tool: str | None, limit: int | None,
                     with_total: bool) -> tuple[list[dict], int | None]:
     """``list_failures`` from the store at ``db_path`` and, ``with_total`` when ``limit`` cut the
     list short, how many failures there are in all (else None)."""
-    from dp.store import Store
-
-    from dp.capture.fixes import drain
-
-    with Store.open(db_path) as store:
-        drain(store.conn, str(db_path))
-        events = list_failures(store.conn, since, tool, limit)
-        total = counts(store.conn)["failure"] if with_total and len(events) == limit else None
+    with captured(db_path) as conn:
+        if conn is None:
+            return [], None
+        events = list_failures(conn, since, tool, limit)
+        total = counts(conn)["failure"] if with_total and len(events) == limit else None
     return events, total
+
+
+def count_before(db_path, before: str | None = None) -> int:
+    """How many captured events ``purge_store`` would delete (all, or those older than ``before``)."""
+    from dp.store import reading
+
+    with reading(db_path) as store:
+        return 0 if store is None else desires.count(store.conn, before)
 
 
 def purge_store(db_path, before: str | None = None) -> int:

@@ -67,7 +67,7 @@ def __getattr__(name):
         return getattr(read, name)
     # The write path (migrations, datetime, pathlib) loads only when asked
     # for, so that importing this package stays cheap for the hook.
-    if name in ("Store", "ImportReport", "SCHEMA_VERSION", "read_rules"):
+    if name in ("Store", "ImportReport", "SCHEMA_VERSION", "read_rules", "reading"):
         from dp.store import write
 
         return getattr(write, name)
@@ -83,6 +83,7 @@ __all__ = [
     "db_location",
     "open_readonly",
     "read_rules",
+    "reading",
     "resolve_db_path",
     "rules_for_tool",
     "schema_version",

@@ -61,6 +61,13 @@ def delete(conn: sqlite3.Connection, before: str | None = None) -> int:
 # -- reads --------------------------------------------------------------------
 
 
+def count(conn: sqlite3.Connection, before: str | None = None) -> int:
+    """How many captured events there are (all, or those older than the stored timestamp ``before``)."""
+    if before:
+        return conn.execute("SELECT count(*) FROM desires WHERE timestamp < ?", (before,)).fetchone()[0]
+    return conn.execute("SELECT count(*) FROM desires").fetchone()[0]
+
+
 def outcome_counts(conn: sqlite3.Connection) -> dict:
     """``{"failure": n, "success": m}``."""
     found = dict(conn.execute("SELECT outcome, count(*) FROM desires GROUP BY outcome").fetchall())

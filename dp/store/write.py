@@ -9,6 +9,7 @@ the CLI does not pay for importing a database library.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 from datetime import datetime, timezone
@@ -56,9 +57,10 @@ class ImportReport:
 class Store:
     """A read-write handle on the alias store. Use ``Store.open(path)``."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path):
+    def __init__(self, conn: sqlite3.Connection, path: Path, writable: bool = True):
         self.conn = conn
         self.path = path
+        self.writable = writable  # False: opened read-only by ``reading``
 
     @classmethod
     def open(cls, path) -> "Store":
@@ -232,27 +234,42 @@ def _recompile_stale_programs(conn: sqlite3.Connection) -> None:
 
 
 def read_rules(path, tool=None, command=None, kind=None) -> list[Rule]:
-    """``Store.list_rules`` for commands that only read: a missing store is an
-    empty one, nothing is created or migrated, and a read-only store or one
-    from a newer dp is read as far as it can be."""
+    """``Store.list_rules`` for commands that only read (see ``reading``)."""
+    with reading(path) as store:
+        return store.list_rules(tool=tool, command=command, kind=kind) if store is not None else []
+
+
+@contextlib.contextmanager
+def reading(path, *, keep_spooled: bool = False):
+    """The store for a command that only reads (``dp aliases``, ``desires``, ``paths``, ``suggest``), or None.
+
+    One way for every such command: a missing store is an empty one (None; nothing is created), and a
+    store dp may not write — a read-only file or file system, one from a newer dp — is read as far as
+    it can be, never refused. The store is opened for writing only where that is allowed and asked
+    for: an older schema is migrated first, and ``keep_spooled`` (what the capture hook and the mod
+    spooled is moved in before reading) opens it writable; ``Store.writable`` says which it got.
+    """
     path = Path(path).expanduser()
     check_location(path, create=path.absolute() == Path(DEFAULT_DB).expanduser().absolute(), write=False)
     try:
         conn = open_readonly(path)
-        if conn is None:
-            return []
-        version = schema_version(conn)
+        version = schema_version(conn) if conn is not None else None
     except sqlite3.Error as exc:
         raise DpError(f"cannot read the alias store {path}: {exc} (check the path, or set --db / DP_DB)") from None
-    if version < SCHEMA_VERSION and os.access(path, os.W_OK):
+    if conn is None:
+        yield None
+        return
+    may_write = version <= SCHEMA_VERSION and os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
+    if may_write and (keep_spooled or version < SCHEMA_VERSION):
         conn.close()
-        with Store.open(path) as store:  # an older store: bring it up to date first
-            return store.list_rules(tool=tool, command=command, kind=kind)
+        with Store.open(path) as store:
+            yield store
+        return
     try:
-        return Store(conn, path).list_rules(tool=tool, command=command, kind=kind)
+        yield Store(conn, path, writable=False)
     except sqlite3.Error as exc:
         hint = (
-            f"it was written by a newer dp (schema {version}, this dp knows {SCHEMA_VERSION}); upgrade dp"
+            f"it was written by a newer dp (schema {version}, this dp knows {SCHEMA_VERSION}); upgrade dp ({UPGRADE_HINT})"
             if version > SCHEMA_VERSION
             else "check the path, or set --db / DP_DB"
         )

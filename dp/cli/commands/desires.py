@@ -7,6 +7,7 @@ from typing import Optional
 import typer
 
 from dp.cli.common import note, print_json
+from dp.cli.confirm import YES_OPTION, confirm_deletion
 from dp.cli.options import Shared, shared
 
 HELP = """List the failed tool calls dp captured (hooks, transcripts, imports), newest first.
@@ -19,7 +20,9 @@ Examples:
   dp desires                          # the latest 50
   dp desires --since 7d --tool Bash   # also: 12h, 2w, 2026-01-31
   dp desires --json --limit 10
-  dp desires --purge --before 2026-01-01   # delete older events (--purge alone: all)
+  dp desires --purge --before 2026-01-01 --dry-run   # how many older events would go
+  dp desires --purge --before 2026-01-01   # delete them, after asking (--yes: without)
+  dp desires --purge --yes                 # delete every captured event
 """
 DEFAULT_TEXT_LIMIT = 50
 INPUT_WIDTH = 50
@@ -33,6 +36,8 @@ def desires(
     limit: Optional[int] = typer.Option(None, "--limit", min=1, metavar="N", help="At most N events (text default 50)."),
     purge: bool = typer.Option(False, "--purge", help="Delete captured events (every one, or those before --before)."),
     before: Optional[str] = typer.Option(None, "--before", metavar="DATE", help="With --purge: only events before DATE."),
+    yes: bool = YES_OPTION,
+    dry_run: bool = typer.Option(False, "--dry-run", help="With --purge: say how many events would go; delete nothing."),
     opts: Shared = None,
 ) -> None:
     from dp.desires import query
@@ -44,8 +49,15 @@ def desires(
         raise DpError("--purge deletes by date only: dp desires --purge [--before DATE]")
     cutoff = query.parse_date(before, "--before") if before is not None else None
     start = query.parse_since(since) if since else None
+    if (yes or dry_run) and not purge:
+        raise DpError(f"{'--yes' if yes else '--dry-run'} goes with --purge: dp desires --purge --dry-run")
     if purge:
-        _report_purge(query.purge_store(opts.store, cutoff), before, opts.json)
+        doomed = query.count_before(opts.store, cutoff)
+        if doomed and not dry_run:
+            what = f"{_events(doomed)}" + (f" from before {before}" if before else "") + f" in {opts.store}"
+            confirm_deletion(what, "dp desires --purge", yes)
+            doomed = query.purge_store(opts.store, cutoff)
+        _report_purge(doomed, before, opts.json, dry_run)
         return
     shown_limit = limit or (None if opts.json else DEFAULT_TEXT_LIMIT)
     events, total = query.latest_failures(opts.store, start, tool, shown_limit, with_total=not opts.json)
@@ -65,11 +77,17 @@ def _print_events(events: list[dict], total: int | None, filtered: bool) -> None
         note(f"(showing the latest {len(events)} of {total}; --limit N for more)")
 
 
-def _report_purge(deleted: int, before: Optional[str], as_json: bool) -> None:
+def _events(count: int) -> str:
+    return f"{count} captured event{'s' if count != 1 else ''}"
+
+
+def _report_purge(deleted: int, before: Optional[str], as_json: bool, dry_run: bool) -> None:
     if as_json:
-        print_json({"deleted": deleted, "before": before})
+        print_json({"deleted": 0 if dry_run else deleted, "before": before, "dry_run": dry_run,
+                    **({"would_delete": deleted} if dry_run else {})})
     else:
-        typer.echo(f"Deleted {deleted} captured event{'s' if deleted != 1 else ''}" + (f" from before {before}." if before else "."))
+        typer.echo(f"{'Would delete' if dry_run else 'Deleted'} {_events(deleted)}"
+                   + (f" from before {before}." if before else "."))
 
 
 def render(events: list[dict]) -> str:

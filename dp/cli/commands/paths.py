@@ -29,17 +29,14 @@ def paths(
     since: Optional[str] = typer.Option(None, "--since", metavar="WHEN", help="Only failures since WHEN (7d, 12h, or a date)."),
     opts: Shared = None,
 ) -> None:
-    from dp.capture.fixes import drain
     from dp.desires.paths import paths as group
-    from dp.desires.query import parse_since
+    from dp.desires.query import captured, parse_since
     from dp.layers.view import in_effect
-    from dp.store import Store
 
     start = parse_since(since) if since else None
     rules, _ = in_effect(opts.store, str(opts.directory))
-    with Store.open(opts.store) as store:
-        drain(store.conn, str(opts.store))
-        found = group(store.conn, rules, start)
+    with captured(opts.store) as conn:
+        found = group(conn, rules, start) if conn is not None else []
     if opts.json:
         print_json(found)
     elif not found:

@@ -40,20 +40,18 @@ def suggest(
     project: bool = typer.Option(False, "--project", help="With --apply: write the rule to this repository's .dp/rules.toml."),
     opts: Shared = None,
 ) -> None:
+    from dp.desires.query import captured
     from dp.desires.suggest import suggest as propose
     from dp.errors import DpError
-    from dp.store import Store
 
     db = opts.store
     if project and not apply:
         raise DpError("--project goes with --apply ID (it says where the applied rule is written)", exit_code=2)
-    from dp.capture.fixes import drain
     from dp.layers.view import in_effect
 
     rules, _ = in_effect(db, str(opts.directory))
-    with Store.open(db) as store:
-        drain(store.conn, str(db))
-        found = propose(store.conn, rules, 1 if apply else min_count)
+    with captured(db) as conn:
+        found = propose(conn, rules, 1 if apply else min_count) if conn is not None else []
     if apply:
         chosen = next((item for item in found if item["id"] == apply.strip()), None)
         if chosen is None:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import sys
-
 import typer
 
 from dp import UNINSTALL_HINT
 from dp.cli.common import print_json, status
+from dp.cli.confirm import YES_OPTION, confirm_deletion
 from dp.cli.options import Shared, shared
 
 HELP = f"""Remove everything dp installed: its hook entries in Claude Code settings (every
@@ -30,21 +29,16 @@ Examples:
 @shared()
 def uninstall(
     purge: bool = typer.Option(False, "--purge", help="Also delete the store, ~/.dp and dp's cache."),
-    yes: bool = typer.Option(False, "--yes", "-y", help="With --purge: do not ask."),
+    yes: bool = YES_OPTION,
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would be removed; change nothing."),
     opts: Shared = None,
 ) -> None:
-    from dp.errors import DpError
     from dp.install import uninstall as remover
 
     store = opts.store
     doomed = remover.purge_targets(store) if purge else []
-    if purge and not (yes or dry_run):
-        if not sys.stdin.isatty():
-            raise DpError("--purge deletes the store and dp's data: pass --yes to confirm (nothing was changed)")
-        listed = ", ".join(str(path) for path in doomed) or "nothing"
-        if not typer.confirm(f"Delete {listed}?", default=False):
-            raise DpError("nothing was changed")
+    if purge and doomed and not dry_run:
+        confirm_deletion(", ".join(str(path) for path in doomed), "dp uninstall --purge", yes)
     reports = remover.uninstall(store, opts.directory.resolve(), dry_run=dry_run)
     if purge and not dry_run:
         remover.purge(doomed)
