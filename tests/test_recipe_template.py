@@ -62,8 +62,9 @@ def test_placeholders_print_the_agents_words_as_typed(source, expected):
 
 
 def test_template_logic_sees_values():
-    source = "{% if arg(2) == '$HOME' %}{{ args|length }} {{ arg(1)|upper }}{% endif %}{{ arg(5) is defined }}"
-    assert fill(source) == "3 'X; RM -RF ~'False"
+    # (printed by echo: a command word that is itself a value would make every other value refused)
+    source = "{% if arg(2) == '$HOME' %}echo {{ args|length }} {{ arg(1)|upper }}{% endif %}{{ arg(5) is defined }}"
+    assert fill(source) == "echo 3 'X; RM -RF ~'False"
     assert fill("{% for a in args %}--id {{ a }} {% endfor %}") == "--id 'x; rm -rf ~' --id \"$HOME\" --id plain "
 
 
@@ -79,8 +80,8 @@ def test_the_agents_words_reach_the_script_as_they_would_the_original_command(tm
 
 def test_arguments_used_by_the_template():
     assert used("no args") == set()
-    assert used("{{ arg(1) }} {{ arg(3) }}") == {1, 3}
-    assert used("{{ arg(1) }} {{ arg(3) }}{# jinja #}") == {1, 3}
+    assert used("echo {{ arg(1) }} {{ arg(3) }}") == {1, 3}
+    assert used("echo {{ arg(1) }} {{ arg(3) }}{# jinja #}") == {1, 3}
     assert used("{{ args }}") is None
     assert used("{{ raw }}") is None
     assert used("{% set n = 2 %}{{ arg(n) }}") is None

@@ -89,7 +89,7 @@ def _checked(source: str) -> str:
     from dp import __version__
     from dp.cachedir import read_stamped, write_stamped
 
-    stamp = f"{__version__}\0placement-1\0{source}"
+    stamp = f"{__version__}\0placement-2\0{source}"
     cached = read_stamped("placement", stamp)
     if cached is None:
         unsafe = placement_error(source)
@@ -312,11 +312,15 @@ _COMMAND_TEXT = frozenset({"matched", "raw", "full"})
 def _command_text(source: str):
     """Whether a problem is a command word given by ``matched``/``raw``/``full``: command text
     (the rule's own words, the agent's command as typed or quoted whole), not an argument value."""
-    from dp.shell.sinks import COMMAND_WORD_SINK
+    from dp.shell.sinks import COMMAND_WORD_SINK, UNNAMED_SINK
+
+    def command_text(start: int, end: int) -> bool:
+        return source[start:end].strip("{}-").strip() in _COMMAND_TEXT
 
     def passes(problem) -> bool:
-        inside = source[problem.start:problem.end].strip("{}-").strip()
-        return problem.program == COMMAND_WORD_SINK and inside in _COMMAND_TEXT
+        if problem.program == UNNAMED_SINK and problem.cause is not None:
+            return command_text(*problem.cause)  # `{{ matched }} {{ args }}`: the rule's own command
+        return problem.program == COMMAND_WORD_SINK and command_text(problem.start, problem.end)
 
     return passes
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from dp.shell import lexer, sinks
+from dp.shell import codeflow, lexer, sinks
 
 # The contexts a placeholder is rendered in (``wrap`` receives one of these).
 WORD, DOUBLE, SINGLE, HEREDOC_BODY = "word", "double-quoted", "single-quoted", "heredoc"
@@ -50,7 +50,6 @@ _UNPLACEABLE = {
                       "assign it to a variable first (v=PLACEHOLDER) and expand that"),
     "heredoc-delimiter": ("used as a heredoc delimiter", "use a fixed word as the delimiter"),
 }
-_TEST_ARITHMETIC = re.compile(r"(?<!\S)-(eq|ne|lt|le|gt|ge|v)(?!\S)")
 _HEREDOC_OPERATOR = re.compile(r"(?<!<)<<-?[ \t]*['\"\\]?\Z")
 _SAFE_DELIMITER = re.compile(r"[A-Za-z0-9_.+-]+")
 _BODY_SPECIALS = frozenset("\\$`")
@@ -59,7 +58,7 @@ _BODY_SPECIALS = frozenset("\\$`")
 class Problem:
     """A placeholder dp refuses: where, and the one line saying why and what to write instead."""
 
-    __slots__ = ("start", "end", "line", "code", "text", "program")
+    __slots__ = ("start", "end", "line", "code", "text", "program", "cause")
 
     def __init__(self, template: str, span: tuple[int, int], text: str, code: bool, program: str = ""):
         self.start, self.end = span
@@ -67,6 +66,7 @@ class Problem:
         self.code = code  # a code sink (a step may opt in), not a place no rendering can keep data
         self.text = text
         self.program = program  # the sink's program (``sh -c``), or ``sinks.COMMAND_WORD_SINK``
+        self.cause = None  # the command word span that made it code (``sinks.UNNAMED_SINK``)
 
 
 class Plan:
@@ -100,11 +100,13 @@ def plan(text: str, placeholders, blanks=()) -> Plan:
     for heredoc in heredocs:
         if heredoc[5] and _within(placeholders, heredoc[6], heredoc[7]):
             result.unquote.append(heredoc)
-    for sink in sinks.code_sinks(masked, placeholders, heredocs):
+    for sink in codeflow.code_sinks(masked, placeholders, heredocs, regions):
         tag = text[sink.start:sink.end]
         message = (f"line {{line}}: {tag} would run as code in {sink.program}: {sink.reason}; "
                    f"{sink.alternative.replace('{{x}}', tag)}")
-        result.problems.append(Problem(text, (sink.start, sink.end), message, code=True, program=sink.program))
+        problem = Problem(text, (sink.start, sink.end), message, code=True, program=sink.program)
+        problem.cause = sink.cause
+        result.problems.append(problem)
     return _numbered(result)
 
 
@@ -143,7 +145,7 @@ def _in_arithmetic(masked: str, regions, span) -> bool:
     for start, end, kind in enclosing:
         if kind in (lexer.SUBSTITUTION, lexer.BACKTICK):
             return False
-        if kind == lexer.ARITHMETIC or (kind == lexer.TEST and _TEST_ARITHMETIC.search(masked, start, end)):
+        if kind == lexer.ARITHMETIC or (kind == lexer.TEST and codeflow.TEST_ARITHMETIC.search(masked, start, end)):
             return True
     return False
 

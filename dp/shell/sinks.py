@@ -1,37 +1,49 @@
-"""Where a template value would become code: the programs that read it as code, as data in one place.
+"""Where a program reads a template value as code: the programs, their code positions, as data in one place.
 
 A ``{{ }}`` value in a recipe travels as data (``dp.shell.placement``): the
 shell never parses it. What makes a value code is the *program that reads
 it*: ``sh -c``, ``eval``, ``python3 -c``, ``ssh HOST``, ``awk`` program text,
-arithmetic … parse the string they receive, so the value would run however
-it was quoted. ``SINKS`` lists those programs, each with the argument
-positions it reads as code, the reason, and the safe way to write the step;
-``code_sinks`` finds the placeholders that sit there, on the parsed command
-(``dp.shell.segment``, wrappers resolved by ``dp.shell.wrappers``, so
-``sudo``/``timeout``/``nice``/``nohup``/``xargs``/``find -exec`` around a sink are
-seen through).
+``sqlite3``'s SQL (``.shell``), ``git -c alias.x=!…``, ``rsync -e``, arithmetic
+… parse the string they receive, so the value would run however it was
+quoted. ``SINKS`` lists those programs, each with the kind of reading (which
+argument positions are code, and whether standard input is a script), the
+reason, and the safe way to write the step; ``reading`` applies it to one
+command's arguments. How a whole script carries a value there — through
+launchers (``dp.shell.launchers``), variables, pipes, heredocs and files — is
+``dp.shell.codeflow``.
+
+Option parsing is done as the programs do it: a shell's ``--``, ``+o``,
+``-o NAME`` and clusters (``-ec``); an interpreter's code option and script
+operand; and for programs with an option that runs a program (``rsync -e``,
+``tar --to-command``, ``git fetch --upload-pack``, ``vim +cmd``), a value that
+could itself be read as that option (before ``--``) is code too.
 
 A program not listed is data: its arguments are what people write recipes
-for. The list is not every program that can be talked into running
-something (``git -c``, ``rsync -e`` …); it is the shells, evaluators,
-interpreters and remote/wrapped runners that exist to run a string.
+for (``grep {{pattern}} src``, ``cargo init --name {{name}}``). Environment
+variables that name a program (``GIT_SSH_COMMAND``, ``PAGER``, ``EDITOR`` …)
+are ``PROGRAM_VARIABLES``, whatever program runs.
 """
 
 from __future__ import annotations
 
 import re
+from fnmatch import fnmatchcase
 from typing import Optional
-
-from dp.shell.wrappers import WRAPPERS, basename, is_assignment, program_index
 
 # How a program reads its arguments as code (the kinds of SINKS entries).
 ALL = "all"  # every argument is code (eval, ssh, watch …)
 FIRST = "first"  # the first operand is code, the rest data (trap ACTION SIGNAL, source FILE ARGS)
+SHELL = "shell"  # a shell: options as the shells parse them, -c's string, the script operand, stdin
 INTERPRETER = "interpreter"  # its own options and script operand are code; after those, data (argv)
 PROGRAM_TEXT = "program-text"  # awk, sed, jq: the program operand (unless given as a file) and code options
+OPTIONS = "options"  # options that run a program (rsync -e), operands from some index (sqlite3's SQL)
+GIT = "git"  # git: -c NAME=VALUE, the subcommand, each subcommand's options that run programs
 FORMAT = "format"  # printf: the format operand and -v NAME
 NAMES = "names"  # declare, read …: variable names (a name's [subscript] is arithmetic, which runs $( ))
 TEST_V = "test-v"  # [ -v NAME ]: the name's subscript is arithmetic
+
+# A value in one of these places of a code position (the label's option) could be read as an option.
+AS_OPTION = "--"
 
 _ARGUMENT = "pass it as an argument of a fixed script instead"
 _SHELL = ("it runs its command string (or the script it is given) as shell code",
@@ -41,6 +53,23 @@ _INLINE = ("it runs inline program text (and its own options can name code to lo
            "or in the environment")
 _RUNS_COMMAND = ("it runs its arguments as a command line",
                  "run a fixed script that reads the value from a file or the environment")
+_OPTION_PROGRAM = "put -- before the values (PROGRAM … -- {{x}}), so none can be read as an option"
+_STDIN_PATHS = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+
+
+def _shells(names, value_letters="oO", code_long=("--rcfile", "--init-file")):
+    return {name: (SHELL, (frozenset(value_letters), frozenset(code_long)), *_SHELL) for name in names}
+
+
+def _interpreters(names, code, values=(), stdin=True):
+    return {name: (INTERPRETER, (set(code), set(values), stdin), *_INLINE) for name in names}
+
+
+def _options(code=(), values=(), operands_from=None, *, injectable=True, stdin=False, plus=False):
+    """OPTIONS parameters: options whose value is code, options taking a data value, the operand index
+    from which operands are code, whether a value could be read as an option, stdin, ``+cmd`` words."""
+    return (frozenset(code), frozenset(values), operands_from, injectable, stdin, plus)
+
 
 # program → (kind, parameters, reason, safe alternative).
 # INTERPRETER parameters: (options whose value is code and after which operands are data,
@@ -49,23 +78,36 @@ _RUNS_COMMAND = ("it runs its arguments as a command line",
 #                           options that take one value, options that take two values).
 # FIRST parameters: options to skip. NAMES parameters: options whose value is data.
 SINKS: dict[str, tuple[str, tuple, str, str]] = {
-    **{shell: (INTERPRETER, ({"-c"}, {"-o", "-O", "+O", "+o"}, True), *_SHELL)
-       for shell in ("sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "busybox")},
-    **{python: (INTERPRETER, ({"-c", "-m"}, {"-W", "-X", "-Q"}, True), *_INLINE)
-       for python in ("python", "python2", "python3", "pypy", "pypy3")},
+    **_shells(("sh", "bash", "rbash", "zsh", "dash", "ksh", "ksh93", "mksh", "ash", "yash", "posh", "tcsh",
+               "csh", "xonsh", "elvish")),
+    **_shells(("fish",), "Cdo", ("--init-command", "--command")),
+    **_shells(("nu", "nushell"), "", ("--commands", "--config", "--env-config", "--execute")),
+    **_interpreters(("python", "python2", "python3", "pypy", "pypy3"), {"-c", "-m"}, {"-W", "-X", "-Q"}),
     "node": (INTERPRETER, ({"-e", "--eval", "-p", "--print"},
                            {"-r", "--require", "--import", "--loader", "--input-type", "-C", "--conditions"},
                            True), *_INLINE),
-    "deno": (INTERPRETER, ({"eval"}, set(), True), *_INLINE),
-    "perl": (INTERPRETER, ({"-e", "-E"}, {"-I", "-M", "-m", "-x", "-i"}, True), *_INLINE),
-    "ruby": (INTERPRETER, ({"-e"}, {"-r", "-I", "-C", "-E"}, True), *_INLINE),
-    "php": (INTERPRETER, ({"-r", "-B", "-R", "-E"}, {"-d", "-c", "-z"}, True), *_INLINE),
-    "lua": (INTERPRETER, ({"-e"}, {"-l"}, True), *_INLINE),
+    **_interpreters(("tsx", "ts-node"), {"-e", "--eval", "-p", "--print"}, {"-r", "--require"}),
+    **_interpreters(("deno",), {"eval", "run"}),
+    **_interpreters(("bun",), {"-e", "--eval", "-p", "--print", "run"}),
+    **_interpreters(("perl", "perl5"), {"-e", "-E"}, {"-I", "-M", "-m", "-x", "-i"}),
+    **_interpreters(("raku", "perl6"), {"-e"}, {"-I", "-M"}),
+    **_interpreters(("ruby", "jruby", "irb"), {"-e"}, {"-r", "-I", "-C", "-E"}),
+    **_interpreters(("php",), {"-r", "-B", "-R", "-E"}, {"-d", "-c", "-z"}),
+    **_interpreters(("lua", "luajit", "texlua"), {"-e"}, {"-l"}),
+    **_interpreters(("Rscript", "R"), {"-e", "--file"}),
+    **_interpreters(("julia",), {"-e", "-E", "--eval", "--print"}, {"-L", "--load", "-J", "--sysimage"}),
+    **_interpreters(("osascript",), {"-e"}, {"-l", "-s"}),
+    **_interpreters(("tclsh", "wish", "jimsh", "ocaml", "swift", "scala", "groovy", "kotlin", "kotlinc",
+                     "elixir", "iex", "escript", "runghc", "runhaskell", "ghci", "guile", "racket", "gst",
+                     "clojure", "bb", "sbcl", "ecl", "clisp", "chez", "scheme", "gjs", "qjs", "jjs"),
+                    {"-e", "-c", "--eval", "-E", "--expression", "-x", "--execute"},
+                    {"-l", "-L", "-r", "-I", "-f", "--load", "--require"}),
+    **_interpreters(("expect",), {"-c"}, {"-f"}),
+    **_interpreters(("erl",), {"-eval", "-s", "-run"}, {"-pa", "-pz", "-sname", "-name", "-setcookie"}),
+    **_interpreters(("dc",), {"-e", "--expression"}, {"-f", "--file"}),
     "eval": (ALL, (), "eval runs its arguments as shell code", "run the command itself, not through eval"),
     "let": (ALL, (), "let evaluates arithmetic, and arithmetic runs $( ) in array subscripts",
             "check it is a number first: n={{x}}; case $n in ''|*[!0-9]*) exit 1;; esac; then use $n"),
-    "builtin": (ALL, (), "builtin runs the builtin its first word names (eval, source …)",
-                "call the builtin by its fixed name"),
     "source": (FIRST, (), "source runs the file it names as shell code", "source a fixed file"),
     ".": (FIRST, (), "source runs the file it names as shell code", "source a fixed file"),
     "trap": (FIRST, ({"-p", "-l", "-P"}), "trap runs its action string as shell code",
@@ -74,14 +116,21 @@ SINKS: dict[str, tuple[str, tuple, str, str]] = {
            "give the value as an argument of a fixed program: sudo -u USER PROGRAM {{x}}"),
     "runuser": (ALL, (), "runuser hands its command (and options) to a shell",
                 "give the value as an argument of a fixed program: sudo -u USER PROGRAM {{x}}"),
-    "doas": (ALL, (), "doas runs its arguments as a command", "name the program in the recipe; " + _ARGUMENT),
+    "sg": (ALL, (), "sg hands its command to a shell", "name the program in the recipe; " + _ARGUMENT),
     "ssh": (ALL, (), "ssh runs the words after the host as a remote shell command, and a value before the "
                      "host may be an option (-oProxyCommand=…)",
             "send the value as data on standard input: printf '%s' {{x}} | ssh HOST 'cat > file'"),
     "watch": (ALL, (), "watch runs its arguments through sh -c", _RUNS_COMMAND[1]),
-    "parallel": (ALL, (), "parallel runs its arguments through a shell", _RUNS_COMMAND[1]),
-    **{runner: (ALL, (), *_RUNS_COMMAND)
-       for runner in ("chroot", "setsid", "flock", "unshare", "nsenter", "script", "at", "batch")},
+    "parallel": (ALL, (), "parallel runs its arguments (and its input lines) through a shell", _RUNS_COMMAND[1]),
+    **{name: (ALL, (), "it runs its arguments as a shell command string", _RUNS_COMMAND[1])
+       for name in ("pwsh", "powershell", "hyperfine", "tmux", "screen", "sem", "tsp", "script", "at", "batch",
+                    "cmd.exe")},
+    **{name: (ALL, (), "make pastes its variables and targets' text into its recipes' shell code "
+                       "(and --eval reads a makefile)",
+              "pass it in the environment and quote it in the recipe: V={{x}} make target, with \"$$V\"")
+       for name in ("make", "gmake", "bmake", "remake")},
+    **{name: (ALL, (), "ed and m4 run the commands in their input (ed's !, m4's syscmd)", _RUNS_COMMAND[1])
+       for name in ("ed", "red", "m4")},
     **{awk: (PROGRAM_TEXT, (set(), {"-f", "--file"}, {"-F", "-v", "--assign", "--field-separator"}, set()),
              "awk runs its program text, which can call system()",
              "pass it as a variable: awk -v v={{x}} '{ print v }' (or read ENVIRON)")
@@ -92,6 +141,92 @@ SINKS: dict[str, tuple[str, tuple, str, str]] = {
     "jq": (PROGRAM_TEXT, (set(), {"-f", "--from-file"}, {"-L", "--indent", "--tab"},
                           {"--arg", "--argjson", "--slurpfile", "--rawfile"}),
            "jq reads its filter as a program", "pass it with --arg: jq --arg v {{x}} '.[$v]'"),
+    "git": (GIT, (), "git runs programs named in its configuration (-c alias.x=!…, core.pager, core.sshCommand "
+                     "…) and in some options (--upload-pack, --exec, rebase -x)",
+            "give git a fixed program and the value as data (git commit -m {{x}}, git fetch origin -- {{x}})"),
+    "rsync": (OPTIONS, _options({"-e", "--rsh", "--rsync-path", "-M", "--remote-option"},
+                                {"-f", "--filter", "--exclude", "--include", "--exclude-from", "--include-from",
+                                 "--files-from", "-T", "--temp-dir", "--log-file", "--log-file-format",
+                                 "--partial-dir", "--chmod", "--chown", "-B", "--block-size", "--port",
+                                 "--password-file", "--timeout", "--contimeout", "--bwlimit", "--compare-dest",
+                                 "--copy-dest", "--link-dest", "--backup-dir", "--suffix", "--max-size",
+                                 "--min-size", "--max-delete", "--out-format", "--usermap", "--groupmap",
+                                 "--iconv", "--checksum-choice", "--compress-choice", "--compress-level",
+                                 "--skip-compress", "--modify-window", "--address", "--sockopts",
+                                 "--outbuf", "--info", "--debug", "--stop-after", "--stop-at"}),
+              "rsync runs the program -e (--rsh) names, and any value before -- could become that option",
+              _OPTION_PROGRAM.replace("PROGRAM", "rsync -a")),
+    **{tar: (OPTIONS, _options({"-I", "--use-compress-program", "--to-command", "--checkpoint-action", "-F",
+                                "--info-script", "--new-volume-script", "--rsh-command", "--rmt-command"},
+                               {"-f", "--file", "-C", "--directory", "-T", "--files-from", "-X", "--exclude-from",
+                                "-b", "--blocking-factor", "-N", "--newer", "--after-date", "-g",
+                                "--listed-incremental", "-H", "--format", "-L", "--tape-length", "-V", "--label",
+                                "-K", "--starting-file", "--owner", "--group", "--mode", "--mtime",
+                                "--transform", "--xform", "--exclude", "--strip-components"}),
+             "tar runs the programs its checkpoint actions, --to-command and -I (--use-compress-program) name, "
+             "and any value before -- could become one of those options",
+             _OPTION_PROGRAM.replace("PROGRAM", "tar -czf out.tgz"))
+       for tar in ("tar", "gtar", "bsdtar")},
+    **{sqlite: (OPTIONS, _options({"-cmd", "-init"}, {"-separator", "-nullvalue", "-newline", "-escape", "-mmap",
+                                                      "-maxsize", "-vfs", "-pagecache", "-lookaside", "-A"},
+                                  1, injectable=False, stdin=True),
+                "sqlite3 runs its SQL and dot commands (.shell, .system, .once |cmd) from the arguments after "
+                "the database and from standard input",
+                "bind it as a parameter: sqlite3 -cmd \".param set :v '…'\" is code too, so write the value to a "
+                "file and read it with readfile(), or use a fixed script with a host-language binding")
+       for sqlite in ("sqlite3", "sqlite")},
+    **{psql: (OPTIONS, _options({"-c", "--command", "-f", "--file"},
+                                {"-d", "--dbname", "-h", "--host", "-p", "--port", "-U", "--username", "-v", "--set",
+                                 "--variable", "-o", "--output", "-L", "--log-file", "-P", "--pset", "-F", "-R",
+                                 "-T"}, stdin=True),
+              "psql runs its -c and -f text and standard input as SQL and \\! shell commands",
+              "pass it as a psql variable: psql -v v={{x}} -c 'select :\\'v\\''")
+       for psql in ("psql",)},
+    **{mysql: (OPTIONS, _options({"-e", "--execute", "--init-command"},
+                                 {"-u", "--user", "-h", "--host", "-P", "--port", "-D", "--database", "-S",
+                                  "--socket"}, stdin=True),
+               "mysql runs its -e text and standard input as SQL and \\! / system commands",
+               "use a fixed statement and pass the value through a file the statement reads")
+       for mysql in ("mysql", "mariadb")},
+    "zip": (OPTIONS, _options({"-TT", "--unzip-command"}, {"-b", "-t", "-tt", "-n", "-x", "-i", "-Z", "-s", "-O",
+                                                           "--out"}),
+            "zip runs the program -TT (--unzip-command) names, and any value before -- could become that option",
+            _OPTION_PROGRAM.replace("PROGRAM", "zip out.zip")),
+    "man": (OPTIONS, _options({"-P", "--pager", "-H", "--html"},
+                              {"-M", "--manpath", "-S", "-s", "--sections", "-L", "--locale", "-m", "-C",
+                               "--config-file", "-E", "--encoding", "-R", "-p", "--preprocessor"}),
+            "man runs the pager -P names, and any value before -- could become that option",
+            _OPTION_PROGRAM.replace("PROGRAM", "man")),
+    **{less: (OPTIONS, _options((), {"-b", "-h", "-j", "-k", "-o", "-O", "-p", "-P", "-t", "-T", "-x", "-y", "-z"},
+                                plus=True),
+              "less runs the commands of a +cmd word (! runs a shell), and any value before -- could be one",
+              _OPTION_PROGRAM.replace("PROGRAM", "less"))
+       for less in ("less", "more", "most")},
+    **{vim: (OPTIONS, _options({"-c", "--cmd", "-S", "-u", "-s", "-U", "-i"}, {"-t", "-q", "-T", "-w", "-W"},
+                               plus=True, stdin=vim in ("ex", "vim.tiny")),
+             "vim runs its -c, --cmd and +cmd commands (:! runs a shell), and any value before -- could be one",
+             _OPTION_PROGRAM.replace("PROGRAM", "vim"))
+       for vim in ("vim", "vi", "nvim", "view", "vimdiff", "gvim", "rvim", "ex", "vim.tiny", "nano")},
+    "emacs": (OPTIONS, _options({"--eval", "-l", "--load", "-f", "--funcall", "--script", "-x"},
+                                {"-L", "--directory", "-t", "--terminal", "-d", "--display", "--chdir"}),
+              "emacs evaluates its --eval, --load and --funcall Lisp, and any value before -- could be one",
+              _OPTION_PROGRAM.replace("PROGRAM", "emacs")),
+    "lldb": (OPTIONS, _options({"-o", "--one-line", "-O", "--one-line-before-file", "-s", "--source", "-S",
+                                "--source-before-file", "-k", "--one-line-on-crash", "-K"}, stdin=True),
+             "lldb runs its -o and -s commands (platform shell runs programs)",
+             _OPTION_PROGRAM.replace("PROGRAM", "lldb")),
+    **{scp: (OPTIONS, _options({"-S", "-o", "-F", "-D", "-s", "-b"},
+                               {"-c", "-i", "-l", "-P", "-J", "-X", "-B", "-R"}),
+             f"{scp} runs the program -S names and ssh options (-oProxyCommand=…), and any value before -- "
+             "could become one of those options",
+             _OPTION_PROGRAM.replace("PROGRAM", scp))
+       for scp in ("scp", "sftp")},
+    "pandoc": (OPTIONS, _options({"-F", "--filter", "-L", "--lua-filter"},
+                                 {"-o", "--output", "-f", "--from", "-r", "--read", "-t", "--to", "-w", "--write",
+                                  "-M", "--metadata", "-V", "--variable", "--template", "-c", "--css"}),
+               "pandoc runs the programs --filter names, and any value before -- could become that option",
+               _OPTION_PROGRAM.replace("PROGRAM", "pandoc")),
+    "crontab": (ALL, (), "crontab installs its input as commands cron runs", _RUNS_COMMAND[1]),
     "printf": (FORMAT, (), "printf reads its format for % directives and escapes, and -v names a variable "
                            "whose [subscript] is arithmetic",
                "use a fixed format: printf '%s\\n' {{x}}"),
@@ -106,105 +241,137 @@ SINKS: dict[str, tuple[str, tuple, str, str]] = {
              "test a fixed variable name"),
 }
 
+# Programs that read a script on standard input though their arguments are all data.
+_STDIN_SCRIPTS = frozenset({"ssh", "su", "runuser", "sg", "at", "batch", "parallel", "pwsh", "powershell", "ed",
+                            "red", "m4", "crontab", "cmd.exe"})
+
+# git subcommands with an option that runs a program (everything else git does with a value is data).
+GIT_SUBCOMMANDS = {
+    "fetch": _options({"--upload-pack"}, {"--depth", "--deepen", "--shallow-since", "--shallow-exclude", "--refmap",
+                                         "-o", "--server-option", "-j", "--jobs", "--negotiation-tip", "--filter"}),
+    "pull": _options({"--upload-pack"}, {"--depth", "-s", "--strategy", "-X", "--strategy-option"}),
+    "clone": _options({"-u", "--upload-pack", "--template", "-c", "--config"},
+                      {"-o", "--origin", "-b", "--branch", "--depth", "--reference", "--separate-git-dir", "-j",
+                       "--jobs", "--filter", "--shallow-since", "--shallow-exclude", "--server-option"}),
+    "ls-remote": _options({"--upload-pack", "-u"}, {"-o", "--server-option", "--sort"}),
+    "push": _options({"--receive-pack", "--exec"}, {"--repo", "-o", "--push-option"}),
+    "archive": _options({"--exec"}, {"--format", "-o", "--output", "--prefix", "--remote", "--add-file"}),
+    "rebase": _options({"-x", "--exec"}, {"--onto", "-s", "--strategy", "-X", "--strategy-option", "-C",
+                                          "--whitespace", "--empty"}),
+    "difftool": _options({"-x", "--extcmd", "-t", "--tool"}, ()),
+    "mergetool": _options({"-t", "--tool"}, ()),
+    "grep": _options({"-O", "--open-files-in-pager"}, {"-e", "-f", "-A", "-B", "-C", "--max-depth", "-m",
+                                                      "--max-count", "--threads", "--context", "--after-context",
+                                                      "--before-context"}),
+    "send-email": _options({"--sendmail-cmd", "--smtp-server", "--to-cmd", "--cc-cmd", "--header-cmd"}, ()),
+    "filter-branch": _options({"--env-filter", "--tree-filter", "--index-filter", "--parent-filter",
+                               "--msg-filter", "--commit-filter", "--tag-name-filter"}, ()),
+    "bisect": _options((), (), 1),  # bisect run CMD …
+    "submodule": _options((), (), 1),  # submodule foreach CMD
+    "instaweb": _options({"-b", "--browser", "-d", "--httpd"}, ()),
+}
+# git configuration names whose value is a program, a command or a file of more configuration.
+GIT_PROGRAM_KEYS = (
+    "alias.*", "core.pager", "core.editor", "core.sshcommand", "core.askpass", "core.fsmonitor", "core.hookspath",
+    "core.gitproxy", "core.attributesfile", "pager.*", "diff.external", "diff.*.command", "diff.*.textconv",
+    "difftool.*", "merge.*.driver", "mergetool.*", "filter.*", "credential.helper", "credential.*.helper",
+    "gpg.program", "gpg.*.program", "sequence.editor", "web.browser", "browser.*", "man.*", "sendemail.*",
+    "uploadpack.packobjectshook", "remote.*.uploadpack", "remote.*.receivepack", "remote.*.vcs", "include.*",
+    "includeif.*", "init.templatedir", "interactive.difffilter", "instaweb.*", "protocol.*", "url.*",
+    "submodule.*.update", "trailer.*", "tar.*", "ssh.variant", "http.*.proxy", "core.sshcommand",
+)
+
+# Environment variables whose value is a program, code, or where programs and code are found.
+PROGRAM_VARIABLES = frozenset({
+    "PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR", "VISUAL", "BROWSER", "LESSOPEN", "LESSCLOSE", "LESS",
+    "SHELL", "BASH_ENV", "ENV", "PROMPT_COMMAND", "PS0", "PS1", "PS2", "PS4", "SHELLOPTS", "BASHOPTS", "ZDOTDIR",
+    "LD_PRELOAD", "LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "PATH", "PYTHONSTARTUP", "PYTHONPATH",
+    "PYTHONHOME", "NODE_OPTIONS", "PERL5OPT", "PERL5LIB", "PERLLIB", "RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS",
+    "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "GIT_SSH", "GIT_EXEC_PATH", "GIT_CONFIG", "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM", "GIT_CONFIG_PARAMETERS", "GIT_TEMPLATE_DIR", "GIT_EXTERNAL_DIFF", "RSYNC_RSH",
+    "RSYNC_CONNECT_PROG", "CVS_RSH", "TAR_OPTIONS", "MAKEFLAGS", "MAKEFILES", "CC", "CXX", "LD", "CPP",
+    "KUBECONFIG", "DOCKER_HOST", "TERMINAL", "XDG_CONFIG_HOME", "IFS",
+})
+# …and any name ending like these (GIT_SSH_COMMAND, GIT_EDITOR, SUDO_ASKPASS, GIT_CONFIG_KEY_0 …).
+_PROGRAM_SUFFIXES = ("_COMMAND", "_CMD", "_EDITOR", "_PAGER", "_ASKPASS", "_SHELL", "_PROGRAM", "_RSH", "_PROXY",
+                     "_HOOK")
+_PROGRAM_PREFIXES = ("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_", "LD_", "DYLD_")
+
 # Not programs: where a value sits makes it code whatever reads it.
 COMMAND_WORD_SINK = "a wrapped command word"
 COMMAND_WORD = ("a wrapper (sudo, timeout, nice, nohup, env, xargs, find -exec …) would run the program it names",
                 "name the program in the recipe; " + _ARGUMENT)
+UNNAMED_SINK = "a program dp cannot name"
+UNNAMED = ("the command word is not a literal name ($SHELL, $S, \"$(which sh)\", a value), so the program that "
+           "receives the value is decided when it runs, and may be a shell",
+           "name the program in the recipe (sh, python3 …) and give it the value as data")
+LAUNCHED = ("it runs the command (or program) this option names",
+            "name the command in the recipe; " + _ARGUMENT)
+SHELL_ALTERNATIVE = _SHELL[1]
 WRAPPER_OPTION = ("it could become an option of the wrapper (env -S splits and runs a string)",
                   "give the value to the program the wrapper runs, not to the wrapper")
+PROGRAM_VARIABLE = ("the variable names a program (or code) that programs run",
+                    "give the value in a variable no program runs, and pass it to a fixed program as data")
 STDIN_SCRIPT = ("it reads its standard input as a script",
                 "write the value to a file and give the program a fixed script that reads it")
+FILE_SCRIPT = ("the file it runs was written from the value",
+               "write the value to a data file and give the program a fixed script that reads it")
 SUBSCRIPT = ("an array subscript is arithmetic, which runs $( )", "use a fixed subscript")
 ARITHMETIC = ("arithmetic evaluates it, and runs $( ) in array subscripts",
               "check it is a number first: n={{x}}; case $n in ''|*[!0-9]*) exit 1;; esac; then use $n")
-
-_SUBSCRIPT = re.compile(r"(?:^|(?<=[\s;&|(]))[A-Za-z_][A-Za-z0-9_]*\[([^\]\n]*)\]\+?=")
+PROMPT = ("${V@P} expands the value as a prompt, which runs $( )", "expand it plainly: \"$V\"")
 
 
 class Sink:
     """A placeholder a program would read as code: which one, why, and the safe way instead."""
 
-    __slots__ = ("start", "end", "program", "reason", "alternative")
+    __slots__ = ("start", "end", "program", "reason", "alternative", "cause")
 
     def __init__(self, span: tuple[int, int], program: str, reason: str, alternative: str):
         self.start, self.end = span
         self.program, self.reason, self.alternative = program, reason, alternative
+        self.cause = None  # the command word that made it code (an unnamed program), when that matters
 
 
-def code_sinks(masked: str, spans, heredocs=()) -> list[Sink]:
-    """The placeholders (``spans`` in ``masked``, each overwritten by plain letters) read as code.
-
-    ``heredocs`` are the scanner's heredoc records (``dp.shell.lexer.layout``):
-    a body belongs to the command whose redirection opened it. Raises
-    ``Unparseable`` when the parser cannot read the script (too long, too
-    slow, a construct bashlex does not know): unjudged is never accepted.
-    """
-    from dp.shell.lexer import Unparseable
-    from dp.shell.segment import simple_commands
-
-    commands = simple_commands(masked)
-    if commands is None:
-        raise Unparseable("the parser could not read it")
-    found: dict[tuple[int, int], Sink] = {}
-    for match in _SUBSCRIPT.finditer(masked):
-        for span in _within(spans, *match.span(1)):
-            found.setdefault(span, Sink(span, "an array assignment", *SUBSCRIPT))
-    for command in commands:
-        for sink in _command_sinks(command, spans):
-            found.setdefault((sink.start, sink.end), sink)
-        for sink in _stdin_sinks(masked, command, commands, spans, heredocs):
-            found.setdefault((sink.start, sink.end), sink)
-    return sorted(found.values(), key=lambda sink: sink.start)
+def program_name(word: str) -> str:
+    """The SINKS key a command word names: ``/usr/bin/python3.12`` → ``python3``, ``lua5.4`` → ``lua``."""
+    name = word.rsplit("/", 1)[-1]
+    if name in SINKS:
+        return name
+    for stripped in (re.sub(r"\.[0-9][0-9.]*$", "", name), re.sub(r"[-.]?[0-9][0-9.]*$", "", name)):
+        if stripped in SINKS:
+            return stripped
+    return name
 
 
-def _within(spans, start: int, end: int) -> list[tuple[int, int]]:
-    return [span for span in spans if start <= span[0] and span[1] <= end]
+def is_program_variable(name: str) -> bool:
+    """Whether an environment variable ``name`` holds a program or code some program runs."""
+    return (name in PROGRAM_VARIABLES or name.endswith(_PROGRAM_SUFFIXES) or name.startswith(_PROGRAM_PREFIXES))
 
 
-def _in_word(spans, word) -> list[tuple[int, int]]:
-    return _within(spans, word.start, word.end)
+def is_git_program_key(name: str) -> bool:
+    return any(fnmatchcase(name.lower(), pattern) for pattern in GIT_PROGRAM_KEYS)
 
 
-def _command_sinks(command, spans) -> list[Sink]:
-    """The placeholders among one simple command's words that its program (or wrapper) runs."""
-    words = [*command.prefix, command.word, *command.args]
-    index = program_index([word.value for word in words])
-    program = words[index]
-    # A bare wrapper (`env -S STRING`) is its own program: its words are judged as a wrapper's.
-    sinks = _wrapper_sinks(words[:index + 1] if basename(program.value) in WRAPPERS else words[:index], spans)
-    if basename(program.value) in WRAPPERS:
-        sinks = _wrapper_sinks(words, spans)
-    name = basename(program.value)
-    if index or command.run_by:  # the program a wrapper or runner runs (`xargs {{x}}`, `find -exec {{x}}`)
-        sinks += [Sink(span, COMMAND_WORD_SINK, *COMMAND_WORD) for span in _in_word(spans, program)]
+class Reading:
+    """How one program reads its arguments: the code positions and whether stdin is a script."""
+
+    __slots__ = ("spans", "stdin")
+
+    def __init__(self, spans, stdin: bool):
+        self.spans = spans  # (start, end, option): code positions in the arguments' text
+        self.stdin = stdin
+
+
+def reading(name: str, args) -> Optional[Reading]:
+    """The code positions of ``args`` (words with start, end, value, raw) when ``name`` runs them,
+    or None for a program that reads them all as data."""
     entry = SINKS.get(name)
-    if entry is not None:
-        kind, parameters, reason, alternative = entry
-        for start, end, option in _CODE_WORDS[kind](words[index + 1:], parameters):
-            shown = f"{name} {option}" if option else name
-            sinks += [Sink(span, shown, reason, alternative) for span in _within(spans, start, end)]
-    return sinks
-
-
-def _wrapper_sinks(words, spans) -> list[Sink]:
-    """Placeholders in a wrapper's own words that could change what it runs (env -S, an option)."""
-    bad, i = [], 0
-    while i < len(words):
-        spec = WRAPPERS.get(basename(words[i].value))
-        i += 1
-        if spec is None:
-            continue
-        options_with_values = spec[0]
-        while i < len(words) and words[i].value.startswith("-") and words[i].value != "--":
-            option = words[i]
-            takes_value = option.value in options_with_values
-            bad += _in_word(spans, option)
-            if option.value in ("-S", "--split-string") and i + 1 < len(words):
-                bad += _in_word(spans, words[i + 1])
-            i += 2 if takes_value else 1
-        while i < len(words) and (is_assignment(words[i].value) or words[i].value == "--"):
-            i += 1
-    return [Sink(span, "a wrapper", *WRAPPER_OPTION) for span in bad]
+    if entry is None:
+        return None
+    kind, parameters = entry[0], entry[1]
+    spans, stdin = _CODE_WORDS[kind](args, parameters)
+    return Reading(spans, stdin or name in _STDIN_SCRIPTS)
 
 
 def _operands(args, with_values=frozenset(), pairs=frozenset()):
@@ -232,19 +399,64 @@ def _span(word, option: str = "") -> tuple[int, int, str]:
 
 
 def _all(args, _parameters):
-    return [_span(word) for word in args]
+    return [_span(word) for word in args], False
 
 
 def _first(args, parameters):
     for word, option in _operands(args, parameters):
         if option is None:
-            return [_span(word)]
-    return []
+            return [_span(word)], False
+    return [], False
+
+
+def _shell(args, parameters):
+    """A shell's options as the shells parse them: ``--``/``-`` end them, ``+o``/``-o NAME`` and
+    clusters (``-ec``, ``+e``); then ``-c``'s command string, ``-s`` or no script (stdin), or the script file."""
+    value_letters, code_long = parameters
+    code, i, command, from_stdin = [], 0, "", False
+    while i < len(args):
+        value = args[i].value
+        if value in ("--", "-"):
+            i += 1
+            break
+        if value.startswith("--") and len(value) > 2:
+            name = value.split("=", 1)[0]
+            code.append(_span(args[i], name if name in code_long else ""))
+            if name in code_long and "=" not in value and i + 1 < len(args):
+                i += 1
+                code.append(_span(args[i], name))
+                command = command or (name if name in ("--command", "--commands", "--execute") else "")
+            i += 1
+            continue
+        if len(value) > 1 and value[0] in "-+":
+            letters = value[1:]
+            code.append(_span(args[i], value if "c" in letters else ""))
+            for letter in letters:
+                if letter in value_letters and i + 1 < len(args):
+                    i += 1
+                    code.append(_span(args[i], value))
+            if value[0] == "-":
+                command = value if "c" in letters else command
+                from_stdin = from_stdin or "s" in letters
+            i += 1
+            continue
+        break
+    operands = args[i:]
+    if command:
+        if operands:
+            code.append(_span(operands[0], command))
+        else:
+            code.append((-1, -1, command))  # the command string comes later (xargs appends it)
+        return code, False
+    if from_stdin or not operands:
+        return code, True
+    code.append(_span(operands[0]))
+    return code, operands[0].value in _STDIN_PATHS
 
 
 def _interpreter(args, parameters):
     """Options (and their values) and the script operand; operands after a code option are argv."""
-    code_options, with_values, _ = parameters
+    code_options, with_values, reads_stdin = parameters
     code, seen_code, cluster = [], False, ""
     for word, option in _operands(args, code_options | with_values):
         if option == "option":
@@ -252,7 +464,7 @@ def _interpreter(args, parameters):
             code.append(_span(word, word.value if is_code else ""))
             seen_code = seen_code or is_code
             if is_code and word.value not in code_options:
-                cluster = word.value  # `sh -ec SCRIPT`: the first operand is the code
+                cluster = word.value  # `perl -ne SCRIPT`: the first operand is the code
         elif option is not None:
             code.append(_span(word, option if option in code_options else ""))
         elif _is_code_option(word.value, code_options):  # `deno eval CODE`
@@ -261,8 +473,9 @@ def _interpreter(args, parameters):
         else:
             if not seen_code or cluster:
                 code.append(_span(word, cluster))  # the script file to run, or a cluster's code
-            break
-    return code
+                return code, reads_stdin and not seen_code and word.value in _STDIN_PATHS
+            return code, False
+    return code, reads_stdin and not seen_code
 
 
 def _is_code_option(value: str, code_options) -> bool:
@@ -276,13 +489,14 @@ def _is_code_option(value: str, code_options) -> bool:
 def _program_text(args, parameters):
     """The program operand (unless a file or code option gave the program) and code options' values."""
     code_options, file_options, with_values, pairs = parameters
-    code, program_given = [], False
+    code, program_given, from_stdin = [], False, False
     for word, option in _operands(args, code_options | file_options | with_values, pairs):
         if option in code_options:
             code.append(_span(word, option))
             program_given = True
         elif option in file_options:
             program_given = True
+            from_stdin = from_stdin or word.value in _STDIN_PATHS
         elif option == "option":
             given = word.value.split("=", 1)[0]
             if given in code_options:
@@ -292,6 +506,109 @@ def _program_text(args, parameters):
             if not program_given:
                 code.append(_span(word))
             break
+    return code, from_stdin
+
+
+def _option_words(args, parameters):
+    """OPTIONS: values of options that run a program, operands from an index, and (``injectable``)
+    any value before ``--`` that the program could read as one of its options."""
+    code_options, with_values, operands_from, injectable, reads_stdin, plus = parameters
+    code, i, index, done = [], 0, 0, False
+    old_style = bool(args) and args[0].value.isalpha() and operands_from is None and "-f" in with_values
+    while i < len(args):
+        word, value = args[i], args[i].value
+        if not done and value == "--":
+            done = True
+        elif old_style and i == 0:  # `tar xzf ARCHIVE …`: the first word's letters are options
+            for letter in value:
+                if f"-{letter}" in code_options | with_values and i + 1 < len(args):
+                    i += 1
+                    code.append(_span(args[i], f"-{letter}") if f"-{letter}" in code_options else
+                                (args[i].start, args[i].start, ""))
+        elif not done and value.startswith(("-", "+") if plus else "-") and value != "-":
+            name = value.split("=", 1)[0] if value.startswith("--") else value
+            short = value[:2] if not value.startswith("--") else name
+            if name in code_options or (short in code_options and len(short) == 2):
+                if "=" in value or (short != value and name not in code_options):
+                    code.append(_span(word, short if name not in code_options else name))
+                elif i + 1 < len(args):
+                    i += 1
+                    code.append(_span(args[i], name))
+            elif value.startswith("+"):
+                code.append(_span(word, "+"))
+            else:
+                code.append((word.start, word.end, AS_OPTION) if injectable and not (
+                    "=" in value and value.startswith("--")) else (word.start, word.start, ""))
+                if name in with_values and i + 1 < len(args):
+                    i += 1  # its value: data
+        else:
+            if operands_from is not None and index >= operands_from:
+                code.append(_span(word))
+            elif (injectable or plus) and not done:
+                code.append((word.start, word.end, AS_OPTION))
+            index += 1
+        i += 1
+    return code, reads_stdin and (operands_from is None or index <= operands_from)
+
+
+def _git(args, _parameters):
+    """``git [-c NAME=VALUE] … SUBCOMMAND …``: program-valued configuration, the subcommand, its options."""
+    code, i = [], 0
+    while i < len(args):
+        value = args[i].value
+        if value in ("-c", "--config-env") and i + 1 < len(args):
+            code += _git_setting(args[i + 1], value)
+            i += 2
+            continue
+        if value.startswith(("--exec-path=", "--config-env=")):
+            code.append(_span(args[i], value.split("=", 1)[0]))
+        elif value in ("-C", "--git-dir", "--work-tree", "--namespace", "--exec-path"):
+            code.append(_span(args[i + 1], value) if value == "--exec-path" and i + 1 < len(args) else
+                        (args[i].start, args[i].start, ""))
+            i += 1
+        elif not value.startswith("-"):
+            break
+        else:
+            code.append((args[i].start, args[i].end, AS_OPTION))
+        i += 1
+    if i >= len(args):
+        return code, False
+    subcommand, rest = args[i], args[i + 1:]
+    code.append((subcommand.start, subcommand.end, AS_OPTION))  # a value naming the git command (or an alias)
+    if subcommand.value == "config":
+        return code + _git_config(rest), False
+    parameters = GIT_SUBCOMMANDS.get(subcommand.value)
+    if parameters is not None:
+        if subcommand.value in ("bisect", "submodule"):
+            verbs = [word for word in rest if not word.value.startswith("-")]
+            if not verbs or verbs[0].value not in ("run", "foreach"):
+                return code, False
+            return code + [_span(word, verbs[0].value) for word in rest[rest.index(verbs[0]) + 1:]], False
+        code += _option_words(rest, parameters)[0]
+    return code, False
+
+
+def _git_setting(word, option: str) -> list[tuple[int, int, str]]:
+    """``-c NAME=VALUE``: code where NAME names a program (or is a value itself); else only NAME is judged."""
+    name, equals, _ = word.value.partition("=")
+    raw_equals = word.raw.find("=")
+    if is_git_program_key(name) or option == "--config-env" or raw_equals < 0:
+        return [_span(word, f"{option} {name}" if name else option)]
+    return [(word.start, word.start + raw_equals, f"{option} NAME")]
+
+
+def _git_config(args) -> list[tuple[int, int, str]]:
+    """``git config [options] NAME VALUE``: NAME (which configuration), VALUE where NAME names a program."""
+    operands = [word for word, option in _operands(args, {"-f", "--file", "--blob", "--type", "--default"})
+                if option is None]
+    if operands and operands[0].value in ("set", "add", "get", "unset", "list", "edit", "rename-section",
+                                          "remove-section", "get-regexp", "replace-all"):
+        operands = operands[1:]
+    if not operands:
+        return []
+    code = [(operands[0].start, operands[0].end, "config NAME")]
+    if len(operands) > 1 and is_git_program_key(operands[0].value):
+        code += [_span(word, f"config {operands[0].value}") for word in operands[1:]]
     return code
 
 
@@ -301,8 +618,8 @@ def _format(args, _parameters):
         if option == "-v":
             code.append(_span(word, "-v"))
         elif option is None:
-            return code + [_span(word)]
-    return code
+            return code + [_span(word)], False
+    return code, False
 
 
 def _names(args, data_options):
@@ -312,62 +629,12 @@ def _names(args, data_options):
         if option is None or option == "-a":
             equals = word.raw.find("=")
             code.append((word.start, word.end if equals < 0 else word.start + equals, ""))
-    return code
+    return code, False
 
 
 def _test_v(args, _parameters):
-    return [_span(args[i + 1], "-v") for i in range(len(args) - 1) if args[i].value == "-v"]
+    return [_span(args[i + 1], "-v") for i in range(len(args) - 1) if args[i].value == "-v"], False
 
 
-_CODE_WORDS = {ALL: _all, FIRST: _first, INTERPRETER: _interpreter, PROGRAM_TEXT: _program_text,
-               FORMAT: _format, NAMES: _names, TEST_V: _test_v}
-
-
-def _reads_script_from_stdin(command) -> Optional[str]:
-    """The program's name when it reads a script on standard input (``bash``, ``python3 -``, ``ssh h``)."""
-    words = [*command.prefix, command.word, *command.args]
-    index = program_index([word.value for word in words])
-    name = basename(words[index].value)
-    entry = SINKS.get(name)
-    if entry is None:
-        return None
-    kind, parameters = entry[0], entry[1]
-    if command.run_by == "xargs" and any(word.value in ("-I", "-i", "--replace") or word.value.startswith(
-            ("-I", "--replace=")) for word in command.prefix):
-        return f"xargs -I … {name}"  # each input line is pasted into the program's code
-    if kind == ALL and name in ("ssh", "su", "runuser", "doas", "at", "batch"):
-        return name
-    if kind != INTERPRETER:
-        return None
-    args = words[index + 1:]
-    code_options = parameters[0]
-    for word, option in _operands(args, parameters[0] | parameters[1]):
-        if option == "option" and _is_code_option(word.value, code_options):
-            return None
-        if option is None:
-            return name if word.value == "-" else None
-    return name
-
-
-def _stdin_sinks(masked: str, command, commands, spans, heredocs) -> list[Sink]:
-    """Placeholders reaching an interpreter's standard input: its heredoc, here-string or pipe."""
-    program = _reads_script_from_stdin(command)
-    if program is None:
-        return []
-    sinks = []
-    for start, end in command.redirects:
-        if masked.startswith("<<<", start) or masked[start:end].lstrip("0123456789").startswith("<<<"):
-            sinks += [Sink(span, program, *STDIN_SCRIPT) for span in _within(spans, start, end)]
-    for operator, *_, body_start, body_end, _line_end in heredocs:
-        if any(start <= operator < end for start, end in command.redirects):
-            sinks += [Sink(span, program, *STDIN_SCRIPT) for span in _within(spans, body_start, body_end)]
-    if command.stdin_redirected:
-        for earlier in commands:
-            if earlier.end <= command.start and _piped(masked[earlier.end:command.start]):
-                sinks += [Sink(span, program, *STDIN_SCRIPT) for span in _within(spans, earlier.start, earlier.end)]
-    return sinks
-
-
-def _piped(between: str) -> bool:
-    """Whether only a pipeline stands between two commands (so the first feeds the second)."""
-    return "|" in between and not any(mark in between for mark in (";", "\n", "&&", "||"))
+_CODE_WORDS = {ALL: _all, FIRST: _first, SHELL: _shell, INTERPRETER: _interpreter, PROGRAM_TEXT: _program_text,
+               OPTIONS: _option_words, GIT: _git, FORMAT: _format, NAMES: _names, TEST_V: _test_v}
