@@ -1,6 +1,7 @@
-"""justfile and Taskfile detection when just / task are not installed.
+"""justfile and Taskfile detection by reading the files (the hook's and the MCP server's way, and the
+command line's when just / task are not installed).
 
-(With the tools installed, their JSON listings are used: covered through fake
+(With the tools installed and a person asking, their JSON listings are used: covered through fake
 executables in integration_tests/test_tasks_cli.py.)
 """
 
@@ -91,3 +92,58 @@ def test_malformed_taskfile_is_a_clear_error(tmp_path, no_tools):
 def test_no_files_no_runners(tmp_path):
     assert just.detect(tmp_path, tmp_path) == []
     assert taskfile.detect(tmp_path, tmp_path) == []
+
+
+def test_reading_is_the_default_even_with_the_tools_installed(tmp_path):
+    """just and task may be on PATH (the test extra installs them): only tools_asked runs them."""
+    (tmp_path / "justfile").write_text(JUSTFILE)
+    (tmp_path / "Taskfile.yml").write_text(TASKFILE)
+    assert "just not run" in just.detect(tmp_path, tmp_path)[0].reason
+    assert "task not run" in taskfile.detect(tmp_path, tmp_path)[0].reason
+
+
+def test_justfile_imports_inside_the_repository_attributes_and_systems(tmp_path, no_tools):
+    outside = tmp_path / "outside.just"
+    outside.write_text("stolen:\n    echo\n")
+    repo = tmp_path / "repo"
+    (repo / "just").mkdir(parents=True)
+    (repo / "just" / "lint.just").write_text("# Lint it\nlint:\n    ruff .\nimport 'deeper.just'\n")
+    (repo / "just" / "deeper.just").write_text("deeper:\n    true\n")
+    (repo / "justfile").write_text(
+        "import 'just/lint.just'\nimport? 'just/missing.just'\nimport '../outside.just'\n"
+        "[linux]\ninstall:\n    apt-get install x\n\n[doc('Ship it')]\n[group('ops')]\ndeploy:\n    ./ship\n"
+        "[private, no-cd]\nhidden:\n    true\n"
+    )
+    (runner,) = just.detect(repo, repo)
+    tasks = {task.name: task for task in runner.tasks}
+    assert set(tasks) == {"install", "deploy", "lint", "deeper"}
+    assert tasks["install"].conditional and not tasks["deploy"].conditional
+    assert tasks["deploy"].description == "Ship it" and tasks["lint"].description == "Lint it"
+    assert runner.unknown == "justfile imports ../outside.just, outside the repository: not read"
+    (repo / "justfile").write_text("import 'nowhere.just'\n")
+    with pytest.raises(DpError, match="imports nowhere.just, which does not exist"):
+        just.detect(repo, repo)
+
+
+def test_taskfile_includes_inside_the_repository_are_namespaced(tmp_path, no_tools):
+    repo = tmp_path / "repo"
+    (repo / "docs").mkdir(parents=True)
+    (repo / "docs" / "Taskfile.yml").write_text("version: '3'\ntasks:\n  serve:\n    desc: Serve the docs\n")
+    (repo / "ci.yml").write_text("version: '3'\ntasks:\n  check: {cmds: [true]}\n")
+    (repo / "Taskfile.yml").write_text(
+        "version: '3'\nincludes:\n  docs: ./docs\n  ci: {taskfile: ./ci.yml}\n  hidden: {taskfile: ./ci.yml, internal: true}\n"
+        "  remote: https://example.com/Taskfile.yml\n  templ: '{{.HOME}}/Taskfile.yml'\n  maybe: {taskfile: ./nope.yml, optional: true}\n"
+        "  gone: ./gone.yml\n  escape: ../outside.yml\n"
+        "tasks:\n  build: {cmds: [true]}\n  'start:*': {cmds: [true]}\n"
+    )
+    (runner,) = taskfile.detect(repo, repo)
+    tasks = {task.name: task for task in runner.tasks}
+    assert set(tasks) == {"build", "docs:serve", "ci:check"}
+    assert tasks["docs:serve"].description == "Serve the docs"
+    assert tasks["docs:serve"].command(["--", "x"]) == ["task", "docs:serve", "--", "x"]
+    assert runner.unknown.split("; ") == [
+        "Taskfile.yml includes remote from a path Task computes or fetches: not read",
+        "Taskfile.yml includes templ from a path Task computes or fetches: not read",
+        "Taskfile.yml includes gone (./gone.yml): not found inside the repository",
+        "Taskfile.yml includes escape (../outside.yml): not found inside the repository",
+    ]
