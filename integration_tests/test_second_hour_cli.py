@@ -221,3 +221,45 @@ def test_desires_purge_dry_run_counts_and_deletes_nothing(dp, env, tmp_path):
     report = json.loads(dp("desires", "--purge", "--dry-run", "--json").stdout)
     assert report == {"deleted": 0, "before": None, "dry_run": True, "would_delete": 2}
     assert len(json.loads(dp("desires", "--json").stdout)) == 2
+
+
+# --- 2: dp uninstall takes its part out of a file git tracks and leaves the file --------------------
+
+def _git(repo: Path, *args: str) -> str:
+    import subprocess
+
+    proc = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, timeout=60,
+                          env={"GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@x", "GIT_COMMITTER_NAME": "a",
+                               "GIT_COMMITTER_EMAIL": "a@x", "PATH": "/usr/bin:/bin", "HOME": str(repo)})
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_uninstall_never_deletes_a_committed_file_dp_created(dp, tmp_path, home):
+    repo = tmp_path / "team app"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    (repo / "src").mkdir()
+    (repo / "src" / "main.py").write_text("print('hi')\n")
+    (repo / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00binary")
+    assert dp("alias", "read_file", "Read", cwd=repo).returncode == 0
+    for args in (["pave", "--agents-md", "--output", "AGENTS.md"], ["pave", "--agents-md", "--output", "CLAUDE.md"],
+                 ["pave", "--hook", "--scope", "project"]):
+        proc = dp(*args, cwd=repo)
+        assert proc.returncode == 0, proc.stderr
+    shared = [repo / "AGENTS.md", repo / "CLAUDE.md", repo / ".claude" / "settings.json"]
+    assert all(path.exists() for path in shared)
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "the team's agent files")
+    proc = dp("uninstall", cwd=repo)
+    assert proc.returncode == 0, proc.stderr
+    assert "deleted" not in proc.stdout
+    assert proc.stdout.count("git tracks the file, so it stays") == 3, proc.stdout
+    for path in shared:
+        assert path.exists(), path
+        assert "dp:begin" not in path.read_text() and "pave-check" not in path.read_text()
+    assert _git(repo, "ls-files", "--deleted") == ""
+    untracked = repo / "NOTES.md"  # a file dp created that nobody committed still goes, as before
+    assert dp("pave", "--agents-md", "--output", "NOTES.md", cwd=repo).returncode == 0
+    proc = dp("uninstall", cwd=repo)
+    assert "the file was dp's own and is deleted" in proc.stdout and not untracked.exists()

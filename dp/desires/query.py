@@ -83,15 +83,19 @@ def captured(db_path):
     """A connection for reading what was captured (None: no store yet, nothing captured).
 
     The one way ``dp desires``, ``dp paths`` and ``dp suggest`` read: what the mod spooled is moved
-    into the store first where dp may write it; a read-only store (or one from a newer dp) is read
-    as it is, never refused (``dp.store.reading``).
+    into the store first (creating it if need be) where dp may write it, else it stays spooled; a
+    read-only store (or one from a newer dp) is read as it is, never refused (``dp.store.reading``).
     """
-    from dp.capture.fixes import drain
-    from dp.store import reading
+    from dp.capture.fixes import drain, pending
+    from dp.store import Store, reading
 
-    with reading(db_path, keep_spooled=True) as store:
-        if store is not None and store.writable:
-            drain(store.conn, str(db_path))
+    if pending(str(db_path)):
+        try:
+            with Store.open(db_path) as store:
+                drain(store.conn, str(db_path))
+        except DpError:
+            pass  # a store dp may not write: the fixes wait in the spool for one it may
+    with reading(db_path) as store:
         yield None if store is None else store.conn
 
 

@@ -264,14 +264,15 @@ def _sync_plugin(db_path: Path) -> list[dict]:
     return plugin.sync(db_path, snapshot["aliases"])
 
 
-def uninstall(path: Path, scope: str, db_path: Path | None = None) -> dict:
+def uninstall(path: Path, scope: str, db_path: Path | None = None, keep_file: bool = False) -> dict:
     """Take dp's entries out of the settings at ``path``; a file without them is not touched.
 
     When what is left is exactly what the file held before dp's entry went in
     (one of its backups), those bytes come back unchanged; otherwise the file
     is rewritten in its own style. A project or local settings file left
     empty is deleted (dp created it), with its ``.claude`` directory if that
-    is then empty, so the repository keeps no trace.
+    is then empty, so the repository keeps no trace — unless ``keep_file`` (git tracks it: the
+    team's file stays, emptied of dp's entries only).
     """
     original = read_bytes(path)
     settings = parse_settings(original, path)
@@ -282,7 +283,7 @@ def uninstall(path: Path, scope: str, db_path: Path | None = None) -> dict:
     if not removed:
         return _report("not_installed", scope, path, None, removed=0)
     earlier = _earlier_form(path, settings)
-    if earlier is None and not settings and scope in ("project", "local") and not path.is_symlink():
+    if earlier is None and not settings and scope in ("project", "local") and not path.is_symlink() and not keep_file:
         backup = remove_file(path, expected=original)
         _remove_if_empty(path.parent)
         return _report("removed", scope, path, backup, removed=removed, deleted=True)

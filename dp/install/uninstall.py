@@ -4,7 +4,9 @@ The store's ``installs`` record says where dp wrote (hook entries in Claude
 Code settings files, dp's block in AGENTS.md/CLAUDE.md, …). Each file gets
 back the bytes it had before dp when those are known (see
 ``dp.install.hook.uninstall``), and a file dp created is deleted once nothing of
-the user's is left in it. The user, project and local settings of the current
+the user's is left in it — unless git tracks it: a committed AGENTS.md or
+.claude/settings.json is shared with a team, so dp takes only its own part out
+and leaves the file (``tracked``). The user, project and local settings of the current
 directory are searched too, so a hook installed before dp kept a record is
 found as well. ``purge`` also deletes the store, its directory's data
 (backups, captured data) and dp's cache.
@@ -78,17 +80,42 @@ def _forget(db_path: Path, entry: installs.Install) -> None:
             installs.forget(store, entry.path, entry.kind)
 
 
+def tracked(path: Path) -> bool:
+    """Whether git tracks ``path``: a shared file, which one person's uninstall must never delete.
+
+    Asked of ``git ls-files``; when git cannot say (not installed), a file inside a work tree counts
+    as tracked, the safe side of a question dp cannot answer.
+    """
+    from dp.paths import find_upwards
+    from dp.process import run_process
+
+    if not path.exists() or find_upwards(path.parent, ".git") is None:
+        return False
+    try:
+        listed = run_process(["git", "ls-files", "--error-unmatch", "--", path.name], cwd=path.parent, timeout=30)
+    except (DpError, OSError):
+        return True
+    return listed.exit_code == 0
+
+
+def _deletable(path: Path, entry: installs.Install) -> bool:
+    """Whether dp may delete ``path`` once its own part is out: dp created it and git does not track it."""
+    return entry.created_file and not tracked(path)
+
+
 def _remove_hook(path: Path, entry: installs.Install) -> dict:
     from dp.install import hook
 
-    result = hook.uninstall(path, entry.scope or "custom")
-    deleted = bool(result.get("deleted")) or _delete_if_emptied(path, entry)
-    return {"status": result["status"], "removed": result.get("removed", 0), "deleted": deleted}
+    shared = tracked(path)
+    result = hook.uninstall(path, entry.scope or "custom", keep_file=shared)
+    deleted = bool(result.get("deleted")) or (not shared and _delete_if_emptied(path, entry))
+    kept = {"kept_tracked": True} if shared and result["status"] == "removed" else {}
+    return {"status": result["status"], "removed": result.get("removed", 0), "deleted": deleted, **kept}
 
 
 def _delete_if_emptied(path: Path, entry: installs.Install) -> bool:
-    """A JSON file dp created and that holds nothing now (``{}``) goes, as it was before dp."""
-    if not entry.created_file:
+    """A JSON file dp created and that holds nothing now (``{}``) goes, as it was before dp (untracked)."""
+    if not _deletable(path, entry):
         return False
     data = read_bytes(path)
     if data is None or data.strip() not in (b"{}", b""):
@@ -106,11 +133,12 @@ def _remove_block(path: Path, entry: installs.Install) -> dict:
     text = without_block(original.decode("utf-8"), path)
     if text is None:
         return {"status": "not_installed", "deleted": False}
-    if entry.created_file and not text.strip():
+    shared = tracked(path)
+    if not text.strip() and entry.created_file and not shared:
         remove_file(path, expected=original)
         return {"status": "removed", "deleted": True}
     replace_file(path, text.encode("utf-8"), expected=original, backup=True)
-    return {"status": "removed", "deleted": False}
+    return {"status": "removed", "deleted": False, **({"kept_tracked": True} if shared else {})}
 
 
 def _remove_mcp(path: Path, entry: installs.Install) -> dict:
@@ -123,8 +151,10 @@ def _remove_mcp(path: Path, entry: installs.Install) -> dict:
 def _remove_claude_md(path: Path, entry: installs.Install) -> dict:
     from dp.install.claude_md import remove_import
 
-    status = remove_import(path, created_file=entry.created_file)
-    return {"status": "removed" if status == "deleted" else status, "deleted": status == "deleted"}
+    shared = tracked(path)
+    status = remove_import(path, created_file=entry.created_file and not shared)
+    kept = {"kept_tracked": True} if shared and status == "removed" else {}
+    return {"status": "removed" if status == "deleted" else status, "deleted": status == "deleted", **kept}
 
 
 def _remove_plugin(path: Path, entry: installs.Install) -> dict:

@@ -57,10 +57,9 @@ class ImportReport:
 class Store:
     """A read-write handle on the alias store. Use ``Store.open(path)``."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, writable: bool = True):
+    def __init__(self, conn: sqlite3.Connection, path: Path):
         self.conn = conn
         self.path = path
-        self.writable = writable  # False: opened read-only by ``reading``
 
     @classmethod
     def open(cls, path) -> "Store":
@@ -240,14 +239,13 @@ def read_rules(path, tool=None, command=None, kind=None) -> list[Rule]:
 
 
 @contextlib.contextmanager
-def reading(path, *, keep_spooled: bool = False):
+def reading(path):
     """The store for a command that only reads (``dp aliases``, ``desires``, ``paths``, ``suggest``), or None.
 
     One way for every such command: a missing store is an empty one (None; nothing is created), and a
     store dp may not write — a read-only file or file system, one from a newer dp — is read as far as
-    it can be, never refused. The store is opened for writing only where that is allowed and asked
-    for: an older schema is migrated first, and ``keep_spooled`` (what the capture hook and the mod
-    spooled is moved in before reading) opens it writable; ``Store.writable`` says which it got.
+    it can be, never refused. Only an older schema in a store dp may write is opened for writing,
+    to be migrated first.
     """
     path = Path(path).expanduser()
     check_location(path, create=path.absolute() == Path(DEFAULT_DB).expanduser().absolute(), write=False)
@@ -259,14 +257,13 @@ def reading(path, *, keep_spooled: bool = False):
     if conn is None:
         yield None
         return
-    may_write = version <= SCHEMA_VERSION and os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
-    if may_write and (keep_spooled or version < SCHEMA_VERSION):
+    if version < SCHEMA_VERSION and os.access(path, os.W_OK) and os.access(path.parent, os.W_OK):
         conn.close()
         with Store.open(path) as store:
             yield store
         return
     try:
-        yield Store(conn, path, writable=False)
+        yield Store(conn, path)
     except sqlite3.Error as exc:
         hint = (
             f"it was written by a newer dp (schema {version}, this dp knows {SCHEMA_VERSION}); upgrade dp ({UPGRADE_HINT})"

@@ -12,7 +12,8 @@ from dp.cli.options import Shared, shared
 HELP = f"""Remove everything dp installed: its hook entries in Claude Code settings (every
 scope it recorded, plus the user, project and local settings of this directory)
 and its <!-- dp:begin --> blocks in AGENTS.md / CLAUDE.md. Each file gets back the
-bytes it had before dp (when dp kept them); a file dp created is deleted.
+bytes it had before dp (when dp kept them); a file dp created is deleted, unless git
+tracks it (a shared file: only dp's part goes, the file stays).
 
 --purge also deletes the alias store, ~/.dp (backups, captured data) and dp's cache,
 after asking (--yes answers for you). dp itself stays installed: remove it with
@@ -68,6 +69,8 @@ def _print(reports: list[dict], doomed: list, dry_run: bool) -> None:
             line += _plugin_note(report["client"])
         elif report.get("deleted"):
             line += "; the file was dp's own and is deleted"
+        elif report.get("kept_tracked"):
+            line += "; git tracks the file, so it stays (commit the change, or git rm it if nothing else needs it)"
         status(line[0].upper() + line[1:])
     if not reports:
         status("dp has nothing installed here (no hook entries, no blocks).")
