@@ -147,3 +147,13 @@ def test_taskfile_includes_inside_the_repository_are_namespaced(tmp_path, no_too
         "Taskfile.yml includes gone (./gone.yml): not found inside the repository",
         "Taskfile.yml includes escape (../outside.yml): not found inside the repository",
     ]
+
+
+@pytest.mark.parametrize("name, module", [("justfile", just), ("Taskfile.yml", taskfile)])
+def test_a_file_that_leads_out_of_the_repository_is_not_read(tmp_path, no_tools, name, module):
+    (tmp_path / "elsewhere").write_text(JUSTFILE if module is just else TASKFILE)
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / name).symlink_to(tmp_path / "elsewhere")
+    (runner,) = module.detect(repo, repo)
+    assert runner.tasks == [] and runner.unknown == f"{name} leads outside the repository: not read"

@@ -127,3 +127,12 @@ def test_descriptions_come_from_double_hash_comments_in_included_files_too(tmp_p
     found = reading(tmp_path, "include more.mk\n## Build it\nbuild:\n", **{"more.mk": "lint: ## Lint it\n"})
     assert found.targets["build"].description == "Build it"
     assert found.targets["lint"].description == "Lint it"
+
+
+def test_a_makefile_that_leads_out_of_the_repository_is_not_read(tmp_path):
+    (tmp_path / "elsewhere.mk").write_text("secret-host:\n")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "Makefile").symlink_to(tmp_path / "elsewhere.mk")
+    found = makefile_text.read(repo / "Makefile", repo, repo)
+    assert not found.targets and found.unknown == ["Makefile leads outside the repository: not read"]

@@ -277,6 +277,8 @@ def tool_listed_runner(
     tell)): that is enough to tell an agent what exists; running a task needs
     the tool anyway, and dp then says what to install.
     """
+    from dp.paths import confined
+
     source = first_existing(directory, file_names)
     if source is None:
         return []
@@ -284,6 +286,9 @@ def tool_listed_runner(
     if asking_tools() and installed(tool):
         tasks = from_tool(directory, source)
         reason = f"{source.name} found: {what} from {tool}'s own listing"
+    elif confined(source, project_root) is None:  # a link out of the repository: not the project's file
+        tasks, unknown = [], f"{source.name} leads outside the repository: not read"
+        reason = f"{source.name} found: {what} read from the file ({tool} not run)"
     else:
         tasks, unknown = from_file(source, project_root)
         reason = f"{source.name} found: {what} read from the file ({tool} not run)"

@@ -76,6 +76,9 @@ def read(makefile: Path, directory: Path, root: Path) -> Reading:
     followed only inside ``root`` (the repository). DpError when the makefile
     itself cannot be read or is not a Makefile at all."""
     reader = _Reader(Path(directory), Path(root))
+    if confined(makefile, root) is None:  # a link out of the repository: its text is not the project's
+        reader.reading.hidden(f"{makefile.name} leads outside the repository: not read")
+        return reader.reading
     reader.file(Path(makefile), depth=0)
     reader.optional_includes_done()
     return reader.reading
