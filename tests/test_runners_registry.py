@@ -312,7 +312,7 @@ def test_an_unknown_task_names_what_could_not_be_read(tmp_path):
     root = repo(tmp_path / "repo")
     package(root, {"test": "vitest"})
     makefile(root, "all:\n    echo indented with spaces\n")
-    with pytest.raises(DpError, match=r'no task "all".*not read: make cannot read'):
+    with pytest.raises(DpError, match=r'no task "all".*not read: cannot read .*Makefile: line 2 .*missing separator'):
         resolve(detect(root), "all")
 
 
