@@ -436,11 +436,9 @@ class _Flow:
             if start < 0:
                 appended = True
                 continue
-            shown = name if option in ("", sinks.AS_OPTION) else f"{name} {option}"
-            why = reason if option != sinks.AS_OPTION else (
-                f"a value there could be read as one of {name}'s options or commands, and some of those run "
-                f"programs ({reason})")
-            self._add_all(start, end, shown, why, alternative)
+            shown = name if not option else f"{name}, read as an option" if option == sinks.AS_OPTION \
+                else f"{name} {option}"
+            self._add_all(start, end, shown, reason, alternative)
             literal = self.text[start:end]
             if _file(_unquoted(literal)) in self.written and not self._values_within(start, end):
                 self._add_origins(self.written[_file(_unquoted(literal))], shown, *sinks.FILE_SCRIPT)
