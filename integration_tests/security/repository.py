@@ -149,12 +149,14 @@ def bash_payload(command: str, cwd: Path) -> dict:
 
 
 def hook_env(home: Path, path: str = "") -> dict:
-    """The environment of a user with dp installed with its defaults: a HOME of their own."""
+    """The environment of a user with dp installed with its defaults: a HOME of their own, and on PATH
+    the real make, just and Task (the test extra installs the last two beside dp), unless ``path`` is given."""
+    import sys
+
     (home / ".dp").mkdir(parents=True, exist_ok=True)
     env = {key: value for key, value in os.environ.items() if not key.startswith(("DP_", "CLAUDE", "GIT_"))}
     env.update({"HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache"), "NO_COLOR": "1", **GIT_IDENTITY})
-    if path:
-        env["PATH"] = path
+    env["PATH"] = path or os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])
     return env
 
 
