@@ -446,6 +446,9 @@ class _Flow:
                 self._inner_script(name, option, args, start, command, env)
             if reading.stdin is False and any(mark in literal for mark in ("$(", "`", "<(")):
                 self._add_origins(self._stdin_origins(command), shown, *sinks.STDIN_SCRIPT)
+            if name in sinks.RUNS_INPUT and sinks.RUNS_INPUT[name].search(literal):
+                self._add_origins(self._stdin_origins(command), f"{name} (its program runs its input)",
+                                  *sinks.STDIN_SCRIPT)
         if reading.stdin:
             self._add_origins(self._stdin_origins(command), name, *sinks.STDIN_SCRIPT)
         return appended

@@ -241,6 +241,14 @@ SINKS: dict[str, tuple[str, tuple, str, str]] = {
              "test a fixed variable name"),
 }
 
+# Program text that runs its input (awk's system() and pipes, sed's e command and s///e): what such a
+# fixed program reads on stdin is code.
+_AWK_RUNS_INPUT = re.compile(r"system\s*\(|\|\s*getline|\|&|print[^;}\n]*\|")
+RUNS_INPUT = {
+    **{awk: _AWK_RUNS_INPUT for awk in ("awk", "gawk", "mawk", "nawk", "busybox-awk")},
+    "sed": re.compile(r"(?:^|[;{}\n'\"0-9$/])\s*e(?:[\s;}'\"]|$)|s(.)(?:(?!\1).)*\1(?:(?!\1).)*\1[gpIiMm0-9w]*e"),
+}
+
 # Programs that read a script on standard input though their arguments are all data.
 _STDIN_SCRIPTS = frozenset({"ssh", "su", "runuser", "sg", "at", "batch", "parallel", "pwsh", "powershell", "ed",
                             "red", "m4", "crontab", "cmd.exe"})
@@ -584,7 +592,8 @@ def _git(args, _parameters):
             if not verbs or verbs[0].value not in ("run", "foreach"):
                 return code, False
             return code + [_span(word, verbs[0].value) for word in rest[rest.index(verbs[0]) + 1:]], False
-        code += _option_words(rest, parameters)[0]
+        code += [(start, end, f"{subcommand.value} {option}" if option and option != AS_OPTION else option)
+                 for start, end, option in _option_words(rest, parameters)[0]]
     return code, False
 
 
