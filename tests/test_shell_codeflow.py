@@ -42,6 +42,8 @@ def programs(text: str) -> list[str]:
     ("V={{v}}; export V; sh -c 'eval \"$V\"'", "sh -c (its script: eval (through $V))"),
     ("sh -c 'eval \"$1\"' _ {{v}}", "sh -c (its script: eval (through $1))"),
     ("V={{v}}; $V", "a program dp cannot name (through $V)"),
+    ("V={{v}}; trap 'eval \"$V\"' EXIT", "trap (its script: eval (through $V))"),
+    ("V={{v}}; eval 'eval \"$V\"'", "eval (its script: eval (through $V))"),
     # standard input and files
     ("cat <<EOF | sh\n{{v}}\nEOF", "sh"), ("echo {{v}} | while read l; do sh; done", "sh"),
     ("echo {{v}} | xargs sh -c", "xargs sh"), ("echo {{v}} | sh -c \"$(cat)\"", "sh -c"),
@@ -71,7 +73,7 @@ def test_structural_sinks(text, program):
     "sqlite3 \"{{db}}\" \".tables\"", "docker run -e X={{v}} img env", "kubectl exec pod -- ls {{v}}",
     "uv run pytest -k {{v}}", "timeout {{x}} ls", "echo {{v}} | xargs rm", "echo {{v}} | sed 's/a/b/'",
     "{{x}} --version", "X=$({{cmd}} 2>&1); N=$(echo \"$X\" | grep -c ok); echo $((N + 1))", "vim -- {{v}}",
-    "cargo init --name {{v}}",
+    "cargo init --name {{v}}", "V={{v}}; trap 'echo \"$V\"' EXIT",
 ])
 def test_data_positions_pass(text):
     assert programs(text) == []

@@ -45,6 +45,7 @@ _NOT_NAMED = frozenset("$`*?[")
 _FOLLOWED_KINDS = frozenset({sinks.SHELL, sinks.INTERPRETER, sinks.ALL})
 TEST_ARITHMETIC = re.compile(r"(?<!\S)-(eq|ne|lt|le|gt|ge|v)(?!\S)")
 _SUBSCRIPT = re.compile(r"(?:^|(?<=[\s;&|(]))[A-Za-z_][A-Za-z0-9_]*\[([^\]\n]*)\]\+?=")
+_SAME_SHELL = frozenset({"eval", "trap"})  # they run their text in this shell, with all its variables
 _POSITIONAL = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*")
 
 
@@ -444,6 +445,8 @@ class _Flow:
                 self._add_origins(self.written[_file(_unquoted(literal))], shown, *sinks.FILE_SCRIPT)
             if kind == sinks.SHELL and "c" in option and end > start and not self._values_within(start, end):
                 self._inner_script(name, option, args, start, command, env)
+            elif name in _SAME_SHELL and end > start and not self._values_within(start, end):
+                self._inner_script(name, option, args, start, command, env, same_shell=True)
             if reading.stdin is False and any(mark in literal for mark in ("$(", "`", "<(")):
                 self._add_origins(self._stdin_origins(command), shown, *sinks.STDIN_SCRIPT)
             if name in sinks.RUNS_INPUT and sinks.RUNS_INPUT[name].search(literal):
@@ -453,18 +456,21 @@ class _Flow:
             self._add_origins(self._stdin_origins(command), name, *sinks.STDIN_SCRIPT)
         return appended
 
-    def _inner_script(self, name: str, option: str, args, start: int, command: Command, env: set) -> None:
+    def _inner_script(self, name: str, option: str, args, start: int, command: Command, env: set,
+                      same_shell: bool = False) -> None:
         """A shell's own ``-c '…'`` script, judged with what it inherits: exported tainted variables and
-        the values given as its positional parameters (``sh -c 'eval "$1"' _ {{v}}``)."""
+        the values given as its positional parameters (``sh -c 'eval "$1"' _ {{v}}``); for ``eval`` and
+        ``trap``, whose text this shell runs, every tainted variable (``trap 'eval "$V"' EXIT``)."""
         if self.depth >= MAX_DEPTH:
             return
         position = next((i for i, word in enumerate(args) if word.start == start), None)
         if position is None:
             return
         inherited = {name_: origins for name_, origins in self.taint.items()
-                     if name_ in env or name_ in self._exported()}
+                     if same_shell or name_ in env or name_ in self._exported()}
         after = args[position + 2:]  # $0 first, then $1 …
-        origins = frozenset().union(*[self._origins_in(word.start, word.end) for word in after]) if after else None
+        origins = frozenset().union(*[self._origins_in(word.start, word.end) for word in after]) \
+            if after and not same_shell else None
         if origins:
             inherited.update({positional: origins for positional in _POSITIONAL})
         if not inherited:
@@ -480,7 +486,7 @@ class _Flow:
                               "its script could not be read, and it receives the value", sinks.SHELL_ALTERNATIVE)
             return
         for sink in inner:  # the inner script's values are the outer placeholders already
-            self._add_origins([(sink.start, sink.end)], f"{name} {option} (its script: {sink.program})",
+            self._add_origins([(sink.start, sink.end)], f"{f'{name} {option}'.strip()} (its script: {sink.program})",
                               sink.reason, sink.alternative)
 
     def _exported(self) -> set:
