@@ -116,7 +116,7 @@ class _Reader:
                 self.reading.hidden(f"{where} includes {word}: a name make computes")
                 continue
             pattern = word if os.path.isabs(word) else str(self.directory / word)
-            names = sorted(glob.glob(pattern)) if glob.has_magic(word) else [pattern]
+            names = sorted(glob.glob(pattern)) if any(char in word for char in "*?[") else [pattern]
             for name in names:
                 self._one_include(Path(name), word, required, where, depth)
 
