@@ -14,3 +14,15 @@ class DpError(Exception):
 
     def __str__(self) -> str:
         return self.message
+
+
+def did_you_mean(word, choices) -> str:
+    """`` (did you mean 'claude'?)`` for a near miss among ``choices``, else ''.
+
+    The one hint every enumerated choice gives (agents, scopes, modes, step types, ``--kind`` …), so a
+    typo is answered with the word meant, not only with the list.
+    """
+    import difflib
+
+    close = difflib.get_close_matches(str(word), [str(choice) for choice in choices], n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""

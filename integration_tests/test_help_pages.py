@@ -17,7 +17,7 @@ def commands(dp, *prefix: str) -> list[tuple[str, ...]]:
     found = [prefix]
     if "Commands:" in page:
         for line in page.split("Commands:", 1)[1].splitlines():
-            match = re.match(r"  ([a-z][a-z-]*)  ", line)
+            match = re.match(r" {2,}([a-z][a-z-]*)  ", line)
             if match:
                 found += commands(dp, *prefix, match.group(1))
     return found

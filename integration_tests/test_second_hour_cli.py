@@ -89,9 +89,9 @@ def _commands(dp) -> list[str]:
     """Every command and subcommand `dp --help` lists (pave-check, the hook itself, takes the hook's options)."""
     found = []
     for line in dp("--help").stdout.split("Commands:")[1].splitlines():
-        words = line.split()
-        if line.startswith("  ") and not line.startswith("   ") and words:
-            found.append(words[0])
+        match = re.match(r" {2,}([a-z][a-z-]*)  ", line)
+        if match:
+            found.append(match.group(1))
     assert {"init", "run", "tasks", "desires", "recipe", "aliases"} <= set(found), found
     listed = []
     for name in found:
@@ -263,3 +263,68 @@ def test_uninstall_never_deletes_a_committed_file_dp_created(dp, tmp_path, home)
     assert dp("pave", "--agents-md", "--output", "NOTES.md", cwd=repo).returncode == 0
     proc = dp("uninstall", cwd=repo)
     assert "the file was dp's own and is deleted" in proc.stdout and not untracked.exists()
+
+
+# --- 10: errors name the file and the fix; a typo gets "did you mean"; an unmet check is not ok -------
+
+def test_a_missing_recipe_file_is_named_as_typed(dp, tmp_path):
+    project = make_repo(tmp_path / "proj")
+    (project / "recipes").mkdir()
+    (project / "recipes" / "build.yaml").write_text("name: build\nsteps:\n  - id: a\n    command: echo hi\n")
+    proc = dp("recipe", "run", "nosuch.yaml", cwd=project)
+    assert_one_line_error(proc, f"recipe 'nosuch.yaml' not found: no file {project / 'nosuch.yaml'}, and no nosuch.yaml in")
+    assert ".yaml.yaml" not in proc.stderr and "dp recipe list" in proc.stderr
+    assert dp("recipe", "run", "build.yaml", "--json", cwd=project).returncode == 0  # the name with its suffix still finds it
+
+
+@pytest.mark.parametrize("name, text, where", [
+    ("broken.toml", '[meta]\nexported_by = "alice"\n\n[[aliases]]\nfrom = "read_file\n', "at line 5"),
+    ("team.json", '{"meta": {},\n "aliases": [\n', "invalid JSON at line 3"),
+])
+def test_a_broken_collection_names_its_file_line_and_fix(dp, tmp_path, name, text, where):
+    path = tmp_path / name
+    path.write_text(text)
+    proc = dp("aliases", "import", path)
+    assert_one_line_error(proc, f"dp: error: {path}: ")
+    assert where in proc.stderr and "correct it there" in proc.stderr and "dp aliases export" in proc.stderr
+
+
+@pytest.mark.parametrize("args, meant", [
+    (["init", "--agent", "claud"], "claude"),
+    (["init", "--scope", "projct"], "project"),
+    (["pave", "--hook", "--mode", "advse"], "advise"),
+    (["pave", "--hook", "--permission", "aks"], "ask"),
+    (["aliases", "--kind", "comand"], "command"),
+    (["pave", "--hook", "--agent", "gemini", "--scope", "usr"], "user"),
+])
+def test_every_enumerated_choice_says_did_you_mean(dp, tmp_path, home, args, meant):
+    proc = dp(*args, cwd=tmp_path)
+    assert_one_line_error(proc, f"(did you mean '{meant}'?)")
+    assert not (home / ".claude").exists() and not (home / ".gemini").exists()  # nothing was installed
+
+
+def test_doctor_never_says_ok_beside_a_fix(dp, tmp_path):
+    assert dp("init", "--no-capture", "-q", cwd=tmp_path).returncode == 0
+    checks = json.loads(dp("doctor", "--json", cwd=tmp_path).stdout)["checks"]
+    capture = [check for check in checks if check["check"] == "capture"]
+    assert [(check["status"], check["message"]) for check in capture] == [
+        ("warning", "capture hooks not installed (failed calls are not recorded)")]
+    assert [check for check in checks if check["status"] == "ok" and check["fix"]] == []
+    text = dp("doctor", cwd=tmp_path).stdout
+    assert not any(line.startswith("ok") and "not installed" in line for line in text.splitlines())
+
+
+def test_help_lists_commands_by_what_a_person_does(dp):
+    page = dp("--help").stdout.split("Commands:", 1)[1]
+    sections, current = {}, None
+    for line in page.splitlines():
+        heading = re.fullmatch(r"  ([A-Z][a-z ]+):", line)
+        if heading:
+            current = sections.setdefault(heading.group(1), [])
+        elif re.match(r" {4}[a-z]", line):
+            current.append(line.split()[0])
+    assert list(sections) == ["Set up", "Rules", "Capture", "Project", "Recipes", "Agents"]
+    assert sections["Set up"][0] == "init" and "pave-check" in sections["Agents"]
+    assert sections["Rules"][:2] == ["alias", "aliases"] and "paving" in sections["Project"]
+    listed = [name for names in sections.values() for name in names]
+    assert len(listed) == len(set(listed)) >= 21

@@ -37,3 +37,18 @@ def test_delete_command_deletes_exactly_that_rule(tmp_path, rule, capsys):
     with Store.open(db) as store:
         remaining = store.list_rules()
     assert [r.key for r in remaining] == [r.key for r in RULES if r.key != rule.key]
+
+
+def test_no_check_says_ok_with_a_fix():
+    """An unmet check is never "ok" (issue 38, 10): a finding that carries a fix is a warning or an error."""
+    import ast
+    from pathlib import Path
+
+    offenders = []
+    for module in sorted((Path(__file__).resolve().parents[1] / "dp" / "doctor").glob("*.py")):
+        for node in ast.walk(ast.parse(module.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Finding" and len(node.args) >= 2:
+                ok = getattr(node.args[1], "id", "") == "OK"
+                if ok and (len(node.args) >= 4 or any(keyword.arg == "fix" for keyword in node.keywords)):
+                    offenders.append(f"{module.name}:{node.lineno}")
+    assert offenders == []

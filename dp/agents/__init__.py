@@ -36,7 +36,10 @@ def get(name: str | None = None):
     agent = _loaded.get(name)
     if agent is None:
         if name not in MODULES:
-            raise UnknownAgent(f"unknown agent {name!r}: use one of {', '.join(MODULES)}")
+            from dp.errors import did_you_mean
+
+            raise UnknownAgent(f"unknown agent {name!r}{did_you_mean(name, MODULES)}: "
+                               f"use one of {', '.join(MODULES)}")
         import importlib
 
         module = importlib.import_module(MODULES[name])

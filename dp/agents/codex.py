@@ -140,14 +140,15 @@ class CodexCli(Agent):
     def config_path(self, scope: str, home=None, project_dir=None):
         from pathlib import Path
 
-        from dp.errors import DpError
+        from dp.errors import DpError, did_you_mean
 
         if scope == "user":
             codex_home = os.environ.get("CODEX_HOME") if home is None else None
             return (Path(codex_home).expanduser() if codex_home else (home or Path.home()) / ".codex") / "hooks.json"
         if scope == "project":
             return (project_dir or Path.cwd()) / ".codex" / "hooks.json"
-        raise DpError(f"unknown scope {scope!r} for {self.display}: use one of {', '.join(self.scopes)}")
+        raise DpError(f"unknown scope {scope!r} for {self.display}{did_you_mean(scope, self.scopes)}: "
+                      f"use one of {', '.join(self.scopes)}")
 
     def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
         """Fixed entries, whatever the rules: Codex's trust is a hash of them (see the module docstring)."""

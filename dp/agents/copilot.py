@@ -175,13 +175,14 @@ class CopilotCli(Agent):
     def config_path(self, scope: str, home=None, project_dir=None):
         from pathlib import Path
 
-        from dp.errors import DpError
+        from dp.errors import DpError, did_you_mean
 
         if scope == "user":
             return copilot_home(home) / "hooks" / HOOK_FILE
         if scope == "project":
             return Path(project_dir or Path.cwd()) / ".github" / "hooks" / HOOK_FILE
-        raise DpError(f"unknown scope {scope!r} for {self.display}: use one of {', '.join(self.scopes)}")
+        raise DpError(f"unknown scope {scope!r} for {self.display}{did_you_mean(scope, self.scopes)}: "
+                      f"use one of {', '.join(self.scopes)}")
 
     def filter_support(self) -> dict:
         return {"filtered": False, "version": None,

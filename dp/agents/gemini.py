@@ -170,13 +170,14 @@ class GeminiCli(Agent):
     def config_path(self, scope: str, home=None, project_dir=None):
         from pathlib import Path
 
-        from dp.errors import DpError
+        from dp.errors import DpError, did_you_mean
 
         if scope == "user":
             return (home or Path.home()) / ".gemini" / "settings.json"
         if scope == "project":
             return (project_dir or Path.cwd()) / ".gemini" / "settings.json"
-        raise DpError(f"unknown scope {scope!r} for {self.display}: use one of {', '.join(self.scopes)}")
+        raise DpError(f"unknown scope {scope!r} for {self.display}{did_you_mean(scope, self.scopes)}: "
+                      f"use one of {', '.join(self.scopes)}")
 
     def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
         """BeforeTool for every tool (rules and aliases may name any), AfterTool for dp's note on what

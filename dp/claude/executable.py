@@ -18,7 +18,7 @@ import sysconfig
 from pathlib import Path
 
 from dp import INSTALL_HINT
-from dp.errors import DpError
+from dp.errors import DpError, did_you_mean
 from dp.paths import find_upwards, inside, walk_up
 
 PROGRAM = "pave-check"
@@ -120,9 +120,10 @@ def hook_command(executable: Path, db: Path | None = None, permission: str = "no
     """The hook entry's command line; only non-default options are spelled out
     (``--agent`` for any agent but Claude Code)."""
     if permission not in PERMISSIONS:
-        raise DpError(f"--permission must be one of {', '.join(PERMISSIONS)}, not {permission!r}")
+        raise DpError(f"--permission must be one of {', '.join(PERMISSIONS)}, not {permission!r}"
+                      f"{did_you_mean(permission, PERMISSIONS)}")
     if mode not in MODES:
-        raise DpError(f"--mode must be one of {', '.join(MODES)}, not {mode!r}")
+        raise DpError(f"--mode must be one of {', '.join(MODES)}, not {mode!r}{did_you_mean(mode, MODES)}")
     words = [str(executable)]
     if agent:
         words += ["--agent", agent]

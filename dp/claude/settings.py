@@ -18,7 +18,7 @@ import re
 import shlex
 from pathlib import Path
 
-from dp.errors import DpError
+from dp.errors import DpError, did_you_mean
 
 SCOPES = ("user", "project", "local")
 EVENT = "PreToolUse"
@@ -43,7 +43,7 @@ def settings_path(scope: str, home: Path | None = None, project_dir: Path | None
         return base / ".claude" / "settings.json"
     if scope == "local":
         return base / ".claude" / "settings.local.json"
-    raise DpError(f"unknown scope {scope!r}: use one of {', '.join(SCOPES)}")
+    raise DpError(f"unknown scope {scope!r}{did_you_mean(scope, SCOPES)}: use one of {', '.join(SCOPES)}")
 
 
 def managed_settings_paths() -> list[Path]:

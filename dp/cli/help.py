@@ -12,20 +12,43 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 WHOLE_LINE = 10_000
+# ``dp --help`` lists the commands by what a person is doing, in the order they are met — not
+# alphabetically, where alias/aliases and pave/paving/pave-check stood side by side. A command
+# missing here is listed under "More" (tests/test_help_pages.py wants none there).
+SECTIONS = (
+    ("Set up", ("init", "doctor", "uninstall")),
+    ("Rules", ("alias", "aliases", "trust", "untrust")),
+    ("Capture", ("desires", "paths", "suggest", "ingest")),
+    ("Project", ("tasks", "run", "script", "make", "git", "paving")),
+    ("Recipes", ("recipe",)),
+    ("Agents", ("pave", "mcp", "pave-check")),
+)
 
 
 class DpGroup(TyperGroup):
-    """A command group whose command list shows each whole description."""
+    """A command group whose command list shows each whole description; dp's own list in SECTIONS."""
 
     def format_commands(self, ctx, formatter) -> None:
-        rows = []
+        rows = {}
         for name in self.list_commands(ctx):
             command = self.get_command(ctx, name)
             if command is not None and not command.hidden:
-                rows.append((name, command.get_short_help_str(WHOLE_LINE)))
-        if rows:
-            with formatter.section("Commands"):
-                formatter.write_dl(rows)
+                rows[name] = command.get_short_help_str(WHOLE_LINE)
+        if not rows:
+            return
+        with formatter.section("Commands"):
+            if ctx.parent is not None:  # a command's own subcommands: one short list
+                formatter.write_dl(list(rows.items()))
+                return
+            placed = {name for _, names in SECTIONS for name in names}
+            sections = [*SECTIONS, ("More", tuple(name for name in rows if name not in placed))]
+            width = max(map(len, rows))  # one column for every section
+            for title, names in sections:
+                listed = [(name.ljust(width), rows[name]) for name in names if name in rows]
+                if listed:
+                    formatter.write_text(f"{title}:")
+                    with formatter.indentation():
+                        formatter.write_dl(listed)
 
 
 class DpCommand(TyperCommand):

@@ -86,7 +86,7 @@ def _run(args: list[str]) -> int:
             return 0
         except click_exceptions.UsageError as exc:
             hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
-            _error(f"{_one_line(exc.format_message())}{hint}")
+            _error(f"{_one_line(exc.format_message())}{_near_choice(exc)}{hint}")
             return 2
         except click_exceptions.ClickException as exc:
             _error(_one_line(exc.format_message()))
@@ -128,6 +128,17 @@ def _not_utf8(exc: Exception) -> str:
     around = exc.object[max(0, exc.start - 20): exc.end + 20]
     shown = around.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     return f"{shown!r} holds bytes that are not UTF-8 (from an argument or a file name); dp needs UTF-8 text here"
+
+
+def _near_choice(exc) -> str:
+    """The choice a mistyped value of a choice option (``--kind comand``) was meant to be, as dp's own checks say it."""
+    import re
+
+    from dp.errors import did_you_mean
+
+    choices = getattr(getattr(getattr(exc, "param", None), "type", None), "choices", None)
+    given = re.search(r"'([^']*)' is not one of", exc.format_message())
+    return did_you_mean(given.group(1), [getattr(c, "value", c) for c in choices]) if choices and given else ""
 
 
 def _one_line(message: str) -> str:

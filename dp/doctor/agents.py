@@ -132,6 +132,6 @@ def _aliases(agent, rules) -> Finding:
     count = f"{len(spelled)} tool-name alias{'es' if len(spelled) != 1 else ''}"
     return Finding(CHECK, OK,
                    f"{agent.display} rejects a tool name it does not know before any hook runs, so {count} "
-                   f"cannot block there; they reach the model as context at session start",
-                   f"also put them in {agent.instructions_file}: dp pave --agents-md --agent {agent.name} "
-                   f"--output {agent.instructions_file}")
+                   f"cannot block there; they reach the model as context at session start (and from "
+                   f"{agent.instructions_file} with dp pave --agents-md --agent {agent.name} "
+                   f"--output {agent.instructions_file})")

@@ -19,7 +19,8 @@ def check_capture(files: list[SettingsFile], db_path: Path, rules) -> list[Findi
     if where:
         findings = [Finding("capture", OK, f"capture hooks installed in {', '.join(where)}")]
     else:
-        findings = [Finding("capture", OK, "capture hooks not installed (failed calls are not recorded)",
+        # Unmet is never "ok": a line with a fix is a warning (dp init --no-capture chose it; the fix says how back).
+        findings = [Finding("capture", WARNING, "capture hooks not installed (failed calls are not recorded)",
                             "dp init (installs them; dp ingest --claude-transcripts reads past sessions)")]
     pending = _pending(db_path, rules or [])
     if pending is not None:

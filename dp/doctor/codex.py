@@ -95,7 +95,7 @@ def _entries_findings(scope: str, path: Path, entries) -> list[Finding]:
     if not findings:
         findings.append(Finding(CHECK, OK, f"{where}: dp's PreToolUse and SessionStart hooks installed"))
     if not any(is_capture_hook(handler) for *_, handler in entries):
-        findings.append(Finding(CHECK, OK, f"{where}: the capture hook is not installed (failed calls are not "
+        findings.append(Finding(CHECK, WARNING, f"{where}: the capture hook is not installed (failed calls are not "
                                            "recorded)", f"dp init --agent codex --scope {scope} "
                                                         "(dp ingest --codex-sessions reads past sessions)"))
     return findings

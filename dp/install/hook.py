@@ -27,7 +27,7 @@ from dp.claude.settings import (
     remove_entries,
     sync_entries,
 )
-from dp.errors import DpError
+from dp.errors import DpError, did_you_mean
 from dp.files import backups_of, read_bytes, remove_file, replace_file
 from dp.hook import HOOK_TIMEOUT_SECONDS
 from dp.store import DEFAULT_DB, Store, installs, read_rules
@@ -47,7 +47,8 @@ def target(scope: str | None, explicit: Path | None, agent=None) -> tuple[str, P
     if scope is not None and explicit is not None:
         raise DpError("use --scope or --settings, not both")
     if scope is not None and scope not in agent.scopes:
-        raise DpError(f"unknown scope {scope!r}{_for(agent)}: use one of {', '.join(agent.scopes)} (or --settings PATH)")
+        raise DpError(f"unknown scope {scope!r}{_for(agent)}{did_you_mean(scope, agent.scopes)}: "
+                      f"use one of {', '.join(agent.scopes)} (or --settings PATH)")
     if explicit is not None:
         return "custom", Path(explicit).expanduser().absolute()
     scope = scope or "user"
@@ -96,7 +97,8 @@ def with_stability_warning(report: dict) -> dict:
 def check_agent_permission(agent, permission: str) -> None:
     """Refuse a ``--permission`` the agent cannot honour without widening (Copilot CLI: ``allow``)."""
     if agent is not None and permission not in agent.permissions:
-        raise DpError(f"--permission {permission} is not available for {agent.display}: use "
+        raise DpError(f"--permission {permission} is not available for {agent.display}"
+                      f"{did_you_mean(permission, agent.permissions)}: use "
                       f"{' or '.join(agent.permissions)} (an allow would make {agent.display} skip its own approval "
                       "of the rewritten command)")
 

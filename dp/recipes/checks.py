@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import difflib
 import re
-from typing import Any, Iterable
+from typing import Any
+
+from dp.errors import did_you_mean
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 
-def suggest(word: str, choices: Iterable[str]) -> str:
-    """`` (did you mean 'command'?)`` for a near miss, else ''."""
-    close = difflib.get_close_matches(str(word), list(choices), n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+suggest = did_you_mean  # `` (did you mean 'command'?)`` for a near miss, else ''
 
 
 def string_list(value: Any, label: str, problems: list[str]) -> list[str]:

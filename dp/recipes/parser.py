@@ -56,9 +56,11 @@ def resolve_recipe_argument(argument: str, roots: Iterable[Path], cwd: Path) -> 
     found = discovery.find_recipe(argument, roots) if discovery.is_safe_recipe_name(argument) else None
     if found is None:
         where = ", ".join(str(root) for root in roots)
+        stem = argument[: -len(Path(argument).suffix)] if argument.endswith(discovery.RECIPE_SUFFIXES) else argument
+        looked_for = f"{stem}.yaml or {stem}.yml" if stem == argument else argument
         raise RecipeError(
-            f"recipe '{argument}' not found: not a file, and no {argument}.yaml in {where} "
-            "(see 'dp recipe list')",
+            f"recipe '{argument}' not found: no file {candidate}, and no {looked_for} in {where}; "
+            "check the name, or see 'dp recipe list'",
             exit_code=EXIT_NOT_FOUND,
         )
     return found

@@ -104,6 +104,9 @@ def _entry_to_rule(entry) -> Rule:
     return validate_rule(rule)
 
 
+_FORMAT_HINT = "`dp aliases export` prints a collection in the format dp reads"
+
+
 def _load(text: str, fmt: str | None):
     """The parsed collection; a document nested beyond reason is refused, not a crash."""
     try:
@@ -111,7 +114,8 @@ def _load(text: str, fmt: str | None):
             try:
                 return json.loads(text)
             except json.JSONDecodeError as exc:
-                raise DpError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+                raise DpError(f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}; "
+                              f"correct it there ({_FORMAT_HINT})") from None
         from dp.rules import fast_toml
 
         fast = fast_toml.loads(text)
@@ -120,7 +124,7 @@ def _load(text: str, fmt: str | None):
         try:
             return tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            raise DpError(f"invalid TOML: {exc}") from None
+            raise DpError(f"invalid TOML: {exc}; correct it there ({_FORMAT_HINT})") from None
     except RecursionError:
         raise DpError("the collection is nested too deeply to be a dp collection (arrays or tables inside each other)") from None
 

@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
-from dp.errors import DpError
+from dp.errors import DpError, did_you_mean
 from dp.paths import walk_up
 from dp.runners.base import Runner, Task, read_json
 
@@ -256,7 +256,7 @@ def _plain_version(text: str) -> str:
 def _known(name: str, field: str) -> str:
     if name not in MANAGERS:
         raise DpError(
-            f'package.json {field} names "{name}", which dp does not know; '
+            f'package.json {field} names "{name}", which dp does not know{did_you_mean(name, MANAGERS)}; '
             f"use one of {', '.join(MANAGERS)}"
         )
     return name

@@ -107,12 +107,16 @@ def import_(
       dp aliases import team.toml --dry-run
     """
     from dp.claude.tools import refuse_unless_forced
+    from dp.errors import DpError
     from dp.rules import collection
     from dp.store import Store
 
     text = read_text_argument(file, "the collection", limit=MAX_COLLECTION_BYTES)
     suffix = Path(file).suffix.lower().lstrip(".")
-    rules = collection.parse(text, suffix if suffix in collection.FORMATS else None)
+    try:
+        rules = collection.parse(text, suffix if suffix in collection.FORMATS else None)
+    except DpError as exc:  # which file, then what is wrong in it and where
+        raise DpError(f"{'the collection on stdin' if file == '-' else file}: {exc.message}") from None
     for number, rule in enumerate(rules, 1):
         refuse_unless_forced(rule, force, where=f"entry {number} ({rule.from_name}): ")
     if project:
