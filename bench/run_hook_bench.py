@@ -144,7 +144,8 @@ def layered_project(directory: Path, store: Path) -> Path:
     (directory / ".dp").mkdir()
     (directory / ".dp" / "rules.toml").write_bytes(data)
     with Store.open(store) as opened:
-        record(opened, os.path.realpath(directory / ".dp" / "rules.toml"), hashlib.sha256(data).hexdigest())
+        record(opened, os.path.realpath(directory), os.path.realpath(directory / ".dp" / "rules.toml"),
+               hashlib.sha256(data).hexdigest())
     inside = directory / "src" / "pkg" / "deep"
     inside.mkdir(parents=True)
     return inside

@@ -3,7 +3,11 @@
 The semantic proof with the real package managers is in
 test_paving_managers.py; here every translation, every refusal and the
 contract around them (bash -n, the rest byte for byte, user rules first,
-told once per session, the switch) are checked fast, with no manager run.
+told once per session, the switch) are checked fast, with no manager run:
+the user's managers are stand-ins in a directory of their own on PATH
+(paving swaps only to a manager PATH finds). Rewrites that run the
+repository's own programs (its environment, another runner's task) need
+``dp trust`` first; integration_tests/security/ shows them refused without it.
 """
 
 from __future__ import annotations
@@ -14,7 +18,17 @@ import subprocess
 import pytest
 from paving_projects import git_init, make_js_project, make_python_project
 
-PATH = "/usr/local/bin:/usr/bin:/bin"
+SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
+
+
+@pytest.fixture(scope="session")
+def user_tools(tmp_path_factory):
+    """The user's own pnpm, yarn and bun (stand-ins: paving only checks that PATH finds them)."""
+    directory = tmp_path_factory.mktemp("user-tools")
+    for name in ("pnpm", "yarn", "bun"):
+        (directory / name).write_text("#!/bin/sh\nexit 0\n")
+        (directory / name).chmod(0o755)
+    return directory
 
 
 @pytest.fixture(scope="session")
@@ -24,9 +38,10 @@ def shared_cache(tmp_path_factory):
 
 
 @pytest.fixture
-def pave_check(pave_check, shared_cache):
+def pave_check(pave_check, shared_cache, user_tools):
     def run(payload, *args, extra_env=None):
-        return pave_check(payload, *args, extra_env={"XDG_CACHE_HOME": shared_cache, **(extra_env or {})})
+        return pave_check(payload, *args, extra_env={"XDG_CACHE_HOME": shared_cache,
+                                                     "PATH": f"{user_tools}:{SYSTEM_PATH}", **(extra_env or {})})
 
     return run
 
@@ -39,10 +54,10 @@ def repo(tmp_path):
     return root
 
 
-def call(pave_check, cwd, command, *args, session="s1"):
+def call(pave_check, cwd, command, *args, session="s1", extra_env=None):
     payload = {"session_id": session, "cwd": str(cwd), "hook_event_name": "PreToolUse", "tool_name": "Bash",
                "tool_input": {"command": command, "description": "run it"}}
-    proc = pave_check(payload, *args, extra_env={"PATH": PATH})
+    proc = pave_check(payload, *args, extra_env=extra_env)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)["hookSpecificOutput"] if proc.stdout else None
 
@@ -106,7 +121,6 @@ FLAVOURS = {
         ("npm run show -- --x y", "yarn run show -- --x y"),
         ("pnpm update", "yarn upgrade"),
         ("npx vitest", "yarn run vitest"),
-        ("pnpm dlx cowsay", "npx cowsay"),
     ],
     "yarn-berry": [
         ("npm ci", "yarn install --immutable"),
@@ -137,7 +151,6 @@ FLAVOURS = {
         ("yarn test", "npm run test"),
         ("bun run show -- a", "npm run show -- a"),
         ("pnpm exec vitest", "npx vitest"),
-        ("pnpm dlx cowsay", "npx cowsay"),
     ],
 }
 
@@ -243,8 +256,38 @@ def test_switch_off_globally_and_per_project(pave_check, dp, repo, tmp_path):
     assert paved(pave_check, repo, "npm install") == "pnpm install"
 
 
-def test_python_tool_in_the_environment_runs_through_the_manager(pave_check, repo):
+@pytest.mark.parametrize("kind", ["npm", "yarn"])
+def test_a_download_only_exec_becomes_npx_only_in_a_trusted_repository(pave_check, dp, repo, kind):
+    """npx runs node_modules/.bin/cowsay first, where pnpm dlx never does (dp.paving.reach)."""
+    make_js_project(repo, kind)
+    assert paved(pave_check, repo, "pnpm dlx cowsay") is None
+    said = call(pave_check, repo, "pnpm dlx cowsay", "--verbose")["additionalContext"]
+    assert "this repository is not trusted" in said and "node_modules/.bin/cowsay" in said, said
+    trust(dp, repo)
+    assert paved(pave_check, repo, "pnpm dlx cowsay") == "npx cowsay"
+
+
+def test_yarn_1_never_runs_a_script_for_npx(pave_check, repo):
+    make_js_project(repo, "yarn", dependencies={"show": "1.0.0"})
+    said = call(pave_check, repo, "npx show", "--verbose")["additionalContext"]
+    assert said == "dp: left `npx` as it is: `yarn run show` would run the package.json script 'show', not the program"
+
+
+def test_a_manager_the_user_has_not_installed_is_not_paved_to(pave_check, repo):
+    make_js_project(repo, "pnpm")
+    output = call(pave_check, repo, "npm test", "--verbose", extra_env={"PATH": SYSTEM_PATH})
+    assert output == {"hookEventName": "PreToolUse",
+                      "additionalContext": "dp: left `npm` as it is: pnpm is not installed here (PATH has no pnpm)"}
+
+
+def trust(dp, repo):
+    proc = dp("trust", cwd=repo)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_python_tool_in_the_environment_runs_through_the_manager(pave_check, dp, repo):
     make_python_project(repo, "uv", tools=("ruff",))
+    trust(dp, repo)
     assert paved(pave_check, repo, "ruff check . && echo done") == "uv run --frozen ruff check . && echo done"
     assert paved(pave_check, repo, "mypy src") is None  # not in the environment
     advice = call(pave_check, repo, "pip install requests")
@@ -253,25 +296,29 @@ def test_python_tool_in_the_environment_runs_through_the_manager(pave_check, rep
 
 
 @pytest.mark.parametrize("manager, prefix", [("poetry", "poetry run"), ("pdm", "pdm run")])
-def test_other_python_managers(pave_check, repo, manager, prefix):
+def test_other_python_managers(pave_check, dp, repo, manager, prefix):
     make_python_project(repo, manager, tools=("ruff",))
+    trust(dp, repo)
     assert paved(pave_check, repo, "ruff check") == f"{prefix} ruff check"
 
 
-def test_python_project_without_environment_is_left_alone(pave_check, repo):
+def test_python_project_without_environment_is_left_alone(pave_check, dp, repo):
     make_python_project(repo, "uv", environment=False)
+    trust(dp, repo)
     assert paved(pave_check, repo, "ruff check") is None
 
 
-def test_task_of_a_missing_runner(pave_check, repo):
+def test_task_of_a_missing_runner(pave_check, dp, repo):
     make_js_project(repo, "pnpm")
+    trust(dp, repo)
     assert paved(pave_check, repo, "make test") == "pnpm run test"
     assert paved(pave_check, repo, "make tset") is None
     assert paved(pave_check, repo, "just build") == "pnpm run build"
 
 
-def test_npm_test_in_a_makefile_project(pave_check, repo):
+def test_npm_test_in_a_makefile_project(pave_check, dp, repo):
     (repo / "Makefile").write_text(".PHONY: test\ntest:\n\t@echo ok\n")
+    trust(dp, repo)
     assert paved(pave_check, repo, "npm test") == "make test"
     assert paved(pave_check, repo, "npm run lint") is None
 
@@ -280,16 +327,18 @@ def test_no_project_no_parse(pave_check, tmp_path):
     assert call(pave_check, tmp_path, "npm install") is None
 
 
-def test_npm_test_in_a_cargo_project(pave_check, repo):
+def test_npm_test_in_a_cargo_project(pave_check, dp, repo):
     (repo / "Cargo.toml").write_text('[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n')
+    trust(dp, repo)
     output = call(pave_check, repo, "npm test")
     assert output["updatedInput"]["command"] == "cargo test"
     assert "this project has no package.json, and only cargo defines that task" in output["additionalContext"]
     assert paved(pave_check, repo, "npm test -- --nocapture") is None  # cargo takes arguments differently
 
 
-def test_python_dash_m_only_when_the_interpreter_on_path_lacks_the_module(pave_check, repo):
+def test_python_dash_m_only_when_the_interpreter_on_path_lacks_the_module(pave_check, dp, repo):
     make_python_project(repo, "uv", tools=())
+    trust(dp, repo)
     (repo / ".venv" / "lib" / "python3.11" / "site-packages" / "fixturemod").mkdir(parents=True)
     (repo / ".venv" / "lib" / "python3.11" / "site-packages" / "json").mkdir()
     assert paved(pave_check, repo, "python3 -m fixturemod -v") == "uv run --frozen python3 -m fixturemod -v"

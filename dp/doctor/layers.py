@@ -3,8 +3,10 @@
 A committed ``.dp/rules.toml`` (and a person's ``.dp/rules.local.toml``) acts
 only when trusted and well-formed (dp.layers). Doctor says which layers act,
 which wait for ``dp trust`` (a warning: the team's corrections are missing
-here) and which are broken (an error naming the file, the line and the
-problem: the file fails open, so nothing else would say so).
+here), which are broken (an error naming the file, the line and the
+problem: the file fails open, so nothing else would say so) and which are
+another repository's file reached through a link (an error: it never acts
+here, and trusting this repository cannot change that).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dp.doctor.findings import ERROR, OK, WARNING, Finding
-from dp.layers.effective import BROKEN, TRUSTED, notice
+from dp.layers.effective import BROKEN, OUTSIDE, TRUSTED, notice
 from dp.layers.view import layers_for
 
 
@@ -28,6 +30,11 @@ def check_layers(db_path: Path, cwd: Path) -> tuple[list[Finding], object]:
             count = len(file.rules)
             findings.append(Finding("layers", OK, f"{file.source}: {file.path} acts ({count} rule"
                                                   f"{'s' if count != 1 else ''}, trusted)", source=file.source))
+        elif layer.state == OUTSIDE:
+            findings.append(Finding("layers", ERROR, f"{file.source}: {notice(project.root, layer)}",
+                                    f"cp --remove-destination {file.real} {file.path}, read it, then "
+                                    f"cd {project.root} && dp trust --show && dp trust", source=file.source,
+                                    state=layer.state))
         elif layer.state == BROKEN:
             findings.append(Finding("layers", ERROR, f"{file.source}: {notice(project.root, layer)}",
                                     f"edit {file.path} where the message says", source=file.source))

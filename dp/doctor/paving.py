@@ -14,9 +14,10 @@ CHECK = "paving"
 
 
 def check_paving(db_path: Path, cwd: Path) -> list[Finding]:
+    from dp.layers.trusting import repository_trusted
     from dp.paving import report
 
-    result = report.explain(str(db_path.parent), str(cwd))
+    result = report.explain(str(db_path.parent), str(cwd), trust=repository_trusted(db_path, cwd))
     if not result["enabled"]:
         return [Finding(CHECK, OK, f"project paving is {result['why_off']}")]
     findings = []

@@ -286,7 +286,7 @@ def _decide(conn, options, event, started=None, project=None):
 
     rules = fetch(command if isinstance(command, str) else "")
     cwd = event.cwd
-    paving = _paving(options, command, words, cwd, event.session, rules) if words else None
+    paving = _paving(options, command, words, cwd, event.session, rules, conn, project) if words else None
     if paving is None and not any(rule.match_kind for rule in rules):
         return Decision(NOTHING)
 
@@ -327,7 +327,7 @@ def _tool_alias(conn, event, project=None):
     return alias
 
 
-def _paving(options, command: str, words, cwd: str, session: str, rules):
+def _paving(options, command: str, words, cwd: str, session: str, rules, conn=None, project=None):
     """Project paving for this Bash call, when one of its words is a paving word and it is on."""
     import os
 
@@ -339,7 +339,22 @@ def _paving(options, command: str, words, cwd: str, session: str, rules):
         paving.session = session
         paving.verbose = options.explains
         paving.user_commands = {rule.command for rule in rules if rule.match_kind and rule.command}
+        paving.trusts = _trusts(conn, project)
     return paving
+
+
+def _trusts(conn, project):
+    """Whether the user trusts a repository (by its real root), for paving: the answer the project
+    layers already read for the call's own repository, else one lookup (dp.store.trust)."""
+
+    def trusts(root: str) -> bool:
+        if project is not None and project.real_root == root:
+            return project.trusted
+        from dp.store.trust import repository_trusted
+
+        return repository_trusted(conn, root)
+
+    return trusts
 
 
 def _with_project(user_rules, project, tool: str, text: str, words):

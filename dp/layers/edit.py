@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 
 from dp.errors import DpError
-from dp.layers.locate import FILES, repo_root
+from dp.layers.locate import FILES, real_location, repo_root
 from dp.layers.projectfile import MAX_BYTES, parse
 from dp.layers.tomlscan import entry_blocks, toml_string
 from dp.rules.model import Rule
@@ -43,7 +43,13 @@ def project_path(directory) -> str:
     if root is None:
         raise DpError(f"{directory} is not inside a git repository; --project writes .dp/rules.toml at a "
                       "repository's root (run it in the repository)")
-    return os.path.join(root, FILES[0][1])
+    path = os.path.join(root, FILES[0][1])
+    real, ours = real_location(os.path.realpath(root), path)
+    if not ours:
+        raise DpError(f"{path} is a link to {real}, outside this repository; dp does not write another "
+                      "repository's rules through it, and they never act here (replace the link with a file: "
+                      f"cp --remove-destination {real} {path})")
+    return path
 
 
 class _Edit:
@@ -166,20 +172,16 @@ def _keep_trust(db_path, path: str, before: bytes | None, after: bytes) -> None:
     created for them (every line of it is theirs); an untrusted file stays untrusted."""
     import hashlib
 
-    from dp.store import Store, open_readonly
-    from dp.store.trust import record, trusted_hash
+    from dp.store import Store
+    from dp.store.read import read_or_empty
+    from dp.store.trust import record, records
 
+    root = os.path.realpath(os.path.dirname(os.path.dirname(path)))  # path is ROOT/.dp/rules.toml
     real = os.path.realpath(path)
-    if before is not None:
-        conn = open_readonly(db_path)
-        try:
-            trusted = trusted_hash(conn, real)
-        finally:
-            if conn is not None:
-                conn.close()
-    if before is None or trusted == hashlib.sha256(before).hexdigest():
+    trusted = (read_or_empty(db_path, lambda conn: records(conn, root)) or {}) if before is not None else {}
+    if before is None or trusted.get(real) == hashlib.sha256(before).hexdigest():
         with Store.open(db_path) as store:
-            record(store, real, hashlib.sha256(after).hexdigest())
+            record(store, root, real, hashlib.sha256(after).hexdigest())
 
 
 def set_rule(db_path, path: str, rule: Rule) -> tuple[str, Rule]:

@@ -6,8 +6,11 @@ rule replaces a project (or user) rule the same way; a rule with a new key
 is added after the layer below it. So the apply order among a layer's own
 rules is its file order, and a person's override never moves a rule.
 
-A project file acts only while its content is the one the user trusted
-(``dp.store.trust``); an untrusted, changed or broken file is inert, and
+A project file acts only while its content is the one the user trusted in
+this repository (``dp.store.trust``, keyed by the repository's real root and
+the file's real path); a file whose real path leaves its repository (a link
+to another repository's trusted file) never acts, whatever was trusted where.
+An untrusted, changed, outside or broken file is inert, and
 ``notices`` says so — once, with the command that fixes it — for ``dp
 doctor``, ``dp aliases`` and the SessionStart context. Everything here is
 agent-neutral: a hook for any agent asks ``project_layers(conn, cwd)`` and
@@ -25,6 +28,7 @@ TRUSTED = "trusted"
 UNTRUSTED = "untrusted"
 CHANGED = "changed"
 BROKEN = "broken"
+OUTSIDE = "outside"  # the file's real path leaves its repository: never acts, dp trust cannot change that
 
 
 class Layer:
@@ -45,12 +49,14 @@ class Layer:
 
 
 class ProjectLayers:
-    """The layer files of one repository (``root``), lowest first."""
+    """The layer files of one repository (``root``, as walked to; ``real_root``, its real path),
+    lowest first, and whether the user trusts the repository itself (``dp trust``)."""
 
-    __slots__ = ("root", "layers")
+    __slots__ = ("root", "layers", "real_root", "trusted")
 
-    def __init__(self, root: str, layers: list):
+    def __init__(self, root: str, layers: list, real_root: str = "", trusted: bool = False):
         self.root, self.layers = root, layers
+        self.real_root, self.trusted = real_root or root, trusted
 
     def active_rules(self) -> list:
         """The rules of the layers that act, project before local."""
@@ -67,19 +73,29 @@ def project_layers(conn, directory: str) -> ProjectLayers | None:
     root, found = layer_files(directory)
     if not found:
         return None
-    from dp.layers.projectfile import load
-    from dp.store.trust import trusted_hash
+    import os
 
+    from dp.layers.locate import real_location
+    from dp.layers.projectfile import ProjectFile, load
+    from dp.store.trust import REPOSITORY, records
+
+    real_root = os.path.realpath(root)
+    trusted = records(conn, real_root)  # the one query: this repository's records
     layers = []
     for source, path, info in found:
+        real, ours = real_location(real_root, path)
+        if not ours:  # not even read: it is another repository's file
+            layers.append(Layer(ProjectFile(source, path, real), OUTSIDE))
+            continue
         file = load(source, path, info)
+        file.real = real
         if file.problem:
             state = BROKEN
         else:
-            trusted = trusted_hash(conn, file.real)
-            state = TRUSTED if trusted == file.sha256 else UNTRUSTED if trusted is None else CHANGED
+            recorded = trusted.get(real)
+            state = TRUSTED if recorded == file.sha256 else UNTRUSTED if recorded is None else CHANGED
         layers.append(Layer(file, state))
-    return ProjectLayers(root, layers)
+    return ProjectLayers(root, layers, real_root, REPOSITORY in trusted)
 
 
 def merge(user_rules, project) -> list:
@@ -124,6 +140,10 @@ def tool_alias(project, tool: str):
 def notice(root: str, layer: Layer) -> str:
     """Why ``layer`` does not act and the command that fixes it, in one sentence."""
     file = layer.file
+    if layer.state == OUTSIDE:
+        return (f"{file.path} is a link to {file.real}, outside this repository ({root}): a rule file acts only "
+                f"in its own repository, so its rules never apply here, trusted or not (make it a file of this "
+                f"repository: `cp --remove-destination {file.real} {file.path}`, read it, then `dp trust`)")
     if layer.state == BROKEN:
         return (f"{file.path}: {file.problem}; its rules do not apply (fix the file; the other layers still do)")
     rules = f"its rules ({len(file.rules)})"

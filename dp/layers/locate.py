@@ -57,3 +57,13 @@ def layer_files(directory: str):
         except (OSError, ValueError) as exc:
             found.append((source, path, exc))
     return root, found
+
+
+def real_location(real_root: str, path: str) -> tuple[str, bool]:
+    """``(real path, whether it is inside real_root)`` for a layer file ``path`` of the repository
+    whose real root is ``real_root``: a file whose real path leaves its repository (a link, or a
+    linked ``.dp``, to another repository's file) is never that repository's, and never acts."""
+    from dp.paths import inside
+
+    real = os.path.realpath(path)
+    return real, inside(real, real_root)

@@ -20,15 +20,17 @@ STAMP = "layers-synced.json"
 
 
 def state(conn) -> list:
-    """``[[path, trusted sha256, acts]]`` for every file this user trusts (``conn``: the store)."""
+    """``[[root, path, trusted sha256, acts]]`` for every file this user trusts, with the
+    repository it was trusted in (``conn``: the store)."""
     from dp.layers.trusting import trusted_projects
-    from dp.store.trust import all_trusted
+    from dp.store.trust import REPOSITORY, all_trusted
 
-    trusted = all_trusted(conn) if conn is not None else []
+    trusted = [row for row in all_trusted(conn) if row[1] != REPOSITORY] if conn is not None else []
     if not trusted:
         return []
-    acting = {layer.file.real for project in trusted_projects(conn) for layer in project.layers if layer.acts}
-    return sorted([path, sha256, path in acting] for path, sha256 in trusted)
+    acting = {(project.real_root, layer.file.real) for project in trusted_projects(conn)
+              for layer in project.layers if layer.acts}
+    return sorted([root, path, sha256, (root, path) in acting] for root, path, sha256 in trusted)
 
 
 def stamp_path(db_path) -> str:

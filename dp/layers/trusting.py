@@ -1,10 +1,15 @@
-"""``dp trust`` / ``dp untrust``: letting a project's rule files act, or not, for this user.
+"""``dp trust`` / ``dp untrust``: letting a repository's rule files and environment act, or not, for this user.
 
-Trust is given to exact content: the SHA-256 of each layer file as it is now,
-recorded in the user's store (``dp.store.trust``). A file that is broken
-cannot be trusted (it would not act anyway; the error names its line). What
-the files would do is shown in words first (``describe``), so the person
-reads rules, not TOML, before letting them rewrite their agent's commands.
+Trust belongs to one repository (its real root) and, for its rule files, to
+exact content: the SHA-256 of each layer file as it is now, recorded in the
+user's store (``dp.store.trust``) with the repository it was given in. The
+repository itself is trusted too, so project paving may use its own
+environment (dp.paving); a repository with no rule file can be trusted for
+that alone. A file that is broken cannot be trusted (it would not act anyway;
+the error names its line), nor one whose real path leaves the repository (it
+never acts there). What the files would do is shown in words first
+(``describe``), so the person reads rules, not TOML, before letting them
+rewrite their agent's commands.
 """
 
 from __future__ import annotations
@@ -12,8 +17,11 @@ from __future__ import annotations
 import os
 
 from dp.errors import DpError
-from dp.layers.effective import BROKEN, TRUSTED, project_layers
+from dp.layers.effective import BROKEN, OUTSIDE, TRUSTED, project_layers
 from dp.layers.locate import FILES, repo_root
+
+# The report ``trust`` / ``untrust`` give for the repository itself (its environment, for paving).
+REPOSITORY_SOURCE = "repository"
 
 
 def layers_here(db_path, directory) -> tuple:
@@ -47,41 +55,60 @@ def describe(project) -> list[str]:
 
 
 def _state_words(layer) -> str:
-    return {TRUSTED: "trusted", BROKEN: "broken", "changed": "changed since you trusted it"}.get(
-        layer.state, "not trusted")
+    return {TRUSTED: "trusted", BROKEN: "broken", "changed": "changed since you trusted it",
+            OUTSIDE: "outside this repository: never acts here"}.get(layer.state, "not trusted")
 
 
 def trust(db_path, directory) -> list[dict]:
-    """Trust every layer file of ``directory``'s repository as it is now; one report per file."""
+    """Trust ``directory``'s repository and every layer file of it as it is now; one report per
+    file, then one for the repository. Nothing is trusted when a file is broken or not the repository's."""
     from dp.store import Store
-    from dp.store.trust import record
+    from dp.store.trust import REPOSITORY, record, records
 
     root, project = layers_here(db_path, directory)
-    if project is None:
-        names = " or ".join(relative for _, relative in FILES)
-        raise DpError(f"{root} has no {names}; nothing to trust (write one with dp alias … --project)")
-    broken = [layer for layer in project.layers if layer.state == BROKEN]
-    if broken:
-        raise DpError(f"cannot trust {broken[0].file.path}: {broken[0].file.problem} (nothing was trusted)")
+    layers = project.layers if project is not None else []
+    for layer in layers:
+        if layer.state in (BROKEN, OUTSIDE):
+            problem = layer.file.problem or f"it is a link to {layer.file.real}, outside this repository"
+            raise DpError(f"cannot trust {layer.file.path}: {problem} (nothing was trusted; "
+                          f"{'fix the file' if layer.state == BROKEN else 'make it a file of this repository'})")
+    real_root = os.path.realpath(root)
     with Store.open(db_path) as store:
-        for layer in project.layers:
-            record(store, layer.file.real, layer.file.sha256)
-    return [{**layer.to_dict(), "was": layer.state, "state": TRUSTED} for layer in project.layers]
+        was = records(store.conn, real_root)
+        record(store, real_root, REPOSITORY, "")
+        for layer in layers:
+            record(store, real_root, layer.file.real, layer.file.sha256)
+    repository = {"source": REPOSITORY_SOURCE, "path": root, "was": TRUSTED if REPOSITORY in was else "untrusted",
+                  "state": TRUSTED}
+    return [*({**layer.to_dict(), "was": layer.state, "state": TRUSTED} for layer in layers), repository]
 
 
 def untrust(db_path, directory) -> list[dict]:
-    """Forget the trust in every layer file of ``directory``'s repository (present or not)."""
+    """Forget every trust given in ``directory``'s repository: itself and its files (present or not)."""
     from dp.store import Store
-    from dp.store.trust import forget
+    from dp.store.trust import REPOSITORY, forget
 
     root, _ = layers_here(db_path, directory)
-    forgotten = []
     with Store.open(db_path) as store:
-        for source, relative in FILES:
-            path = os.path.join(root, relative)
-            if forget(store, os.path.realpath(path)):
-                forgotten.append({"source": source, "path": path})
+        paths = forget(store, os.path.realpath(root))
+    names = {os.path.realpath(os.path.join(root, relative)): (source, os.path.join(root, relative))
+             for source, relative in FILES}
+    forgotten = []
+    for path in sorted(paths, key=lambda path: path == REPOSITORY):  # the files first, as dp trust says them
+        source, shown = (REPOSITORY_SOURCE, root) if path == REPOSITORY else names.get(path, ("file", path))
+        forgotten.append({"source": source, "path": shown})
     return forgotten
+
+
+def repository_trusted(db_path, directory) -> tuple[str | None, bool]:
+    """``(repository root, whether the user trusts it)`` for ``directory`` (root None: in no repository)."""
+    from dp.store.read import read_or_empty
+    from dp.store.trust import repository_trusted as trusted
+
+    root = repo_root(os.path.abspath(str(directory)))
+    if root is None:
+        return None, False
+    return root, bool(read_or_empty(db_path, lambda conn: trusted(conn, os.path.realpath(root))))
 
 
 def trusted_rules(conn) -> list:
@@ -93,15 +120,14 @@ def trusted_rules(conn) -> list:
 def trusted_projects(conn) -> list:
     """The ``ProjectLayers`` of every repository holding a file this user trusts (its
     acting layers are those whose content is still the trusted one)."""
-    from dp.store.trust import all_trusted
+    from dp.store.trust import REPOSITORY, all_trusted
 
     projects, roots = [], set()
-    for path, _ in all_trusted(conn):
-        root = os.path.dirname(os.path.dirname(path))
-        if root in roots:
+    for root, path, _ in all_trusted(conn):
+        if path == REPOSITORY or root in roots:
             continue
         roots.add(root)
         project = project_layers(conn, root)
-        if project is not None:
+        if project is not None and project.real_root == root:  # not a repository above a vanished one
             projects.append(project)
     return projects

@@ -14,6 +14,8 @@ Detection, translation and bashlex load only after that.
 * ``dp.paving.switch``   — on/off, globally and per project (``dp paving``)
 * ``dp.paving.markers``  — the stat walk and the detection cache (hook path)
 * ``dp.paving.detect``   — the decision per ecosystem, from dp.runners
+* ``dp.paving.reach``    — what a rewrite may run: only the user's programs, unless
+  the repository is trusted (``dp trust``)
 * ``dp.paving.javascript``, ``.python``, ``.tasks`` — one translator each
 * ``dp.paving.plan``     — the edits for one Bash string
 """
@@ -71,10 +73,14 @@ def gate(words, command: str, dp_dir: str, cwd: str):
     return paving
 
 
+def _trusts_nothing(root: str) -> bool:
+    return False
+
+
 class Paving:
     """What paving needs to know about one hook call (filled in by the hook)."""
 
-    __slots__ = ("dp_dir", "cwd", "session", "verbose", "user_commands", "fingerprints")
+    __slots__ = ("dp_dir", "cwd", "session", "verbose", "user_commands", "fingerprints", "trusts")
 
     def __init__(self, dp_dir: str, cwd: str):
         self.dp_dir = dp_dir
@@ -83,6 +89,7 @@ class Paving:
         self.verbose = False  # advise mode: say why a command was left alone
         self.user_commands: set = set()  # commands the user has rules for: theirs win
         self.fingerprints: dict = {}  # directory → markers found (dp.paving.markers)
+        self.trusts = _trusts_nothing  # repository real root → whether the user trusts it (dp trust)
 
     def __call__(self, value: str, commands) -> tuple[list, list]:
         """(edits, notes) for the Bash string ``value`` and its simple commands."""

@@ -51,6 +51,9 @@ def _javascript(folder: Path, root: Optional[Path]) -> Optional[dict]:
         if isinstance(names, dict):
             dependencies.update(name for name in names if isinstance(name, str))
     where = decision.where or path.parent
+    from dp.paving.reach import supplied
+
+    folders = walk_up(path.parent, root or path.parent)
     return {
         "manager": decision.manager,
         "flavour": decision.flavour,
@@ -60,6 +63,7 @@ def _javascript(folder: Path, root: Optional[Path]) -> Optional[dict]:
         "bin_dirs": sorted({str(path.parent / "node_modules" / ".bin"), str(Path(where) / "node_modules" / ".bin")}),
         "scripts": sorted(manifest.scripts),
         "dependencies": sorted(dependencies),
+        "supplied": supplied(decision.manager, folders, manifest.data.get("packageManager")),
     }
 
 

@@ -26,6 +26,11 @@ class Skip(Exception):
     """The command stays as it is; ``str(self)`` says why."""
 
 
+class Reaches(Skip):
+    """The rewrite would run a program the repository supplies (dp.paving.reach): ``str(self)``
+    names it. Raised only for a repository the user has not trusted."""
+
+
 class Operation:
     """A command read into the table's neutral form."""
 
@@ -38,9 +43,10 @@ class Operation:
         self.args = list(args)
 
 
-def translate(command, project: dict) -> str:
+def translate(command, project: dict, trusted: bool = True) -> str:
     """The project's command for ``command`` (text from the command word to its last
-    argument); raises Skip when it cannot or need not be translated."""
+    argument); raises Skip when it cannot or need not be translated, Reaches when it would
+    run the repository's own program and the repository is not ``trusted``."""
     table = load(TABLE)
     name = command.name
     manager, forced = table["binaries"].get(name, (name, None))
@@ -52,7 +58,7 @@ def translate(command, project: dict) -> str:
     if target is None:
         raise Skip(f"the translation table has no commands for {project['flavour']}")
     operation = read(table["source"][manager], manager, forced, command.args, project)
-    return write(target, operation, project)
+    return write(target, operation, project, trusted)
 
 
 def read(source: dict, manager: str, forced, args, project: dict) -> Operation:
@@ -162,9 +168,13 @@ def _read_exec(source, operation, raws, values) -> Operation:
     return Operation(operation, script=raws[i], args=raws[i + 1 :])
 
 
-def write(target: dict, operation: Operation, project: dict) -> str:
+def write(target: dict, operation: Operation, project: dict, trusted: bool = True) -> str:
     """The operation in the target flavour's words (by the table's target side)."""
     name = operation.name
+    if name == "dlx" and target.get("dlx_looks_local") and not trusted:
+        from dp.paving.reach import LOCAL_FIRST
+
+        raise Reaches(f"{LOCAL_FIRST} (`{target['dlx']}` runs node_modules/.bin/{operation.script} before a download)")
     if name == "run":
         parts = [target["run"], operation.script]
         if operation.args:
@@ -177,6 +187,9 @@ def write(target: dict, operation: Operation, project: dict) -> str:
     if name in ("exec", "exec_local", "dlx"):
         if name == "exec":
             name = "exec_local" if _is_local(operation.script, project) else "dlx"
+        if name == "exec_local" and target.get("exec_local_runs_scripts") and operation.script in project["scripts"]:
+            raise Skip(f"`{target[name]} {operation.script}` would run the package.json script "
+                       f"{operation.script!r}, not the program")
         command = target.get(name)
         if not command:
             raise Skip(f"{project['flavour']} has no equivalent of this command")

@@ -25,9 +25,10 @@ MARKERS = (
     "GNUmakefile", "makefile", "Makefile", "justfile", "Justfile", "JUSTFILE", ".justfile",
     "Cargo.toml", "Taskfile.yml", "taskfile.yml", "Taskfile.yaml", "taskfile.yaml",
     "Taskfile.dist.yml", "taskfile.dist.yml", "Taskfile.dist.yaml", "taskfile.dist.yaml",
+    ".yarnrc", ".pnpmfile.cjs", ".pnpmfile.mjs", ".npmrc", "bunfig.toml",
 )
 CACHE_FILE = "paving-cache.json"
-CACHE_VERSION = 2
+CACHE_VERSION = 3
 MAX_ENTRIES = 64
 
 

@@ -6,14 +6,19 @@ use) whose word paving knows is looked at in its own directory: the hook's
 leads to. A command aimed elsewhere in a way the parse cannot follow (a
 ``cd`` inside a subshell, ``cd $VAR``, ``pushd``) is left alone. Commands the
 user has rules for are theirs: paving does not touch them.
+
+Whether that directory's repository is trusted (``Paving.trusts``, asked once
+per repository root) decides what a rewrite may reach (dp.paving.reach): a
+rewrite that would run the repository's own programs is checked for trust
+before anything else about it is worked out.
 """
 
 from __future__ import annotations
 
 import os
 
-from dp.paving import JAVASCRIPT_WORDS, PYTHON_WORDS, TASK_WORDS
-from dp.paving.javascript import Skip
+from dp.paving import JAVASCRIPT_WORDS, PYTHON_WORDS, TASK_WORDS, reach
+from dp.paving.javascript import Reaches, Skip
 from dp.paving.markers import Cache, fingerprint
 from dp.shell.segment import sequential
 
@@ -69,16 +74,21 @@ def _pave_one(state, command, value: str, directory: str):
         project = state.decision(directory)["python"]
         if project is None:
             raise Skip("")
-        prefix = python.pave(command, project, state)
-        why = f"{project['manager']} project ({project['reason']}), {name} is in {_short(project['environment'])}"
+        prefix = python.pave(command, project)
+        where = _short(project["environment"])
+        state.require_trust(directory, original, reach.PYTHON, f"`{prefix}{name}` runs {name} from {where}")
+        why = f"{project['manager']} project ({project['reason']}), {name} is in {where} and you trust this repository"
         return (start, start, prefix), state.tell(project["directory"], "python", why, original, prefix + original)
     project = state.decision(directory)["javascript"]
     if name in JAVASCRIPT_WORDS and project is not None:
-        replacement = _javascript(project, command)
+        replacement = _javascript(state, directory, project, command, original)
         why = f"this repository uses {project['manager']} ({project['reason']})"
         return (start, end, replacement), state.tell(project["package_dir"], "javascript", why, original, replacement)
     from dp.paving import javascript, tasks
 
+    if not state.trust(directory)[1] and tasks.own_runner(name, directory, state.fingerprint(directory)):
+        raise Skip("")  # `make test` beside a Makefile: the command is the project's own, nothing to say
+    state.require_trust(directory, original, reach.TASKS)
     found = state.tasks(directory)
     replacement, owner = tasks.pave(command, found, javascript.script_call)
     missing = tasks.RUNNER_OF.get(name) or "package.json"
@@ -86,14 +96,25 @@ def _pave_one(state, command, value: str, directory: str):
     return (start, end, replacement), state.tell(found["directory"], "tasks", why, original, replacement)
 
 
-def _javascript(project: dict, command) -> str:
+def _javascript(state, directory: str, project: dict, command, original: str) -> str:
+    """The project's manager's command for ``command``, within what this repository's trust allows."""
     from dp.paving.javascript import translate
 
     if not project["manager"]:
         raise Skip(project.get("error", ""))
     if project["ambiguity"]:
         raise Skip(f"the package manager is ambiguous: {project['ambiguity']}")
-    return translate(command, project)
+    root, trusted = state.trust(directory)
+    try:
+        replacement = translate(command, project, trusted)
+    except Reaches as reason:
+        raise Skip(reach.untrusted(root, original, str(reason))) from None
+    if project.get("supplied"):
+        state.require_trust(directory, original, project["supplied"])
+    _, missing = reach.installed(replacement.split()[0], None if trusted else root)
+    if missing:
+        raise Skip(missing)
+    return replacement
 
 
 def _python_advice(state, command, directory: str) -> str:
@@ -114,6 +135,7 @@ class _State:
         self.paving = paving
         self.cache = Cache(paving.dp_dir)
         self.decided: dict = {}
+        self.trusted: dict = {}  # repository root → trusted
 
     def _entry(self, directory: str):
         if directory not in self.decided:
@@ -139,18 +161,22 @@ class _State:
             self.cache.put(directory, fp, decision)
         return decision["tasks"]
 
-    def has_module(self, interpreter: str, module: str, probe) -> bool:
-        """Does ``interpreter`` have ``module``? Cached by the interpreter's path and mtime."""
-        try:
-            stamp = os.stat(interpreter).st_mtime_ns
-        except OSError:
-            return True
-        key = f"module:{os.path.abspath(interpreter)}:{stamp}:{module}"  # a venv shares its base python
-        answer = self.cache.get(key, [])
-        if answer is None:
-            answer = {"found": probe(interpreter, module)}
-            self.cache.put(key, [], answer)
-        return answer["found"]
+    def fingerprint(self, directory: str) -> list:
+        return self._entry(directory)[0]
+
+    def trust(self, directory: str) -> tuple:
+        """``(repository root, whether the user trusts it)`` for ``directory`` (root None: in none)."""
+        root = next((path[: -len("/.git")] for path, _ in self.fingerprint(directory) if path.endswith("/.git")), None)
+        if root not in self.trusted:
+            self.trusted[root] = bool(root) and self.paving.trusts(root)
+        return root, self.trusted[root]
+
+    def require_trust(self, directory: str, original: str, reaches: str, detail: str = "") -> None:
+        """Skip, saying why, unless ``directory``'s repository is trusted: the rewrite would run
+        ``reaches`` (dp.paving.reach), which the agent's command would not."""
+        root, trusted = self.trust(directory)
+        if not trusted:
+            raise Skip(reach.untrusted(root, original, reaches, detail))
 
     def tell(self, project: str, ecosystem: str, why: str, original: str, replacement: str) -> str:
         """The note for one paved command: the reason once per session and project, then short."""

@@ -5,8 +5,14 @@ named pytest" when the project's environment is not active. When the tool is
 installed in the project's environment (which exists) and not on PATH — or,
 for ``python -m MODULE``, the interpreter on PATH lacks the module — the
 command runs through the project's manager (``uv run --frozen``, ``poetry
-run``, ``pdm run``, ``hatch run``: the table ``python-runners``). ``pip
-install`` is only advised: the right fix changes the project's files.
+run``, ``pdm run``, ``hatch run``: the table ``python-runners``). That runs
+the project's own environment, so it happens only in a repository the user
+trusts (dp.paving.reach). ``pip install`` is only advised: the right fix
+changes the project's files.
+
+Everything here is a ``stat`` or a directory listing: no interpreter is ever
+started to ask what it has (the one on PATH may be the repository's own), so
+whether PATH's python has a module is read from its site directories.
 """
 
 from __future__ import annotations
@@ -19,10 +25,12 @@ from dp.paving.javascript import Skip
 from dp.rules.tables import load
 
 TABLE = "python-runners"
-MODULE_CHECK_SECONDS = 5
+# Where an interpreter's modules live, relative to its prefix (Debian's dist-packages too).
+_MODULE_DIRS = ("lib/python3*/site-packages", "lib/python3*/dist-packages", "lib/python3/dist-packages",
+                "local/lib/python3*/dist-packages", "lib/python3.*", "lib64/python3.*")
 
 
-def pave(command, project: dict, cache) -> str:
+def pave(command, project: dict) -> str:
     """The prefix to put before the command word (``uv run --frozen ``); Skip otherwise."""
     table = load(TABLE)
     name = command.name
@@ -35,7 +43,7 @@ def pave(command, project: dict, cache) -> str:
     if command.word.raw != name:
         raise Skip("")  # a path or quoted word: the agent chose the program
     if name in table["interpreters"]:
-        _check_module(command, environment, cache)
+        _check_module(command, environment)
     elif name in table["tools"]:
         if shutil.which(name) is not None:
             raise Skip("")  # on PATH: the agent's command already runs
@@ -46,15 +54,13 @@ def pave(command, project: dict, cache) -> str:
     return table["managers"][manager]["run"] + " "
 
 
-def _check_module(command, environment: str, cache) -> None:
+def _check_module(command, environment: str) -> None:
     """``python -m MODULE`` is paved only when the env has MODULE and PATH's python lacks it."""
     values = [arg.value for arg in command.args]
     if len(values) < 2 or values[0] != "-m" or not values[1].replace(".", "").replace("_", "").isalnum():
         raise Skip("")
     top = values[1].split(".")[0]
-    found = glob.glob(os.path.join(glob.escape(environment), "lib", "python*", "site-packages", top))
-    found += glob.glob(os.path.join(glob.escape(environment), "lib", "python*", "site-packages", top + ".py"))
-    if not found:
+    if not _has_module([os.path.join(glob.escape(environment), "lib", "python*", "site-packages")], top):
         raise Skip("")
     interpreter = shutil.which(command.name)
     if interpreter is None:
@@ -62,21 +68,21 @@ def _check_module(command, environment: str, cache) -> None:
     # A venv's python is a symlink to the base interpreter: compare directories, not targets.
     if os.path.realpath(os.path.dirname(interpreter)) == os.path.realpath(os.path.join(environment, "bin")):
         raise Skip("")  # the environment is active already
-    if cache.has_module(interpreter, top, _module_found):
+    if _has_module(_module_dirs(interpreter), top):
         raise Skip("")
 
 
-def _module_found(interpreter: str, module: str) -> bool:
-    import subprocess
+def _module_dirs(interpreter: str) -> list:
+    """The directory patterns PATH's ``interpreter`` imports from: its own prefix (a virtual
+    environment's), its base interpreter's, and the user's site directory."""
+    prefixes = {os.path.dirname(os.path.dirname(os.path.abspath(interpreter))),
+                os.path.dirname(os.path.dirname(os.path.realpath(interpreter)))}
+    dirs = [os.path.join(glob.escape(prefix), pattern) for prefix in sorted(prefixes) for pattern in _MODULE_DIRS]
+    return dirs + [os.path.join(glob.escape(os.path.expanduser("~")), ".local", "lib", "python3*", "site-packages")]
 
-    code = "import importlib.util, sys; sys.exit(0 if importlib.util.find_spec(sys.argv[1]) else 3)"
-    try:
-        proc = subprocess.run(
-            [interpreter, "-I", "-c", code, module], capture_output=True, timeout=MODULE_CHECK_SECONDS
-        )
-    except (OSError, subprocess.SubprocessError):
-        return True  # unknown: leave the command alone
-    return proc.returncode != 3
+
+def _has_module(patterns, top: str) -> bool:
+    return any(glob.glob(os.path.join(pattern, name)) for pattern in patterns for name in (top, top + ".py"))
 
 
 def advice(command, project: dict) -> str:

@@ -48,8 +48,10 @@ def project_directory(cwd: str) -> str:
     return str(root or Path(cwd).resolve())
 
 
-def explain(dp_dir: str, cwd: str, with_tasks: bool = True) -> dict:
-    """``{"enabled", "why_off", "ecosystems": [{"ecosystem", "status", "message", "rules"}]}``."""
+def explain(dp_dir: str, cwd: str, with_tasks: bool = True, trust: tuple = (None, False)) -> dict:
+    """``{"enabled", "why_off", "root", "trusted", "ecosystems": [{"ecosystem", "status", "message", "rules"}]}``;
+    ``trust`` is ``(repository root, whether the user trusts it)`` (dp.layers.trusting.repository_trusted)."""
+    root, trusted = trust
     state = switch.read_state(dp_dir)
     directory = os.path.realpath(cwd)
     off = switch.disabling_project(state, directory)
@@ -57,17 +59,22 @@ def explain(dp_dir: str, cwd: str, with_tasks: bool = True) -> dict:
         "switched off for every project (dp paving on)" if not state["enabled"] else f"switched off for {off} (dp paving on --project)"
     )
     decision = decide(directory)
-    ecosystems = [_javascript(decision["javascript"]), _python(decision["python"])]
+    ecosystems = [_javascript(decision["javascript"], root, trusted), _python(decision["python"], root, trusted)]
     if with_tasks:
-        ecosystems.append(_tasks(directory))
-    return {"enabled": not why_off, "why_off": why_off, "ecosystems": [entry for entry in ecosystems if entry]}
+        ecosystems.append(_tasks(directory, root, trusted))
+    return {"enabled": not why_off, "why_off": why_off, "root": root, "trusted": bool(trusted),
+            "ecosystems": [entry for entry in ecosystems if entry]}
+
+
+def _until_trusted(root) -> str:
+    return f"`dp trust` in {root}" if root else "`dp trust` in a git repository"
 
 
 def _entry(ecosystem: str, status: str, message: str, rules=()) -> dict:
     return {"ecosystem": ecosystem, "status": status, "message": message, "rules": list(rules)}
 
 
-def _javascript(project) -> dict | None:
+def _javascript(project, root, trusted: bool) -> dict | None:
     if project is None:
         return None
     if not project["manager"]:
@@ -75,12 +82,20 @@ def _javascript(project) -> dict | None:
     if project["ambiguity"]:
         return _entry("javascript", "ambiguous", f"not paved: {project['ambiguity']}")
     manager = project["manager"]
+    if project.get("supplied") and not trusted:
+        return _entry("javascript", "untrusted", f"{manager}: {project['reason']}; not paved: it would run "
+                      f"{project['supplied']}, where the agent's command runs none of it, until {_until_trusted(root)}")
+    from dp.paving.reach import installed
+
+    _, missing = installed(manager, None if trusted else os.path.realpath(root) if root else None)
+    if missing:
+        return _entry("javascript", "inactive", f"{manager}: {project['reason']}; not paved: {missing}")
     others = [name for name in OTHER_MANAGERS if name != manager]
     message = f"{manager}: {project['reason']} → {', '.join(others[:-1])} and {others[-1]} commands are paved to {manager}"
-    return _entry("javascript", "ok", message, _javascript_rules(project))
+    return _entry("javascript", "ok", message, _javascript_rules(project, trusted))
 
 
-def _javascript_rules(project: dict) -> list:
+def _javascript_rules(project: dict, trusted: bool) -> list:
     """(agent's command, what runs) for the sample commands, by the hook's own translation."""
     from dp.shell.segment import simple_commands
 
@@ -92,13 +107,13 @@ def _javascript_rules(project: dict) -> list:
         sample = sample if source == "npm" else PNPM_SPELLING.get(sample, sample.replace("npm", "pnpm", 1))
         command = (simple_commands(sample) or [None])[0]
         try:
-            rules.append([sample, translate(command, sample_project)])
+            rules.append([sample, translate(command, sample_project, trusted)])
         except Skip:
             continue
     return rules
 
 
-def _python(project) -> dict | None:
+def _python(project, root, trusted: bool) -> dict | None:
     if project is None:
         return None
     if not project["manager"]:
@@ -110,13 +125,19 @@ def _python(project) -> dict | None:
     if not project["environment"]:
         return _entry("python", "inactive", f"{project['manager']}: {project['reason']}; no environment yet, so nothing "
                       f"is paved (create it with `{commands['sync']}`)")
+    if not trusted:
+        return _entry("python", "untrusted", f"{project['manager']}: {project['reason']}; environment "
+                      f"{project['environment']} → not used: it is the repository's own, so its tools run through "
+                      f"`{commands['run']}` only after {_until_trusted(root)}; pip install is advised as "
+                      f"`{commands['add']}`", [["pip install PKG", f"(advice) {commands['add']} PKG"]])
     message = (f"{project['manager']}: {project['reason']}; environment {project['environment']} → its tools that are "
-               f"not on PATH run through `{commands['run']}`; pip install is advised as `{commands['add']}`")
+               f"not on PATH run through `{commands['run']}` (you trust this repository); pip install is advised as "
+               f"`{commands['add']}`")
     return _entry("python", "ok", message, [["pytest ARGS", f"{commands['run']} pytest ARGS"],
                                             ["pip install PKG", f"(advice) {commands['add']} PKG"]])
 
 
-def _tasks(directory: str) -> dict | None:
+def _tasks(directory: str, root, trusted: bool) -> dict | None:
     found = tasks(directory)
     if not found or not found.get("runners"):
         return None
@@ -124,14 +145,23 @@ def _tasks(directory: str) -> dict | None:
     missing = [word for word in ("make", "just", "npm") if word not in names and not (word == "npm" and set(names) & set(OTHER_MANAGERS))]
     if not missing:
         return _entry("tasks", "ok", f"runners here: {', '.join(names)}; every task command has its runner")
+    if not trusted:
+        return _entry("tasks", "untrusted", f"runners here: {', '.join(names)}; "
+                      f"{', '.join(f'`{word} TASK`' for word in missing)} stay as typed: the one runner that defines "
+                      f"the task would run a recipe of the repository, until {_until_trusted(root)}")
     message = (f"runners here: {', '.join(names)}; {', '.join(f'`{word} TASK`' for word in missing)} "
                "run the task through the one runner that defines it (unknown or shared task names stay as typed)")
     return _entry("tasks", "ok", message)
 
 
-def lines(result: dict) -> list:
-    """``explain``'s answer as text lines (dp paving)."""
+def lines(result: dict, rules: bool = False) -> list:
+    """``explain``'s answer as text lines (dp paving); with ``rules``, what each paving rule does
+    in this repository's case (dp paving --explain)."""
+    from dp.paving.reach import explain_lines
+
     out = [f"Project paving: {'on' if result['enabled'] else 'off — ' + result['why_off']}"]
+    trust = explain_lines(result["root"], result["trusted"])
+    out.extend(trust if rules else trust[:1])
     for entry in result["ecosystems"]:
         out.append(f"{entry['status']:<9} {entry['ecosystem']:<10} {entry['message']}")
         out.extend(f"{'':20} {agent}  →  {runs}" for agent, runs in entry["rules"])
@@ -140,17 +170,17 @@ def lines(result: dict) -> list:
     return out
 
 
-def rules_in_effect(dp_dir: str, cwd: str) -> list:
+def rules_in_effect(dp_dir: str, cwd: str, trust: tuple = (None, False)) -> list:
     """(ecosystem, why, [(agent's command, what runs)…]) for this directory, if paving is on."""
-    result = explain(dp_dir, cwd, with_tasks=False)
+    result = explain(dp_dir, cwd, with_tasks=False, trust=trust)
     if not result["enabled"]:
         return []
     return [(entry["ecosystem"], entry["message"], entry["rules"]) for entry in result["ecosystems"] if entry["rules"]]
 
 
-def markdown(dp_dir: str, cwd: str) -> str:
+def markdown(dp_dir: str, cwd: str, trust: tuple = (None, False)) -> str:
     """The ``# Project Commands`` section of dp pave --agents-md ('' when nothing is paved here)."""
-    found = rules_in_effect(dp_dir, cwd)
+    found = rules_in_effect(dp_dir, cwd, trust)
     if not found:
         return ""
     out = ["# Project Commands", "", "Use this project's own tools. dp runs these for you if you forget:", ""]
@@ -164,10 +194,10 @@ def markdown(dp_dir: str, cwd: str) -> str:
     return "\n".join(out)
 
 
-def text_lines(dp_dir: str, cwd: str) -> list:
+def text_lines(dp_dir: str, cwd: str, trust: tuple = (None, False)) -> list:
     """The project rules as lines for ``dp aliases``."""
     out = []
-    for ecosystem, why, rules in rules_in_effect(dp_dir, cwd):
+    for ecosystem, why, rules in rules_in_effect(dp_dir, cwd, trust):
         out.append(f"Project rules here ({ecosystem}, dp paving): {why}")
         width = max(len(agent) for agent, _ in rules)
         out.extend(f"  {agent:<{width}}  →  {runs}" for agent, runs in rules)

@@ -7,6 +7,10 @@ runner's command for the task. An unknown task, one several runners define,
 or a task given arguments (each runner passes them its own way) stays as it is,
 and so does any task a runner's file may define where only running its tool
 would tell (``unknown``: dp reads the files, never runs make to list them).
+
+The task runs a recipe of the repository where the agent's command ran none
+(there was no such runner), so this happens only in a repository the user
+trusts (dp.paving.reach); until then the tasks are not even listed.
 """
 
 from __future__ import annotations
@@ -46,6 +50,21 @@ def pave(command, tasks: dict, javascript_script) -> tuple[str, str]:
         # agent's intent for them cannot be carried over from another runner.
         raise Skip(f"arguments for {task!r} would reach {owners[0]['name']} differently")
     return " ".join(shlex.quote(word) for word in owners[0]["tasks"][task]), owners[0]["name"]
+
+
+def own_runner(name: str, directory: str, fingerprint: list) -> bool:
+    """Does the project have the runner ``name`` belongs to, by its files alone (the markers
+    ``fingerprint`` found)? make reads ``directory``'s Makefile; just and task look upwards."""
+    import os
+
+    from dp.runners import just, make, taskfile
+
+    names = {"make": make.MAKEFILE_NAMES, "just": just.JUSTFILE_NAMES, "task": taskfile.TASKFILE_NAMES}.get(name, ())
+    for path, _ in fingerprint:
+        folder, base = os.path.split(path)
+        if base in names and (name != "make" or folder == directory):
+            return True
+    return False
 
 
 def _read(command) -> tuple[str, list]:

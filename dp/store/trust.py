@@ -1,56 +1,101 @@
-"""Trust records for project rule files: which content of which file this user allowed to act.
+"""Trust records: which repository this user trusts, and which content of its rule files.
 
 A committed ``.dp/rules.toml`` can rewrite every command an agent runs, so it
 acts only after its reader said so (``dp trust``, like ``direnv allow``).
-The record — the file's real path and the SHA-256 of the exact bytes trusted
-— lives in the user's store, never in the repository: a clone carries rules
-but never permission for them, and any change to the file (a pull, an edit)
-makes it inert again until re-trusted.
+A record belongs to one repository — its real root directory — and says
+either that the repository itself is trusted (``path`` is ``REPOSITORY``:
+project paving may use the project's own environment, dp.paving) or which
+exact bytes (SHA-256) of one of its layer files, by the file's real path, may
+act there. The records live in the user's store, never in the repository: a
+clone carries rules but never permission for them, any change to a file (a
+pull, an edit) makes it inert again until re-trusted, and trust given in one
+repository is never borrowed by another (a link to a trusted file, or a copy
+of it, is a file of a repository nobody trusted).
 
-``trusted_hash`` is the hook's read (one primary-key lookup on the read-only
-connection; a store older than the table trusts nothing). The writes go
-through ``Store`` transactions like every other change.
+``records`` is the hook's read: one indexed query per repository on the
+read-only connection. A store not yet migrated to 0006 (the hook never
+migrates) is read the way 0006 moves its records; a store older than trust
+records trusts nothing. The writes go through ``Store`` transactions like
+every other change.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
 
 TABLE = "project_trust"
+# The ``path`` of the record that trusts the repository itself.
+REPOSITORY = ""
+# The layer files a record from before 0006 counts for, relative to the repository root
+# (dp.layers.locate.FILES; migrations/0006_trust_by_repository.sql moves exactly these).
+_LEGACY_FILES = (os.path.join(".dp", "rules.toml"), os.path.join(".dp", "rules.local.toml"))
 
 
-def trusted_hash(conn, path: str) -> str | None:
-    """The SHA-256 recorded for the file ``path`` (its real path), or None when it was never trusted."""
+def records(conn, root: str) -> dict:
+    """``{real path: sha256}`` trusted in the repository whose real root is ``root``
+    (``REPOSITORY`` present when the repository itself is); {} when nothing is, or no store."""
     if conn is None:
-        return None
+        return {}
     try:
-        row = conn.execute(f"SELECT sha256 FROM {TABLE} WHERE path = ?", (path,)).fetchone()
+        return dict(conn.execute(f"SELECT path, sha256 FROM {TABLE} WHERE root = ?", (root,)).fetchall())
+    except sqlite3.OperationalError:
+        return _legacy_records(conn, root)
+
+
+def _legacy_records(conn, root: str) -> dict:
+    """A store from before 0006: a file's record counts for the repository it sits at the root of."""
+    paths = [os.path.join(root, name) for name in _LEGACY_FILES]
+    try:
+        found = dict(conn.execute(f"SELECT path, sha256 FROM {TABLE} WHERE path IN (?, ?)", paths).fetchall())
     except sqlite3.OperationalError:  # a store from before trust records
-        return None
-    return row[0] if row else None
+        return {}
+    if found:
+        found[REPOSITORY] = ""
+    return found
 
 
-def all_trusted(conn) -> list[tuple[str, str]]:
-    """Every ``(path, sha256)`` trusted, oldest first ([] for a store without the table)."""
+def repository_trusted(conn, root: str) -> bool:
+    """Has this user trusted the repository whose real root is ``root`` (``dp trust`` there)?"""
+    return REPOSITORY in records(conn, root)
+
+
+def all_trusted(conn) -> list[tuple[str, str, str]]:
+    """Every ``(root, path, sha256)`` trusted, oldest first ([] for a store without the table)."""
     if conn is None:
         return []
     try:
-        return [tuple(row) for row in conn.execute(f"SELECT path, sha256 FROM {TABLE} ORDER BY rowid")]
+        return [tuple(row) for row in conn.execute(f"SELECT root, path, sha256 FROM {TABLE} ORDER BY rowid")]
+    except sqlite3.OperationalError:
+        pass
+    try:
+        rows = conn.execute(f"SELECT path, sha256 FROM {TABLE} ORDER BY rowid").fetchall()
     except sqlite3.OperationalError:
         return []
+    found = []
+    for path, sha256 in rows:
+        root = os.path.dirname(os.path.dirname(path))
+        if path in (os.path.join(root, name) for name in _LEGACY_FILES):
+            found.append((root, path, sha256))
+    return found
 
 
-def record(store, path: str, sha256: str) -> None:
-    """Trust exactly this content of ``path`` (replacing an earlier record)."""
+def record(store, root: str, path: str, sha256: str) -> None:
+    """Trust exactly this content of ``path`` in the repository ``root`` (``path`` ``REPOSITORY``
+    and ``sha256`` '' trust the repository itself), replacing an earlier record."""
     from dp.store.write import utc_now
 
     with store.transaction():
         store.conn.execute(
-            f"INSERT OR REPLACE INTO {TABLE} (path, sha256, trusted_at) VALUES (?, ?, ?)", (path, sha256, utc_now())
+            f"INSERT OR REPLACE INTO {TABLE} (root, path, sha256, trusted_at) VALUES (?, ?, ?, ?)",
+            (root, path, sha256, utc_now()),
         )
 
 
-def forget(store, path: str) -> bool:
-    """Drop the record for ``path``; whether there was one."""
+def forget(store, root: str) -> list[str]:
+    """Drop every record of the repository ``root``; the paths that had one (``REPOSITORY`` included)."""
     with store.transaction():
-        return store.conn.execute(f"DELETE FROM {TABLE} WHERE path = ?", (path,)).rowcount > 0
+        paths = [row[0] for row in store.conn.execute(f"SELECT path FROM {TABLE} WHERE root = ? ORDER BY rowid",
+                                                      (root,))]
+        store.conn.execute(f"DELETE FROM {TABLE} WHERE root = ?", (root,))
+    return paths

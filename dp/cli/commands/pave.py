@@ -157,7 +157,9 @@ def _agents_md(opts: Shared, output: Optional[Path], tasks: bool, agent_name: Op
         note(f"dp: {text}")
     if agent_name is not None:
         rules = agent_named(agent_name).spelled_rules(rules)
-    extra = paving_markdown(str(opts.store.parent), str(Path.cwd()))
+    from dp.layers.trusting import repository_trusted
+
+    extra = paving_markdown(str(opts.store.parent), str(Path.cwd()), repository_trusted(opts.store, Path.cwd()))
     if tasks:
         from dp.runners import tasks_markdown
 

@@ -14,6 +14,9 @@ commands with the project's own tools. On by default.
 
 \b
 dp paving                      what paving does in this directory, per ecosystem
+dp paving --explain            and what each paving rule does here: in a repository you
+                               have not trusted (dp trust) it only swaps package managers
+                               you installed; it never runs the repository's own programs
 dp paving off                  off for every project
 dp paving on                   on again (projects switched off stay off)
 dp paving off --project        off for this repository only (its root, or that of --cwd)
@@ -25,6 +28,8 @@ dp paving on --project         on again for this repository
 def paving(
     state: Optional[str] = typer.Argument(None, metavar="[on|off]", help="Switch paving on or off."),
     project: bool = typer.Option(False, "--project", help="Only for this repository (its root directory)."),
+    explain: bool = typer.Option(False, "--explain", "--verbose", "-v",
+                                 help="Also say what each paving rule does here (trusted repository or not)."),
     opts: Shared = None,
 ) -> None:
     from dp.errors import DpError
@@ -48,11 +53,13 @@ def paving(
         else:
             status(f"Project paving is {state} {where}.")
         return
-    result = report.explain(dp_dir, directory)
+    from dp.layers.trusting import repository_trusted
+
+    result = report.explain(dp_dir, directory, trust=repository_trusted(opts.store, directory))
     if opts.json:
         print_json(result)
         return
-    for line in report.lines(result):
+    for line in report.lines(result, explain):
         typer.echo(line)
 
 

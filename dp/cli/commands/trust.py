@@ -1,4 +1,4 @@
-"""``dp trust``: let this repository's .dp/rules.toml (and .dp/rules.local.toml) act for you."""
+"""``dp trust``: let this repository's .dp/rules.toml (and .dp/rules.local.toml) act for you, and paving use its environment."""
 
 from __future__ import annotations
 
@@ -7,12 +7,19 @@ import typer
 from dp.cli.common import note, print_json, status
 from dp.cli.options import Shared, shared
 
-HELP = """Trust this repository's project rules as they are now (like direnv allow).
+HELP = """Trust this repository: its project rules as they are now (like direnv allow), and
+its own environment for project paving.
 
 A committed .dp/rules.toml can rewrite every command your agent runs, so it
 acts only after you trust it: dp records the SHA-256 of each file
 (.dp/rules.toml and your .dp/rules.local.toml) in your own store, never in
-the repository. A changed file stops acting until you trust it again.
+the repository, with the repository it was trusted in (it acts nowhere
+else). A changed file stops acting until you trust it again.
+
+Until then project paving never runs a program the repository supplies
+(.venv, node_modules/.bin, a Makefile recipe, a package manager's hooks):
+npm test still becomes pnpm test in a pnpm project, but ruff is not run
+through uv run. After dp trust it is (dp paving says which case applies).
 
 \b
 Examples:
@@ -34,7 +41,8 @@ def trust(
         if project is None:
             from dp.errors import DpError
 
-            raise DpError(f"{root} has no .dp/rules.toml or .dp/rules.local.toml; nothing to show")
+            raise DpError(f"{root} has no .dp/rules.toml or .dp/rules.local.toml; nothing to show (dp trust here "
+                          "trusts the repository's own environment for project paving only)")
         if opts.json:
             print_json([{**layer.to_dict(), "rules_in_words": _words(layer)} for layer in project.layers])
         else:
@@ -48,11 +56,17 @@ def trust(
         print_json(reports)
         return
     for report in reports:
+        if report["source"] == trusting.REPOSITORY_SOURCE:
+            status(f"Trusted {report['path']}: project paving may use its own environment here")
+            continue
         count = report["rules"]
         again = " again" if report["was"] == "changed" else ""
         status(f"Trusted{again} {report['path']} ({count} rule{'s' if count != 1 else ''}, "
                f"sha256 {report['sha256'][:12]}…)")
-    note("They act for your agents here until the file changes; dp untrust takes the trust back.")
+    if len(reports) > 1:
+        note("They act for your agents in this repository until the file changes; dp untrust takes the trust back.")
+    else:
+        note("No project rules to trust here; dp untrust takes the trust back.")
 
 
 def _words(layer) -> list[str]:
@@ -62,4 +76,4 @@ def _words(layer) -> list[str]:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("trust", help=HELP, short_help="Trust this repository's .dp/rules.toml (--show first).")(trust)
+    app.command("trust", help=HELP, short_help="Trust this repository's .dp/rules.toml and environment (--show first).")(trust)

@@ -7,9 +7,11 @@ import typer
 from dp.cli.common import note, print_json, status
 from dp.cli.options import Shared, shared
 
-HELP = """Forget your trust in this repository's .dp/rules.toml and .dp/rules.local.toml.
+HELP = """Forget your trust in this repository: its .dp/rules.toml and .dp/rules.local.toml, and its
+own environment for project paving.
 
-Their rules stop acting for your agents until you run dp trust again.
+Their rules stop acting for your agents, and paving stops running the
+repository's own programs, until you run dp trust again.
 
 \b
 Example:
@@ -29,7 +31,7 @@ def untrust(opts: Shared = None) -> None:
     if opts.json:
         print_json(forgotten)
     elif not forgotten:
-        note("Nothing to forget: no file of this repository was trusted.")
+        note("Nothing to forget: this repository was not trusted.")
     for item in forgotten:
         status(f"No longer trusted: {item['path']}")
 

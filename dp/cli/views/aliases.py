@@ -35,9 +35,10 @@ def _project_rules(opts, after_table: bool) -> None:
     """The rules project paving applies in this directory (dp paving), after the user's."""
     import os
 
+    from dp.layers.trusting import repository_trusted
     from dp.paving.report import text_lines
 
-    found = text_lines(str(opts.store.parent), os.getcwd())
+    found = text_lines(str(opts.store.parent), os.getcwd(), repository_trusted(opts.store, os.getcwd()))
     if found:
         print(("\n" if after_table else "") + "\n".join(found))
 
