@@ -75,3 +75,13 @@ def make_python_project(directory: Path, manager: str, *, environment=True, tool
             script.write_text(f"#!/bin/sh\necho {tool} \"$@\"\n")
             script.chmod(0o755)
     return directory
+
+
+def user_tools(directory: Path, names=("pnpm", "yarn", "bun")) -> Path:
+    """Stand-ins for the package managers a user installed, in ``directory`` (to put on PATH):
+    paving swaps only to a manager PATH finds outside the repository, and these tests run none."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        (directory / name).write_text("#!/bin/sh\nexit 0\n")
+        (directory / name).chmod(0o755)
+    return directory

@@ -1,11 +1,19 @@
 """The user's side of project paving: dp init says it is on, dp paving/doctor/aliases/
-pave --agents-md/tasks explain it for the current directory, one switch turns it off."""
+pave --agents-md/tasks explain it for the current directory, one switch turns it off, and
+each says whether the repository is trusted (what paving may run there)."""
 
 from __future__ import annotations
 
 import json
 
-from paving_projects import git_init, make_js_project, make_python_project
+import pytest
+from paving_projects import git_init, make_js_project, make_python_project, user_tools
+
+
+@pytest.fixture
+def env(env, tmp_path):
+    """The user's pnpm, yarn and bun on PATH: paving swaps only to a manager the user installed."""
+    return {**env, "PATH": f"{user_tools(tmp_path / 'user-tools')}:{env['PATH']}"}
 
 
 def test_init_says_paving_is_on(dp):
@@ -28,10 +36,22 @@ def test_dp_paving_explains_each_ecosystem(dp, tmp_path):
     assert any(line.startswith("ok        javascript yarn: yarn.lock found: yarn (berry) → npm, pnpm and bun commands are paved to yarn")
                for line in lines), proc.stdout
     assert "npm ci  →  yarn install --immutable" in proc.stdout
-    assert f"python     uv: [project.scripts] with uv.lock: uv run; environment {repo.resolve()}/.venv" in proc.stdout
+    assert lines[1] == (f"Trust: {repo} is not trusted: paving only swaps package managers you installed "
+                        "(`dp trust` there lets it run the repository's own programs)")
+    assert (f"untrusted python     uv: [project.scripts] with uv.lock: uv run; environment {repo.resolve()}/.venv → "
+            "not used: it is the repository's own") in proc.stdout
+    assert "pytest ARGS" not in proc.stdout
+    explained = dp("paving", "--explain", cwd=repo).stdout
+    assert ("  left as typed  pytest, ruff, mypy … and python -m MODULE → uv run / poetry run / pdm run / hatch run "
+            "(the project's own environment)") in explained
+    assert dp("trust", cwd=repo).returncode == 0
+    proc = dp("paving", "--verbose", cwd=repo)
+    assert f"ok        python     uv: [project.scripts] with uv.lock: uv run; environment {repo.resolve()}/.venv" in proc.stdout
     assert "pytest ARGS  →  uv run --frozen pytest ARGS" in proc.stdout
+    assert "  acts           pytest, ruff, mypy" in proc.stdout
     result = json.loads(dp("paving", "--json", cwd=repo).stdout)
     assert [entry["ecosystem"] for entry in result["ecosystems"]] == ["javascript", "python", "tasks"]
+    assert result["trusted"] is True and result["root"] == str(repo)
 
 
 def test_bad_input_is_one_line(dp):
@@ -60,6 +80,9 @@ def test_an_npm_project_shows_each_pnpm_spelling_once(dp, tmp_path):
     """In an npm project the samples are shown as pnpm commands: `npx DEPENDENCY` is `pnpm exec`, `npx BIN` `pnpm dlx`."""
     repo = make_js_project(tmp_path / "repo", "npm")
     git_init(repo)
+    lines = [line.split("→")[0].strip() for line in dp("aliases", cwd=repo).stdout.splitlines() if "→  npx" in line]
+    assert lines == ["pnpm exec DEPENDENCY"]  # `npx BIN` may run node_modules/.bin/BIN: only after dp trust
+    dp("trust", cwd=repo)
     lines = [line.split("→")[0].strip() for line in dp("aliases", cwd=repo).stdout.splitlines() if "→  npx" in line]
     assert lines == ["pnpm exec DEPENDENCY", "pnpm dlx BIN"]
 

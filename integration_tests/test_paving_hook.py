@@ -16,19 +16,15 @@ import json
 import subprocess
 
 import pytest
-from paving_projects import git_init, make_js_project, make_python_project
+from paving_projects import git_init, make_js_project, make_python_project, user_tools
 
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
 
 
 @pytest.fixture(scope="session")
-def user_tools(tmp_path_factory):
+def tools(tmp_path_factory):
     """The user's own pnpm, yarn and bun (stand-ins: paving only checks that PATH finds them)."""
-    directory = tmp_path_factory.mktemp("user-tools")
-    for name in ("pnpm", "yarn", "bun"):
-        (directory / name).write_text("#!/bin/sh\nexit 0\n")
-        (directory / name).chmod(0o755)
-    return directory
+    return user_tools(tmp_path_factory.mktemp("user-tools"))
 
 
 @pytest.fixture(scope="session")
@@ -38,10 +34,10 @@ def shared_cache(tmp_path_factory):
 
 
 @pytest.fixture
-def pave_check(pave_check, shared_cache, user_tools):
+def pave_check(pave_check, shared_cache, tools):
     def run(payload, *args, extra_env=None):
         return pave_check(payload, *args, extra_env={"XDG_CACHE_HOME": shared_cache,
-                                                     "PATH": f"{user_tools}:{SYSTEM_PATH}", **(extra_env or {})})
+                                                     "PATH": f"{tools}:{SYSTEM_PATH}", **(extra_env or {})})
 
     return run
 

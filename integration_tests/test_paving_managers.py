@@ -118,10 +118,11 @@ def test_at_least_sixty_commands():
     assert len(CASES) >= 60
 
 
-def _pave(pave_check, cwd: Path, command: str) -> str:
+def _pave(pave_check, cwd: Path, command: str, path: str) -> str:
+    """The hook's rewrite, with the managers on the hook's PATH (paving swaps only to one PATH finds)."""
     payload = {"session_id": "real", "cwd": str(cwd), "hook_event_name": "PreToolUse", "tool_name": "Bash",
                "tool_input": {"command": command}}
-    proc = pave_check(payload)
+    proc = pave_check(payload, extra_env={"PATH": path})
     assert proc.returncode == 0 and proc.stdout, (command, proc.stdout, proc.stderr)
     new = json.loads(proc.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
     assert subprocess.run(["bash", "-n", "-c", new]).returncode == 0
@@ -143,7 +144,7 @@ def test_paved_command_runs_with_the_project_manager(pave_check, templates, mana
     shutil.copytree(templates[kind], project, symlinks=True)
     git_init(project)
     lockfile = (project / LOCKFILE[kind]).read_bytes()
-    paved = _pave(pave_check, project, command)
+    paved = _pave(pave_check, project, command, manager_paths[kind])
     env = {**manager_env, "PATH": manager_paths[kind]}
     proc = _run(paved, project, env)
     assert proc.returncode == 0, f"{command} → {paved}\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}"

@@ -49,7 +49,7 @@ def _environment(project: Path, bin_dir: Path, env: dict, in_project: bool) -> P
     "manager, prefix, in_project",
     [("uv", "uv run --frozen", True), ("poetry", "poetry run", True), ("poetry", "poetry run", False)],
 )
-def test_tool_in_the_environment_runs_through_the_real_manager(pave_check, python_managers, tmp_path, manager,
+def test_tool_in_the_environment_runs_through_the_real_manager(pave_check, dp, python_managers, tmp_path, manager,
                                                                prefix, in_project):
     project = tmp_path / "project"
     project.mkdir()
@@ -67,6 +67,8 @@ def test_tool_in_the_environment_runs_through_the_real_manager(pave_check, pytho
 
     payload = {"session_id": "py", "cwd": str(project), "hook_event_name": "PreToolUse", "tool_name": "Bash",
                "tool_input": {"command": "pyflakes --version && echo ok"}}
+    # The environment is the repository's own: paved into only after dp trust (security/ shows the refusal).
+    assert dp("trust", cwd=project).returncode == 0
     answer = pave_check(payload, extra_env={"PATH": env["PATH"], "POETRY_CACHE_DIR": env["POETRY_CACHE_DIR"]})
     assert answer.stdout, (answer.stderr, sorted(os.listdir(project)), sorted(os.listdir(environment / "bin")))
     paved = json.loads(answer.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
