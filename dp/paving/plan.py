@@ -75,9 +75,9 @@ def _pave_one(state, command, value: str, directory: str):
         if project is None:
             raise Skip("")
         prefix = python.pave(command, project)
-        where = _short(project["environment"])
+        where = project["environment"]
         state.require_trust(directory, original, reach.PYTHON, f"`{prefix}{name}` runs {name} from {where}")
-        why = f"{project['manager']} project ({project['reason']}), {name} is in {where} and you trust this repository"
+        why = f"{project['manager']} project ({project['reason']}), {name} is in {_short(where)} and you trust this repository"
         return (start, start, prefix), state.tell(project["directory"], "python", why, original, prefix + original)
     project = state.decision(directory)["javascript"]
     if name in JAVASCRIPT_WORDS and project is not None:
