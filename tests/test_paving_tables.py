@@ -25,6 +25,15 @@ def test_markers_cover_every_file_detection_reads():
     assert names <= set(MARKERS), names - set(MARKERS)
 
 
+def test_markers_cover_every_file_that_gives_a_manager_code():
+    """A new .pnpmfile.cjs or yarnPath must miss the detection cache, or an untrusted repository's
+    manager would still be paved to (dp.paving.reach)."""
+    from dp.paving.reach import HOOK_FILES
+
+    names = {name for files in HOOK_FILES.values() for name, _ in files}
+    assert names <= set(MARKERS), names - set(MARKERS)
+
+
 def test_every_target_flavour_writes_every_operation_it_claims():
     table = load("package-managers")
     required = {"install", "frozen", "add", "remove", "update", "run", "exec_local", "dlx"}
