@@ -55,11 +55,23 @@ def repository(tmp_path, markers):
     return cloned_repository(tmp_path / "widget", hostile_task_files(markers), markers)
 
 
+def trust(repository, env) -> None:
+    """``dp trust``: task paving lists the tasks only in a repository the user trusts (finding 3),
+    so the reading is proven there too."""
+    proc = subprocess.run([str(Path(sys.executable).parent / "dp"), "trust"], cwd=repository, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+
+
+@pytest.mark.parametrize("trusted", [False, True], ids=["untrusted", "trusted"])
 @pytest.mark.parametrize("options", [(), ("--verbose",), ("--mode", "advise")], ids=["rewrite", "verbose", "advise"])
-def test_paving_reads_the_makefile_justfile_and_taskfile_never_runs_them(repository, markers, tmp_path, options):
+def test_paving_reads_the_makefile_justfile_and_taskfile_never_runs_them(repository, markers, tmp_path, options,
+                                                                         trusted):
     env = hook_env(tmp_path / "home")
     for tool in ("make", "just", "task"):  # installed: the old listing would have asked each of them
         assert shutil.which(tool, path=env["PATH"]), f"{tool} is not installed: pip install '.[test]', apt install make"
+    if trusted:
+        trust(repository, env)
     for command in TRIGGERS:
         pave_check(bash_payload(command, repository), env, *options, cwd=repository)
         markers.assert_none(command)
@@ -71,6 +83,7 @@ def test_a_task_hidden_behind_evaluation_is_left_as_typed_and_the_reason_said(re
     read): left alone, and --verbose says why."""
     env = hook_env(tmp_path / "home")
     (repository / "Taskfile.yml").unlink()
+    trust(repository, env)
     proc = pave_check(bash_payload("task gen", repository), env, "--verbose", cwd=repository)
     context = json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
     assert "updatedInput" not in json.loads(proc.stdout)["hookSpecificOutput"]
