@@ -24,7 +24,6 @@ STARTS = re.compile(r"\bsubprocess\.(?:run|Popen|call|check_call|check_output)\(
 # module → why it is safe where the hooks or the server can reach it (docs/security.md says the same).
 KNOWN = {
     "dp.hook": "SessionStart's filter sync: dp itself, isolated (-I) in /, only after a trusted file changed",
-    "dp.paving.python": "the interpreter probe of `python -m MODULE` paving (finding 3's change removes it)",
     "dp.runners.base": "tool listings (just, Task) only inside tools_asked: dp tasks, dp make, dp run",
     "dp.runners.make": "make -pRrq only inside tools_asked: dp tasks, dp make, dp run",
     "dp.claude.client": "claude --version, called only by dp.install: in the SessionStart sync child, in /",
