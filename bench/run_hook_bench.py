@@ -220,7 +220,12 @@ def main() -> int:
         print("building stores (10, 10k and 100k filler rules)…", file=sys.stderr)
         stores = {size: build_store(tmp / f"{size}.db", count)
                   for size, count in (("10", 10), ("10k", 10_000), ("100k", 100_000))}
-        env = {**os.environ, "XDG_CACHE_HOME": str(tmp / "cache"), "HOME": str(tmp)}
+        # The user's pnpm (a stand-in): paving swaps only to a manager PATH finds outside the repository.
+        (tmp / "bin").mkdir()
+        (tmp / "bin" / "pnpm").write_text("#!/bin/sh\nexit 0\n")
+        (tmp / "bin" / "pnpm").chmod(0o755)
+        env = {**os.environ, "XDG_CACHE_HOME": str(tmp / "cache"), "HOME": str(tmp),
+               "PATH": f"{tmp / 'bin'}:{os.environ.get('PATH', '/usr/bin:/bin')}"}
         # An installed dp runs from its .pyc files: a shell that forbids writing them
         # would time the compiler on every run instead of the hook.
         env.pop("PYTHONDONTWRITEBYTECODE", None)
