@@ -27,8 +27,10 @@ def _require(path: Path) -> str:
 
 @pytest.fixture
 def home(tmp_path) -> Path:
+    """The user's HOME on a machine where Claude Code has run (``~/.claude`` exists, nothing in it):
+    ``dp init`` with no agent named writes Claude Code's settings only there."""
     path = tmp_path / "home"
-    path.mkdir()
+    (path / ".claude").mkdir(parents=True)
     return path
 
 

@@ -110,7 +110,7 @@ def test_the_wheel_is_desire_paths_with_the_dp_commands_and_its_data(dist):
 
 def test_the_installed_wheel_runs_dp_version_and_dp_init(venv, tmp_path):
     env = _home_env(tmp_path / "home", venv)
-    (tmp_path / "home").mkdir()
+    (tmp_path / "home" / ".claude").mkdir(parents=True)  # Claude Code has run here: dp init writes its settings
     where = _run(venv / "python", "-c", "import dp; print(dp.__file__)", cwd=tmp_path, env=env)
     assert where.stdout.strip().startswith(str(venv.parent)), where.stdout + where.stderr
     version = _run(venv / "dp", "--version", cwd=tmp_path, env=env)

@@ -7,6 +7,7 @@ import re
 import sqlite3
 from pathlib import Path
 
+import pytest
 from cli_assertions import assert_one_line_error
 
 
@@ -70,7 +71,7 @@ def test_init_twice_changes_nothing_the_second_time(dp, home):
 def test_init_keeps_the_users_rules_and_settings(dp, home):
     dp("alias", "--cmd", "scp", "--flag", "r", "R")
     settings_path = home / ".claude" / "settings.json"
-    settings_path.parent.mkdir()
+    settings_path.parent.mkdir(exist_ok=True)
     settings_path.write_text(
         json.dumps({"model": "opus", "hooks": {"Stop": [{"hooks": [{"type": "prompt", "prompt": "?"}]}]}})
     )
@@ -93,12 +94,11 @@ def test_init_project_scope(dp, home, tmp_path):
     project.mkdir()
     report = json.loads(dp("init", "--scope", "project", "--json", cwd=project).stdout)
     assert Path(report["hook"]["settings"]) == project / ".claude" / "settings.json"
-    assert not (home / ".claude").exists()
+    assert not (home / ".claude" / "settings.json").exists()
 
 
 def test_init_refuses_broken_settings_without_touching_them(dp, home):
     path = home / ".claude" / "settings.json"
-    path.parent.mkdir()
     path.write_text("{oops")
     assert_one_line_error(dp("init"), "not valid JSON")
     assert path.read_text() == "{oops"
@@ -107,4 +107,63 @@ def test_init_refuses_broken_settings_without_touching_them(dp, home):
 def test_bad_options_create_nothing(dp, home, db_path):
     for args in (("--scope", "global"), ("--permission", "always"), ("--mode", "fix")):
         assert_one_line_error(dp("init", *args), args[1])
-    assert not db_path.exists() and not (home / ".claude").exists()
+    assert not db_path.exists() and not (home / ".claude" / "settings.json").exists()
+
+
+# -- no Claude Code on the machine, and --dry-run ---------------------------------------------------
+
+
+def _tree(root: Path) -> list:
+    """Every path under ``root`` with its mode and bytes: what 'changed nothing' compares."""
+    return sorted((str(path.relative_to(root)), path.lstat().st_mode,
+                   path.read_bytes() if path.is_file() and not path.is_symlink() else None)
+                  for path in root.rglob("*"))
+
+
+def test_init_without_claude_code_writes_nothing_and_says_so(dp, home):
+    (home / ".claude").rmdir()  # a machine where Claude Code never ran, and no claude on PATH
+    before = _tree(home)
+    proc = dp("init")
+    assert_one_line_error(proc, "dp: error: no Claude Code on this machine (no claude on PATH, no ~/.claude): "
+                                "nothing was written. Install Claude Code and run dp init again; to write its "
+                                "settings anyway: dp init --agent claude")
+    assert _tree(home) == before == []
+    named = dp("init", "--agent", "claude", "--json")  # the person says so: it is written
+    assert named.returncode == 0, named.stderr
+    assert (home / ".claude" / "settings.json").exists()
+
+
+@pytest.mark.parametrize("args", [[], ["--json"], ["--mcp"], ["--plugin"]])
+def test_init_dry_run_shows_each_change_and_makes_none(dp, home, db_path, tmp_path, args):
+    dp("alias", "--cmd", "grep", "--replace", "rg")
+    settings = home / ".claude" / "settings.json"
+    settings.write_bytes(b'{\n    "model": "opus"\n}')  # the user's own file, own style, no final newline
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    before_home, before_project, before_store = _tree(home), _tree(project), db_path.read_bytes()
+    proc = dp("init", "--dry-run", *args, cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    assert (_tree(home), _tree(project), db_path.read_bytes()) == (before_home, before_project, before_store)
+    if args == ["--json"]:
+        plan = json.loads(proc.stdout)
+        assert plan["dry_run"] is True and plan["store"] == {"path": str(db_path), "status": "exists"}
+        [change] = plan["files"]
+        assert (change["path"], change["status"]) == (str(settings), "would change")
+        assert '+    "model": "opus",' in change["diff"] and "pave-check" in change["diff"]
+        return
+    assert proc.stdout.startswith("Dry run: nothing was written, created or run.\n"
+                                  f"Store: {db_path} (exists)\n")
+    if args == ["--plugin"]:
+        assert "claude-plugin/dp/hooks/hooks.json (would be created)" in proc.stdout
+        assert "Would run: claude plugin install dp@dp-local --scope user" in proc.stdout
+        return
+    assert f"File:  {settings} (would change)\n       --- {settings}\n       +++ {settings}\n" in proc.stdout
+    assert '       -    "model": "opus"\n       +    "model": "opus",\n' in proc.stdout
+    assert re.search(r'^       \+ +"command": "\S*pave-check ', proc.stdout, re.M), proc.stdout
+    if args == ["--mcp"]:
+        assert f"Would: register dp's MCP server in {home / '.claude.json'}" in proc.stdout
+    # the same plan, applied, is what dp init writes
+    assert dp("init", *args, cwd=project).returncode == 0
+    after = settings.read_text()
+    shown = [line[8:] for line in proc.stdout.splitlines() if line.startswith("       +") and not line.startswith("       +++")]
+    assert "\n".join(shown) in after

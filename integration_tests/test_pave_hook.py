@@ -85,7 +85,7 @@ def test_install_into_missing_settings_creates_them(dp, home):
 @pytest.mark.parametrize("content", ["", "{}\n"])
 def test_install_into_empty_settings(dp, home, content):
     path = _settings(home)
-    path.parent.mkdir()
+    path.parent.mkdir(exist_ok=True)
     path.write_text(content)
     assert json.loads(dp("pave", "--hook", "--json").stdout)["status"] == "configured"
     assert list(json.loads(path.read_text())) == ["hooks"]

@@ -9,7 +9,7 @@ from cli_assertions import assert_one_line_error
 
 def set_up(dp, home, project):
     (project / ".git").mkdir(parents=True)
-    (home / ".claude").mkdir()
+    (home / ".claude").mkdir(exist_ok=True)
     settings = home / ".claude" / "settings.json"
     settings.write_bytes(b'{\n    "model": "opus",\n    "hooks": {}\n}')  # the user's own style, no final newline
     agents = project / "AGENTS.md"

@@ -202,7 +202,7 @@ def test_unhook_without_a_matching_backup_still_leaves_no_empty_hooks_object(dp,
 
 def test_backups_keep_several_generations_in_the_dp_directory(dp, home, project):
     path = home / ".claude" / "settings.json"
-    path.parent.mkdir()
+    path.parent.mkdir(exist_ok=True)
     path.write_text('{"n": 0}\n')
     for n in range(1, 8):
         assert dp("pave", "--hook").returncode == 0

@@ -26,6 +26,15 @@ def find_claude() -> str | None:
     return shutil.which("claude")
 
 
+def present() -> bool:
+    """Whether this machine has Claude Code: a ``claude`` to run, or the ``~/.claude`` it keeps once run
+    (``CLAUDE_CONFIG_DIR`` names another). ``dp init`` writes its user settings only then."""
+    from pathlib import Path
+
+    config = os.environ.get("CLAUDE_CONFIG_DIR") or str(Path.home() / ".claude")
+    return find_claude() is not None or os.path.isdir(config)
+
+
 def version_of(binary: str) -> tuple[int, ...] | None:
     """``claude --version`` as a tuple (``2.1.330 (Claude Code)`` → (2, 1, 330)), None if it does not say."""
     try:

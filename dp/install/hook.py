@@ -158,12 +158,21 @@ def install(path: Path, command: str, scope: str, db_path: Path, support: dict |
     return report
 
 
-def _apply(path: Path, scope: str, command: str, filtered: bool, db_path: Path,
-           capture_command: str | None = None, agent=None) -> dict:
-    """Sync dp's entries in one settings file with the rules (and the capture entries, when given); the report."""
+def planned(path: Path, command: str, db_path: Path, capture_command: str | None = None,
+            agent=None) -> tuple[bytes | None, bytes]:
+    """What ``install`` would leave in the settings file at ``path``: (its bytes now, its bytes then).
+    Nothing is written (``dp init --dry-run``)."""
     agent = agent or agents.get()
     original = read_bytes(path)
     settings = parse_settings(original, path)
+    _synced(settings, path, command, agent.filter_support()["filtered"], db_path, capture_command, agent)
+    return original, dump_settings(settings, original)
+
+
+def _synced(settings: dict, path: Path, command: str, filtered: bool, db_path: Path, capture_command: str | None,
+            agent) -> tuple:
+    """dp's entries (and the capture entries, when given) synced into ``settings``:
+    (wanted, status, capture entries, capture status)."""
     capture_wanted = agent.capture_entries(capture_command) if capture_command else None
     try:
         wanted = wanted_entries(command, filtered, db_path, agent)
@@ -171,6 +180,17 @@ def _apply(path: Path, scope: str, command: str, filtered: bool, db_path: Path,
         capture = sync_entries(settings, capture_wanted, is_capture_hook) if capture_wanted else None
     except DpError as exc:
         raise DpError(f"{path}: {exc.message}") from None
+    return wanted, status, capture_wanted, capture
+
+
+def _apply(path: Path, scope: str, command: str, filtered: bool, db_path: Path,
+           capture_command: str | None = None, agent=None) -> dict:
+    """Sync dp's entries in one settings file with the rules (and the capture entries, when given); the report."""
+    agent = agent or agents.get()
+    original = read_bytes(path)
+    settings = parse_settings(original, path)
+    wanted, status, capture_wanted, capture = _synced(settings, path, command, filtered, db_path, capture_command,
+                                                      agent)
     backup = None
     if status != "already_configured" or capture not in (None, "already_configured"):
         backup = replace_file(path, dump_settings(settings, original), expected=original, backup=True)

@@ -35,8 +35,12 @@ def init(
     capture: bool = True,
     agent=None,
     plugin: bool = False,
+    dry_run: bool = False,
 ) -> dict:
     """Set dp up; ``demo.ok`` says whether the installed hook really works.
+
+    With ``dry_run`` nothing is written, created or run: the report says what
+    would be (``plan``).
 
     With ``mcp`` the MCP server is registered too, in the same scope as the
     hook (user unless ``scope`` is project). ``capture`` also installs the
@@ -46,7 +50,7 @@ def init(
     from dp.install import mcp as pave_mcp
 
     if plugin:
-        return _init_plugin(db_path, scope, explicit, permission, mode, capture)
+        return _init_plugin(db_path, scope, explicit, permission, mode, capture, dry_run)
     label, path = hook.target(scope, explicit, agent)  # bad options fail before anything is created
     from dp.install.plugin import refuse_settings_hooks
 
@@ -56,6 +60,13 @@ def init(
     if mcp:
         pave_mcp.target(scope)
         pave_mcp.server_command()
+    if dry_run:
+        original, after = hook.planned(path, command, db_path, capture_command, agent)
+        report = plan(db_path, [file_change(path, original, after)],
+                      [f"register dp's MCP server in {pave_mcp.target(scope)[1]}"] if mcp else [],
+                      _team_commands(agent))
+        warning = hook.with_stability_warning({"command": command}).get("warning")
+        return {**report, "warning": warning} if warning else report
     store = ensure_store(db_path)
     installed = hook.with_stability_warning(
         hook.install(path, command, label, db_path, capture_command=capture_command, agent=agent))
@@ -74,16 +85,54 @@ def init(
     return report
 
 
+def _team_commands(agent) -> list[str]:
+    """The ``claude plugin`` commands that would register this clone's committed plugin for this person."""
+    if agent is not None and agent.name != "claude":
+        return []
+    from dp.install.plugin import register_committed
+
+    team = register_committed(Path.cwd(), dry_run=True)
+    return team["commands"] if team else []
+
+
+def file_change(path: Path, before: bytes | None, after: bytes) -> dict:
+    """One file ``dp init --dry-run`` would write: its status and a unified diff of the change."""
+    import difflib
+
+    status = "unchanged" if before == after else "would be created" if before is None else "would change"
+    old = (before or b"").decode("utf-8", "replace").splitlines(keepends=True)
+    diff = difflib.unified_diff(old, after.decode("utf-8", "replace").splitlines(keepends=True),
+                                fromfile=str(path) if before is not None else "/dev/null", tofile=str(path))
+    return {"path": str(path), "status": status, "diff": "".join(diff)}
+
+
+def plan(db_path: Path, files: list[dict], actions: list[str], commands: list[str]) -> dict:
+    """What ``dp init`` would do, for ``--dry-run``: the store, each file and its diff, what it would run."""
+    store = "exists" if db_path.exists() else "would be created"
+    return {"dry_run": True, "store": {"path": str(db_path), "status": store}, "files": files,
+            "actions": actions, "commands": commands}
+
+
 def _init_plugin(db_path: Path, scope: str | None, explicit: Path | None, permission: str, mode: str,
-                 capture: bool) -> dict:
+                 capture: bool, dry_run: bool = False) -> dict:
     """``dp init --plugin``: the store, the plugin (hooks, MCP and the mod), and the demo of its hook."""
     from dp.errors import DpError
+    from dp.files import read_bytes
     from dp.install import plugin
 
     if explicit is not None:
         raise DpError("--settings goes with the settings hook; --plugin takes --scope user|project")
-    plugin.check_scope(scope)
+    scope = plugin.check_scope(scope)
     command = hook.command_for(db_path, permission, mode)
+    if dry_run:
+        directory = plugin.market_dir(scope, db_path, Path.cwd())
+        wanted = plugin.files(scope, db_path, permission, mode, capture)
+        files = [file_change(directory / relative, read_bytes(directory / relative), data)
+                 for relative, data in wanted.items()]
+        commands = ["claude plugin " + " ".join(step) for step in plugin.client_steps(scope, directory)]
+        return plan(db_path, files, ["take dp's hook entries out of the settings the plugin replaces",
+                                     "write the mod's alias snapshot and the plugin's options in your settings"],
+                    commands)
     store = ensure_store(db_path)
     report = plugin.install(scope, db_path, Path.cwd(), permission, mode, capture)
     from dp.paving.switch import globally_enabled

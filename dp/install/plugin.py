@@ -392,7 +392,7 @@ def registered_here(project: Path, installed: Path | None = None) -> bool:
         return False
 
 
-def register_committed(cwd: Path) -> dict | None:
+def register_committed(cwd: Path, dry_run: bool = False) -> dict | None:
     """``dp init`` in a clone whose committed team plugin this person has not registered: register it
     for them only (local scope), as the two ``claude plugin`` commands of its README would.
 
@@ -406,6 +406,8 @@ def register_committed(cwd: Path) -> dict | None:
         return None
     steps = [["marketplace", "add", f"./{PROJECT_DIR.as_posix()}", "--scope", "local"],
              ["install", plugin_id("project"), "--scope", "local"]]
+    if dry_run:
+        return {"commands": ["claude plugin " + shlex.join(step) for step in steps]}
     return {"plugin": plugin_id("project"), "project": str(project), **run_steps(steps, project)}
 
 

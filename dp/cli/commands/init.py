@@ -19,7 +19,10 @@ hooks (dp-capture, PostToolUse and PostToolUseFailure, async) that record
 failed calls for dp paths / dp suggest; --no-capture leaves them out.
 The demonstration runs the installed pave-check against a throwaway store
 with two sample rules, so your own store stays empty until you add rules.
-Safe to run again: nothing is duplicated.
+Safe to run again: nothing is duplicated. Without Claude Code on the machine
+(no claude on PATH, no ~/.claude) it writes nothing and says so, unless you
+name the agent (--agent claude). In a clone whose committed team plugin
+(.claude/dp-plugin) you have not registered, it registers it for you.
 
 \b
 Examples:
@@ -29,6 +32,7 @@ Examples:
   dp init --no-capture           # only the PreToolUse hook
   dp init --plugin               # as a Claude Code plugin (hooks, MCP, tool-name mod)
   dp init --plugin --scope project   # the team's plugin, committed in .claude/
+  dp init --dry-run              # what it would write (as diffs) and run; changes nothing
   dp init --json
 """
 
@@ -50,6 +54,9 @@ def init(
     plugin: bool = typer.Option(
         False, "--plugin", help="Install dp as a Claude Code plugin (user, or project with --scope project)."
     ),
+    dry_run: bool = typer.Option(
+        False, "--dry-run", help="Print what would be written (each file, as a diff) and run; change nothing."
+    ),
     opts: Shared = None,
 ) -> None:
     from dp.cli.commands.pave import check_permission, describe_hook_result
@@ -64,10 +71,17 @@ def init(
     check_permission(permission, yes)
     if plugin and (mcp or chosen.name != "claude"):
         raise DpError("--plugin is Claude Code's plugin and brings dp mcp with it; leave out --mcp and --agent")
+    if agent is None and settings is None and scope in (None, "user"):
+        _require_claude_code()
     report = set_up(opts.store, scope, settings, permission, mode, mcp, capture=not no_capture, agent=chosen,
-                    plugin=plugin)
+                    plugin=plugin, dry_run=dry_run)
+    if dry_run and not opts.json:
+        _print_plan(report)
+        return
     if opts.json:
         print_json(report)
+        if dry_run:
+            return
     elif opts.quiet:
         _print_warnings(report)
     elif plugin:
@@ -201,6 +215,37 @@ def _print_mcp(result: dict) -> None:
     typer.echo(f"MCP:   {lines[0]}")
     for line in lines[1:]:
         typer.echo(f"     {line}")
+
+
+NO_CLAUDE_CODE = ("no Claude Code on this machine (no claude on PATH, no ~/.claude): nothing was written. Install "
+                  "Claude Code and run dp init again; to write its settings anyway: dp init --agent claude; for "
+                  "another agent: dp init --agent gemini, codex or copilot")
+
+
+def _require_claude_code() -> None:
+    """``dp init`` with no agent named writes Claude Code's user settings only where Claude Code is."""
+    from dp.claude.client import present
+    from dp.errors import DpError
+
+    if not present():
+        raise DpError(NO_CLAUDE_CODE)
+
+
+def _print_plan(plan: dict) -> None:
+    """``dp init --dry-run``: what would be written and run; nothing was."""
+    store = plan["store"]
+    typer.echo("Dry run: nothing was written, created or run.")
+    typer.echo(f"Store: {store['path']} ({store['status']})")
+    for change in plan["files"]:
+        typer.echo(f"File:  {change['path']} ({change['status']})")
+        for line in change["diff"].splitlines():
+            typer.echo(f"       {line}")
+    for action in plan["actions"]:
+        typer.echo(f"Would: {action}")
+    for command in plan["commands"]:
+        typer.echo(f"Would run: {command}")
+    if plan.get("warning"):
+        typer.echo(f"Warning: {plan['warning']}")
 
 
 def _print_team_plugin(team: dict) -> None:
