@@ -147,3 +147,27 @@ steps:
     assert steps["wipe"]["error"].startswith("step 'wipe': line 1: {{result.dirr}} has no value")
     assert steps["never"]["status"] == "pending"
     assert (project / "build" / "out" / "app").exists() and not (project / "never-ran").exists()
+
+
+# -- alias recipes: the agent's words, a small language of their own ---------------------------------
+
+@pytest.mark.parametrize("script, error", [
+    ("echo {{ agrs }}", "line 1: unknown variable 'agrs' (available: args, arg(n), matched, raw, full, cwd)"),
+    ("echo {{ args.lenght }}", "list value has no attribute 'lenght'"),
+    ("echo {{ arg(1).stirp() }}", "Arg value has no attribute 'stirp'"),
+    ("echo {{ cwd.nope }}", "str value has no attribute 'nope'"),
+    ("echo {{ unclosed", "line 1: unexpected end of template"),
+])
+def test_an_alias_recipe_with_a_name_its_values_lack_is_refused_when_written(dp, script, error):
+    proc = dp("alias", "--recipe", "mk build", script)
+    assert proc.returncode != 0 and proc.stdout == ""
+    assert proc.stderr.startswith(f"dp: error: recipe template for 'mk build' does not parse: {error}"), proc.stderr
+
+
+def test_a_missing_argument_still_prints_nothing_or_its_default(dp, pave_check):
+    """arg(n) and args[i] name the agent's optional words: absent, they print nothing (docs/hook.md)."""
+    assert dp("alias", "--recipe", "mk", "echo {{ arg(3) | default('none') }} [{{ args[5] }}] {{ args | length }}").returncode == 0
+    call = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "session_id": "s", "cwd": "/",
+            "tool_input": {"command": "mk a b"}}
+    answer = json.loads(pave_check(call).stdout)
+    assert answer["hookSpecificOutput"]["updatedInput"]["command"] == "echo none [] 2"

@@ -249,7 +249,8 @@ def _trial_error(translated: str) -> str | None:
         return _TOO_DEEP
     except TemplateError as exc:
         message = str(exc)
-        return message if message.startswith(("too big", "line ")) or "not available" in message or "unsafe" in message else None
+        return message if message.startswith(("too big", "line ")) or "not available" in message or "unsafe" in message \
+            or "has no attribute" in message else None
     return None
 
 

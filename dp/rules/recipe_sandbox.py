@@ -133,6 +133,7 @@ def environment():
 def _build():
     load_jinja()
     from jinja2 import Undefined
+    from jinja2.exceptions import UndefinedError
     from jinja2.compiler import CodeGenerator
     from jinja2.runtime import Macro
     from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
@@ -171,6 +172,14 @@ def _build():
             if not allowed:
                 raise SecurityError(f"{name or type(obj).__name__}() is not available in a recipe")
             return super().is_safe_callable(obj)
+
+        def getattr(self, obj, attribute):
+            """``args.lenght``, ``cwd.nope``: a name the value does not have is an error, never an
+            empty string (a missing argument, ``arg(3)`` or ``args[5]``, stays Missing: it prints nothing)."""
+            value = super().getattr(obj, attribute)
+            if isinstance(value, Undefined) and not isinstance(obj, Undefined):
+                raise UndefinedError(f"{type(obj).__name__} value has no attribute {attribute!r}")
+            return value
 
         def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (Jinja2's signature)
             check(*args, *kwargs.values())
