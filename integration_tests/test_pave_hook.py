@@ -211,7 +211,7 @@ def test_unhook_without_a_settings_file_creates_nothing(dp, home):
 @pytest.mark.parametrize("content", ['{"model": "x",}', "{\n  // comment\n}", '{"a": 1, "a": 2}', "[]"])
 def test_unreadable_settings_are_an_error_that_changes_nothing(dp, home, content):
     path = _settings(home)
-    path.parent.mkdir(parents=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(content)
     for args in (("pave", "--hook"), ("pave", "--unhook")):
         proc = dp(*args)
@@ -232,7 +232,7 @@ def test_read_only_settings_are_left_alone(dp, home):
 @pytest.mark.parametrize("content", ['{"hooks": []}', '{"hooks": {"PreToolUse": {"matcher": "*"}}}'])
 def test_malformed_hooks_are_an_error_naming_the_file(dp, home, content):
     path = _settings(home)
-    path.parent.mkdir(parents=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(content)
     assert_one_line_error(dp("pave", "--hook"), f"{path}: \"hooks")
     assert path.read_text() == content

@@ -86,7 +86,7 @@ def test_doctor_and_pave_report_a_special_settings_file_without_hanging(dp, home
     project.mkdir()
     base = home if scope == "user" else project
     path = base / ".claude" / ("settings.local.json" if scope == "local" else "settings.json")
-    path.parent.mkdir(parents=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     KINDS[kind](path)
     doctor = dp("doctor", "--json", cwd=project, timeout=60)
     assert doctor.returncode == 1
