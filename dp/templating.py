@@ -32,11 +32,11 @@ What they share, each in one place:
   alias recipe, whose values are the agent's words, may not.
 
 Why there are still two renderers. A YAML placeholder is a variable path
-and nothing else — no expressions, filters or loops — so it is substituted,
-not executed, and has no loop or time to bound; anything else between
-braces (``{{.State}}`` for ``docker --format``) is left as written, a
-missing value renders empty with a warning, and a prompt may carry a whole
-diff. Alias recipes are a small language (filters, ``{% for %}``,
+and nothing else — no expressions or loops, one filter (``| default('…')``)
+— so it is substituted, not executed, and has no loop or time to bound;
+anything else between braces (``{{.State}}`` for ``docker --format``) is
+left as written, a missing value without a default is an error on both
+surfaces (``dp.recipes.variables``), and a prompt may carry a whole diff. Alias recipes are a small language (filters, ``{% for %}``,
 arithmetic), so they run in the one sandbox, ``dp.rules.recipe_sandbox``,
 with its bounds on size (``MAX_SIZE``), output (``MAX_OUTPUT``), loops
 (``MAX_RANGE``) and time (``WRITE_TIME_SECONDS`` when the alias is written,
