@@ -328,3 +328,42 @@ def test_help_lists_commands_by_what_a_person_does(dp):
     assert sections["Rules"][:2] == ["alias", "aliases"] and "paving" in sections["Project"]
     listed = [name for names in sections.values() for name in names]
     assert len(listed) == len(set(listed)) >= 21
+
+
+# --- 3 (continued): --dry-run where a command changes a person's rules or switches ------------------
+
+def _files(root: Path) -> dict:
+    return {path: path.read_bytes() for path in sorted(root.rglob("*")) if path.is_file()}
+
+
+def test_alias_dry_run_says_what_would_change_and_changes_nothing(dp, tmp_path, db_path, home):
+    repo = make_repo(tmp_path / "repo")
+    (repo / ".dp").mkdir()
+    (repo / ".dp" / "rules.toml").write_text('[[aliases]]\nfrom = "read_file"\nto = "Read"\n\n'
+                                             '[[aliases]]\nfrom = "write_file"\nto = "Write"\n')
+    assert dp("alias", "--cmd", "grep", "--replace", "rg", cwd=repo).returncode == 0
+    before = {**_files(repo), **_files(db_path.parent)}
+    cases = [
+        (["--cmd", "grep", "--replace", "rg"], "Rule would be unchanged: command grep -> rg (dry run; nothing was changed)"),
+        (["--cmd", "grep", "--replace", "ag"], "Rule would be updated: command grep -> ag (dry run; nothing was changed)"),
+        (["--cmd", "find", "--replace", "fd"], "Rule would be set: command find -> fd (dry run; nothing was changed)"),
+        (["--delete", "--cmd", "grep", "--replace", "rg"], "Rule would be deleted: command grep (dry run; nothing was changed)"),
+        (["--project", "--cmd", "ls", "--replace", "eza"],
+         f"Rule would be set in {repo / '.dp' / 'rules.toml'}: command ls -> eza (dry run; nothing was changed)"),
+        (["--project", "--delete", "read_file"],
+         f"Alias would be deleted from {repo / '.dp' / 'rules.toml'}: read_file (dry run; nothing was changed)"),
+    ]
+    for args, line in cases:
+        proc = dp("alias", *args, "--dry-run", cwd=repo)
+        assert (proc.returncode, proc.stdout.strip()) == (0, line), proc.stderr
+    missing = dp("alias", "--delete", "--cmd", "zz", "--replace", "x", "--dry-run", cwd=repo)
+    assert_one_line_error(missing, "not found: no rule command zz")
+    assert json.loads(dp("alias", "--cmd", "find", "--replace", "fd", "--dry-run", "--json", cwd=repo).stdout)["dry_run"]
+    assert {**_files(repo), **_files(db_path.parent)} == before
+
+
+def test_paving_switch_dry_run_changes_nothing(dp, tmp_path, db_path):
+    repo = make_repo(tmp_path / "repo")
+    proc = dp("paving", "off", "--project", "--dry-run", cwd=repo)
+    assert proc.stdout.strip() == f"Project paving would be off for {repo} (dry run; nothing was changed)."
+    assert "Project paving: on" in dp("paving", cwd=repo).stdout

@@ -129,8 +129,8 @@ class _Edit:
         first = header - 1 if header > 0 and not self.lines[header - 1].strip() and blank_after else header
         return first, last + 1, []  # the blank line before it goes only when one still separates what is left
 
-    def write(self, db_path) -> bool:
-        """Put the change in place (checked first); whether anything changed."""
+    def write(self, db_path, dry_run: bool = False) -> bool:
+        """Put the change in place (checked first); whether anything changed (``dry_run``: would change)."""
         data = self.text().encode("utf-8", "surrogateescape")
         if data == (self.original or b"") or (self.original is None and not self.expected):
             return False
@@ -145,6 +145,8 @@ class _Edit:
         if [_identity(rule) for rule in written] != [_identity(rule) for rule in self.expected]:
             raise DpError(f"{self.path}: cannot change it line by line without changing other rules; "
                           "edit it by hand (nothing was changed)")
+        if dry_run:
+            return True
         from dp.files import replace_file
 
         replace_file(self.path, data, expected=self.original)
@@ -184,8 +186,9 @@ def _keep_trust(db_path, path: str, before: bytes | None, after: bytes) -> None:
             record(store, root, real, hashlib.sha256(after).hexdigest())
 
 
-def set_rule(db_path, path: str, rule: Rule) -> tuple[str, Rule]:
-    """Add ``rule`` to the file, or update the entry with its key: ("set"|"updated"|"unchanged", rule)."""
+def set_rule(db_path, path: str, rule: Rule, dry_run: bool = False) -> tuple[str, Rule]:
+    """Add ``rule`` to the file, or update the entry with its key: ("set"|"updated"|"unchanged", rule);
+    ``dry_run`` checks the same and writes nothing."""
     edit = _Edit(path)
     index = edit.index_of(rule)
     if index is None:
@@ -194,19 +197,19 @@ def set_rule(db_path, path: str, rule: Rule) -> tuple[str, Rule]:
     else:
         edit.update(index, rule)
         action = "updated"
-    if not edit.write(db_path) and action == "updated":
+    if not edit.write(db_path, dry_run) and action == "updated":
         action = "unchanged"
     return action, rule
 
 
-def delete_rule(db_path, path: str, key_rule: Rule) -> Rule | None:
-    """Remove the entry with ``key_rule``'s key; what was removed, or None."""
+def delete_rule(db_path, path: str, key_rule: Rule, dry_run: bool = False) -> Rule | None:
+    """Remove the entry with ``key_rule``'s key; what was removed, or None (``dry_run``: would be)."""
     edit = _Edit(path)
     index = edit.index_of(key_rule)
     if index is None:
         return None
     removed = edit.delete(index)
-    edit.write(db_path)
+    edit.write(db_path, dry_run)
     return removed
 
 

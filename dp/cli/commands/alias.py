@@ -45,6 +45,7 @@ def alias(
     delete: bool = typer.Option(False, "--delete", help="Delete the rule these options identify."),
     force: bool = typer.Option(False, "--force", help="Allow aliasing a real tool name away, or an unknown --tool."),
     project: bool = typer.Option(False, "--project", help="Write the rule to this repository's .dp/rules.toml (committed, shared) instead of your store."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Check the rule and say what would change; change nothing."),
     opts: Shared = None,
 ) -> None:
     from dp.claude.tools import refuse_unless_forced
@@ -66,7 +67,10 @@ def alias(
     )
     refuse_unless_forced(rule, force or delete)
     if project:
-        _in_project(rule, delete, opts)
+        _in_project(rule, delete, opts, dry_run)
+        return
+    if dry_run:
+        _report(_planned(rule, delete, opts.store), rule, opts, dry_run=True)
         return
     before = None
     with Store.open(opts.store) as store:
@@ -86,15 +90,40 @@ def alias(
     sync_hooks(opts.store)
     if action != "deleted" and (before is None or before.to_name != rule.to_name):  # once per target
         _warn_if_renames_only(rule)
+    _report(action, rule, opts)
+
+
+def _planned(rule, delete: bool, db_path) -> str:
+    """What ``dp alias`` would do to the store ("set", "updated", "unchanged", "deleted"), read-only."""
+    from dp.errors import DpError
+    from dp.store import reading
+
+    with reading(db_path) as store:
+        existing = store.get_rule(rule) if store is not None else None
+    if delete and existing is None:
+        raise DpError(f"not found: no {_noun(rule).lower()} {describe_key(rule)} (list them with: dp aliases)")
+    if delete:
+        return "deleted"
+    if existing is None:
+        return "set"
+    return "unchanged" if (existing.to_name, existing.message) == (rule.to_name, rule.message) else "updated"
+
+
+def _report(action: str, rule, opts, dry_run: bool = False, where: str = "", extra: dict | None = None) -> None:
+    """The line (or JSON) saying what was done to ``rule``, or with ``dry_run`` what would be."""
     if opts.json:
-        print_json({"action": action, **rule.to_dict()})
-    elif action == "deleted":
-        status(f"{_noun(rule)} deleted: {describe_key(rule)}")
+        print_json({"action": action, **rule.to_dict(), **(extra or {}), **({"dry_run": True} if dry_run else {})})
+        return
+    place = {"deleted": f" from {where}", "set": f" in {where}", "updated": f" in {where}",
+             "unchanged": f" in {where}"}.get(action, "") if where else ""
+    shown = describe_key(rule) if action == "deleted" else describe(rule)
+    if dry_run:
+        status(f"{_noun(rule)} would be {action}{place}: {shown} (dry run; nothing was changed)")
     else:
-        status(f"{_noun(rule)} {action}: {describe(rule)}")
+        status(f"{_noun(rule)} {action}{place}: {shown}")
 
 
-def _in_project(rule, delete: bool, opts) -> None:
+def _in_project(rule, delete: bool, opts, dry_run: bool = False) -> None:
     """``--project``: the same rule, written to the repository's .dp/rules.toml (dp.layers.edit)."""
     from dp.cli.commands.pave import sync_hooks
     from dp.errors import DpError
@@ -102,20 +131,17 @@ def _in_project(rule, delete: bool, opts) -> None:
 
     path = edit.project_path(opts.directory)
     if delete:
-        deleted = edit.delete_rule(opts.store, path, rule)
+        deleted = edit.delete_rule(opts.store, path, rule, dry_run)
         if deleted is None:
             raise DpError(f"not found: no {_noun(rule).lower()} {describe_key(rule)} in {path}")
         action, rule = "deleted", deleted
     else:
-        action, rule = edit.set_rule(opts.store, path, rule)
-        _warn_if_renames_only(rule)
-    sync_hooks(opts.store)
-    if opts.json:
-        print_json({"action": action, **rule.to_dict(), "source": "project", "file": path})
-    elif action == "deleted":
-        status(f"{_noun(rule)} deleted from {path}: {describe_key(rule)}")
-    else:
-        status(f"{_noun(rule)} {action} in {path}: {describe(rule)}")
+        action, rule = edit.set_rule(opts.store, path, rule, dry_run)
+        if not dry_run:
+            _warn_if_renames_only(rule)
+    if not dry_run:
+        sync_hooks(opts.store)
+    _report(action, rule, opts, dry_run, where=path, extra={"source": "project", "file": path})
 
 
 def _warn_if_renames_only(rule) -> None:

@@ -30,6 +30,7 @@ def paving(
     project: bool = typer.Option(False, "--project", help="Only for this repository (its root directory)."),
     explain: bool = typer.Option(False, "--explain", "--verbose", "-v",
                                  help="Also say what each paving rule does here (trusted repository or not)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="With on or off: say what would be switched; change nothing."),
     opts: Shared = None,
 ) -> None:
     from dp.errors import DpError
@@ -37,21 +38,24 @@ def paving(
 
     if state not in (None, "on", "off"):
         raise DpError(f"expected on or off, got {state!r}: dp paving [on|off] [--project]")
-    if project and state is None:
-        raise DpError("--project needs on or off: dp paving off --project")
+    if (project or dry_run) and state is None:
+        option = "--project" if project else "--dry-run"
+        raise DpError(f"{option} needs on or off: dp paving off {option}")
     directory = str(opts.directory)
     dp_dir = str(opts.store.parent)
     if state is not None:
         target = report.project_directory(directory) if project else None
-        report.set_switch(dp_dir, state == "on", target)
-        from dp.cli.commands.pave import sync_hooks
+        if not dry_run:
+            report.set_switch(dp_dir, state == "on", target)
+            from dp.cli.commands.pave import sync_hooks
 
-        sync_hooks(opts.store)  # paving's words decide between `if` filters and the plain Bash handler
+            sync_hooks(opts.store)  # paving's words decide between `if` filters and the plain Bash handler
         where = f"for {target}" if target else "for every project"
         if opts.json:
-            print_json({"paving": state, "project": target})
+            print_json({"paving": state, "project": target, **({"dry_run": True} if dry_run else {})})
         else:
-            status(f"Project paving is {state} {where}.")
+            status(f"Project paving would be {state} {where} (dry run; nothing was changed)." if dry_run else
+                   f"Project paving is {state} {where}.")
         return
     from dp.layers.trusting import repository_trusted
 

@@ -38,6 +38,7 @@ def suggest(
         None, "--min-count", min=1, metavar="N",
         help="Events a suggestion needs (default: 2, or 1 for unambiguous evidence)."),
     project: bool = typer.Option(False, "--project", help="With --apply: write the rule to this repository's .dp/rules.toml."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="With --apply: say what rule would be made; change nothing."),
     opts: Shared = None,
 ) -> None:
     from dp.desires.query import captured
@@ -45,8 +46,9 @@ def suggest(
     from dp.errors import DpError
 
     db = opts.store
-    if project and not apply:
-        raise DpError("--project goes with --apply ID (it says where the applied rule is written)", exit_code=2)
+    if (project or dry_run) and not apply:
+        raise DpError(f"{'--project' if project else '--dry-run'} goes with --apply ID: dp suggest --apply ID "
+                      f"{'--project' if project else '--dry-run'}", exit_code=2)
     from dp.layers.view import in_effect
 
     rules, _ = in_effect(db, str(opts.directory))
@@ -56,7 +58,8 @@ def suggest(
         chosen = next((item for item in found if item["id"] == apply.strip()), None)
         if chosen is None:
             raise DpError(f"no pending suggestion {apply!r}; list them with: dp suggest")
-        _apply(db, chosen["alias"], opts.json, ["--project", "--cwd", str(opts.directory)] if project else [])
+        where = ["--project", "--cwd", str(opts.directory)] if project else []
+        _apply(db, chosen["alias"], opts.json, where + (["--dry-run"] if dry_run else []))
         return
     if opts.json:
         print_json(found)
