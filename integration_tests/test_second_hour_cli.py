@@ -298,9 +298,10 @@ def test_a_broken_collection_names_its_file_line_and_fix(dp, tmp_path, name, tex
     (["pave", "--hook", "--agent", "gemini", "--scope", "usr"], "user"),
 ])
 def test_every_enumerated_choice_says_did_you_mean(dp, tmp_path, home, args, meant):
+    before = _files(home)
     proc = dp(*args, cwd=tmp_path)
     assert_one_line_error(proc, f"(did you mean '{meant}'?)")
-    assert not (home / ".claude").exists() and not (home / ".gemini").exists()  # nothing was installed
+    assert _files(home) == before  # nothing was installed
 
 
 def test_doctor_never_says_ok_beside_a_fix(dp, tmp_path):
