@@ -126,7 +126,7 @@ def test_every_code_sink_is_refused_when_written_as_a_word_and_in_quotes(dp, pro
 
 def test_values_as_code_is_the_visible_opt_in(dp, project):
     recipe = project / "opt-in.yaml"
-    recipe.write_text("name: opt-in\nsteps:\n  - id: run-it\n    command: sh -c {{script}}\n"
+    recipe.write_text("name: opt-in\ncontext:\n  script: ''\nsteps:\n  - id: run-it\n    command: sh -c {{script}}\n"
                       "    values_as_code: true\n")
     validate = dp("recipe", "validate", recipe, cwd=project)
     assert validate.returncode == 0
