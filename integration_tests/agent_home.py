@@ -18,7 +18,8 @@ BIN = Path(sys.executable).parent
 
 # Variables of dp and of every agent: the tester's own never reach a test user.
 FOREIGN = ("DP_", "XDG_", "CLAUDE", "ANTHROPIC", "CODEX", "OPENAI", "GEMINI", "GOOGLE_", "COPILOT",
-           "GITHUB_COPILOT", "GITHUB_TOKEN", "GH_TOKEN", "GH_HOST")  # Copilot CLI's login and repo-hook switch
+           "GITHUB_COPILOT", "GITHUB_TOKEN", "GH_TOKEN", "GH_HOST",  # Copilot CLI's login and repo-hook switch
+           "OPENCODE")
 
 
 def user_environment(home: Path, bin_dir: Path, **extra: str) -> dict:

@@ -34,8 +34,9 @@ def test_installed_package_ships_its_migrations(tmp_path):
     assert int(count) == len(list((ROOT / "migrations").glob("[0-9][0-9][0-9][0-9]_*.sql")))
 
 
-def test_the_build_ships_the_claude_code_plugin_files(tmp_path):
-    # dp init --plugin copies these from the installed package: a build without them cannot install the plugin.
+def test_the_build_ships_the_agent_plugin_files(tmp_path):
+    # dp init --plugin (and --agent opencode) copies these from the installed package: a build without them
+    # cannot install the plugin.
     # setuptools' own build_py step, reading pyproject.toml's package data, as a wheel build runs it.
     code = "import setuptools, sys; sys.argv = ['setup.py', '-q', 'build_py', '-d', sys.argv[1]]; setuptools.setup()"
     proc = subprocess.run([sys.executable, "-c", code, str(tmp_path / "lib")], cwd=ROOT, capture_output=True, text=True,
@@ -45,3 +46,4 @@ def test_the_build_ships_the_claude_code_plugin_files(tmp_path):
     assert "register.ts" in shipped
     for name in shipped:
         assert (tmp_path / "lib" / "dp" / "claude" / "mod" / name).is_file(), name
+    assert (tmp_path / "lib" / "dp" / "agents" / "opencode" / "plugin" / "dp.ts").is_file()

@@ -16,6 +16,7 @@ MODULES = {
     "gemini": "dp.agents.gemini",
     "copilot": "dp.agents.copilot",
     "codex": "dp.agents.codex",
+    "opencode": "dp.agents.opencode",
 }
 
 _loaded: dict = {}

@@ -184,6 +184,9 @@ class Agent:
     # The --permission values dp can honour in the agent's contract without widening beyond the user's choice.
     permissions: tuple = ("none", "ask", "allow")
     install_notes: tuple = ()
+    # True for an agent whose extension point is a plugin file dp ships (OpenCode), not hook entries in a
+    # settings file: ``dp.install.agent_plugin`` puts it in place through ``install_plugin`` / ``remove_plugin``.
+    plugin = False
 
     def canonical(self, tool: str) -> str:
         """dp's name for the agent's tool ``tool`` (unknown names stay as they are)."""
@@ -290,6 +293,23 @@ class Agent:
 
     def capture_entries(self, capture_command: str) -> dict:
         """Event → hook groups running ``capture_command`` (dp-capture) after tool calls."""
+        raise NotImplementedError
+
+    def install_plugin(self, path, scope: str, pave_command: str, capture_command: str | None) -> dict:
+        """Put the agent's plugin at ``path`` (``config_path(scope)``), calling ``pave_command`` and
+        ``capture_command``; the report (``status``, ``created``: directories made). Only when ``plugin``."""
+        raise NotImplementedError
+
+    def plugin_files(self, path, scope: str, pave_command: str, capture_command: str | None) -> dict:
+        """The files ``install_plugin`` would write: path → content."""
+        raise NotImplementedError
+
+    def plugin_state(self, path) -> str:
+        """``current`` (the plugin this dp ships), ``outdated`` (another dp's), ``missing`` or ``not dp's``."""
+        raise NotImplementedError
+
+    def remove_plugin(self, path, details: dict) -> dict:
+        """Take the plugin at ``path`` out again (``details``: the install's record); the report."""
         raise NotImplementedError
 
 

@@ -23,7 +23,8 @@ MAX_KEY_CHARS = 200
 # also ends in "exit code 127").
 ERROR_CLASSES = (
     ("unknown tool", ("no such tool available", "not found. did you mean one of",  # Claude Code, Gemini CLI
-                      "unsupported call: ")),  # Codex CLI
+                      "unsupported call: ",  # Codex CLI
+                      "tried to call unavailable tool")),  # the AI SDK's NoSuchToolError, which clients show
     ("command not found", ("command not found", ": not found", "executable file not found")),
     ("unknown subcommand", ("is not a git command", "unknown command", "no such command", "unrecognized subcommand",
                             "unknown subcommand", "invalid choice", "is not a valid command", "unrecognized command")),

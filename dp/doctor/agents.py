@@ -33,7 +33,7 @@ def installed_files(cwd: Path, db_path: Path) -> list[tuple[object, str, Path, d
     from dp.store import installs
 
     places = [(agent, scope, agent.config_path(scope, project_dir=cwd))
-              for agent in all_agents() if agent.name != DEFAULT for scope in agent.scopes]
+              for agent in all_agents() if agent.name != DEFAULT and not agent.plugin for scope in agent.scopes]
     for entry in installs.read(db_path, installs.HOOK):
         try:
             agent = recorded_agent(entry)
@@ -68,9 +68,50 @@ def check_agents(db_path: Path, cwd: Path, rules) -> list[Finding]:
             continue
         agents_seen[agent.name] = agent
         findings += _check_file(agent, scope, where, settings, cwd)
+    for agent, scope, path, command in installed_plugins(cwd, db_path):
+        agents_seen[agent.name] = agent
+        findings += _check_plugin(agent, scope, path, command, cwd)
     for agent in agents_seen.values():
         findings.append(_aliases(agent, rules))
     return findings
+
+
+def installed_plugins(cwd: Path, db_path: Path) -> list[tuple[object, str, Path, str]]:
+    """(agent, scope, plugin file, recorded pave-check command) of every plugin file dp installed for an
+    agent whose extension point is a plugin (``Agent.plugin``): the recorded ones, and one found in a scope
+    of this directory without a record (its command then '')."""
+    from dp.agents import all_agents
+    from dp.errors import DpError
+    from dp.install.hook import agent_named
+    from dp.store import installs
+
+    found, seen = [], set()
+    for entry in installs.read(db_path, installs.AGENT_PLUGIN):
+        try:
+            agent = agent_named(entry.details.get("agent"))
+        except DpError:
+            continue
+        seen.add(os.path.realpath(entry.path))
+        found.append((agent, entry.scope, Path(entry.path), entry.details.get("command", "")))
+    for agent in all_agents():
+        for scope in agent.scopes if agent.plugin else ():
+            path = agent.config_path(scope, project_dir=cwd)
+            if os.path.realpath(path) not in seen and path.exists():
+                seen.add(os.path.realpath(path))
+                found.append((agent, scope, path, ""))
+    return found
+
+
+def _check_plugin(agent, scope: str, path: Path, command: str, cwd: Path) -> list[Finding]:
+    """The plugin file is there and is the one this dp ships, and the command it runs answers."""
+    where = f"{agent.display}, {scope} scope ({path})"
+    state = agent.plugin_state(path)
+    if state != "current":
+        severity = WARNING if state == "outdated" else ERROR
+        return [Finding(CHECK, severity, f"{where}: dp's plugin is {state}", _fix(agent, scope))]
+    if not command:
+        return [Finding(CHECK, OK, f"installed in {where}: the plugin runs the pave-check on PATH")]
+    return [_answers(agent, where, command, cwd, scope)]
 
 
 def installed_agents(db_path: Path, cwd: Path) -> list[str]:

@@ -51,6 +51,8 @@ def init(
 
     if plugin:
         return _init_plugin(db_path, scope, explicit, permission, mode, capture, dry_run)
+    if agent is not None and agent.plugin:
+        return _init_agent_plugin(agent, db_path, scope, explicit, permission, mode, capture, dry_run)
     label, path = hook.target(scope, explicit, agent)  # bad options fail before anything is created
     from dp.install.plugin import refuse_settings_hooks
 
@@ -139,3 +141,24 @@ def _init_plugin(db_path: Path, scope: str | None, explicit: Path | None, permis
 
     return {"store": store, "plugin": report, "paving": {"enabled": globally_enabled(str(db_path.parent))},
             "demo": demo.run(command)}
+
+
+def _init_agent_plugin(agent, db_path: Path, scope: str | None, explicit: Path | None, permission: str, mode: str,
+                       capture: bool, dry_run: bool = False) -> dict:
+    """``dp init --agent NAME`` for an agent dp reaches through a plugin file of its own (OpenCode)."""
+    from dp.install import agent_plugin
+
+    label, path = hook.target(scope, None, agent)  # a bad scope fails before anything is created
+    if dry_run:
+        from dp.files import read_bytes
+
+        wanted = agent_plugin.planned(agent, path, label, db_path, permission, mode, capture)
+        return plan(db_path, [file_change(target, read_bytes(target), data) for target, data in wanted.items()],
+                    [], [])
+    store = ensure_store(db_path)
+    installed = hook.with_stability_warning(agent_plugin.install(agent, scope, explicit, db_path, permission, mode,
+                                                                 capture))
+    from dp.paving.switch import globally_enabled
+
+    return {"store": store, "hook": installed, "paving": {"enabled": globally_enabled(str(db_path.parent))},
+            "demo": demo.run(installed["command"], agent)}

@@ -35,7 +35,15 @@ def plan(db_path: Path, cwd: Path) -> list[installs.Install]:
     recorded = installs.read(db_path)
     seen = {(entry.path, entry.kind) for entry in recorded}
     found = []
-    places = [(scope, agent.config_path(scope, project_dir=cwd)) for agent in all_agents() for scope in agent.scopes]
+    places = [(scope, agent.config_path(scope, project_dir=cwd))
+              for agent in all_agents() if not agent.plugin for scope in agent.scopes]
+    for agent in all_agents():
+        for scope in agent.scopes if agent.plugin else ():  # a plugin file of dp's without a record
+            path = agent.config_path(scope, project_dir=cwd)
+            key = (installs.key_path(path), installs.AGENT_PLUGIN)
+            if key not in seen and agent.plugin_state(path) in ("current", "outdated"):
+                found.append(installs.Install(key[0], installs.AGENT_PLUGIN, scope, details={"agent": agent.name}))
+                seen.add(key)
     for scope, path in places:
         key = (installs.key_path(path), installs.HOOK)
         if key in seen:
@@ -163,8 +171,15 @@ def _remove_plugin(path: Path, entry: installs.Install) -> dict:
     return plugin.uninstall(path, entry)
 
 
+def _remove_agent_plugin(path: Path, entry: installs.Install) -> dict:
+    from dp.install import agent_plugin
+
+    return agent_plugin.remove(path, entry)
+
+
 REMOVERS.update({
     installs.PLUGIN: _remove_plugin,
+    installs.AGENT_PLUGIN: _remove_agent_plugin,
     installs.HOOK: _remove_hook,
     installs.BLOCK: _remove_block,
     installs.MCP: _remove_mcp,

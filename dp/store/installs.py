@@ -30,6 +30,7 @@ MCP = "mcp"  # dp's MCP server registration
 CLAUDE_MD = "claude-md"  # the @AGENTS.md import line or dp's block in CLAUDE.md
 BLOCK = "block"  # dp's <!-- dp:begin --> block written by dp pave --agents-md --output FILE
 PLUGIN = "plugin"  # dp's Claude Code plugin: its marketplace directory (dp init --plugin)
+AGENT_PLUGIN = "agent-plugin"  # an agent's plugin file dp ships (details: agent, created directories)
 
 
 @dataclass(frozen=True)

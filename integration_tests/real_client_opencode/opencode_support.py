@@ -1,0 +1,124 @@
+"""Driving the real ``opencode run`` against the scripted fake Chat Completions API.
+
+An ``OpenCodeUser`` is one user's machine in a temporary directory: its own
+HOME (XDG directories and TMPDIR inside), dp's default store, a project that
+is a git repository, and a ``bin`` directory first on PATH for stand-in
+programs (and the user's own ``opencode``). ``run()`` starts the fake model
+with a list of turns, runs the real binary once and returns an
+``OpenCodeSession`` to assert on: what the model was shown (every request
+body) and what the binary printed.
+
+The model is an ``@ai-sdk/openai-compatible`` provider whose ``baseURL`` is
+the fake, given in ``OPENCODE_CONFIG_CONTENT`` (OpenCode merges it over the
+user's own config files, which a test may then hold anything in). With
+``OPENCODE_DISABLE_MODELS_FETCH`` and ``OPENCODE_DISABLE_AUTOUPDATE`` the
+binary sends nothing but the conversation's requests and a title request
+(a side request of the fake: it offers no tools).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from agent_home import AgentUser, user_environment
+
+from dp.agents.openai_compat_fake import MODEL, Conversation, FakeChat, shell
+
+PROVIDER = "fake"
+# What OpenCode installs into each config directory it reads when a run starts (npm, from the registry,
+# which on a loaded machine outlasts a test): it skips that when node_modules exists and package-lock.json
+# lists package.json's dependencies. dp's plugin imports only types from it, so an empty one serves.
+DEPENDENCIES = {"@opencode-ai/plugin": "1.18.33"}
+
+
+def settle(config_dir: Path) -> None:
+    """Make ``config_dir`` look like one whose dependencies OpenCode already installed."""
+    (config_dir / "node_modules").mkdir(parents=True, exist_ok=True)
+    for name, content in (("package.json", {"dependencies": DEPENDENCIES}),
+                          ("package-lock.json", {"lockfileVersion": 3,
+                                                 "packages": {"": {"dependencies": DEPENDENCIES}}})):
+        if not (config_dir / name).exists():
+            (config_dir / name).write_text(json.dumps(content, indent=2) + "\n")
+
+
+def bash(command: str, **extra) -> dict:
+    """A scripted call of OpenCode's shell tool (``bash`` with ``command`` and a ``description``)."""
+    return shell(command, tool="bash", description=extra.pop("description", "Run a command"), **extra)
+
+
+@dataclass
+class OpenCodeSession:
+    """One finished ``opencode run``."""
+
+    proc: subprocess.CompletedProcess
+    fake: FakeChat
+
+    @property
+    def conversation(self) -> Conversation:
+        assert self.fake.main_requests, f"opencode sent no request:\n{self.log}"
+        return Conversation(self.fake.main_requests[-1]["messages"])
+
+    def result(self, call: dict) -> str:
+        """What the model read as the result of the scripted ``call``."""
+        return self.conversation.output(call["id"])
+
+    def call(self, call: dict) -> dict:
+        """The call as the model's own history keeps it (``name``, ``arguments``)."""
+        return self.conversation.call(call["id"])
+
+    @property
+    def system(self) -> str:
+        """The system prompt of the first conversation request."""
+        first = self.fake.main_requests[0]["messages"]
+        return "\n".join(m["content"] for m in first if m.get("role") == "system" and isinstance(m.get("content"), str))
+
+    @property
+    def log(self) -> str:
+        return self.proc.stdout + self.proc.stderr
+
+
+class OpenCodeUser(AgentUser):
+    """A throwaway user account driving the pinned real ``opencode``."""
+
+    AGENT = "opencode"
+
+    def __init__(self, root: Path, opencode: Path):
+        self.root = root
+        self.opencode = opencode
+        self.home = root / "home"
+        self.project = root / "project"
+        self.bin = root / "bin"
+        for directory in (self.home / "tmp", self.project, self.bin):
+            directory.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["git", "init", "-q", str(self.project)], check=True)
+        (self.bin / "opencode").symlink_to(opencode)  # the user's own `opencode` on PATH, as dp doctor looks for it
+        self.store = self.home / ".dp" / "dp.db"
+        self.config_dir = self.home / ".config" / "opencode"
+        settle(self.config_dir)
+        self.env = user_environment(self.home, self.bin, OPENCODE_DISABLE_AUTOUPDATE="1",
+                                    OPENCODE_DISABLE_MODELS_FETCH="1", OPENCODE_DISABLE_SHARE="1")
+
+    def config(self, url: str, **extra) -> str:
+        """The provider pointing at the fake (``extra``: more top-level settings, e.g. ``permission``)."""
+        provider = {"npm": "@ai-sdk/openai-compatible", "name": "dp fake",
+                    "options": {"baseURL": f"{url}/v1", "apiKey": "dp-tests-not-a-key"},
+                    "models": {MODEL: {"name": MODEL, "tool_call": True}}}
+        return json.dumps({"provider": {PROVIDER: provider}, "model": f"{PROVIDER}/{MODEL}", "autoupdate": False,
+                           **extra})
+
+    def run(self, turns, *args, prompt: str = "Do the task.", timeout: float = 900, cwd: Path | None = None,
+            **config) -> OpenCodeSession:
+        """``opencode run PROMPT ARGS`` with the scripted model; ``config`` goes into the run's settings."""
+        fake = FakeChat(turns=list(turns))
+        with fake:
+            cwd = cwd or self.project
+            if (cwd / ".opencode").is_dir():
+                settle(cwd / ".opencode")
+            # OpenCode takes its directory from PWD when set (observed: a stale PWD wins over the real one).
+            env = {**self.env, "OPENCODE_CONFIG_CONTENT": self.config(fake.url, **config), "PWD": str(cwd)}
+            proc = subprocess.run([str(self.opencode), "run", *map(str, args), prompt], capture_output=True,
+                                  text=True, cwd=cwd, env=env, timeout=timeout, stdin=subprocess.DEVNULL)
+        return OpenCodeSession(proc, fake)

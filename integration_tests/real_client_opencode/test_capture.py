@@ -1,0 +1,57 @@
+"""Capture in the real OpenCode (1.18.33): what the plugin hands dp-capture ends up in dp desires.
+
+A command that exits non-zero is a success for OpenCode (``tool.execute.after`` fires with
+``metadata.exit``); a tool that fails (a missing file) fires no after-hook, and reaches dp through
+the plugin's ``event`` hook; a made-up tool name is OpenCode's ``invalid`` tool.
+"""
+
+from __future__ import annotations
+
+import json
+
+from real_client_opencode.opencode_support import bash
+
+from dp.agents.openai_compat_fake import tool_call
+
+
+def desires(opencode) -> list[dict]:
+    return json.loads(opencode.dp("desires", "--json").stdout)
+
+
+def test_a_command_that_exits_non_zero_shows_up_in_dp_desires(opencode):
+    opencode.init()
+    call = bash("pnmp install --frozen-lockfile")
+
+    session = opencode.run([[call]])
+
+    assert "pnmp: command not found" in session.result(call)
+    [event] = desires(opencode)
+    assert event["tool_input"]["command"] == "pnmp install --frozen-lockfile"
+    assert event["source"] == "opencode" and event["tool_name"] == "Bash"
+    assert event["error_class"] == "command not found"
+    assert "pnmp" in opencode.dp("paths").stdout
+
+
+def test_a_tool_that_fails_and_a_made_up_tool_name_are_captured(opencode):
+    opencode.init()
+    missing = str(opencode.project / "missing.txt")
+    calls = [tool_call("read", {"filePath": missing}), tool_call("read_file", {"path": "a.txt"})]
+
+    session = opencode.run([calls])
+
+    assert "File not found" in session.result(calls[0])
+    by_tool = {event["tool_name"]: event for event in desires(opencode)}
+    assert by_tool["Read"]["error_class"] == "no such file"
+    assert by_tool["Read"]["tool_input"] == {"filePath": missing}
+    assert by_tool["read_file"]["error_class"] == "unknown tool"
+
+
+def test_a_call_dp_refused_is_not_a_failure_of_the_agents(opencode):
+    opencode.init()
+    opencode.dp("alias", "read_file", "Read")
+    call = tool_call("read_file", {"path": "a.txt"})
+
+    session = opencode.run([[call]])
+
+    assert session.result(call) == "read_file is not a valid tool. Use read instead."
+    assert desires(opencode) == []

@@ -1,0 +1,139 @@
+"""dp in the real OpenCode (1.18.33): rewrites, paving, blocks, tool-name corrections and the corrections up
+front, proven by what ran and by what the scripted model was shown."""
+
+from __future__ import annotations
+
+import json
+
+from real_client_opencode.opencode_support import bash
+
+from dp.agents.openai_compat_fake import tool_call
+
+
+def source_tree(opencode):
+    src = opencode.project / "src"
+    src.mkdir()
+    (src / "app.py").write_text("def main():\n    pass  # TODO: wire the CLI\n")
+    (src / "util.py").write_text("VALUE = 1\n")
+    (opencode.project / "build").mkdir()
+    (opencode.project / "build" / "blob.bin").write_bytes(b"\x00\x01TODO\x00binary")
+    (opencode.project / ".gitignore").write_text("build/\n")
+    return src
+
+
+def use_real_rg(opencode):
+    from agent_home import BIN
+
+    (opencode.bin / "rg").symlink_to(BIN / "rg")
+
+
+def test_grep_runs_as_the_translated_rg_command_and_the_model_is_told(opencode):
+    source_tree(opencode)
+    use_real_rg(opencode)
+    opencode.program("grep", 'echo "GREP RAN, NOT RG" "$@"; exit 1')
+    opencode.init()
+    opencode.dp("alias", "--cmd", "grep", "--replace", "rg")
+    call = bash("grep -rn TODO src")
+
+    session = opencode.run([[call]])
+
+    assert session.proc.returncode == 0, session.log
+    result = session.result(call)
+    assert "src/app.py:2:    pass  # TODO: wire the CLI" in result
+    assert "GREP RAN" not in result
+    assert result.rstrip().endswith("dp: grep → rg")  # dp's note, after the output
+    # OpenCode keeps the call as it ran: the model's own history shows the rewritten command.
+    assert session.call(call)["arguments"]["command"].startswith("rg ")
+
+
+def test_npm_install_in_a_pnpm_project_runs_as_pnpm_install(opencode):
+    (opencode.project / "package.json").write_text(json.dumps({"name": "app", "version": "1.0.0"}))
+    (opencode.project / "pnpm-lock.yaml").write_text("lockfileVersion: '9.0'\n")
+    opencode.program("npm", 'echo "NPM RAN:" "$@"')
+    opencode.program("pnpm", 'echo "PNPM RAN:" "$@"')
+    opencode.init()
+    call = bash("npm install")
+
+    session = opencode.run([[call]])
+
+    result = session.result(call)
+    assert result.startswith("PNPM RAN: install") and "\nNPM RAN" not in result
+    assert "ran `pnpm install` instead of `npm install`" in result
+
+
+def test_a_command_alias_message_blocks_with_dps_text(opencode):
+    opencode.init()
+    opencode.dp("alias", "bash", "read", "--message", "dp: never run shell commands here, read the files")
+    call = bash("cat README.md")
+
+    session = opencode.run([[call]])
+
+    assert session.result(call) == "dp: never run shell commands here, read the files"
+
+
+def test_a_made_up_tool_name_is_answered_with_dps_correction(opencode):
+    (opencode.project / "a.txt").write_text("content\n")
+    opencode.init()
+    opencode.dp("alias", "read_file", "Read")
+    call = tool_call("read_file", {"path": "a.txt"})
+
+    session = opencode.run([[call]])
+
+    assert session.result(call) == "read_file is not a valid tool. Use read instead."
+
+
+def test_without_an_alias_opencode_answers_a_made_up_name_itself(opencode):
+    opencode.init()
+    call = tool_call("read_file", {"path": "a.txt"})
+
+    session = opencode.run([[call]])
+
+    assert "Model tried to call unavailable tool 'read_file'" in session.result(call)
+
+
+def test_the_corrections_are_in_the_system_prompt(opencode):
+    opencode.init()
+    opencode.dp("alias", "read_file", "Read")
+    opencode.dp("alias", "--cmd", "grep", "--replace", "rg")
+
+    session = opencode.run([], prompt="List the files.")
+
+    system = session.system
+    assert "dp (desire paths) corrections on this machine" in system
+    assert "Do NOT call `read_file`. Use `read` instead." in system
+    assert "rg" in system
+
+
+def test_a_corrupt_store_fails_open(opencode):
+    source_tree(opencode)
+    opencode.init()
+    opencode.dp("alias", "--cmd", "grep", "--replace", "rg")
+    for suffix in ("", "-wal", "-shm"):
+        path = opencode.store.with_name(opencode.store.name + suffix)
+        if path.exists():
+            path.unlink()
+    opencode.store.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
+    call = bash("grep -rn TODO src")
+
+    session = opencode.run([[call]])
+
+    assert session.proc.returncode == 0, session.log
+    result = session.result(call)
+    assert "src/app.py:2:" in result and "dp:" not in result  # the original grep ran, untouched
+    assert session.call(call)["arguments"]["command"] == "grep -rn TODO src"
+
+
+def test_dp_missing_leaves_every_call_alone(opencode):
+    source_tree(opencode)
+    opencode.init()
+    opencode.dp("alias", "--cmd", "grep", "--replace", "rg")
+    config = opencode.config_dir / "plugins" / "dp-opencode.json"
+    config.write_text(json.dumps({"pave": [str(opencode.root / "gone" / "pave-check")],
+                                  "capture": [str(opencode.root / "gone" / "dp-capture")]}))
+    call = bash("grep -rn TODO src")
+
+    session = opencode.run([[call]])
+
+    assert session.proc.returncode == 0, session.log
+    assert "src/app.py:2:" in session.result(call)
+    assert session.call(call)["arguments"]["command"] == "grep -rn TODO src"
