@@ -22,19 +22,11 @@ from dp.claude.client import find_claude, spelled, version_of
 from dp.claude.fake_api import FakeAnthropic, bash, block_text, tool_use
 from dp.claude.settings import dp_hooks, settings_path
 from dp.errors import DpError
-from dp.rules.model import BASH_TOOL, FLAG, RECIPE, TOOL_ALIAS, dashed
+from dp.rules.model import BASH_TOOL, TOOL_ALIAS, probe_command
 
 RUN_TIMEOUT_SECONDS = 120
 QUIET = {"DISABLE_AUTOUPDATER": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1",
          "DISABLE_ERROR_REPORTING": "1"}
-
-
-def probe_command(rule) -> str:
-    """A shell command that rule RULE rewrites (in every agent's live check): its words, a probe argument."""
-    words = rule.from_name if rule.match_kind == RECIPE else rule.command
-    if rule.match_kind == FLAG:
-        words += " " + dashed(rule.from_name)
-    return f"{words} dp-live-probe"
 
 
 def probe_calls(rules) -> list[tuple[str, dict]]:

@@ -34,6 +34,14 @@ def dashed(flag: str) -> str:
     return ("-" if len(flag) == 1 else "--") + flag
 
 
+def probe_command(rule) -> str:
+    """A shell command that rule RULE rewrites (in every agent's live check): its words, a probe argument."""
+    words = rule.from_name if rule.match_kind == RECIPE else rule.command
+    if rule.match_kind == FLAG:
+        words += " " + dashed(rule.from_name)
+    return f"{words} dp-live-probe"
+
+
 def kind_label(match_kind: str) -> str:
     """How a kind is named to people: ``alias`` for tool-name aliases."""
     return match_kind or "alias"

@@ -18,30 +18,14 @@ binary sends nothing but the conversation's requests and a title request
 
 from __future__ import annotations
 
-import json
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from agent_home import AgentUser, user_environment
 
-from dp.agents.openai_compat_fake import MODEL, Conversation, FakeChat, shell
-
-PROVIDER = "fake"
-# What OpenCode installs into each config directory it reads when a run starts (npm, from the registry,
-# which on a loaded machine outlasts a test): it skips that when node_modules exists and package-lock.json
-# lists package.json's dependencies. dp's plugin imports only types from it, so an empty one serves.
-DEPENDENCIES = {"@opencode-ai/plugin": "1.18.33"}
-
-
-def settle(config_dir: Path) -> None:
-    """Make ``config_dir`` look like one whose dependencies OpenCode already installed."""
-    (config_dir / "node_modules").mkdir(parents=True, exist_ok=True)
-    for name, content in (("package.json", {"dependencies": DEPENDENCIES}),
-                          ("package-lock.json", {"lockfileVersion": 3,
-                                                 "packages": {"": {"dependencies": DEPENDENCIES}}})):
-        if not (config_dir / name).exists():
-            (config_dir / name).write_text(json.dumps(content, indent=2) + "\n")
+from dp.agents.openai_compat_fake import Conversation, FakeChat, shell
+from dp.agents.opencode.live import provider_config, settle
 
 
 def bash(command: str, **extra) -> dict:
@@ -101,14 +85,6 @@ class OpenCodeUser(AgentUser):
         self.env = user_environment(self.home, self.bin, OPENCODE_DISABLE_AUTOUPDATE="1",
                                     OPENCODE_DISABLE_MODELS_FETCH="1", OPENCODE_DISABLE_SHARE="1")
 
-    def config(self, url: str, **extra) -> str:
-        """The provider pointing at the fake (``extra``: more top-level settings, e.g. ``permission``)."""
-        provider = {"npm": "@ai-sdk/openai-compatible", "name": "dp fake",
-                    "options": {"baseURL": f"{url}/v1", "apiKey": "dp-tests-not-a-key"},
-                    "models": {MODEL: {"name": MODEL, "tool_call": True}}}
-        return json.dumps({"provider": {PROVIDER: provider}, "model": f"{PROVIDER}/{MODEL}", "autoupdate": False,
-                           **extra})
-
     def run(self, turns, *args, prompt: str = "Do the task.", timeout: float = 900, cwd: Path | None = None,
             **config) -> OpenCodeSession:
         """``opencode run PROMPT ARGS`` with the scripted model; ``config`` goes into the run's settings."""
@@ -118,7 +94,7 @@ class OpenCodeUser(AgentUser):
             if (cwd / ".opencode").is_dir():
                 settle(cwd / ".opencode")
             # OpenCode takes its directory from PWD when set (observed: a stale PWD wins over the real one).
-            env = {**self.env, "OPENCODE_CONFIG_CONTENT": self.config(fake.url, **config), "PWD": str(cwd)}
+            env = {**self.env, "OPENCODE_CONFIG_CONTENT": provider_config(fake.url, **config), "PWD": str(cwd)}
             proc = subprocess.run([str(self.opencode), "run", *map(str, args), prompt], capture_output=True,
                                   text=True, cwd=cwd, env=env, timeout=timeout, stdin=subprocess.DEVNULL)
         return OpenCodeSession(proc, fake)

@@ -195,6 +195,11 @@ class OpenCode(Agent):
 
         return install.files(path, scope, pave_command, capture_command)
 
+    def live_check(self, db_path, rules) -> dict:
+        from dp.agents.opencode import live
+
+        return live.run(db_path, rules, self)
+
     def plugin_state(self, path) -> str:
         from dp.agents.opencode import install
 

@@ -30,6 +30,7 @@ Examples:
   dp doctor --settings ./ci/claude-settings.json
   dp doctor --live      # your claude, a local fake model, a temporary project: does dp work end to end?
   dp doctor --live --agent gemini   # the same with your gemini
+  dp doctor --live --agent opencode # the same with your opencode
 """
 
 _LABEL = {"ok": "ok", "warning": "warn", "error": "ERROR"}
@@ -40,7 +41,7 @@ def doctor(
     settings: Optional[Path] = typer.Option(None, "--settings", metavar="PATH", help="Also check this settings file."),
     live: bool = typer.Option(False, "--live", help="Run your claude against a local fake model and show what dp did."),
     agent: Optional[str] = typer.Option(None, "--agent", metavar="NAME",
-                                        help="With --live: the agent to run, claude (default) or gemini."),
+                                        help="With --live: the agent to run, claude (default), gemini or opencode."),
     opts: Shared = None,
 ) -> int:
     if agent is not None and not live:
@@ -81,9 +82,7 @@ def _live(opts: Shared, agent_name: Optional[str] = None) -> int:
 
         report = live.run(opts.store, read_rules(opts.store))
     else:
-        from dp.errors import DpError
-
-        raise DpError(f"dp doctor --live does not run {agent.display} yet (it runs claude and gemini)")
+        report = agent.live_check(opts.store, read_rules(opts.store))
     fired = all(probe["fired"] for probe in report["probes"])
     if opts.json:
         print_json({"ok": fired, **report})
