@@ -39,9 +39,9 @@ def test_grep_runs_as_the_translated_rg_command_and_the_model_is_told(opencode):
 
     assert session.proc.returncode == 0, session.log
     result = session.result(call)
-    assert "src/app.py:2:    pass  # TODO: wire the CLI" in result
+    assert result.startswith("src/app.py:2:    pass  # TODO: wire the CLI\n")
     assert "GREP RAN" not in result
-    assert result.rstrip().endswith("dp: grep → rg")  # dp's note, after the output
+    assert "\n\ndp: grep → rg: dropped -r" in result  # dp's note, after the output
     # OpenCode keeps the call as it ran: the model's own history shows the rewritten command.
     assert session.call(call)["arguments"]["command"].startswith("rg ")
 
