@@ -39,6 +39,7 @@ const MAX_PAYLOAD_CHARS = 1 << 20
 const MAX_ANSWER_CHARS = 1 << 20
 const MAX_OUTPUT_CHARS = 64 * 1024
 const MAX_SESSIONS = 64
+const MAX_CALLS = 4096 // calls remembered at once (notes, refusals, captures): a long session stays bounded
 const INVALID_TOOL = 'invalid'
 
 async function programs(): Promise<Programs> {
@@ -129,6 +130,11 @@ export const DpPlugin: Plugin = async ({ directory }) => {
   const systems = new Map<string, string>() // sessionID → the corrections up front
 
   const capture = (payload: object) => run(dp.capture, payload, CAPTURE_TIMEOUT_MS).then(() => undefined)
+  const remember = <T>(calls: Set<T> | Map<T, string>, call: T, note?: string) => {
+    if (calls.size >= MAX_CALLS) calls.clear()
+    if (calls instanceof Map) calls.set(call, note ?? '')
+    else calls.add(call)
+  }
 
   const hooks: Hooks = {
     'tool.execute.before': async (input, output) => {
@@ -138,7 +144,7 @@ export const DpPlugin: Plugin = async ({ directory }) => {
           session_id: input.sessionID, call_id: input.callID, cwd: directory,
         })
         if (typeof answer.error === 'string' && answer.error !== '') {
-          refused.add(input.callID)
+          remember(refused, input.callID)
           throw new DpRefusal(answer.error)
         }
         const args = answer.args
@@ -147,7 +153,7 @@ export const DpPlugin: Plugin = async ({ directory }) => {
           for (const key of Object.keys(target)) if (!(key in args)) delete target[key]
           Object.assign(target, args)
         }
-        if (typeof answer.note === 'string' && answer.note !== '') notes.set(input.callID, answer.note)
+        if (typeof answer.note === 'string' && answer.note !== '') remember(notes, input.callID, answer.note)
       } catch (error) {
         if (error instanceof DpRefusal) throw new Error(error.message)
         // anything else: the call as the model wrote it
@@ -161,7 +167,7 @@ export const DpPlugin: Plugin = async ({ directory }) => {
           notes.delete(input.callID)
           output.output = `${output.output}\n\n${note}`
         }
-        captured.add(input.callID)
+        remember(captured, input.callID)
         const exit = (output.metadata as { exit?: unknown } | undefined)?.exit
         await capture({
           hook_event_name: 'tool.execute.after', tool: input.tool, args: input.args, session_id: input.sessionID,
@@ -177,7 +183,7 @@ export const DpPlugin: Plugin = async ({ directory }) => {
       try {
         const failed = failedPart(event)
         if (failed === undefined || captured.has(failed.callID)) return
-        captured.add(failed.callID)
+        remember(captured, failed.callID)
         notes.delete(failed.callID)
         if (refused.delete(failed.callID)) return
         await capture({
