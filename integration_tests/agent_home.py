@@ -50,10 +50,11 @@ class AgentUser:
     bin: Path
     env: dict
 
-    def dp(self, *args, input=None, check=True, cwd=None) -> subprocess.CompletedProcess:
-        """Run the installed ``dp`` as this user (``check``: fail the test on a non-zero exit)."""
+    def dp(self, *args, input=None, check=True, cwd=None, timeout=120) -> subprocess.CompletedProcess:
+        """Run the installed ``dp`` as this user (``check``: fail the test on a non-zero exit; ``timeout``
+        only stops a hang: ``dp doctor --live`` runs the agent binary, slow on a loaded machine)."""
         proc = subprocess.run([str(BIN / "dp"), *map(str, args)], input=input, capture_output=True, text=True,
-                              cwd=cwd or self.project, env=self.env, timeout=120)
+                              cwd=cwd or self.project, env=self.env, timeout=timeout)
         if check:
             assert proc.returncode == 0, f"dp {' '.join(map(str, args))} failed:\n{proc.stdout}{proc.stderr}"
         return proc

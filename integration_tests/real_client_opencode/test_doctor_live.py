@@ -10,7 +10,7 @@ def test_the_live_check_shows_the_plugin_acting_in_the_real_binary(opencode):
     opencode.dp("alias", "--cmd", "grep", "--replace", "rg")
     opencode.dp("alias", "read_file", "Read", "--message", "dp: read takes filePath")
 
-    proc = opencode.dp("doctor", "--live", "--agent", "opencode", "--json", cwd=opencode.home)
+    proc = opencode.dp("doctor", "--live", "--agent", "opencode", "--json", cwd=opencode.home, timeout=900)
 
     report = json.loads(proc.stdout)
     assert report["ok"] is True and report["client"] == "OpenCode"
