@@ -368,3 +368,15 @@ def test_paving_switch_dry_run_changes_nothing(dp, tmp_path, db_path):
     proc = dp("paving", "off", "--project", "--dry-run", cwd=repo)
     assert proc.stdout.strip() == f"Project paving would be off for {repo} (dry run; nothing was changed)."
     assert "Project paving: on" in dp("paving", cwd=repo).stdout
+
+
+def test_trust_dry_run_is_its_show(dp, tmp_path, db_path):
+    repo = make_repo(tmp_path / "repo")
+    (repo / ".dp").mkdir()
+    (repo / ".dp" / "rules.toml").write_text('[[aliases]]\nfrom = "read_file"\nto = "Read"\n')
+    shown = dp("trust", "--show", cwd=repo)
+    dry = dp("trust", "--dry-run", cwd=repo)
+    assert (dry.returncode, dry.stdout) == (0, shown.stdout) and "read_file" in dry.stdout
+    assert json.loads(dp("aliases", "--json", cwd=repo).stdout) == []  # nothing was trusted: the rule does not act
+    assert dp("trust", cwd=repo).returncode == 0
+    assert [rule["from_name"] for rule in json.loads(dp("aliases", "--json", cwd=repo).stdout)] == ["read_file"]

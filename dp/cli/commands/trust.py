@@ -31,7 +31,8 @@ Examples:
 
 @shared()
 def trust(
-    show: bool = typer.Option(False, "--show", help="Print what the files would do, in words; trust nothing."),
+    show: bool = typer.Option(False, "--show", "--dry-run",
+                              help="Print what the files would do, in words; trust nothing."),
     opts: Shared = None,
 ) -> None:
     from dp.layers import trusting
