@@ -50,7 +50,7 @@ def uninstall(agent, path: Path, scope: str, db_path: Path) -> dict:
     if entry is not None and Path(db_path).exists():
         with Store.open(db_path) as store:
             installs.forget(store, path, installs.AGENT_PLUGIN)
-    return {**report, "scope": scope, "settings": str(path), "hook": agent.pre_tool_hook}
+    return {**report, "scope": scope, "settings": str(path), "hook": agent.pre_tool_hook, "agent": agent.display}
 
 
 def planned(agent, path: Path, scope: str, db_path: Path, permission: str = "none", mode: str = "rewrite",
@@ -61,3 +61,14 @@ def planned(agent, path: Path, scope: str, db_path: Path, permission: str = "non
     command = hook.command_for(db_path, permission, mode, agent)
     capture_command = hook.capture_command_for(db_path, agent) if capture else None
     return agent.plugin_files(path, scope, command, capture_command)
+
+
+def change(install_plugin: bool, scope: str | None, explicit: Path | None, db_path: Path, permission: str = "none",
+           mode: str = "rewrite", agent=None) -> dict:
+    """``dp pave --hook`` / ``--unhook`` for an agent dp reaches through a plugin file; the report."""
+    from dp.install import hook
+
+    if install_plugin:
+        return hook.with_stability_warning(install(agent, scope, explicit, db_path, permission, mode))
+    label, path = hook.target(scope, explicit, agent)
+    return uninstall(agent, path, label, db_path)

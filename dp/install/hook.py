@@ -74,13 +74,6 @@ def change(
     agent=None,
 ) -> dict:
     """``dp pave --hook`` / ``--unhook`` (and the hook step of ``dp init``); returns the report."""
-    if agent is not None and agent.plugin:
-        from dp.install import agent_plugin
-
-        if install_hook:
-            return with_stability_warning(agent_plugin.install(agent, scope, explicit, db_path, permission, mode))
-        label, path = target(scope, explicit, agent)
-        return agent_plugin.uninstall(agent, path, label, db_path)
     label, path = target(scope, explicit, agent)
     if not install_hook:
         return uninstall(path, label, db_path)

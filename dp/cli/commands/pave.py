@@ -225,7 +225,12 @@ def _hook_change(
     from dp.install import hook as pave_hook
 
     agent = pave_hook.agent_named(agent_name)
-    result = pave_hook.change(install, scope, settings, opts.store, permission, mode, agent)
+    if agent.plugin:  # dp is a plugin file there (dp/install/agent_plugin.py), not settings entries
+        from dp.install import agent_plugin
+
+        result = agent_plugin.change(install, scope, settings, opts.store, permission, mode, agent)
+    else:
+        result = pave_hook.change(install, scope, settings, opts.store, permission, mode, agent)
     if opts.json:
         print_json(result)
     else:

@@ -1,0 +1,45 @@
+"""dp pave --hook / --unhook / dp init --dry-run --agent opencode: dp's plugin files in place and out again,
+without the binary (integration_tests/real_client_opencode/ runs them in the real one)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+from hook_support import BIN, isolated_env
+
+
+def dp(env, cwd, *args):
+    proc = subprocess.run([str(BIN / "dp"), *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc
+
+
+def test_pave_hook_and_unhook_put_the_plugin_in_place_and_take_it_out(tmp_path):
+    env = isolated_env(tmp_path)
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "home" / ".config")
+    mine = tmp_path / "home" / ".config" / "opencode" / "opencode.jsonc"
+    mine.parent.mkdir(parents=True)
+    mine.write_text('{ // mine\n "theme": "system" }\n')
+    report = json.loads(dp(env, tmp_path, "pave", "--hook", "--agent", "opencode", "--json").stdout)
+    plugin = mine.parent / "plugins" / "dp.ts"
+    assert report["plugin"] == str(plugin) and report["status"] == "configured"
+    commands = json.loads((plugin.parent / "dp-opencode.json").read_text())
+    assert commands["pave"][0].endswith("pave-check") and commands["capture"][0].endswith("dp-capture")
+    assert commands["pave"][1:] == ["--agent", "opencode", "--db", env["DP_DB"]]  # a store other than ~/.dp's
+
+    dp(env, tmp_path, "pave", "--unhook", "--agent", "opencode")
+
+    assert not (mine.parent / "plugins").exists() and mine.read_text() == '{ // mine\n "theme": "system" }\n'
+
+
+def test_a_project_install_has_no_commands_file_and_dry_run_writes_nothing(tmp_path):
+    env = isolated_env(tmp_path)
+    project = tmp_path / "project"
+    (project / ".git").mkdir(parents=True)
+    out = dp(env, project, "init", "--agent", "opencode", "--scope", "project", "--dry-run").stdout
+    assert ".opencode/plugins/dp.ts (would be created)" in out and not (project / ".opencode").exists()
+    dp(env, project, "init", "--agent", "opencode", "--scope", "project", "-q")
+    assert sorted(p.name for p in (project / ".opencode" / "plugins").iterdir()) == ["dp.ts"]
+    dp(env, project, "uninstall", "-q")
+    assert not (project / ".opencode").exists()
