@@ -42,6 +42,8 @@ def programs(text: str) -> list[str]:
     ("V={{v}}; export V; sh -c 'eval \"$V\"'", "sh -c (its script: eval (through $V))"),
     ("sh -c 'eval \"$1\"' _ {{v}}", "sh -c (its script: eval (through $1))"),
     ("V={{v}}; $V", "a program dp cannot name (through $V)"),
+    ('V={{v}}; x=V; sh -c "${!x}"', "sh -c (through ${!x})"), ("V={{v}}; x=V; ${!x}", "a program dp cannot name (through ${!x})"),
+    ('V={{v}}; declare -n r=V; sh -c "$r"', "sh -c (through $r)"), ("V={{v}}; local -n r=V; $r", "a program dp cannot name (through $r)"),
     ("V={{v}}; trap 'eval \"$V\"' EXIT", "trap (its script: eval (through $V))"),
     ("V={{v}}; eval 'eval \"$V\"'", "eval (its script: eval (through $V))"),
     # standard input and files

@@ -46,6 +46,8 @@ _FOLLOWED_KINDS = frozenset({sinks.SHELL, sinks.INTERPRETER, sinks.ALL})
 TEST_ARITHMETIC = re.compile(r"(?<!\S)-(eq|ne|lt|le|gt|ge|v)(?!\S)")
 _SUBSCRIPT = re.compile(r"(?:^|(?<=[\s;&|(]))[A-Za-z_][A-Za-z0-9_]*\[([^\]\n]*)\]\+?=")
 _SAME_SHELL = frozenset({"eval", "trap"})  # they run their text in this shell, with all its variables
+# A declaration's option cluster that makes its names references to other variables (`-n`, `-gn`).
+_NAMEREF = re.compile(r"-[a-zA-Z]*n[a-zA-Z]*")
 _POSITIONAL = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*")
 
 
@@ -266,6 +268,11 @@ class _Flow:
                     self._taint(word.value, origins)
         elif name == "printf" and len(args) > 1 and args[0].value == "-v":
             self._taint(args[1].value, self._origins_in(args[1].end, command.end))
+        elif name in _DECLARATIONS and any(_NAMEREF.fullmatch(word.value) for word in args):
+            # `declare -n r=V`: r is another name for V, whichever V it names later; taint it with all.
+            for word in args:
+                if not word.value.startswith(("-", "+")):
+                    self._taint(word.value.split("=", 1)[0], self._everything())
         elif (name == "set" and args) or name in self.functions:
             origins = self._origins_in(args[0].start, command.end) if args else frozenset()
             for positional in _POSITIONAL:
@@ -277,6 +284,10 @@ class _Flow:
                    if kind in ("single-quoted", "ansi-c-quoted", "quoted-heredoc")]
         arithmetic = [(start, end) for start, end, kind in self.regions if kind == "arithmetic" or (
             kind == "test" and TEST_ARITHMETIC.search(self.text, start, end))]
+        if self.taint:  # `${!x}` reads the variable x names, which may be any tainted one
+            for match in re.finditer(r"\$\{![^}]*\}", self.text):
+                if not _inside(literal, match.start()):
+                    self._reference(match.span(), self._everything(), match.group())
         for name, origins in self.taint.items():
             escaped = re.escape(name)
             pattern = rf"\$(?:{escaped}(?![A-Za-z0-9_])|\{{[#!]?{escaped}(?![A-Za-z0-9_])[^}}]*\}})"
@@ -287,6 +298,10 @@ class _Flow:
                 for start, end in arithmetic:
                     for match in re.finditer(rf"(?<![$A-Za-z0-9_]){escaped}(?![A-Za-z0-9_])", self.text[start:end]):
                         self._reference((start + match.start(), start + match.end()), origins, name)
+
+    def _everything(self) -> frozenset:
+        """Every placeholder a tainted variable carries: what an indirect reference may reach."""
+        return frozenset().union(*self.taint.values())
 
     def _reference(self, span, origins, shown: str) -> None:
         if span in self.placeholders:

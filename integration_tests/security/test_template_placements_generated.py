@@ -57,6 +57,8 @@ SHAPES = {
     "for": 'for V in {{v}}; do @W@ @P@ "$V"; done',
     "function": 'f() { @W@ @P@ "$1"; }; f {{v}}',
     "set": 'set -- {{v}}; @W@ @P@ "$1"',
+    "indirect": 'V={{v}}; N=V; @W@ @P@ "${!N}"',
+    "nameref": 'V={{v}}; declare -n R=V; @W@ @P@ "$R"',
     "pipe": "printf '%s\\n' {{v}} | @W@ @P@",
     "pipe-while": "printf '%s\\n' {{v}} | while read -r V; do @W@ @P@ \"$V\"; done",
     "heredoc": "@W@ @P@ <<EOF\n{{v}}\nEOF",
