@@ -27,7 +27,7 @@ import sys
 
 from corpus import commands as read_commands  # bench/corpus.py, shared by the corpus benches
 
-from dp.claude import filters
+from dp.agents.claude import filters
 from dp.rules.model import Rule
 from dp.shell.words import command_words
 

@@ -7,7 +7,7 @@ API, …) but the server around the format is the same: 127.0.0.1 only, never
 forwarding anything; every request recorded; the agent's own conversation
 served the next scripted turn and everything else a short plain answer; the
 turn written as one JSON body or as server-sent events. That part lives here
-once. A format module (``dp/claude/fake_api.py``, ``dp/codex/fake_api.py``, ``dp/gemini/fake_api.py``)
+once. A format module (``dp/agents/claude/fake_api.py``, ``dp/agents/codex/fake_api.py``, ``dp/agents/gemini/fake_api.py``)
 subclasses ``ScriptedModel`` and says only which requests are the
 conversation and how a turn is written in its format (``respond``).
 """

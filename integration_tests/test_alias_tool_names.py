@@ -1,14 +1,14 @@
 """Rules that would break a real Claude Code tool, or name one that does not exist.
 
 ``dp alias Read read_file`` blocks every Read; ``--tool Bogus`` never fires.
-Both are refused unless ``--force``; the real names come from dp/claude/tools.py.
+Both are refused unless ``--force``; the real names come from dp/agents/tools.py.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from dp.claude.tools import BUILTIN_TOOLS
+from dp.agents.tools import BUILTIN_TOOLS
 
 
 @pytest.mark.parametrize("tool", sorted(BUILTIN_TOOLS))

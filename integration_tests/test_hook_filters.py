@@ -67,7 +67,7 @@ def test_project_paving_words_take_the_plain_bash_handler_while_paving_is_on(dp,
 
 
 def test_more_command_words_than_conditions_pay_for_take_the_plain_bash_handler(dp, home, claude_version):
-    from dp.claude.filters import MAX_CONDITIONS
+    from dp.agents.claude.filters import MAX_CONDITIONS
 
     dp("paving", "off")
     dp("init", extra_env=claude_version("2.1.330"))

@@ -332,7 +332,7 @@ def test_a_full_disk_import_says_so_and_imports_nothing(tmp_path):
 
 
 def test_the_mod_snapshot_carries_a_trusted_projects_tool_names_with_the_trusted_text(team):
-    """The Claude Code mod (dp/claude/mod) renames hallucinated tool names from a per-user snapshot;
+    """The Claude Code mod (dp/agents/claude/mod) renames hallucinated tool names from a per-user snapshot;
     a trusted repository's aliases go in an entry of their own, for sessions inside it."""
     ann, work, bob, clone = team
     bob.dp("alias", "--project", "read_file", "Read", "-m", "Read is the file tool", cwd=clone)

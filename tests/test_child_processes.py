@@ -26,7 +26,7 @@ KNOWN = {
     "dp.hook": "SessionStart's filter sync: dp itself, isolated (-I) in /, only after a trusted file changed",
     "dp.runners.base": "tool listings (just, Task) only inside tools_asked: dp tasks, dp make, dp run",
     "dp.runners.make": "make -pRrq only inside tools_asked: dp tasks, dp make, dp run",
-    "dp.claude.client": "claude --version, called only by dp.install: in the SessionStart sync child, in /",
+    "dp.agents.claude.client": "claude --version, called only by dp.install: in the SessionStart sync child, in /",
     "dp.project.command": "the one planned command an MCP tool was called to run (the agent asked for it)",
     "dp.recipes.steps.bash": "a recipe's bash step, when the MCP recipe tool was called to run it",
     "dp.recipes.steps.agent": "git in the directory of an agent step, only with dp mcp --allow-agent-steps",
@@ -99,5 +99,5 @@ def test_the_security_page_names_each_of_them():
 
 
 def test_the_inventory_sees_a_process_where_one_is_started():
-    assert "dp.process" in reachable() and "dp.install.plugin" not in reachable()  # the hook cannot import dp.install
-    assert {"dp.runners.make", "dp.hook", "dp.claude.client"} <= starting_processes(reachable())
+    assert "dp.process" in reachable() and "dp.agents.claude.plugin" not in reachable()  # the hook cannot import dp.install
+    assert {"dp.runners.make", "dp.hook", "dp.agents.claude.client"} <= starting_processes(reachable())

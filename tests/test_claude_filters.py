@@ -1,4 +1,4 @@
-"""dp.claude.filters: which hook handlers dp installs for a set of rules.
+"""dp.agents.claude.filters: which hook handlers dp installs for a set of rules.
 
 The handler set decides how many Python processes Claude Code starts per
 tool call and, worse, whether a rule can fire at all: a rule whose word no
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from dp.claude import filters
-from dp.claude.filters import (
+from dp.agents.claude import filters
+from dp.agents.claude.filters import (
     MAX_CONDITIONS, PLAIN_MATCHER, POST_TOOL_BATCH, PRE, SESSION_START, bash_words, other_tools,
     plain_installed, wanted,
 )

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from dp.claude import tools
-from dp.claude.executable import find_pave_check, hook_argv, hook_command, hook_options, shim_reason
-from dp.claude.settings import (
+from dp.agents import tools
+from dp.agents.executable import find_pave_check, hook_argv, hook_command, hook_options, shim_reason
+from dp.agents.settings import (
     sync_entries,
     dump_settings,
     is_dp_command,
@@ -304,7 +304,7 @@ def test_find_pave_check_returns_the_real_absolute_script():
 
 
 def test_find_pave_check_skips_a_shim_first_on_path(tmp_path, monkeypatch):
-    from dp.claude import executable
+    from dp.agents import executable
 
     shim = _script(tmp_path / ".pyenv" / "shims" / "pave-check", '#!/bin/sh\nexec pyenv exec pave-check "$@"\n')
     real = _script(tmp_path / "venv" / "bin" / "pave-check", f"#!{sys.executable}\nfrom dp.hook import main\n")

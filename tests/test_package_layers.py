@@ -33,9 +33,27 @@ def _imports() -> dict[str, set[str]]:
     return found
 
 
+AGENT_FOLDERS = "agents/<agent>"
+
+
 def _package(module_path: str) -> str:
-    """``dp/rules/apply.py`` → ``rules``; a top-level module is its own package (``dp/files.py`` → ``files``)."""
-    return Path(module_path).parts[1].removesuffix(".py")
+    """``dp/rules/apply.py`` → ``rules``; a top-level module is its own package (``dp/files.py`` → ``files``).
+
+    The agent folders (``dp/agents/<agent>/``) are one layer of their own, ``agents/<agent>``, high up:
+    an agent's doctor lines, live probe and session reader build on doctor, install and capture, which
+    reach them only through the registry (``dp/agents/__init__.py``, in the low ``agents`` layer)."""
+    parts = Path(module_path).parts
+    if parts[1] == "agents" and len(parts) > 3:
+        return AGENT_FOLDERS
+    return parts[1].removesuffix(".py")
+
+
+def _module(name: str) -> str:
+    """``dp.agents.claude.live`` → its package in the graph (``agents/<agent>``), ``dp.rules.apply`` → ``rules``."""
+    parts = name.split(".")
+    if parts[1] == "agents" and len(parts) > 2 and (PACKAGE / "agents" / parts[2]).is_dir():
+        return AGENT_FOLDERS
+    return parts[1]
 
 
 def package_graph() -> dict[str, set[str]]:
@@ -44,8 +62,8 @@ def package_graph() -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {_package(module): set() for module in imports}
     for module, names in imports.items():
         own = _package(module)
-        graph[own].update(name.split(".")[1] for name in names
-                          if name.startswith("dp.") and name.split(".")[1] in graph and name.split(".")[1] != own)
+        graph[own].update(_module(name) for name in names
+                          if name.startswith("dp.") and _module(name) in graph and _module(name) != own)
     return graph
 
 
@@ -83,7 +101,8 @@ def test_the_cycle_finder_finds_a_cycle():
 
 def test_architecture_lists_the_packages_in_dependency_order():
     """Every package appears in ARCHITECTURE.md's table after everything it imports."""
-    listed = re.findall(r"^\| `dp/([a-z_]+)(?:\.py|/)` \|", ARCHITECTURE.read_text(encoding="utf-8"), re.MULTILINE)
+    listed = re.findall(r"^\| `dp/([a-z_]+|agents/<agent>)(?:\.py|/)` \|", ARCHITECTURE.read_text(encoding="utf-8"),
+                        re.MULTILINE)
     graph = package_graph()
     assert sorted(listed) == sorted(graph), "ARCHITECTURE.md's package table must name every package once"
     position = {package: index for index, package in enumerate(listed)}
@@ -108,3 +127,132 @@ def test_the_mcp_sdk_is_imported_only_by_the_mcp_server():
 def test_jinja2_is_used_only_by_alias_recipes():
     """YAML recipes substitute variable paths without it; the hook loads it only for a recipe that needs it."""
     assert _third_party_users("jinja2") <= {"dp/rules/recipe.py", "dp/rules/recipe_sandbox.py", "dp/rules/jinja_import.py"}
+
+
+# -- one agent, one folder ------------------------------------------------------------------------------------------
+
+AGENTS = PACKAGE / "agents"
+
+
+def _agent_names() -> tuple[str, ...]:
+    """The registry's agent names (``dp.agents.MODULES``): a new agent's line brings its name into the check."""
+    from dp.agents import MODULES
+
+    return tuple(MODULES)
+
+
+def _namings(path: Path, names: tuple[str, ...]) -> list[str]:
+    """Where module ``path`` names an agent in code: an import of an agent's folder, an identifier
+    spelling an agent's name (``find_claude``, ``check_codex``), a string that *is* one (``== "gemini"``).
+    Docstrings, comments and the words of messages are prose, not dispatch, and are not counted."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        modules = []
+        if isinstance(node, ast.Import):
+            modules = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            modules = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+        for module in modules:
+            parts = module.split(".")
+            if parts[:2] == ["dp", "agents"] and len(parts) > 2 and parts[2] in names:
+                found.append(f"line {node.lineno}: imports {module}")
+        identifiers = []
+        if isinstance(node, ast.Name):
+            identifiers = [node.id]
+        elif isinstance(node, ast.Attribute):
+            identifiers = [node.attr]
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            identifiers = [node.name]
+        elif isinstance(node, ast.arg):
+            identifiers = [node.arg]
+        elif isinstance(node, ast.alias) and node.asname:
+            identifiers = [node.asname]
+        for identifier in identifiers:
+            if any(name in identifier.lower() for name in names):
+                found.append(f"line {getattr(node, 'lineno', '?')}: the identifier {identifier}")
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.lower() in names:
+            found.append(f"line {node.lineno}: the string {node.value!r}")
+    return found
+
+
+def test_no_module_outside_the_agent_layer_names_an_agent():
+    """Capture, doctor, install, the live probe and the CLI ask the registry for the agents and call
+    the interface (``dp/agents/base.py``); what dp knows about one agent lives in its folder, so an
+    agent is added in ``dp/agents/<agent>/`` and one registry line."""
+    names = _agent_names()
+    offenders = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if AGENTS in path.parents:
+            continue
+        relative = str(path.relative_to(PACKAGE.parent))
+        if any(name in part.lower() for part in path.relative_to(PACKAGE).parts for name in names):
+            offenders[relative] = ["its path names an agent"]
+            continue
+        found = _namings(path, names)
+        if found:
+            offenders[relative] = found
+    assert offenders == {}
+
+
+def test_the_naming_check_sees_an_agent_named_in_code():
+    """The check above would catch the ways code names an agent (and lets prose be)."""
+    import tempfile
+
+    source = ('"""Claude Code\'s settings (prose is fine)."""\n'
+              "from dp.agents.codex import trust\n"
+              "def find_claude():\n"
+              "    return agent.name == 'gemini' or print('Copilot CLI says')\n")
+    with tempfile.TemporaryDirectory() as scratch:
+        module = Path(scratch) / "module.py"
+        module.write_text(source, encoding="utf-8")
+        found = _namings(module, ("claude", "gemini", "codex", "copilot"))
+    assert found == ["line 2: imports dp.agents.codex", "line 2: imports dp.agents.codex.trust",
+                     "line 3: the identifier find_claude", "line 4: the string 'gemini'"]
+
+
+def test_each_agent_has_one_folder_and_one_registry_line():
+    """``MODULES`` points every name at ``dp.agents.<name>.adapter``; no agent module lies loose in dp/agents."""
+    from dp.agents import MODULES
+
+    assert {name: module for name, module in MODULES.items()} == {
+        name: f"dp.agents.{name}.adapter" for name in MODULES}
+    for name in MODULES:
+        assert (AGENTS / name / "adapter.py").is_file()
+        assert not (AGENTS / f"{name}.py").exists()
+
+
+# -- no module imports one that imports it back -------------------------------------------------------------------
+
+
+def _module_names() -> dict[str, Path]:
+    """``{"dp.install.hook": path, "dp.agents": path/__init__.py, …}``."""
+    names = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        names[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return names
+
+
+def module_graph() -> dict[str, set[str]]:
+    """Which of dp's modules each module imports (``from dp.agents import settings`` is ``dp.agents.settings``,
+    ``from dp.agents import get`` is ``dp.agents``), lazy imports included."""
+    names = _module_names()
+    graph = {}
+    for name, path in names.items():
+        imported = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                for alias in node.names:
+                    submodule = f"{node.module}.{alias.name}"
+                    imported.add(submodule if submodule in names else node.module)
+        graph[name] = {module for module in imported if module in names and module != name and module != "dp"}
+    return graph
+
+
+def test_no_module_imports_a_module_that_imports_it_back():
+    """Not only packages: two modules of one package importing each other (``install/hook`` ⇄
+    ``install/plugin`` was one) are a circle too. An agent's parts reach back into install through the
+    registry (``Agent.part``), never by a static import the other way."""
+    assert _cycle(module_graph()) == []

@@ -42,8 +42,8 @@ def test_the_build_ships_the_agent_plugin_files(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code, str(tmp_path / "lib")], cwd=ROOT, capture_output=True, text=True,
                           timeout=600)
     assert proc.returncode == 0, proc.stderr
-    shipped = [path.name for path in (ROOT / "dp" / "claude" / "mod").iterdir() if path.is_file()]
+    shipped = [path.name for path in (ROOT / "dp" / "agents" / "claude" / "mod").iterdir() if path.is_file()]
     assert "register.ts" in shipped
     for name in shipped:
-        assert (tmp_path / "lib" / "dp" / "claude" / "mod" / name).is_file(), name
+        assert (tmp_path / "lib" / "dp" / "agents" / "claude" / "mod" / name).is_file(), name
     assert (tmp_path / "lib" / "dp" / "agents" / "opencode" / "plugin" / "dp.ts").is_file()

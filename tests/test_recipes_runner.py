@@ -522,7 +522,7 @@ def test_dry_run_renders_and_leaves_no_trace(tmp_path, monkeypatch):
     _recipes(tmp_path, child="name: child\nsteps: [{id: inner, command: touch child-ran}]")
     (tmp_path / "Makefile").write_text("test:\n\ttouch task-ran\n")
     audit = tmp_path / "audit"
-    from dp.recipes.agents import ClaudeCliAdapter
+    from dp.recipes.agents import PromptCliAdapter
 
     result = run_text(
         """
@@ -536,7 +536,7 @@ steps:
   - {id: t, task: test}
   - {id: never, condition: 'file == "other"', command: touch skipped-ran}
 """,
-        tmp_path, dry_run=True, audit_dir=audit, adapter=ClaudeCliAdapter(str(fake)),
+        tmp_path, dry_run=True, audit_dir=audit, adapter=PromptCliAdapter(str(fake)),
     )
     before = sorted(p.name for p in tmp_path.iterdir())
     assert before == ["Makefile", "fake-agent", "recipes"]
@@ -601,9 +601,9 @@ def agent(tmp_path, monkeypatch):
 
 
 def run_agent_recipe(text, project, agent, **options):
-    from dp.recipes.agents import ClaudeCliAdapter
+    from dp.recipes.agents import PromptCliAdapter
 
-    return run_text(text, project, adapter=ClaudeCliAdapter(str(agent.path)), **options)
+    return run_text(text, project, adapter=PromptCliAdapter(str(agent.path)), **options)
 
 
 def test_agent_step_with_definition(tmp_path, agent):
@@ -640,10 +640,10 @@ steps:
 @pytest.mark.parametrize("value", ["--permission-mode=bypassPermissions", "x" * 120_000])
 def test_prompts_that_cannot_be_an_argument_go_through_stdin(tmp_path, agent, value):
     """A prompt starting with '-' would be parsed as an option; a huge one exceeds argv limits."""
-    from dp.recipes.agents import ClaudeCliAdapter
+    from dp.recipes.agents import PromptCliAdapter
 
     result = run_text("name: ag\nsteps: [{id: a, prompt: '{{v}}'}]", tmp_path, {"v": value},
-                      adapter=ClaudeCliAdapter(str(agent.path)))
+                      adapter=PromptCliAdapter(str(agent.path)))
     assert result.success, step(result, "a").error
     (call,) = agent.calls()
     assert call["argv"] == ["-p"]
@@ -746,10 +746,10 @@ def test_session_depth_limit_stops_runaway_recursion(tmp_path, agent, monkeypatc
 
 
 def test_missing_agent_binary_says_what_to_install(tmp_path):
-    from dp.recipes.agents import ClaudeCliAdapter
+    from dp.recipes.agents import PromptCliAdapter
 
     result = run_text("name: ag\nsteps: [{id: a, prompt: hi}]", tmp_path,
-                      adapter=ClaudeCliAdapter("definitely-not-claude"))
+                      adapter=PromptCliAdapter("definitely-not-claude"))
     assert '"definitely-not-claude" not found on PATH' in step(result, "a").error
 
 

@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from dp.claude.executable import stability_warning
+from dp.agents.executable import stability_warning
 
 
 def program_in(directory: Path) -> Path:

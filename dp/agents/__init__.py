@@ -1,10 +1,15 @@
 """The agents dp works in, one adapter module each, found by name.
 
-``get("gemini")`` imports ``dp.agents.gemini`` only then: the hook imports
+``get("gemini")`` imports ``dp.agents.gemini.adapter`` only then: the hook imports
 this registry on every call, and the Claude Code path must not pay for the
 other adapters (``integration_tests/test_hook_imports.py``). A new agent is
-one module defining an ``Agent`` subclass named ``ADAPTER`` plus one line in
-``MODULES``; see ``dp/agents/base.py`` for what it implements.
+one folder, ``dp/agents/<agent>/``, whose ``adapter`` module defines an
+``Agent`` subclass named ``ADAPTER``, plus one line in ``MODULES``; see
+``dp/agents/base.py`` for what it implements. Everything else dp knows about
+the agent (doctor lines, the live probe, session files, a plugin) is a
+``part`` of its folder that the rest of dp finds through the adapter, so no
+module outside ``dp/agents/`` names an agent
+(``tests/test_package_layers.py``).
 """
 
 from __future__ import annotations
@@ -12,10 +17,10 @@ from __future__ import annotations
 DEFAULT = "claude"
 # --agent name → the module holding its adapter, in the order dp lists agents.
 MODULES = {
-    "claude": "dp.agents.claude",
-    "gemini": "dp.agents.gemini",
-    "copilot": "dp.agents.copilot",
-    "codex": "dp.agents.codex",
+    "claude": "dp.agents.claude.adapter",
+    "gemini": "dp.agents.gemini.adapter",
+    "copilot": "dp.agents.copilot.adapter",
+    "codex": "dp.agents.codex.adapter",
     "opencode": "dp.agents.opencode",
 }
 
@@ -51,6 +56,17 @@ def get(name: str | None = None):
 def all_agents() -> list:
     """Every adapter, ``DEFAULT`` first (doctor, uninstall and the docs table go through all)."""
     return [get(name) for name in MODULES]
+
+
+def with_part(role: str) -> list:
+    """Every adapter that has the optional part ``role`` (``Agent.parts``), ``DEFAULT`` first."""
+    return [agent for agent in all_agents() if role in agent.parts]
+
+
+def listing(agents=None) -> str:
+    """``claude (default), gemini or codex``: agents' names as an option's help lists them (every agent by default)."""
+    names = [agent.name + (" (default)" if agent.name == DEFAULT else "") for agent in agents or all_agents()]
+    return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
 
 
 def canonical_anywhere(tool: str) -> str:

@@ -20,7 +20,7 @@ translates exactly that and nothing else:
   applies to what really runs);
 * the install side names the agent's config files per scope and the hook
   entries dp keeps there; ``dp.install.hook`` writes them with the one
-  lossless settings writer (``dp.claude.settings``), backups and install
+  lossless settings writer (``dp.agents.settings``), backups and install
   records, whatever the agent;
 * ``promises`` says which of dp's promises the agent's contract lets dp keep,
   each "no" with its reason: ``dp doctor`` and the per-agent table in the
@@ -175,6 +175,20 @@ class Agent:
 
     name = ""
     display = ""
+    # The agent's optional parts beyond its wire format, role → module in its folder, imported only when
+    # asked for (``part``). The rest of dp asks for a role and calls the role's one function, naming no agent:
+    #   "doctor":   ``check(db_path, cwd, rules) -> list[Finding]`` — its own ``dp doctor`` lines;
+    #   "live":     ``run(db_path, rules, agent) -> report`` — ``dp doctor --live --agent NAME``;
+    #   "sessions": ``DEFAULT_DIR``, ``WHERE`` and ``ingest(conn, directory, progress)`` — ``dp ingest``
+    #               (the option is ``session_option``);
+    #   "sync":     ``sync(db_path) -> list[dict]`` — what must follow every rule change besides the hook entries;
+    #   "plugin":   the agent's plugin (``install``, ``uninstall``, ``sync`` …), ``dp pave --plugin``;
+    #   "instructions": the import line of ``instructions_file`` (``add_import``, ``remove_import`` …);
+    #   "mcp_config": where the agent registers MCP servers (``dp pave --mcp``).
+    parts: dict = {}
+    # ``dp ingest`` option reading the agent's session files ("sessions" part), its report key, the
+    # word for one file and the option's help: ("--codex-sessions", "codex_sessions", "session", "Read …").
+    session_option: tuple = ()
     version_command: tuple = ()
     capture_source = ""
     pre_tool_hook = ""
@@ -187,6 +201,32 @@ class Agent:
     # True for an agent whose extension point is a plugin file dp ships (OpenCode), not hook entries in a
     # settings file: ``dp.install.agent_plugin`` puts it in place through ``install_plugin`` / ``remove_plugin``.
     plugin = False
+
+    # What the agent writes in a tool result when it rejected a tool name it does not know: an after-batch
+    # event whose call carries one of these is corrected with the tool-name alias (dp.hook.events).
+    unknown_tool_marks: tuple = ()
+    # Whether ``dp init``'s demonstration shows a tool-name alias as text only, because the agent rejects
+    # a tool name it does not know before any hook runs (Claude Code, observed in 2.1.330).
+    demo_rejects_unknown_tools = False
+    # The client version dp's facts about the agent were observed in (docs/agents/<agent>.md).
+    observed = ""
+
+    def installed_version(self) -> str | None:
+        """The version of the client installed here ("2.1.330"), None when it is not found or does not say."""
+        return None
+
+    def answered_events(self) -> tuple:
+        """The agent's hook events ``pave-check`` answers (an entry for another event does nothing)."""
+        return (self.pre_tool_hook, "SessionStart")
+
+    def part(self, role: str):
+        """The module playing ``role`` for this agent (see ``parts``); None when the agent has none."""
+        module = self.parts.get(role)
+        if module is None:
+            return None
+        import importlib
+
+        return importlib.import_module(module)
 
     def canonical(self, tool: str) -> str:
         """dp's name for the agent's tool ``tool`` (unknown names stay as they are)."""
@@ -284,7 +324,7 @@ class Agent:
     def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
         """Event → hook groups running ``hook_command`` (pave-check) that dp wants in the agent's settings.
 
-        In ``dp.claude.settings.sync_entries`` form. ``rules`` (the store's)
+        In ``dp.agents.settings.sync_entries`` form. ``rules`` (the store's)
         and ``extra_words`` (paving's command words) matter to agents whose
         hooks can be filtered (``filtered``, from ``filter_support``). An
         event absent from the result is left as it is in the file.

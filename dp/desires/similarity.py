@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
-from dp.claude.tools import BUILTIN_TOOLS, KEY_SYNONYMS, REQUIRED_PARAMS, is_possible_tool, tool_params
+from dp.agents.tools import BUILTIN_TOOLS, KEY_SYNONYMS, REQUIRED_PARAMS, is_possible_tool, tool_params
 
 _CONCEPT_WORDS = {
     "read": ("read", "cat", "view", "open", "get", "show", "load", "readfile", "head", "tail"),

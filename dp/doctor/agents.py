@@ -18,15 +18,13 @@ from pathlib import Path
 from dp.doctor.findings import ERROR, OK, WARNING, Finding
 
 CHECK = "agents"
-# Agents whose install doctor checks in a subject of their own (dp/doctor/copilot.py, dp/doctor/codex.py).
-OWN_SUBJECT = ("copilot", "codex")
 
 
 def installed_files(cwd: Path, db_path: Path) -> list[tuple[object, str, Path, dict | None, str]]:
     """(agent, scope, settings file, parsed settings, error) of every non-default agent's file holding
     dp's entries; a file that cannot be read comes with None and why."""
     from dp.agents import DEFAULT, all_agents
-    from dp.claude.settings import dp_hooks, is_capture_hook, iter_hooks, parse_settings
+    from dp.agents.settings import dp_hooks, is_capture_hook, iter_hooks, parse_settings
     from dp.errors import DpError
     from dp.files import read_bytes
     from dp.install.hook import recorded_agent
@@ -60,7 +58,7 @@ def installed_files(cwd: Path, db_path: Path) -> list[tuple[object, str, Path, d
 def check_agents(db_path: Path, cwd: Path, rules) -> list[Finding]:
     findings, agents_seen = [], {}
     for agent, scope, path, settings, error in installed_files(cwd, db_path):
-        if agent.name in OWN_SUBJECT:
+        if "doctor" in agent.parts:  # checked by its own doctor part (dp/agents/<agent>/doctor.py)
             continue
         where = f"{agent.display}, {scope} scope ({path})"
         if settings is None:
@@ -128,7 +126,7 @@ def _fix(agent, scope: str) -> str:
 
 
 def _check_file(agent, scope: str, where: str, settings: dict, cwd: Path) -> list[Finding]:
-    from dp.claude.settings import dp_hooks
+    from dp.agents.settings import dp_hooks
 
     hooks = dp_hooks(settings)
     events = {event for event, _, _ in hooks}
@@ -143,7 +141,7 @@ def _check_file(agent, scope: str, where: str, settings: dict, cwd: Path) -> lis
 
 def _answers(agent, where: str, command, cwd: Path, scope: str) -> Finding:
     """Run the installed command once with a sample call in the agent's JSON, as the agent would."""
-    from dp.claude.executable import hook_argv
+    from dp.agents.executable import hook_argv
     from dp.install.hook import call
 
     argv = hook_argv(command)

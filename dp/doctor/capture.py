@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from dp.claude import settings as claude_settings
+from dp.agents import settings as hook_settings
 from dp.doctor.findings import OK, WARNING, Finding
 from dp.doctor.settings_files import SettingsFile
 
@@ -13,7 +13,7 @@ from dp.doctor.settings_files import SettingsFile
 def check_capture(files: list[SettingsFile], db_path: Path, rules) -> list[Finding]:
     from dp.store import installs
 
-    where = [file.where for file in files if claude_settings.capture_hooks(file.data)]
+    where = [file.where for file in files if hook_settings.capture_hooks(file.data)]
     where += [f"the plugin {entry.details.get('plugin', 'dp')}" for entry in installs.read(db_path, installs.PLUGIN)
               if entry.details.get("capture", True)]
     if where:

@@ -5,29 +5,28 @@ Read-only: the store is opened the way the hook opens it (never created or
 migrated) and settings files are only parsed. Each subject has its module:
 ``store``, ``layers`` (the project's rule files), ``settings_files``, ``hook``, ``collisions``, ``reach`` (entries and
 where rules take effect), ``rules``, ``latency``, ``paving``, ``mcp_check``,
-``capture``, ``plugin``, ``copilot`` (dp's hooks in Copilot CLI), ``codex`` (Codex CLI's hooks files and
-hook trust), ``agents`` (every other agent dp is installed for); ``findings`` holds what they all return.
+``capture``, then each agent's own lines (the ``doctor`` part of its folder, ``dp/agents/<agent>/doctor.py``:
+a plugin, hooks files and their trust), ``agents`` (the lines every other agent dp is installed for gets);
+``findings`` holds what they all return.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from dp.agents import with_part
 from dp.layers.effective import merge
 
 from dp.doctor import reach
 from dp.doctor.agents import check_agents, installed_agents
 from dp.doctor.capture import check_capture
-from dp.doctor.codex import check_codex
 from dp.doctor.collisions import check_colliding_hooks
-from dp.doctor.copilot import check_copilot
 from dp.doctor.findings import Finding
 from dp.doctor.hook import check_hook
 from dp.doctor.latency import check_latency
 from dp.doctor.layers import check_layers, layer_paths, rules_to_check
 from dp.doctor.mcp_check import check_mcp
 from dp.doctor.paving import check_paving
-from dp.doctor.plugin import check_plugin
 from dp.doctor.rules import check_rules
 from dp.doctor.settings_files import check_settings, settings_files
 from dp.doctor.store import check_store
@@ -41,7 +40,6 @@ def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> lis
     files = settings_files(cwd, extra_settings)
     findings += check_settings(files)
     findings += check_hook(files, db_path, installed_agents(db_path, cwd))
-    findings += check_plugin(db_path)
     findings += check_colliding_hooks(files)
     findings += reach.check_entries(files, db_path)
     checked = rules_to_check(rules, project)
@@ -52,7 +50,7 @@ def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> lis
     findings += check_paving(db_path, cwd)
     findings += check_mcp(cwd)
     findings += check_capture(files, db_path, rules)
-    findings += check_copilot(cwd)
-    findings += check_codex(cwd)
+    for agent in with_part("doctor"):
+        findings += agent.part("doctor").check(db_path, cwd, rules)
     findings += check_agents(db_path, cwd, rules)
     return findings

@@ -6,7 +6,7 @@ returns one can silently undo dp's rewrite.
 
 from __future__ import annotations
 
-from dp.claude import settings as claude_settings
+from dp.agents import settings as hook_settings
 from dp.doctor.findings import OK, WARNING, Finding
 from dp.doctor.settings_files import SettingsFile
 
@@ -15,10 +15,10 @@ def check_colliding_hooks(files: list[SettingsFile]) -> list[Finding]:
     """Other PreToolUse hooks that also see Bash: only one updatedInput survives."""
     findings = []
     for file in files:
-        for event, group, hook in claude_settings.iter_hooks(file.data):
-            if event != claude_settings.EVENT or claude_settings.is_dp_hook(hook):
+        for event, group, hook in hook_settings.iter_hooks(file.data):
+            if event != hook_settings.EVENT or hook_settings.is_dp_hook(hook):
                 continue
-            if not claude_settings.matcher_matches(group.get("matcher"), "Bash"):
+            if not hook_settings.matcher_matches(group.get("matcher"), "Bash"):
                 continue
             findings.append(
                 Finding(

@@ -11,8 +11,8 @@ import os
 import shutil
 from pathlib import Path
 
-from dp.claude import settings as claude_settings
-from dp.claude.executable import hook_options, shim_reason
+from dp.agents import settings as hook_settings
+from dp.agents.executable import hook_options, shim_reason
 from dp.doctor.findings import ERROR, OK, WARNING, Finding
 from dp.doctor.settings_files import SettingsFile, installed, reinstall_command, scope_option
 
@@ -43,7 +43,7 @@ def check_hook(files: list[SettingsFile], db_path: Path, other_agents=()) -> lis
 def _check_entry(file: SettingsFile, hook: dict, db_path: Path) -> list[Finding]:
     where, reinstall = file.where, reinstall_command(file)
     command = hook.get("command", "")
-    words = claude_settings.command_words(command)
+    words = hook_settings.command_words(command)
     program = os.path.expanduser(os.path.expandvars(words[0]))  # as the shell would
     if os.path.basename(program) == "dp":
         message = f"{where} runs '{command}': dp is looked up on PATH and loads its whole CLI on every tool call"
@@ -85,7 +85,7 @@ def _slow_program(program: str, resolved: str) -> list[tuple[str, str]]:
 def _entry_problems(hook: dict) -> list[tuple[str, str]]:
     """Fields of the entry that stop the hook from acting, or let a stuck one stall the agent."""
     problems = []
-    disabling = [key for key in claude_settings.DISABLING_FIELDS if hook.get(key)]
+    disabling = [key for key in hook_settings.DISABLING_FIELDS if hook.get(key)]
     if disabling:
         problems.append((ERROR, f"the dp hook has {disabling[0]!r} set, so it cannot block or rewrite tool calls"))
     timeout = hook.get("timeout")
@@ -101,15 +101,16 @@ def _one_per_file(entries):
     chosen = {}
     for entry in entries:
         file, event = entry[0], entry[1]
-        if id(file) not in chosen or (event == claude_settings.EVENT and chosen[id(file)][1] != event):
+        if id(file) not in chosen or (event == hook_settings.EVENT and chosen[id(file)][1] != event):
             chosen[id(file)] = entry
     return list(chosen.values())
 
 
 def _misplaced(entries) -> list[Finding]:
     """pave-check registered for an event it does not answer."""
-    from dp.claude.filters import EVENTS
+    from dp.agents import get
 
+    answered = get().answered_events()
     return [
         Finding(
             "hook",
@@ -118,7 +119,7 @@ def _misplaced(entries) -> list[Finding]:
             f"dp pave --unhook{scope_option(file)} && {reinstall_command(file)}",
         )
         for file, event, _, _ in entries
-        if event not in EVENTS
+        if event not in answered
     ]
 
 
@@ -149,7 +150,7 @@ def _more_than_one_scope(entries) -> list[Finding]:
             WARNING,
             f"the dp hook is installed in {len(scopes)} scopes "
             f"({', '.join(scopes)}): it runs more than once per tool call",
-            f"dp pave --unhook --scope {extra[0]}" if extra[0] in claude_settings.SCOPES else "remove the extra entry",
+            f"dp pave --unhook --scope {extra[0]}" if extra[0] in hook_settings.SCOPES else "remove the extra entry",
         )
     ]
 

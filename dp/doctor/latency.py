@@ -12,8 +12,8 @@ import shlex
 import shutil
 from pathlib import Path
 
-from dp.claude import settings as claude_settings
-from dp.claude.executable import find_pave_check, hook_argv, hook_command
+from dp.agents import settings as hook_settings
+from dp.agents.executable import find_pave_check, hook_argv, hook_command
 from dp.doctor.findings import ERROR, OK, WARNING, Finding
 from dp.doctor.settings_files import SettingsFile, installed
 from dp.errors import DpError
@@ -44,7 +44,7 @@ def _installed_command(files: list[SettingsFile], own) -> tuple[list[str] | None
     """(argv, label, why an entry was skipped) of the first installed PreToolUse command safe to run."""
     skipped = ""
     for file, event, _, hook in installed(files):
-        if event != claude_settings.EVENT:
+        if event != hook_settings.EVENT:
             continue
         argv = hook_argv(hook.get("command"))
         if argv is None:

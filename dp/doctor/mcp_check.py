@@ -25,8 +25,8 @@ def check_mcp(cwd: Path, home: Path | None = None) -> list[Finding]:
 
 
 def _check_registration(registration: dict, cwd: Path) -> Finding:
-    from dp.claude.executable import find_program
-    from dp.claude.mcp_config import entry_argv
+    from dp.agents.executable import find_program
+    from dp.agents import get
     from dp.mcp.probe import ProbeError, list_tools
     from dp.mcp.tools import TOOL_NAMES
 
@@ -34,7 +34,7 @@ def _check_registration(registration: dict, cwd: Path) -> Finding:
     fix = f"dp pave --mcp --scope {registration['scope']}"
     if "error" in registration:
         return Finding("mcp", ERROR, registration["error"], "fix the file by hand, then " + fix)
-    argv = entry_argv(registration["entry"])
+    argv = get().part("mcp_config").entry_argv(registration["entry"])
     if argv is None:
         return Finding("mcp", ERROR, f"dp's entry in {where} is not a stdio server command", fix)
     try:

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import copy
 
-from dp.claude import tools
-from dp.claude.executable import hook_argv
-from dp.claude.settings import dp_hooks, sync_entries
+from dp.agents import tools
+from dp.agents.executable import hook_argv
+from dp.agents.settings import dp_hooks, sync_entries
 from dp.doctor.findings import OK, WARNING, Finding
 from dp.doctor.settings_files import reinstall_command
 from dp.rules.model import BASH_TOOL, TOOL_ALIAS
@@ -52,19 +52,19 @@ def check_entries(files, db_path) -> list:
 
 def check_reach(rules) -> list:
     """One line per kind of rule present: where it takes effect, and where it cannot."""
-    from dp.claude.client import find_claude, spelled, version_of
+    from dp.agents import get
 
-    binary = find_claude()
-    version = version_of(binary) if binary else None
-    client = f"Claude Code {spelled(version)}" if version else "Claude Code (not found; as observed in 2.1.330)"
+    agent = get()
+    version = agent.installed_version()
+    client = f"{agent.display} {version}" if version else f"{agent.display} (not found; as observed in {agent.observed})"
     return [Finding("reach", OK, f"{client}: {line}") for line in _reach_lines(rules)]
 
 
 def _reach_lines(rules) -> list[str]:
     from dp.agents import get
 
-    claude = get()  # aliases between two agents' names of one tool are no correction in Claude Code
-    aliases = [r.from_name for r in rules if r.match_kind == TOOL_ALIAS and claude.corrects(r.from_name, r.to_name)]
+    agent = get()  # aliases between two agents' names of one tool are no correction in Claude Code
+    aliases = [r.from_name for r in rules if r.match_kind == TOOL_ALIAS and agent.corrects(r.from_name, r.to_name)]
     unknown = sorted(name for name in aliases if not tools.is_possible_tool(name))
     known = sorted(name for name in aliases if tools.is_possible_tool(name))
     bash = [r for r in rules if r.tool == BASH_TOOL and r.match_kind != TOOL_ALIAS]

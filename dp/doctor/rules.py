@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import shlex
 
-from dp.claude import tools
+from dp.agents import tools
 from dp.doctor.findings import ERROR, OK, WARNING, Finding
 from dp.rules.model import COMMAND, FLAG, RECIPE, REGEX, TOOL_ALIAS, Rule
 
@@ -107,7 +107,7 @@ def _check_rename(rule: Rule, delete: str) -> list[Finding]:
     ]
 
 
-def _corrects_claude_code(name: str, target: str) -> bool:
+def _corrects_default_agent(name: str, target: str) -> bool:
     from dp.agents import get
 
     return get().corrects(name, target)
@@ -115,7 +115,7 @@ def _corrects_claude_code(name: str, target: str) -> bool:
 
 def _check_alias(rule: Rule, alias_names: set[str], delete: str) -> list[Finding]:
     name, target = rule.from_name, rule.to_name
-    if tools.is_builtin(name) and not _corrects_claude_code(name, target):
+    if tools.is_builtin(name) and not _corrects_default_agent(name, target):
         return [Finding("rules", OK, f"alias {name} → {target} is for other agents ({target} is their name for "
                                      f"{name}); Claude Code's own {name} is not blocked")]
     if tools.is_builtin(name):

@@ -10,7 +10,7 @@ import os
 import shlex
 from pathlib import Path
 
-from dp.claude import settings as claude_settings
+from dp.agents import settings as hook_settings
 from dp.doctor.findings import ERROR, Finding
 from dp.errors import DpError
 from dp.files import read_bytes
@@ -28,7 +28,7 @@ class SettingsFile:
         try:
             raw = read_bytes(path)
             self.exists = raw is not None
-            self.data = claude_settings.parse_settings(raw, path)
+            self.data = hook_settings.parse_settings(raw, path)
         except DpError as exc:
             self.error = exc.message
 
@@ -44,8 +44,8 @@ def settings_files(cwd: Path, extra: Path | None = None) -> list[SettingsFile]:
     is the user's file: counting it twice would report the hook as installed
     in two scopes and suggest removing it from one, which removes it from both.
     """
-    places = [(scope, claude_settings.settings_path(scope, project_dir=cwd)) for scope in claude_settings.SCOPES]
-    places += [("managed", path) for path in claude_settings.managed_settings_paths() if path.exists()]
+    places = [(scope, hook_settings.settings_path(scope, project_dir=cwd)) for scope in hook_settings.SCOPES]
+    places += [("managed", path) for path in hook_settings.managed_settings_paths() if path.exists()]
     if extra is not None:
         places.append(("custom", Path(extra).expanduser().absolute()))
     files, seen = [], set()
@@ -59,14 +59,14 @@ def settings_files(cwd: Path, extra: Path | None = None) -> list[SettingsFile]:
 
 def installed(files: list[SettingsFile]):
     """(file, event, group, hook) of every dp hook entry, user scope first."""
-    return [(file, event, group, hook) for file in files for event, group, hook in claude_settings.dp_hooks(file.data)]
+    return [(file, event, group, hook) for file in files for event, group, hook in hook_settings.dp_hooks(file.data)]
 
 
 def scope_option(file: SettingsFile) -> str:
     """The ``dp pave`` option that names this file's scope ('' for the user scope, the default)."""
     if file.scope == "user":
         return ""
-    if file.scope in claude_settings.SCOPES:
+    if file.scope in hook_settings.SCOPES:
         return f" --scope {file.scope}"
     return f" --settings {shlex.quote(str(file.path))}"
 

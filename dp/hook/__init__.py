@@ -198,7 +198,8 @@ def _context(options, event) -> str:
             notices = project.notices() if project is not None else []
             _refresh_filters(options, conn)
             return events.session_context(event.agent.spelled_rules(rules) if event.agent else rules, notices)
-        return events.unknown_tool_corrections(conn, event.payload, project)
+        marks = event.agent.unknown_tool_marks if event.agent else (events.UNKNOWN_TOOL_ERROR,)
+        return events.unknown_tool_corrections(conn, event.payload, project, marks)
     finally:
         if conn is not None:
             conn.close()

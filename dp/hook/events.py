@@ -69,9 +69,11 @@ def _scope(rule) -> str:
     return ""
 
 
-def unknown_tool_corrections(conn, payload: dict, project=None) -> str:
+def unknown_tool_corrections(conn, payload: dict, project=None, marks=(UNKNOWN_TOOL_ERROR,)) -> str:
     """One correction per rejected call of an aliased tool name in the batch ('' if none);
-    ``project``'s acting tool-name aliases (dp.layers) come before the store's."""
+    ``project``'s acting tool-name aliases (dp.layers) come before the store's. A call was
+    rejected when its response holds one of ``marks``, the agent's words for an unknown tool
+    (``Agent.unknown_tool_marks``)."""
     from dp.layers.effective import tool_alias as project_alias
     from dp.store.read import tool_alias
 
@@ -82,7 +84,7 @@ def unknown_tool_corrections(conn, payload: dict, project=None) -> str:
             continue
         response = call.get("tool_response")
         text = response if isinstance(response, str) else json.dumps(response)
-        if UNKNOWN_TOOL_ERROR not in text:
+        if not any(mark in text for mark in marks):
             continue
         alias = project_alias(project, call["tool_name"])
         if alias is None and conn is not None:

@@ -27,7 +27,7 @@ import tempfile
 from pathlib import Path
 
 from dp.agents.base import BLOCK, CONTEXT, DENY, REWRITE
-from dp.claude.settings import command_words
+from dp.agents.settings import command_words
 from dp.hook.events import UNKNOWN_TOOL_ERROR
 from dp.install.hook import call, sample_payload
 from dp.rules.model import BASH_PARAM, BASH_TOOL, COMMAND, Rule
@@ -35,9 +35,6 @@ from dp.rules.model import BASH_PARAM, BASH_TOOL, COMMAND, Rule
 BLOCK_RULE = Rule("read_file", "Read")
 REWRITE_RULE = Rule("grep", "rg", BASH_TOOL, BASH_PARAM, "grep", COMMAND)
 SAMPLE_COMMAND = "grep -n TODO src/app.py"
-# Agents that reject a tool name they do not know before any hook runs (Claude Code, observed in
-# 2.1.330): there a tool-name alias reaches the model only as text, and the demo shows that.
-REJECTS_UNKNOWN_TOOLS = ("claude",)
 
 
 def with_store(command: str, db: Path) -> str:
@@ -91,8 +88,11 @@ def run(command: str, agent=None) -> dict:
 
 
 def rejects_unknown_tools(agent=None) -> bool:
-    """Whether ``agent`` (Claude Code when None) rejects an unknown tool name before any hook."""
-    return agent is None or agent.name in REJECTS_UNKNOWN_TOOLS
+    """Whether ``agent`` (the default agent when None) shows an unknown tool name in the demo as
+    rejected before any hook (``Agent.demo_rejects_unknown_tools``)."""
+    from dp.agents import get
+
+    return (agent or get()).demo_rejects_unknown_tools
 
 
 def _payloads(blocking: Rule, cwd: Path, agent=None) -> dict:

@@ -2,7 +2,7 @@
 
 The agent's adapter (dp/agents/) names its settings file per scope and the
 entries dp wants there; everything else is the same for every agent: one
-lossless writer (``dp.claude.settings``: their hook objects share one shape),
+lossless writer (``dp.agents.settings``: their hook objects share one shape),
 the same backups, symlink rules and install records. The settings file
 changes only when dp's entry has to (so a second install is a no-op that
 touches nothing), always atomically, with the previous content kept in
@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from dp import agents
-from dp.claude.settings import (
+from dp.agents.settings import (
     EVENT,
     dp_hooks,
     dump_settings,
@@ -77,9 +77,7 @@ def change(
     label, path = target(scope, explicit, agent)
     if not install_hook:
         return uninstall(path, label, db_path)
-    from dp.install.plugin import refuse_settings_hooks
-
-    refuse_settings_hooks(db_path, label, agent)
+    refuse_beside_plugin(db_path, label, agent)
     return with_stability_warning(install(path, command_for(db_path, permission, mode, agent), label, db_path,
                                           agent=agent))
 
@@ -88,7 +86,7 @@ def with_stability_warning(report: dict) -> dict:
     """An install report, plus ``warning`` when its program may not last (see ``stability_warning``)."""
     import shlex
 
-    from dp.claude.executable import stability_warning
+    from dp.agents.executable import stability_warning
 
     warning = stability_warning(Path(shlex.split(report["command"])[0])) if report.get("command") else None
     return {**report, "warning": warning} if warning else report
@@ -105,7 +103,7 @@ def check_agent_permission(agent, permission: str) -> None:
 
 def command_for(db_path: Path, permission: str = "none", mode: str = "rewrite", agent=None) -> str:
     """The hook entry's command: the real installed pave-check and the options that differ from its defaults."""
-    from dp.claude.executable import find_pave_check, hook_command
+    from dp.agents.executable import find_pave_check, hook_command
 
     check_agent_permission(agent, permission)
     return hook_command(find_pave_check(), db_option(db_path), permission, mode, _agent_option(agent))
@@ -115,8 +113,8 @@ def capture_command_for(db_path: Path, agent=None) -> str:
     """The capture entries' command: the real installed dp-capture, with ``--db`` for a non-default store."""
     import shlex
 
-    from dp.claude.executable import find_program
-    from dp.claude.settings import CAPTURE_PROGRAM
+    from dp.agents.executable import find_program
+    from dp.agents.settings import CAPTURE_PROGRAM
 
     db, name = db_option(db_path), _agent_option(agent)
     return shlex.join([str(find_program(CAPTURE_PROGRAM)), *(["--agent", name] if name else []),
@@ -138,7 +136,7 @@ def install(path: Path, command: str, scope: str, db_path: Path, support: dict |
     """Put dp's entries running ``command`` into ``agent``'s settings at ``path`` and record the install.
 
     The entries follow the rules now in the store (for Claude Code, ``if``
-    filters when the installed client has them, see dp/claude/filters.py);
+    filters when the installed client has them, see dp/agents/claude/filters.py);
     with ``capture_command`` the dp-capture entries go in too. The file is
     written only on a change. The record names the agent (Claude Code's
     records, older than agents, name none), so a rule change re-syncs each
@@ -230,7 +228,7 @@ def sync_installed(db_path: Path) -> list[dict]:
     (``{"settings", "status", "error"?}``); a file whose dp entries the user
     removed by hand is left alone (and reported by ``dp doctor``).
     """
-    changes = _sync_plugin(db_path)
+    changes = _sync_parts(db_path)
     for entry in installs.read(db_path, installs.HOOK):
         path = Path(entry.path)
         try:
@@ -275,15 +273,23 @@ def recorded_agent(entry: installs.Install):
     return agent_named(entry.details.get("agent"))
 
 
-def _sync_plugin(db_path: Path) -> list[dict]:
-    """The mod's alias snapshot, and every installed dp plugin, in line with the rules."""
-    from dp.install import mod_snapshot, plugin
+def _sync_parts(db_path: Path) -> list[dict]:
+    """What each agent keeps beside its hook entries in line with the rules (its "sync" part: a plugin,
+    an alias snapshot), asked through the registry: install names no agent."""
+    from dp.agents import with_part
 
-    try:
-        snapshot = mod_snapshot.write(db_path)
-    except DpError as exc:
-        return [{"settings": str(mod_snapshot.state_dir(db_path)), "status": "error", "error": exc.message}]
-    return plugin.sync(db_path, snapshot["aliases"])
+    changes = []
+    for agent in with_part("sync"):
+        changes += agent.part("sync").after_rule_change(db_path)
+    return changes
+
+
+def refuse_beside_plugin(db_path: Path, scope: str, agent=None) -> None:
+    """Refuse settings entries that an installed plugin of the agent already brings (every hook would run twice)."""
+    from dp.agents import with_part
+
+    for owner in with_part("plugin"):
+        owner.part("plugin").refuse_settings_hooks(db_path, scope, agent)
 
 
 def uninstall(path: Path, scope: str, db_path: Path | None = None, keep_file: bool = False) -> dict:

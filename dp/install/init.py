@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dp.agents import get
 from dp.install import demo, hook
 
 
@@ -54,9 +55,7 @@ def init(
     if agent is not None and agent.plugin:
         return _init_agent_plugin(agent, db_path, scope, explicit, permission, mode, capture, dry_run)
     label, path = hook.target(scope, explicit, agent)  # bad options fail before anything is created
-    from dp.install.plugin import refuse_settings_hooks
-
-    refuse_settings_hooks(db_path, label, agent)
+    hook.refuse_beside_plugin(db_path, label, agent)
     command = hook.command_for(db_path, permission, mode, agent)
     capture_command = hook.capture_command_for(db_path, agent) if capture else None
     if mcp:
@@ -78,10 +77,9 @@ def init(
     report = {"store": store, "hook": installed, "paving": paving, "demo": demo.run(command, agent)}
     if mcp:
         report["mcp"] = pave_mcp.install(scope, db_path)
-    if agent is None or agent.name == "claude":
-        from dp.install.plugin import register_committed
-
-        team = register_committed(Path.cwd())
+    plugin = (agent or get()).part("plugin")
+    if plugin is not None:  # a project's committed plugin of this agent, registered for this person
+        team = plugin.register_committed(Path.cwd())
         if team is not None:
             report["team_plugin"] = team
     return report
@@ -89,11 +87,10 @@ def init(
 
 def _team_commands(agent) -> list[str]:
     """The ``claude plugin`` commands that would register this clone's committed plugin for this person."""
-    if agent is not None and agent.name != "claude":
+    plugin = (agent or get()).part("plugin")
+    if plugin is None:
         return []
-    from dp.install.plugin import register_committed
-
-    team = register_committed(Path.cwd(), dry_run=True)
+    team = plugin.register_committed(Path.cwd(), dry_run=True)
     return team["commands"] if team else []
 
 
@@ -118,9 +115,11 @@ def plan(db_path: Path, files: list[dict], actions: list[str], commands: list[st
 def _init_plugin(db_path: Path, scope: str | None, explicit: Path | None, permission: str, mode: str,
                  capture: bool, dry_run: bool = False) -> dict:
     """``dp init --plugin``: the store, the plugin (hooks, MCP and the mod), and the demo of its hook."""
+    from dp.agents import get
     from dp.errors import DpError
     from dp.files import read_bytes
-    from dp.install import plugin
+
+    plugin = get().part("plugin")
 
     if explicit is not None:
         raise DpError("--settings goes with the settings hook; --plugin takes --scope user|project")

@@ -10,23 +10,29 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dp.claude.mcp_config import MCP_SCOPES, SERVER_NAME, SERVERS_KEY, config_path, dp_entry, server_entry
-from dp.claude.settings import dump_settings, parse_settings
+from dp.agents.settings import dump_settings, parse_settings
 from dp.errors import DpError
 from dp.files import read_bytes, replace_file
 
 
+
+def _config():
+    """Where MCP servers are registered and in what entry: the default agent's "mcp_config" part."""
+    from dp.agents import get
+
+    return get().part("mcp_config")
+
 def target(scope: str | None) -> tuple[str, Path]:
     """(scope, config file) for ``--scope`` (default: user, like the hook: every project)."""
     scope = scope or "user"
-    if scope not in MCP_SCOPES:
+    if scope not in _config().MCP_SCOPES:
         raise DpError(f"unknown scope {scope!r} for --mcp: use user (~/.claude.json) or project (.mcp.json)")
-    return scope, config_path(scope)
+    return scope, _config().config_path(scope)
 
 
 def server_command() -> tuple[str, list[str]]:
     """The installed ``dp`` (real path, never a shim) and the arguments that start the server."""
-    from dp.claude.executable import find_program
+    from dp.agents.executable import find_program
 
     return str(find_program("dp")), ["mcp"]
 
@@ -39,18 +45,18 @@ def install(scope: str | None = None, db_path: Path | None = None, *, path: Path
     label, default_path = target(scope)
     path = path or default_path
     command, args = server_command()
-    wanted = server_entry(command, args)
+    wanted = _config().server_entry(command, args)
     original = read_bytes(path)
     config = parse_settings(original, path)
-    servers = config.setdefault(SERVERS_KEY, {})
+    servers = config.setdefault(_config().SERVERS_KEY, {})
     if not isinstance(servers, dict):
-        raise DpError(f"{path}: {SERVERS_KEY} is not a JSON object; fix it by hand (nothing was changed)")
-    current = servers.get(SERVER_NAME)
-    report = {"scope": label, "config": str(path), "server": SERVER_NAME, "command": command, "args": args}
+        raise DpError(f"{path}: {_config().SERVERS_KEY} is not a JSON object; fix it by hand (nothing was changed)")
+    current = servers.get(_config().SERVER_NAME)
+    report = {"scope": label, "config": str(path), "server": _config().SERVER_NAME, "command": command, "args": args}
     if current == wanted:
         _record(db_path, path, label, created=False, details={"command": command, "args": args})
         return {"status": "already_configured", **report}
-    servers[SERVER_NAME] = wanted
+    servers[_config().SERVER_NAME] = wanted
     backup = replace_file(path, dump_settings(config, original), expected=original, backup=True)
     _record(db_path, path, label, created=original is None, details={"command": command, "args": args})
     status = "configured" if current is None else "updated"
@@ -66,14 +72,14 @@ def uninstall(scope: str | None = None, db_path: Path | None = None, *, path: Pa
     label, default_path = target(scope)
     path = path or default_path
     original = read_bytes(path)
-    report = {"scope": label, "config": str(path), "server": SERVER_NAME}
+    report = {"scope": label, "config": str(path), "server": _config().SERVER_NAME}
     config = parse_settings(original, path) if original is not None else {}
-    if dp_entry(config) is None:
+    if _config().dp_entry(config) is None:
         _forget(db_path, path)
         return {"status": "not_installed", **report}
-    del config[SERVERS_KEY][SERVER_NAME]
-    if not config[SERVERS_KEY]:
-        del config[SERVERS_KEY]  # the object dp's entry needed, now empty: no residue
+    del config[_config().SERVERS_KEY][_config().SERVER_NAME]
+    if not config[_config().SERVERS_KEY]:
+        del config[_config().SERVERS_KEY]  # the object dp's entry needed, now empty: no residue
     backup = replace_file(path, dump_settings(config, original), expected=original, backup=True)
     _forget(db_path, path)
     return {"status": "removed", **report, **({"backup": str(backup)} if backup else {})}
@@ -103,14 +109,14 @@ def _forget(db_path: Path | None, path: Path) -> None:
 def registrations(home: Path | None = None, project_dir: Path | None = None) -> list[dict]:
     """Where dp's server is registered: [{scope, config, entry}] (unreadable files: {scope, config, error})."""
     found = []
-    for scope in MCP_SCOPES:
-        path = config_path(scope, home, project_dir)
+    for scope in _config().MCP_SCOPES:
+        path = _config().config_path(scope, home, project_dir)
         try:
             config = parse_settings(read_bytes(path), path)
         except DpError as exc:
             found.append({"scope": scope, "config": str(path), "error": exc.message})
             continue
-        entry = dp_entry(config)
+        entry = _config().dp_entry(config)
         if entry is not None:
             found.append({"scope": scope, "config": str(path), "entry": entry})
     return found

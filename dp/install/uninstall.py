@@ -30,7 +30,7 @@ REMOVERS: dict = {}
 def plan(db_path: Path, cwd: Path) -> list[installs.Install]:
     """Every place dp installed into: the record, plus unrecorded hooks in this directory's scopes of every agent."""
     from dp.agents import all_agents
-    from dp.claude.settings import dp_hooks, parse_settings
+    from dp.agents.settings import dp_hooks, parse_settings
 
     recorded = installs.read(db_path)
     seen = {(entry.path, entry.kind) for entry in recorded}
@@ -156,19 +156,19 @@ def _remove_mcp(path: Path, entry: installs.Install) -> dict:
     return {"status": result["status"], "deleted": _delete_if_emptied(path, entry)}
 
 
-def _remove_claude_md(path: Path, entry: installs.Install) -> dict:
-    from dp.install.claude_md import remove_import
+def _remove_import_line(path: Path, entry: installs.Install) -> dict:
+    from dp.agents import get
 
     shared = tracked(path)
-    status = remove_import(path, created_file=entry.created_file and not shared)
+    status = get().part("instructions").remove_import(path, created_file=entry.created_file and not shared)
     kept = {"kept_tracked": True} if shared and status == "removed" else {}
     return {"status": "removed" if status == "deleted" else status, "deleted": status == "deleted", **kept}
 
 
 def _remove_plugin(path: Path, entry: installs.Install) -> dict:
-    from dp.install import plugin
+    from dp.agents import get
 
-    return plugin.uninstall(path, entry)
+    return get().part("plugin").uninstall(path, entry)
 
 
 def _remove_agent_plugin(path: Path, entry: installs.Install) -> dict:
@@ -183,7 +183,7 @@ REMOVERS.update({
     installs.HOOK: _remove_hook,
     installs.BLOCK: _remove_block,
     installs.MCP: _remove_mcp,
-    installs.CLAUDE_MD: _remove_claude_md,
+    installs.IMPORT_LINE: _remove_import_line,
 })
 
 

@@ -61,7 +61,7 @@ def _run(loaded, args: dict, context: Context, job: Job) -> dict:
     values = args.get("set") or {}
     if not isinstance(values, dict):
         raise ToolRefusal("set must be an object of context values, e.g. {\"target\": \"release\"}")
-    adapter = agents.ClaudeCliAdapter() if context.allow_agent_steps else _NoAgentSteps()
+    adapter = agents.PromptCliAdapter() if context.allow_agent_steps else _NoAgentSteps()
     options = runner.RunOptions(
         context.root,
         adapter=adapter,

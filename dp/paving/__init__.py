@@ -18,23 +18,13 @@ Detection, translation and bashlex load only after that.
   the repository is trusted (``dp trust``)
 * ``dp.paving.javascript``, ``.python``, ``.tasks`` — one translator each
 * ``dp.paving.plan``     — the edits for one Bash string
+* ``dp.paving.words``    — the command words paving acts on (a module of its own, so ``plan``
+  reads them without importing this package back)
 """
 
 from __future__ import annotations
 
-# Every command word paving can act on. A test keeps this in step with the
-# tables (dp/rules/tables/) and the task runners. While paving is on they are
-# more words than `if` conditions pay for: the hook's Bash handler is the plain
-# one (dp/claude/filters.py).
-JAVASCRIPT_WORDS = frozenset({"npm", "npx", "yarn", "pnpm", "pnpx", "bun", "bunx"})
-TASK_WORDS = frozenset({"make", "just", "task"})
-PYTHON_WORDS = frozenset({
-    "pytest", "py.test", "ruff", "mypy", "black", "isort", "flake8", "pylint", "pyright",
-    "coverage", "tox", "nox", "pre-commit", "ipython", "sphinx-build", "alembic", "uvicorn",
-    "gunicorn", "django-admin", "celery", "bandit", "pyflakes", "pycodestyle", "yapf", "autopep8",
-    "python", "python3", "pip", "pip3",
-})
-WORDS = JAVASCRIPT_WORDS | TASK_WORDS | PYTHON_WORDS
+from dp.paving.words import JAVASCRIPT_WORDS, PYTHON_WORDS, TASK_WORDS, WORDS  # noqa: F401 (dp.paving.WORDS …)
 
 
 def filter_words(dp_dir: str) -> frozenset:

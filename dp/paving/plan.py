@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import os
 
-from dp.paving import JAVASCRIPT_WORDS, PYTHON_WORDS, TASK_WORDS, reach
+from dp.paving import reach
+from dp.paving.words import JAVASCRIPT_WORDS, PYTHON_WORDS, TASK_WORDS
 from dp.paving.javascript import Reaches, Skip
 from dp.paving.markers import Cache, fingerprint
 from dp.shell.segment import sequential

@@ -65,11 +65,16 @@ class AgentAdapter:
         raise NotImplementedError
 
 
-class ClaudeCliAdapter(AgentAdapter):
-    """``claude -p PROMPT`` in a fresh temporary directory unless the step sets working_dir."""
+class PromptCliAdapter(AgentAdapter):
+    """``claude -p PROMPT`` (the default agent's program) in a fresh temporary directory unless the step
+    sets working_dir."""
 
     def __init__(self, binary: Optional[str] = None):
-        binary = binary or os.environ.get(AGENT_BINARY_ENV) or "claude"
+        if not binary and not os.environ.get(AGENT_BINARY_ENV):
+            from dp.agents import get
+
+            binary = get().version_command[0]
+        binary = binary or os.environ.get(AGENT_BINARY_ENV)
         # A relative path must not be looked up again inside the agent's scratch directory.
         self.binary = os.path.abspath(binary) if os.sep in binary else binary
 

@@ -49,8 +49,13 @@ class RunOptions:
                  max_parallel: int = MAX_PARALLEL, cancel: Optional[threading.Event] = None):
         self.project_dir = Path(project_dir).resolve()
         self.recipe_roots = discovery.search_roots(self.project_dir, recipe_dirs)
+        # How a recipe step loads its sub-recipe: the parser reads the step table, so the step module
+        # gets it from here instead of importing the parser back.
+        from dp.recipes.parser import load_recipe
+
+        self.load_recipe = load_recipe
         self.agent_dirs = discovery.agent_dirs(self.project_dir, agent_dirs)
-        self.adapter = adapter or agents.ClaudeCliAdapter()
+        self.adapter = adapter or agents.PromptCliAdapter()
         self.dry_run = dry_run
         self.include_tags = set(include_tags)
         self.exclude_tags = set(exclude_tags)

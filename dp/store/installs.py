@@ -27,7 +27,7 @@ TABLE = "installs"
 # Kinds in use; a new kind needs no migration, only a name of its own.
 HOOK = "hook"  # dp's entries in a Claude Code settings file (details: permission, mode, events)
 MCP = "mcp"  # dp's MCP server registration
-CLAUDE_MD = "claude-md"  # the @AGENTS.md import line or dp's block in CLAUDE.md
+IMPORT_LINE = "claude-md"  # the @AGENTS.md import line in the default agent's instructions file (CLAUDE.md); the stored kind keeps its name
 BLOCK = "block"  # dp's <!-- dp:begin --> block written by dp pave --agents-md --output FILE
 PLUGIN = "plugin"  # dp's Claude Code plugin: its marketplace directory (dp init --plugin)
 AGENT_PLUGIN = "agent-plugin"  # an agent's plugin file dp ships (details: agent, created directories)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from agent_home import user_environment
 
-from dp.claude.fake_api import FakeAnthropic, block_text
+from dp.agents.claude.fake_api import FakeAnthropic, block_text
 
 BIN = Path(sys.executable).parent
 QUIET = {

@@ -7,7 +7,7 @@ import json
 import sqlite3
 import time
 
-from dp.claude.fake_api import bash, tool_use
+from dp.agents.claude.fake_api import bash, tool_use
 
 
 def _rows(client, wanted: int, timeout: float = 15.0) -> list[dict]:

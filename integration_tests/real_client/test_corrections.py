@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dp.claude.fake_api import bash, tool_use
+from dp.agents.claude.fake_api import bash, tool_use
 
 
 def test_read_file_alias_reaches_the_model_at_start_and_after_the_rejected_call(client):

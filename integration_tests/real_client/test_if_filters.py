@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 
-from dp.claude.fake_api import bash
+from dp.agents.claude.fake_api import bash
 
 # Commands dp's own parser rewrites under the rules below: every position a
 # command word can take.

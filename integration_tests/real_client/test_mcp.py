@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from dp.claude.fake_api import tool_use
+from dp.agents.claude.fake_api import tool_use
 
 
 def test_project_recipe_result_reaches_the_model(client):

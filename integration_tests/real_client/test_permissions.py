@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dp.claude.fake_api import bash
+from dp.agents.claude.fake_api import bash
 
 RAN = "newtool ran: x"
 

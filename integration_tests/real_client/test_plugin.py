@@ -19,7 +19,7 @@ from real_client.claude_install import claude_code, installed_or_skip
 from real_client.client_support import BIN, RealClient
 
 from dp import INSTALL_HINT
-from dp.claude.fake_api import tool_use
+from dp.agents.claude.fake_api import tool_use
 
 NOTE = "read_file is not a Claude Code tool; this call ran as Read"
 LATEST = "2.1.332"  # `npm view @anthropic-ai/claude-code version` on 2026-11-26

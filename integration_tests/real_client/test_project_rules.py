@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import subprocess
 
-from dp.claude.fake_api import bash
+from dp.agents.claude.fake_api import bash
 
 RULES = """# This repository's bd has no --wisp.
 [meta]

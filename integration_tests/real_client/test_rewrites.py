@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dp.claude.fake_api import bash
+from dp.agents.claude.fake_api import bash
 
 
 def _user_with_rules(client, *rules):

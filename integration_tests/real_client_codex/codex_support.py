@@ -22,7 +22,7 @@ from pathlib import Path
 
 from agent_home import AgentUser, user_environment
 
-from dp.codex.fake_api import MODEL, Conversation, FakeResponses
+from dp.agents.codex.fake_api import MODEL, Conversation, FakeResponses
 
 # Codex's own switch for hooks nobody reviewed yet; dp's doctor explains it.
 BYPASS_TRUST = "--dangerously-bypass-hook-trust"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from dp.codex.fake_api import shell
+from dp.agents.codex.fake_api import shell
 
 
 def test_npm_install_in_a_pnpm_project_runs_as_pnpm_install(codex):

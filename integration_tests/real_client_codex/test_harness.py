@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from dp.codex.fake_api import SHELL_TOOL, message, shell
+from dp.agents.codex.fake_api import SHELL_TOOL, message, shell
 
 
 def test_a_scripted_shell_call_runs_and_its_result_and_exit_code_reach_the_model(codex):

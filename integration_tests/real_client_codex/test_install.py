@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 import tomllib
 
-from dp.codex import trust
-from dp.codex.fake_api import shell
+from dp.agents.codex import trust
+from dp.agents.codex.fake_api import shell
 
 USER_HOOKS = (b'{\n\t"hooks": {\n\t\t"PreToolUse": [\n\t\t\t{"matcher": "^Bash$", "hooks": '
               b'[{"type": "command", "command": "echo \\u00e9t\\u00e9 >> $HOME/mine.log", "timeout": 9}]}\n\t\t],\n'

@@ -9,7 +9,7 @@ the model reissues through Codex's own approval.
 
 from __future__ import annotations
 
-from dp.codex.fake_api import function_call, shell
+from dp.agents.codex.fake_api import function_call, shell
 
 
 def _oldtool_rule(codex):

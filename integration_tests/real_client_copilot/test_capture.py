@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from dp.claude.fake_api import shell, tool_use
+from dp.agents.claude.fake_api import shell, tool_use
 
 
 def _rows(copilot) -> list[dict]:

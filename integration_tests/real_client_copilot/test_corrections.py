@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from dp.claude.fake_api import shell, tool_use
+from dp.agents.claude.fake_api import shell, tool_use
 
 
 def test_a_hallucinated_tool_name_is_blocked_with_dps_correction_and_the_model_reissues_it(copilot):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from real_client_copilot.copilot_install import package_cache
 
-from dp.claude.fake_api import shell
+from dp.agents.claude.fake_api import shell
 
 
 def test_a_scripted_shell_call_runs_and_the_model_reads_its_output(copilot):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 
-from dp.claude.fake_api import shell
+from dp.agents.claude.fake_api import shell
 
 
 def test_npm_install_in_a_pnpm_project_runs_as_pnpm_install(copilot):

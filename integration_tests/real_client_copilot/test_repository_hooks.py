@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from dp.claude.fake_api import shell
+from dp.agents.claude.fake_api import shell
 
 
 def _doctor_lines(copilot, env=None) -> list[dict]:

@@ -7,7 +7,7 @@ import subprocess
 
 from real_client.client_support import BIN
 
-from dp.claude.fake_api import shell
+from dp.agents.claude.fake_api import shell
 
 
 def _project_with_sources(copilot):

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from agent_home import AgentUser, user_environment
 
-from dp.gemini.fake_api import MODEL, Conversation, FakeGemini
+from dp.agents.gemini.fake_api import MODEL, Conversation, FakeGemini
 
 USER_SETTINGS = {"security": {"auth": {"selectedType": "gemini-api-key"}}, "general": {"disableAutoUpdate": True}}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from dp.gemini.fake_api import function_call, shell
+from dp.agents.gemini.fake_api import function_call, shell
 
 MODIFIED = "Tool input parameters were modified by a hook before execution."
 

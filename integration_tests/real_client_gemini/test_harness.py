@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dp.gemini.fake_api import SHELL_TOOL, shell, text
+from dp.agents.gemini.fake_api import SHELL_TOOL, shell, text
 
 
 def test_a_scripted_shell_call_runs_and_its_result_and_exit_code_reach_the_model(gemini):

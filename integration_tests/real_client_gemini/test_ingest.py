@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from dp.gemini.fake_api import function_call, shell
+from dp.agents.gemini.fake_api import function_call, shell
 
 
 def run_mistakes(gemini):

@@ -8,7 +8,7 @@ if the model had typed the rewritten command itself.
 
 from __future__ import annotations
 
-from dp.gemini.fake_api import shell
+from dp.agents.gemini.fake_api import shell
 
 
 def prepared(gemini):

@@ -48,7 +48,7 @@ def alias(
     dry_run: bool = typer.Option(False, "--dry-run", help="Check the rule and say what would change; change nothing."),
     opts: Shared = None,
 ) -> None:
-    from dp.claude.tools import refuse_unless_forced
+    from dp.agents.tools import refuse_unless_forced
     from dp.rules.build import build_rule
     from dp.store import Store
 

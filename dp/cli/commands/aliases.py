@@ -106,7 +106,7 @@ def import_(
       dp aliases import team.json --conflict overwrite
       dp aliases import team.toml --dry-run
     """
-    from dp.claude.tools import refuse_unless_forced
+    from dp.agents.tools import refuse_unless_forced
     from dp.errors import DpError
     from dp.rules import collection
     from dp.store import Store

@@ -33,6 +33,13 @@ Examples:
   dp doctor --live --agent opencode # the same with your opencode
 """
 
+def _live_agents() -> str:
+    """``claude (default) or gemini``: the agents with a live probe, for the option's help."""
+    from dp.agents import listing, with_part
+
+    return listing(with_part("live"))
+
+
 _LABEL = {"ok": "ok", "warning": "warn", "error": "ERROR"}
 
 
@@ -41,7 +48,7 @@ def doctor(
     settings: Optional[Path] = typer.Option(None, "--settings", metavar="PATH", help="Also check this settings file."),
     live: bool = typer.Option(False, "--live", help="Run your claude against a local fake model and show what dp did."),
     agent: Optional[str] = typer.Option(None, "--agent", metavar="NAME",
-                                        help="With --live: the agent to run, claude (default), gemini or opencode."),
+                                        help=f"With --live: the agent to run, {_live_agents()}."),
     opts: Shared = None,
 ) -> int:
     if agent is not None and not live:
@@ -73,16 +80,13 @@ def _live(opts: Shared, agent_name: Optional[str] = None) -> int:
     from dp.store import read_rules
 
     agent = agent_named(agent_name)
-    if agent.name == "gemini":
-        from dp.doctor import live_gemini
+    live = agent.part("live")
+    if live is None:
+        from dp.errors import DpError
 
-        report = live_gemini.run(opts.store, read_rules(opts.store), agent)
-    elif agent.name == "claude":
-        from dp.doctor import live
-
-        report = live.run(opts.store, read_rules(opts.store))
-    else:
-        report = agent.live_check(opts.store, read_rules(opts.store))
+        raise DpError(f"dp doctor --live does not run {agent.display} yet (it runs {_live_agents()})")
+    report = live.run(opts.store, read_rules(opts.store), agent)
+    report.setdefault("client", agent.display)
     fired = all(probe["fired"] for probe in report["probes"])
     if opts.json:
         print_json({"ok": fired, **report})
@@ -94,7 +98,7 @@ def _live(opts: Shared, agent_name: Optional[str] = None) -> int:
 
 
 def _print_live(report: dict) -> None:
-    client, binary = report.get("client", "Claude Code"), report.get("binary") or report.get("claude")
+    client, binary = report["client"], report.get("binary")
     typer.echo(f"{client} {report['version'] or '(version unknown)'} ({binary}) against a fake model "
                "on 127.0.0.1, in a temporary project and HOME:")
     typer.echo(f"  session start: the model was shown {report['session_start']!r}" if report["session_start"]

@@ -36,25 +36,26 @@ Examples:
 PROGRESS_FROM_FILES = 20
 
 
-@shared()
-def ingest(
-    directory: Optional[Path] = typer.Argument(None, metavar="[DIR]", show_default=False,
-                                               help="Directory for --claude-transcripts, --gemini-sessions or --codex-sessions."),
-    transcripts: bool = typer.Option(False, "--claude-transcripts", help="Read Claude Code transcripts (DIR, default ~/.claude/projects)."),
-    gemini: bool = typer.Option(False, "--gemini-sessions", help="Read Gemini CLI sessions (DIR, default ~/.gemini/tmp)."),
-    codex: bool = typer.Option(False, "--codex-sessions", help="Read Codex CLI session files (DIR, default ~/.codex/sessions)."),
-    go_db: Optional[Path] = typer.Option(None, "--desire-path-db", metavar="FILE", help="Import the Go desire-path tool's desires.db."),
-    opts: Shared = None,
-) -> None:
+def _sources() -> list:
+    """(adapter, its ``session_option``) of every agent whose session files dp ingest reads, in registry order."""
+    from dp.agents import with_part
+
+    return [(agent, agent.session_option) for agent in with_part("sessions") if agent.session_option]
+
+
+def ingest(directory: Optional[Path] = None, go_db: Optional[Path] = None, opts: Shared = None, **chosen) -> None:
     from dp.errors import DpError
     from dp.store import Store
 
-    if directory is not None and (transcripts, gemini, codex).count(True) != 1:
-        raise DpError(f"{directory}: a directory goes with --claude-transcripts, --gemini-sessions or "
-                      "--codex-sessions, one of them (dp ingest --claude-transcripts DIR)")
-    if not (transcripts or gemini or codex) and go_db is None:
-        raise DpError("say what to ingest: --claude-transcripts [DIR], --gemini-sessions [DIR], --codex-sessions [DIR] "
-                      "or --desire-path-db FILE")
+    sources = _sources()
+    options = _either([option for _, (option, *_) in sources])
+    picked = [(agent, key) for agent, (_, key, *_) in sources if chosen.get(key)]
+    if directory is not None and len(picked) != 1:
+        raise DpError(f"{directory}: a directory goes with {options}, one of them "
+                      f"(dp ingest {sources[0][1][0]} DIR)")
+    if not picked and go_db is None:
+        raise DpError("say what to ingest: " + ", ".join(f"{option} [DIR]" for _, (option, *_) in sources)
+                      + " or --desire-path-db FILE")
     report = {}
     from dp.capture.fixes import drain
 
@@ -62,12 +63,8 @@ def ingest(
         fixed = drain(store.conn, str(opts.store))
         if fixed:
             report["mod_fixes"] = fixed
-        if transcripts:
-            report["claude_transcripts"] = _transcripts(store.conn, directory, opts.json or opts.quiet)
-        if gemini:
-            report["gemini_sessions"] = _gemini(store.conn, directory, opts.json or opts.quiet)
-        if codex:
-            report["codex_sessions"] = _codex(store.conn, directory, opts.json or opts.quiet)
+        for agent, key in picked:
+            report[key] = _read(agent.part("sessions"), store.conn, directory, opts.json or opts.quiet)
         if go_db is not None:
             report["desire_path_db"] = _go_db(store.conn, go_db.expanduser())
     if opts.json:
@@ -78,32 +75,36 @@ def ingest(
     note("Next: dp paths, then dp suggest")
 
 
-def _transcripts(conn, directory: Optional[Path], quiet: bool) -> dict:
-    from dp.capture import transcripts
-
-    return _read(transcripts, conn, directory, quiet, "Claude Code keeps transcripts in ~/.claude/projects")
-
-
-def _gemini(conn, directory: Optional[Path], quiet: bool) -> dict:
-    from dp.capture import gemini_sessions
-
-    return _read(gemini_sessions, conn, directory, quiet, "Gemini CLI keeps sessions in ~/.gemini/tmp/<project>/chats")
+def _either(options: list) -> str:
+    """``--a, --b or --c``."""
+    return ", ".join(options[:-1]) + " or " + options[-1] if len(options) > 1 else "".join(options)
 
 
-def _codex(conn, directory: Optional[Path], quiet: bool) -> dict:
-    from dp.capture import codex_sessions
+def _signature():
+    """``ingest``'s options as typer reads them: DIR, one flag per agent with session files, --desire-path-db."""
+    import inspect
 
-    return _read(codex_sessions, conn, directory, quiet,
-                 "Codex CLI keeps sessions in ~/.codex/sessions, or $CODEX_HOME/sessions")
+    sources = _sources()
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    directory = inspect.Parameter(
+        "directory", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Optional[Path],
+        default=typer.Argument(None, metavar="[DIR]", show_default=False,
+                               help=f"Directory for {_either([option for _, (option, *_) in sources])}."))
+    flags = [inspect.Parameter(key, keyword, annotation=bool, default=typer.Option(False, option, help=words))
+             for _, (option, key, _, words) in sources]
+    go_db = inspect.Parameter("go_db", keyword, annotation=Optional[Path], default=typer.Option(
+        None, "--desire-path-db", metavar="FILE", help="Import the Go desire-path tool's desires.db."))
+    opts = inspect.Parameter("opts", keyword, annotation=Shared, default=None)
+    return inspect.Signature([directory, *flags, go_db, opts])
 
 
-def _read(reader, conn, directory: Optional[Path], quiet: bool, where_they_are: str) -> dict:
-    """One session reader (``DEFAULT_DIR``, ``ingest``) over ``directory``; its totals as the report."""
+def _read(reader, conn, directory: Optional[Path], quiet: bool) -> dict:
+    """One session reader (``DEFAULT_DIR``, ``WHERE``, ``ingest``) over ``directory``; its totals as the report."""
     from dp.errors import DpError
 
     where = (directory or reader.DEFAULT_DIR).expanduser()
     if not where.is_dir():
-        raise DpError(f"{where} is not a directory ({where_they_are})")
+        raise DpError(f"{where} is not a directory ({reader.WHERE})")
     totals = reader.ingest(conn, where, progress=None if quiet else _progress)
     return {"directory": str(where), **totals.to_dict()}
 
@@ -126,7 +127,7 @@ def _go_db(conn, path: Path) -> dict:
 
 def describe(report: dict) -> list[str]:
     lines = []
-    for key, kind in (("claude_transcripts", "transcript"), ("gemini_sessions", "session"), ("codex_sessions", "session")):
+    for _, (_, key, kind, _) in _sources():
         found = report.get(key)
         if not found:
             continue
@@ -147,4 +148,6 @@ def describe(report: dict) -> list[str]:
 
 
 def register(app: typer.Typer) -> None:
-    app.command("ingest", help=HELP, short_help="Import failures from agents' sessions or the Go tool's desires.db.")(ingest)
+    ingest.__signature__ = _signature()
+    app.command("ingest", help=HELP, short_help="Import failures from agents' sessions or the Go tool's desires.db.")(
+        shared()(ingest))

@@ -10,6 +10,7 @@ import typer
 from dp.cli.commands.pave import AGENT_OPTION, MODE_OPTION, PERMISSION_OPTION, SCOPE_OPTION, SETTINGS_OPTION, YES_OPTION
 from dp.cli.common import print_json
 from dp.cli.options import Shared, shared
+from dp.agents import DEFAULT
 
 HELP = """Set dp up: create the alias store, install the Claude Code hook, and show it working.
 
@@ -65,11 +66,11 @@ def init(
     from dp.install.init import init as set_up
 
     chosen = agent_named(agent)  # a bad name fails before anything is created
-    if mcp and chosen.name != "claude":
+    if mcp and "mcp_config" not in chosen.parts:
         raise DpError(f"--mcp registers dp's MCP server with Claude Code, not {chosen.display}")
     check_agent_permission(chosen, permission)
     check_permission(permission, yes)
-    if plugin and (mcp or chosen.name != "claude"):
+    if plugin and (mcp or "plugin" not in chosen.parts):
         raise DpError("--plugin is Claude Code's plugin and brings dp mcp with it; leave out --mcp and --agent")
     if agent is None and settings is None and scope in (None, "user"):
         _require_claude_code()
@@ -141,7 +142,7 @@ def _print_report(store: dict, hook_lines: list[str], shown: dict, paving: dict,
         typer.echo("")
         typer.echo("Next:")
         typer.echo("  dp alias --cmd grep --replace rg          add your own rules (see dp alias --help)")
-        if agent is None or agent.name == "claude":
+        if agent is None or agent.name == DEFAULT:
             typer.echo("  dp pave --agents-md --output AGENTS.md    tell the agent about them up front")
         else:
             typer.echo(f"  dp pave --agents-md --agent {agent.name} --output {agent.instructions_file}"

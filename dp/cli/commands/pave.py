@@ -9,6 +9,7 @@ import typer
 
 from dp.cli.common import note, print_json, status
 from dp.cli.options import Shared, shared
+from dp.agents import listing
 
 HELP = """Put the rules to work: as Markdown for the agent, or as the Claude Code hook.
 
@@ -58,7 +59,7 @@ MODE_OPTION = typer.Option(
     "rewrite", "--mode", metavar="rewrite|advise", help="Hook option: rewrite, or deny with advice."
 )
 AGENT_OPTION = typer.Option(
-    None, "--agent", metavar="NAME", help="The agent to install for, or whose tool names --agents-md uses: claude (default), gemini, copilot or codex."
+    None, "--agent", metavar="NAME", help=f"The agent to install for, or whose tool names --agents-md uses: {listing()}."
 )
 
 
@@ -69,7 +70,7 @@ def pave(
         None, "--output", "-o", metavar="FILE", help="With --agents-md: write them into FILE between dp's markers."
     ),
     tasks: bool = typer.Option(False, "--tasks", help="With --agents-md: add a '# Project Tasks' section."),
-    claude_md: bool = typer.Option(False, "--claude-md", help="Add an @AGENTS.md import line to ./CLAUDE.md."),
+    import_line: bool = typer.Option(False, "--claude-md", help="Add an @AGENTS.md import line to ./CLAUDE.md."),
     hook: bool = typer.Option(False, "--hook", help="Install the PreToolUse hook in Claude Code's settings."),
     unhook: bool = typer.Option(False, "--unhook", help="Remove dp's hook entries (nothing else)."),
     mcp: bool = typer.Option(False, "--mcp", help="Register the dp MCP server (dp mcp) with Claude Code."),
@@ -84,15 +85,15 @@ def pave(
     opts: Shared = None,
 ) -> None:
     chosen = _one_mode(
-        {"--agents-md": agents_md, "--claude-md": claude_md, "--hook": hook, "--unhook": unhook, "--mcp": mcp,
+        {"--agents-md": agents_md, "--claude-md": import_line, "--hook": hook, "--unhook": unhook, "--mcp": mcp,
          "--unmcp": unmcp, "--plugin": plugin}
     )
     hook_options = _hook_options(scope, settings, permission, mode, agent)
     if chosen == "--agents-md":  # the instructions in that agent's tool names (GEMINI.md …)
         hook_options = [name for name in hook_options if name != "--agent"]
     _check_options(chosen, output is not None or tasks, hook_options)
-    if claude_md:
-        _claude_md(opts)
+    if import_line:
+        _import_line(opts)
     elif agents_md:
         _agents_md(opts, output, tasks, agent)
     elif mcp or unmcp:
@@ -173,20 +174,23 @@ def _agents_md(opts: Shared, output: Optional[Path], tasks: bool, agent_name: Op
         if rules or result["action"] != "unchanged":
             count = len(rules)
             status(f"{output}: {_ACTION_TEXT[result['action']]} ({count} rule{'s' if count != 1 else ''})")
-        _claude_md_hint(Path(output))
+        _import_hint(Path(output))
     else:
         typer.echo(result.get("markdown", ""), nl=False)
 
 
-def _claude_md(opts: Shared) -> None:
-    from dp.install.claude_md import IMPORT_LINE, add_import
+def _import_line(opts: Shared) -> None:
+    """``dp pave --claude-md``: the default agent's instructions file imports AGENTS.md (its "instructions" part)."""
+    from dp.agents import get
     from dp.store import Store, installs
 
+    instructions = get().part("instructions")
+    IMPORT_LINE = instructions.IMPORT_LINE
     path = Path("CLAUDE.md").absolute()
-    action = add_import(path)
+    action = instructions.add_import(path)
     if action != "present":
         with Store.open(opts.store) as store:
-            installs.record(store, path, installs.CLAUDE_MD, "project", created_file=action == "created",
+            installs.record(store, path, installs.IMPORT_LINE, "project", created_file=action == "created",
                             details={"line": IMPORT_LINE})
     if opts.json:
         print_json({"output": str(path), "action": action, "line": IMPORT_LINE})
@@ -195,12 +199,12 @@ def _claude_md(opts: Shared) -> None:
         status(f"CLAUDE.md: {done} the {IMPORT_LINE} import line (Claude Code reads CLAUDE.md; the line brings AGENTS.md)")
 
 
-def _claude_md_hint(output: Path) -> None:
+def _import_hint(output: Path) -> None:
     """After writing AGENTS.md: say how Claude Code gets to read it, unless CLAUDE.md already imports it."""
-    from dp.install.claude_md import imports_agents_md
+    from dp.agents import get
 
-    claude_md = output.parent / "CLAUDE.md"
-    if output.name == "AGENTS.md" and not imports_agents_md(claude_md):
+    instructions = output.parent / "CLAUDE.md"
+    if output.name == "AGENTS.md" and not get().part("instructions").imports_agents_md(instructions):
         note("Claude Code reads CLAUDE.md: add an @AGENTS.md import line with `dp pave --claude-md`, "
              "or put dp's block there with `dp pave --agents-md --output CLAUDE.md`")
 
@@ -239,9 +243,9 @@ def _hook_change(
 
 
 def _plugin_change(opts: Shared, scope: Optional[str], permission: str, mode: str) -> None:
-    from dp.install import plugin
+    from dp.agents import get
 
-    result = plugin.install(scope, opts.store, Path.cwd(), permission, mode)
+    result = get().part("plugin").install(scope, opts.store, Path.cwd(), permission, mode)
     if opts.json:
         print_json(result)
     else:

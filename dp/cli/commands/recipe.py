@@ -111,7 +111,7 @@ def run(
         project,
         recipe_dirs=_absolute(recipe_dirs, "-R"),
         agent_dirs=_absolute(agent_dirs),
-        adapter=agents.ClaudeCliAdapter(agent_binary),
+        adapter=agents.PromptCliAdapter(agent_binary),
         dry_run=dry_run,
         include_tags=_split_tags(include_tags),
         exclude_tags=_split_tags(exclude_tags),

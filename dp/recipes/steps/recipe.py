@@ -67,11 +67,11 @@ def _child(frame, call: Call) -> tuple[model.Recipe, dict, tuple[int, int]]:
         raise StepFailed(
             f"sub-recipe '{step.recipe}' not found in {', '.join(str(root) for root in roots)}"
         )
-    from dp.recipes import parser  # parser reads the step table: imported when a step runs
+    from dp.recipes.loader import RecipeError
 
     try:
-        child = parser.load_recipe(path, frame.options.recipe_roots)
-    except parser.RecipeError as exc:
+        child = frame.options.load_recipe(path, frame.options.recipe_roots)
+    except RecipeError as exc:
         raise StepFailed(f"sub-recipe '{step.recipe}': {exc.message}") from None
     call.result.warnings += child.warnings
     overrides = {key: _render_value(value, call, f"step '{step.id}' context")

@@ -29,7 +29,7 @@ from dp.errors import DpError
 CHECK = "copilot"
 
 
-def check_copilot(cwd: Path) -> list[Finding]:
+def check(db_path: Path, cwd: Path, rules) -> list[Finding]:
     from dp.agents import get
 
     agent = get("copilot")
@@ -46,7 +46,7 @@ def check_copilot(cwd: Path) -> list[Finding]:
 
 def _check_scope(agent, scope: str, path: Path, cwd: Path) -> tuple[list[Finding], list, list]:
     """(findings, dp's pave-check entries, dp's capture entries) for one scope's hooks file."""
-    from dp.claude.settings import capture_hooks, dp_hooks, parse_settings
+    from dp.agents.settings import capture_hooks, dp_hooks, parse_settings
     from dp.files import read_bytes
 
     fix = f"dp pave --hook --agent copilot{' --scope project' if scope == 'project' else ''}"
@@ -68,7 +68,7 @@ def _check_scope(agent, scope: str, path: Path, cwd: Path) -> tuple[list[Finding
 
 
 def _missing_events(path: Path, hooks, fix: str) -> list[Finding]:
-    from dp.agents.copilot import PRE_TOOL_USE, SESSION_START_HOOK
+    from dp.agents.copilot.adapter import PRE_TOOL_USE, SESSION_START_HOOK
 
     present = {event for event, _, _ in hooks}
     return [Finding(CHECK, ERROR, f"{path}: no {event} entry running pave-check", fix)
@@ -76,8 +76,8 @@ def _missing_events(path: Path, hooks, fix: str) -> list[Finding]:
 
 
 def _check_command(path: Path, event: str, command, fix: str) -> list[Finding]:
-    from dp.agents.copilot import FAIL_OPEN
-    from dp.claude.settings import command_words
+    from dp.agents.copilot.adapter import FAIL_OPEN
+    from dp.agents.settings import command_words
 
     words = command_words(command)
     program = os.path.expanduser(os.path.expandvars(words[0])) if words else ""

@@ -112,6 +112,7 @@ class CopilotCli(Agent):
     tool_names = TOOL_NAMES
     scopes = ("user", "project")
     instructions_file = ".github/copilot-instructions.md"
+    parts = {"doctor": "dp.agents.copilot.doctor"}
     # `allow` would make Copilot skip its approval of the rewritten command: dp never sends it here.
     permissions = ("none", "ask")
 
@@ -190,13 +191,13 @@ class CopilotCli(Agent):
                           "and a hallucinated tool name has to reach it"}
 
     def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
-        from dp.claude.filters import TIMEOUT_SECONDS  # the hook's ceiling, the same in every agent
+        from dp.agents.claude.filters import TIMEOUT_SECONDS  # the hook's ceiling, the same in every agent
 
         handler = {"type": "command", "command": hook_command + FAIL_OPEN, "timeout": TIMEOUT_SECONDS}
         return {event: [{"hooks": [dict(handler)]}] for event in (SESSION_START_HOOK, PRE_TOOL_USE)}
 
     def capture_entries(self, capture_command: str) -> dict:
-        from dp.claude.settings import CAPTURE_TIMEOUT_SECONDS
+        from dp.agents.settings import CAPTURE_TIMEOUT_SECONDS
 
         handler = {"type": "command", "command": capture_command + FAIL_OPEN, "timeout": CAPTURE_TIMEOUT_SECONDS}
         return {event: [{"hooks": [dict(handler)]}] for event in CAPTURE_EVENTS}

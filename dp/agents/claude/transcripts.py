@@ -13,31 +13,15 @@ already saw, adds nothing.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from dp.capture.events import event_key, failure_row, now_iso, success_rows
+from dp.capture.sessionfiles import Totals, ingest_files, json_lines
 from dp.capture.timestamps import normalize
-from dp.store import desires
 
 DEFAULT_DIR = Path("~/.claude/projects")
 SOURCE = "transcript"
-MAX_LINE_BYTES = 32 << 20
-
-
-class Totals:
-    """What an ingest did."""
-
-    def __init__(self):
-        self.files = 0
-        self.lines = 0
-        self.skipped_lines = 0
-        self.failures = 0
-        self.successes = 0
-        self.added = 0
-
-    def to_dict(self) -> dict:
-        return dict(vars(self))
+WHERE = "Claude Code keeps transcripts in ~/.claude/projects"
 
 
 def transcript_files(directory: Path) -> list[Path]:
@@ -51,38 +35,6 @@ def ingest(conn, directory: Path, progress=None) -> Totals:
     ``progress(done, total, path)`` is called after each file.
     """
     return ingest_files(conn, transcript_files(directory), _rows, progress)
-
-
-def ingest_files(conn, files: list[Path], rows_of, progress=None) -> Totals:
-    """Store the rows ``rows_of(path, totals)`` yields for each file, one transaction per file
-    (every session-file reader: Claude Code's transcripts, Codex CLI's sessions)."""
-    totals = Totals()
-    for index, path in enumerate(files, 1):
-        rows = list(rows_of(path, totals))
-        totals.added += desires.add(conn, rows)
-        totals.files += 1
-        if progress:
-            progress(index, len(files), path)
-    return totals
-
-
-def json_lines(path: Path, totals: Totals):
-    """The transcript's JSON objects; unreadable lines are counted and skipped."""
-    with open(path, "rb") as handle:
-        for raw in handle:
-            totals.lines += 1
-            if len(raw) > MAX_LINE_BYTES:
-                totals.skipped_lines += 1
-                continue
-            try:
-                entry = json.loads(raw.decode("utf-8"))
-            except (ValueError, RecursionError):  # not JSON, or nested deeper than json reads
-                totals.skipped_lines += 1
-                continue
-            if isinstance(entry, dict):
-                yield entry
-            else:
-                totals.skipped_lines += 1
 
 
 def _rows(path: Path, totals: Totals):

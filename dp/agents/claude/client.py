@@ -12,7 +12,7 @@ import re
 import shutil
 import subprocess
 
-from dp.claude.filters import MAX_CONDITIONS
+from dp.agents.claude.filters import MAX_CONDITIONS
 
 IF_FILTERS_SINCE = (2, 1, 85)
 VERSION_TIMEOUT_SECONDS = 15

@@ -27,10 +27,10 @@ with ``codex exec --dangerously-bypass-hook-trust``; the trust is a hash of
 the handler. dp's entries are therefore fixed (``*`` for PreToolUse, not a
 matcher derived from the rules as for Claude Code): a rule change never
 changes them, so it never silently un-trusts them. ``dp doctor`` reports the
-trust state (``dp/codex/trust.py``).
+trust state (``dp/agents/codex/trust.py``).
 
 **Capture.** PostToolUse fires for every call that ran, with the output text
-only; the exit code is read from the session file (``dp/codex/sessions.py``).
+only; the exit code is read from the session file (``dp/agents/codex/sessions.py``).
 There is no failure event, and an unknown tool name never reaches a hook
 (the model is told ``unsupported call: NAME``): ``dp ingest --codex-sessions``
 reads those from the session files.
@@ -64,6 +64,9 @@ class CodexCli(Agent):
     pre_tool_hook = PRE_TOOL_USE
     scopes = ("user", "project")
     instructions_file = "AGENTS.md"
+    parts = {"doctor": "dp.agents.codex.doctor", "sessions": "dp.agents.codex.capture"}
+    session_option = ("--codex-sessions", "codex_sessions", "session",
+                      "Read Codex CLI session files (DIR, default ~/.codex/sessions).")
     install_notes = ("a rewrite runs only where Codex would have run the command unasked; "
                      "elsewhere dp refuses it with the corrected command",
                      "Codex runs these hooks once you trust them: open `codex` and review them in /hooks "
@@ -133,7 +136,7 @@ class CodexCli(Agent):
 
     def read_answer(self, status: int, stdout: str, stderr: str):
         """Codex's answers are Claude Code's JSON (``allow`` beside a rewrite changes nothing in the reading)."""
-        from dp.agents.claude import ClaudeCode
+        from dp.agents.claude.adapter import ClaudeCode
 
         return ClaudeCode.read_answer(self, status, stdout, stderr)
 
@@ -168,7 +171,7 @@ def _outcome(payload: dict, tool: str) -> tuple[str, str | None]:
     """
     if tool != "Bash":
         return POST_TOOL, None
-    from dp.codex.sessions import exit_code, failure_text
+    from dp.agents.codex.sessions import exit_code, failure_text
 
     code = exit_code(payload.get("transcript_path"), payload.get("tool_use_id"))
     if not code:

@@ -1,7 +1,7 @@
 """``dp doctor --live --agent gemini``: the user's own ``gemini`` against a fake Gemini API.
 
 The same idea as Claude Code's live check (dp/doctor/live.py): the fake model
-(dp/gemini/fake_api.py, 127.0.0.1 only) makes the calls dp's rules should
+(dp/agents/gemini/fake_api.py, 127.0.0.1 only) makes the calls dp's rules should
 correct — a shell command a rule rewrites, a call of a tool Gemini has that an
 alias blocks — and ``gemini -p`` runs them in a temporary project and HOME
 holding only dp's hook entries from the user's ``~/.gemini/settings.json``,
@@ -21,9 +21,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from dp.doctor.live import RUN_TIMEOUT_SECONDS, _user_entries, probe_command
+from dp.agents.claude.live import RUN_TIMEOUT_SECONDS, _user_entries, probe_command
 from dp.errors import DpError
-from dp.gemini.fake_api import MODEL, FakeGemini, function_call, shell
+from dp.agents.gemini.fake_api import MODEL, FakeGemini, function_call, shell
 from dp.rules.model import BASH_TOOL, TOOL_ALIAS
 
 AUTH = {"security": {"auth": {"selectedType": "gemini-api-key"}}}

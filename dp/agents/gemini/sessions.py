@@ -22,14 +22,15 @@ from __future__ import annotations
 from pathlib import Path
 
 from dp.agents import get
-from dp.agents.gemini import SHELL_TOOL, failure_text
+from dp.agents.gemini.adapter import SHELL_TOOL, failure_text
 from dp.capture.events import event_key, failure_row, now_iso, success_rows
 from dp.capture.timestamps import normalize
-from dp.capture.transcripts import Totals, json_lines
+from dp.capture.sessionfiles import Totals, json_lines
 from dp.store import desires
 
 DEFAULT_DIR = Path("~/.gemini/tmp")
 SOURCE = "gemini-session"
+WHERE = "Gemini CLI keeps sessions in ~/.gemini/tmp/<project>/chats"
 GEMINI = get("gemini")
 HOOK_SOURCE = GEMINI.capture_source
 MAX_ROOT_BYTES = 4096

@@ -9,7 +9,7 @@ plus ``additionalContext`` and, only when the user chose ``--permission``, a
 only where the original would have run, so a rewrite never widens).
 
 What Claude Code's settings, filters and client look like lives in
-``dp/claude/``; the install methods here only point there, imported lazily
+``dp/agents/claude/``; the install methods here only point there, imported lazily
 so the hook never loads them.
 """
 
@@ -42,9 +42,31 @@ class ClaudeCode(Agent):
     pre_tool_hook = PRE_TOOL_USE
     scopes = ("user", "project", "local")
     instructions_file = "CLAUDE.md"
+    parts = {"doctor": "dp.agents.claude.doctor", "live": "dp.agents.claude.live",
+             "sessions": "dp.agents.claude.transcripts", "sync": "dp.agents.claude.plugin",
+             "plugin": "dp.agents.claude.plugin", "instructions": "dp.agents.claude.claude_md",
+             "mcp_config": "dp.agents.claude.mcp_config"}
+    session_option = ("--claude-transcripts", "claude_transcripts", "transcript",
+                      "Read Claude Code transcripts (DIR, default ~/.claude/projects).")
+
+    observed = "2.1.330"
+    demo_rejects_unknown_tools = True
+    unknown_tool_marks = ("No such tool available",)
+
+    def installed_version(self) -> str | None:
+        from dp.agents.claude.client import find_claude, spelled, version_of
+
+        binary = find_claude()
+        version = version_of(binary) if binary else None
+        return spelled(version) if version else None
+
+    def answered_events(self) -> tuple:
+        from dp.agents.claude.filters import EVENTS
+
+        return EVENTS
 
     def is_own_tool(self, name: str) -> bool:
-        from dp.claude.tools import is_builtin
+        from dp.agents.tools import is_builtin
 
         return is_builtin(name)
 
@@ -112,22 +134,22 @@ class ClaudeCode(Agent):
         return Decision(CONTEXT, context) if context else Decision(NOTHING)
 
     def config_path(self, scope: str, home=None, project_dir=None):
-        from dp.claude.settings import settings_path
+        from dp.agents.settings import settings_path
 
         return settings_path(scope, home, project_dir)
 
     def filter_support(self) -> dict:
-        from dp.claude.client import filter_support
+        from dp.agents.claude.client import filter_support
 
         return filter_support()
 
     def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
-        from dp.claude import filters
+        from dp.agents.claude import filters
 
         return filters.wanted(hook_command, rules, filtered, extra_words)
 
     def capture_entries(self, capture_command: str) -> dict:
-        from dp.claude.settings import capture_entries
+        from dp.agents.settings import capture_entries
 
         return capture_entries(capture_command)
 

@@ -2,7 +2,7 @@
 
 A plugin is how Claude Code users install a bundle now: dp's settings hooks
 (pave-check with its ``if`` filters, SessionStart, PostToolBatch, dp-capture),
-``dp mcp``, and the mod (``dp/claude/mod/register.ts``) that turns a call of a
+``dp mcp``, and the mod (``dp/agents/claude/mod/register.ts``) that turns a call of a
 hallucinated tool name into the real tool. The plugin lives in a marketplace
 directory of its own and is installed with the real ``claude plugin`` commands.
 
@@ -37,11 +37,11 @@ from importlib import resources
 from pathlib import Path
 
 from dp import DISTRIBUTION, INSTALL_HINT
-from dp.claude import filters
-from dp.claude.settings import capture_entries, dump_settings, parse_settings, settings_path
+from dp.agents.claude import filters
+from dp.agents.settings import capture_entries, dump_settings, parse_settings, settings_path
 from dp.errors import DpError
 from dp.files import read_bytes, replace_file
-from dp.install import mod_snapshot
+from dp.agents.claude import mod_snapshot
 from dp.store import Store, installs
 
 NAME = "dp"
@@ -74,7 +74,7 @@ def check_scope(scope: str | None) -> str:
 
 def refuse_settings_hooks(db_path: Path, scope: str, agent=None) -> None:
     """dp's Claude Code settings entries beside a user-scope plugin would run every hook twice: refuse them."""
-    if scope != "user" or (agent is not None and agent.name != "claude"):
+    if scope != "user" or (agent is not None and agent.name != "claude"):  # the plugin is Claude Code's
         return
     for entry in installs.read(db_path, installs.PLUGIN):
         if entry.scope == "user":
@@ -156,7 +156,7 @@ def _hooks(scope: str, db_path: Path, permission: str, mode: str, capture: bool)
 
 
 def _filtered() -> bool:
-    from dp.claude.client import filter_support
+    from dp.agents.claude.client import filter_support
 
     return bool(filter_support()["filtered"])
 
@@ -182,7 +182,7 @@ def _mcp_server(scope: str, db_path: Path) -> dict:
 
 
 def _text(name: str) -> str:
-    return resources.files("dp.claude").joinpath("mod", name).read_text(encoding="utf-8")
+    return resources.files("dp.agents.claude.adapter").joinpath("mod", name).read_text(encoding="utf-8")
 
 
 def _json(value) -> bytes:
@@ -415,6 +415,16 @@ def _recorded(db_path: Path, directory: Path) -> dict:
     """The details of an earlier install of the plugin at ``directory`` ({} when there was none)."""
     key = installs.key_path(directory)
     return next((entry.details for entry in installs.read(db_path, installs.PLUGIN) if entry.path == key), {})
+
+
+def after_rule_change(db_path: Path) -> list[dict]:
+    """The "sync" part (``dp.install.hook.sync_installed`` calls it after every rule change): the mod's
+    alias snapshot, and every installed dp plugin, in line with the rules."""
+    try:
+        snapshot = mod_snapshot.write(db_path)
+    except DpError as exc:
+        return [{"settings": str(mod_snapshot.state_dir(db_path)), "status": "error", "error": exc.message}]
+    return sync(db_path, snapshot["aliases"])
 
 
 def sync(db_path: Path, aliases: list[dict]) -> list[dict]:

@@ -1,7 +1,7 @@
 """``dp ingest --codex-sessions``: failed calls from Codex CLI's session files.
 
 Codex's hooks miss two kinds of failure that its session files hold
-(``dp/codex/sessions.py`` describes the format): a tool name the model made up
+(``dp/agents/codex/sessions.py`` describes the format): a tool name the model made up
 never reaches a hook (the model is told ``unsupported call: NAME``), and a
 PostToolUse that ran while dp-capture was not installed is gone. Each shell
 call is stored as the hook stores it — tool ``Bash``, input ``{"command": …}``,
@@ -16,10 +16,11 @@ from pathlib import Path
 
 from dp.capture.events import event_key, failure_row, now_iso, success_rows
 from dp.capture.timestamps import normalize
-from dp.capture.transcripts import Totals, ingest_files
-from dp.codex import sessions
+from dp.capture.sessionfiles import Totals, ingest_files
+from dp.agents.codex import sessions
 
 SOURCE = "codex-session"
+WHERE = "Codex CLI keeps sessions in ~/.codex/sessions, or $CODEX_HOME/sessions"
 DEFAULT_DIR = sessions.default_directory()  # read when dp ingest imports this, so $CODEX_HOME counts
 
 

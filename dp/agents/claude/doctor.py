@@ -19,8 +19,9 @@ FALLBACK = ("the SessionStart and PostToolBatch corrections are what reach the m
             "name, then dp tells it the right one)")
 
 
-def check_plugin(db_path: Path) -> list[Finding]:
-    from dp.install import mod_snapshot
+def check(db_path: Path, cwd: Path, rules) -> list[Finding]:
+    """The plugin lines (``rules`` and ``cwd`` do not matter to them)."""
+    from dp.agents.claude import mod_snapshot
     from dp.store import installs
 
     findings = []
@@ -53,7 +54,7 @@ def _path_in_effect(record: dict | None) -> Finding:
 
 def latest_session(directory: Path | None = None) -> str | None:
     """The id of the newest Claude Code session on this machine (its newest transcript's name)."""
-    from dp.capture.transcripts import DEFAULT_DIR
+    from dp.agents.claude.transcripts import DEFAULT_DIR
 
     root = (directory or DEFAULT_DIR).expanduser()
     newest, when = None, -1.0

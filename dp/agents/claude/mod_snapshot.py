@@ -1,6 +1,6 @@
 """The tool-name aliases dp's Claude Code mod applies, as a snapshot file it can read.
 
-The mod (``dp/claude/mod/register.ts``) runs inside the client, with no Python
+The mod (``dp/agents/claude/mod/register.ts``) runs inside the client, with no Python
 and no SQLite: it reads ``<dp dir>/claude-mod/aliases.json``. dp rewrites that
 file atomically on every rule change, from ``dp.install.hook.sync_installed``
 (the one place that keeps installed hook entries in line with the rules), so
@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from dp.claude.tools import argument_renames
+from dp.agents.tools import argument_renames
 from dp.files import read_bytes, replace_file
 from dp.rules.model import TOOL_ALIAS
 

@@ -1,6 +1,6 @@
 """``dp doctor --live``: the user's own ``claude`` against a fake model, to see dp work end to end.
 
-The fake Messages API (dp/claude/fake_api.py) runs on 127.0.0.1 and plays a
+The fake Messages API (dp/agents/claude/fake_api.py) runs on 127.0.0.1 and plays a
 model that makes one call dp's rules should correct: a Bash command a rule
 rewrites, and a call of an aliased tool name. ``claude -p`` runs in a
 temporary project with a temporary HOME (so no transcript, credential or
@@ -18,9 +18,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from dp.claude.client import find_claude, spelled, version_of
-from dp.claude.fake_api import FakeAnthropic, bash, block_text, tool_use
-from dp.claude.settings import dp_hooks, settings_path
+from dp.agents.claude.client import find_claude, spelled, version_of
+from dp.agents.claude.fake_api import FakeAnthropic, bash, block_text, tool_use
+from dp.agents.settings import dp_hooks, settings_path
 from dp.errors import DpError
 from dp.rules.model import BASH_TOOL, TOOL_ALIAS, probe_command
 
@@ -41,7 +41,7 @@ def probe_calls(rules) -> list[tuple[str, dict]]:
     return calls
 
 
-def run(db_path: Path, rules) -> dict:
+def run(db_path: Path, rules, agent=None) -> dict:
     """Run the live check; raises DpError when it cannot run at all (no claude, no hook)."""
     binary = find_claude()
     if binary is None:
@@ -60,6 +60,7 @@ def run(db_path: Path, rules) -> dict:
         messages = fake.main_requests[-1]["messages"] if fake.main_requests else []
     return {
         "claude": binary,
+        "binary": binary,
         "version": spelled(version) if version else None,
         "exit_code": proc.returncode,
         "probes": [_probe_report(label, call, messages) for label, call in calls],

@@ -5,7 +5,7 @@ silently dead. For each hooks file holding dp's entries (the user's
 ``$CODEX_HOME/hooks.json``, the project's ``.codex/hooks.json``) this says:
 which of dp's events are there and run with ``--agent codex``; whether each
 handler is trusted, changed since it was trusted, disabled or never trusted
-(``dp/codex/trust.py`` computes the hash Codex records); and, for a project
+(``dp/agents/codex/trust.py`` computes the hash Codex records); and, for a project
 file, whether the project itself is trusted (Codex loads ``.codex/`` only
 then). Nothing is reported when dp is not installed for Codex at all.
 """
@@ -15,8 +15,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from dp.claude.settings import is_capture_hook, is_dp_hook, parse_settings
-from dp.codex import trust
+from dp.agents.settings import is_capture_hook, is_dp_hook, parse_settings
+from dp.agents.codex import trust
 from dp.doctor.findings import OK, WARNING, Finding
 from dp.errors import DpError
 from dp.files import read_bytes
@@ -27,7 +27,7 @@ HOW_TO_TRUST = ("open `codex`, type /hooks and trust dp's hooks (automation that
                 "`codex exec --dangerously-bypass-hook-trust` instead)")
 
 
-def check_codex(cwd: Path) -> list[Finding]:
+def check(db_path: Path, cwd: Path, rules) -> list[Finding]:
     from dp.agents import get
 
     agent = get("codex")
