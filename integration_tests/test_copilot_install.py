@@ -125,3 +125,38 @@ def test_doctor_flags_an_entry_that_would_deny_every_call(dp, home, tmp_path):
     errors = [check for check in json.loads(dp("doctor", "--json", cwd=tmp_path).stdout)["checks"]
               if check["check"] == "copilot" and check["status"] == "error"]
     assert len(errors) == 2 and all("does not exist or is not executable" in check["message"] for check in errors)
+
+
+def _npm_copilot(root, version: str):
+    """A Copilot CLI as npm installs it: the loader in node_modules/@github/copilot with its package.json,
+    and `copilot` in node_modules/.bin linking to it (dp reads the version there, never runs it)."""
+    package = root / "node_modules" / "@github" / "copilot"
+    package.mkdir(parents=True)
+    (package / "package.json").write_text(json.dumps({"name": "@github/copilot", "version": version}))
+    loader = package / "npm-loader.js"
+    loader.write_text("#!/usr/bin/env node\n")
+    loader.chmod(0o755)
+    (root / "node_modules" / ".bin").mkdir()
+    (root / "node_modules" / ".bin" / "copilot").symlink_to(loader)
+    return root / "node_modules" / ".bin" / "copilot"
+
+
+def test_a_copilot_older_than_1_0_24_gets_refusals_with_the_corrected_command(dp, pave_check, home, tmp_path):
+    """Before 1.0.24 Copilot's preToolUse ignores `modifiedArgs` (its changelog): a rewrite would let the
+    original run, so dp installs `--mode advise` there, and leaves a current Copilot rewriting."""
+    old = {"DP_COPILOT": str(_npm_copilot(tmp_path / "old", "1.0.23"))}
+    assert dp("init", "--agent", "copilot", "--json", cwd=tmp_path, extra_env=old).returncode == 0
+    dp("alias", "--cmd", "grep", "--replace", "rg", extra_env=old)
+    [command] = _commands(home / ".copilot" / "hooks" / "dp.json")["preToolUse"]
+    assert " --agent copilot " in command and command.endswith(" --mode advise || true"), command
+    payload = {"sessionId": "s1", "timestamp": 1, "cwd": str(tmp_path), "toolName": "bash",
+               "toolArgs": {"command": "grep -n TODO app.py", "description": "find"}}
+    argv = command.removesuffix(" || true").split()
+    answered = json.loads(pave_check(payload, *argv[argv.index("--agent"):]).stdout)
+    assert answered["permissionDecision"] == "deny" and "modifiedArgs" not in answered
+    assert "Run this instead:\nrg -n TODO app.py" in answered["permissionDecisionReason"]
+
+    current = {"DP_COPILOT": str(_npm_copilot(tmp_path / "current", "1.0.102"))}
+    dp("alias", "--cmd", "sed", "--replace", "sd", extra_env=current)  # a rule change re-syncs the entries
+    [command] = _commands(home / ".copilot" / "hooks" / "dp.json")["preToolUse"]
+    assert " --agent copilot " in command and "--mode" not in command and command.endswith(" || true"), command

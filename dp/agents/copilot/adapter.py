@@ -119,7 +119,9 @@ class CopilotCli(Agent):
     def promises(self) -> tuple:
         return (
             Promise("rewrite", True, "`modifiedArgs`, never with `allow`: Copilot approves the rewritten command "
-                                     "by its own rules"),
+                                     "by its own rules. Copilot CLI reads `modifiedArgs` since 1.0.24 (observed "
+                                     "in 1.0.102); for an older one dp installs `--mode advise`: a `deny` "
+                                     "carrying the corrected command"),
             Promise("block", True, "`permissionDecision: deny` with dp's reason, which the model reads"),
             Promise("session_context", True, "sessionStart `additionalContext` (the first user message)"),
             Promise("after_context", True, "the refusal of a hallucinated tool name is the correction itself, "
@@ -190,9 +192,16 @@ class CopilotCli(Agent):
                 "reason": "the hook starts for every tool call: Copilot CLI's matchers select tools, not commands, "
                           "and a hallucinated tool name has to reach it"}
 
+    def installed_version(self) -> str | None:
+        """The version of the ``copilot`` on PATH (``$DP_COPILOT`` names another), read from its npm
+        package's ``package.json`` beside the loader: running ``copilot --version`` would unpack the app."""
+        return installed_package_version(os.environ.get("DP_COPILOT") or "copilot")
+
     def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
         from dp.agents.claude.filters import TIMEOUT_SECONDS  # the hook's ceiling, the same in every agent
 
+        if not reads_modified_args(self.installed_version()) and "--mode" not in hook_command:
+            hook_command += " --mode advise"  # the original would run: refuse with the corrected command
         handler = {"type": "command", "command": hook_command + FAIL_OPEN, "timeout": TIMEOUT_SECONDS}
         return {event: [{"hooks": [dict(handler)]}] for event in (SESSION_START_HOOK, PRE_TOOL_USE)}
 
@@ -218,6 +227,44 @@ class CopilotCli(Agent):
     def load_requirement(self, scope: str, project_dir=None, environ=None) -> tuple[bool, str]:
         """(loads in ``copilot -p``, why) for dp's hooks file of ``scope``: ``dp doctor`` prints it."""
         return load_requirement(scope, project_dir, environ)
+
+
+# The first version whose preToolUse reads `modifiedArgs` (its changelog, shipped in 1.0.102's package:
+# "preToolUse hooks now respect modifiedArgs/updatedInput, and additionalContext fields"). Before it a
+# rewrite answered with `modifiedArgs` would let the original command run.
+MODIFIED_ARGS_SINCE = (1, 0, 24)
+
+
+def reads_modified_args(version: str | None) -> bool:
+    """Whether a Copilot CLI of ``version`` runs a hook's ``modifiedArgs`` (an unknown version: assume a
+    current one, which the real-client tests pin)."""
+    if not version:
+        return True
+    found = re.match(r"(\d+)\.(\d+)\.(\d+)", version)
+    return found is None or tuple(int(part) for part in found.groups()) >= MODIFIED_ARGS_SINCE
+
+
+def installed_package_version(program: str) -> str | None:
+    """``version`` of the ``@github/copilot`` package ``program`` (a name on PATH or a path) belongs to."""
+    import shutil
+    from pathlib import Path
+
+    found = shutil.which(program)
+    if found is None:
+        return None
+    for directory in Path(os.path.realpath(found)).parents:
+        manifest = directory / "package.json"
+        if manifest.is_file():
+            try:
+                data = json.loads(manifest.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                return None
+            if isinstance(data, dict) and data.get("name") == "@github/copilot":
+                version = data.get("version")
+                return version if isinstance(version, str) else None
+            if data.get("name") if isinstance(data, dict) else None:
+                return None  # another package's manifest: not an npm-installed Copilot CLI
+    return None
 
 
 def copilot_home(home=None):
