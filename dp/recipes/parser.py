@@ -79,7 +79,7 @@ def catalogue(roots: Iterable[Path]) -> list[dict[str, Any]]:
                                "path": str(path), "valid": True, "error": None}
         try:
             loaded = load_recipe(path, roots)
-            variables.require_defined(loaded, roots=roots)
+            variables.require_defined(loaded, roots=roots, load=load_recipe)
             row.update(version=loaded.version, description=loaded.description)
         except RecipeError as exc:
             row.update(valid=False, error=exc.message)

@@ -70,7 +70,7 @@ class RunOptions:
 def run_recipe(recipe: model.Recipe, options: RunOptions,
                overrides: Optional[dict[str, Any]] = None) -> model.RecipeResult:
     """Run ``recipe`` with its context plus ``overrides`` (``--set``)."""
-    variables.require_defined(recipe, overrides or {}, options.recipe_roots)  # before any step runs
+    variables.require_defined(recipe, overrides or {}, options.recipe_roots, options.load_recipe)  # before any step runs
     started = time.monotonic()
     frame = Frame(recipe, options)
     try:

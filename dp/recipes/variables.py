@@ -68,24 +68,29 @@ def syntax_problems(recipe_steps: Iterable[model.Step], hooks: dict[str, str]) -
     return found
 
 
-def undefined(recipe: model.Recipe, given: Iterable[str] = (), roots: Iterable[Path] = ()) -> list[str]:
-    """One line per placeholder no value reaches (see the module docstring); [] when all are reached."""
-    return _Walk(list(roots)).recipe(recipe, set(given), [])
+def undefined(recipe: model.Recipe, given: Iterable[str] = (), roots: Iterable[Path] = (), load=None) -> list[str]:
+    """One line per placeholder no value reaches (see the module docstring); [] when all are reached.
+
+    ``load(path, roots)`` reads a sub-recipe (``dp.recipes.parser.load_recipe``, handed in by its
+    callers: the parser checks recipes with this module, which must not import it back); without it
+    sub-recipes are not followed."""
+    return _Walk(list(roots), load).recipe(recipe, set(given), [])
 
 
-def require_defined(recipe: model.Recipe, given: Iterable[str] = (), roots: Iterable[Path] = ()) -> None:
+def require_defined(recipe: model.Recipe, given: Iterable[str] = (), roots: Iterable[Path] = (), load=None) -> None:
     """RecipeError listing every placeholder no value reaches (before a run, at validation)."""
     from dp.recipes.loader import RecipeError
 
-    found = undefined(recipe, given, roots)
+    found = undefined(recipe, given, roots, load)
     if found:
         source = recipe.path if recipe.path is not None else "<recipe>"
         raise RecipeError("\n".join(f"invalid recipe {source}: {line}" for line in found))
 
 
 class _Walk:
-    def __init__(self, roots: list[Path]):
+    def __init__(self, roots: list[Path], load=None):
         self.roots = roots
+        self.load = load
 
     def recipe(self, recipe: model.Recipe, given: set[str], chain: list[str]) -> list[str]:
         known = set(recipe.context) | given
@@ -141,15 +146,15 @@ class _Walk:
         return names
 
     def _load(self, name: str, parent: model.Recipe) -> Optional[model.Recipe]:
-        from dp.recipes import parser  # parser checks recipes with this module: imported when needed
+        from dp.recipes.loader import RecipeError
 
         roots = [*self.roots, *([Path(parent.path).parent] if parent.path is not None else [])]
-        path = discovery.find_recipe(name, roots)
+        path = discovery.find_recipe(name, roots) if self.load is not None else None
         if path is None:
             return None
         try:
-            return parser.load_recipe(path, self.roots)
-        except parser.RecipeError:
+            return self.load(path, self.roots)
+        except RecipeError:
             return None
 
 

@@ -188,7 +188,7 @@ def _shortcut(printer, doc: str, variables: bool = False):
         project, loaded = _load(recipe, _directory(opts, working_dir), recipe_dirs)
         if variables:
             given = dict(parser.parse_assignment(item) for item in set_values or [])
-            require_defined(loaded, given, _roots(project, recipe_dirs))
+            require_defined(loaded, given, _roots(project, recipe_dirs), parser.load_recipe)
         printer(loaded, fmt)
 
     command.__doc__ = doc

@@ -79,7 +79,7 @@ def _child(frame, call: Call) -> tuple[model.Recipe, dict, tuple[int, int]]:
     child_context = {**child.context, **call.context, **overrides}
     from dp.recipes.variables import undefined
 
-    problems = undefined(child, child_context, frame.options.recipe_roots)
+    problems = undefined(child, child_context, frame.options.recipe_roots, frame.options.load_recipe)
     if problems:
         raise StepFailed("\n".join(f"sub-recipe {child.path}: {line}" for line in problems))
     return child, child_context, (min(max_depth, child.max_depth),
