@@ -185,4 +185,4 @@ def test_ingest_of_a_missing_directory_or_one_directory_for_two_kinds_is_one_err
     assert_one_line_error(dp(env, "ingest", "--codex-sessions", tmp_path / "nowhere", "--db", tmp_path / "x.db"),
                           "is not a directory (Codex CLI keeps sessions in ~/.codex/sessions")
     assert_one_line_error(dp(env, "ingest", "--codex-sessions", "--claude-transcripts", tmp_path, "--db",
-                             tmp_path / "x.db"), "a directory goes with --claude-transcripts, --gemini-sessions or --codex-sessions")
+                             tmp_path / "x.db"), "a directory goes with --claude-transcripts, --gemini-sessions, --codex-sessions")
