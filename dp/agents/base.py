@@ -215,6 +215,11 @@ class Agent:
         """The version of the client installed here ("2.1.330"), None when it is not found or does not say."""
         return None
 
+    def is_present(self) -> bool:
+        """Whether this machine has the agent (``dp init`` with no agent named writes the default
+        agent's settings only then)."""
+        return self.installed_version() is not None
+
     def answered_events(self) -> tuple:
         """The agent's hook events ``pave-check`` answers (an entry for another event does nothing)."""
         return (self.pre_tool_hook, "SessionStart")

@@ -60,6 +60,11 @@ class ClaudeCode(Agent):
         version = version_of(binary) if binary else None
         return spelled(version) if version else None
 
+    def is_present(self) -> bool:
+        from dp.agents.claude.client import present
+
+        return present()
+
     def answered_events(self) -> tuple:
         from dp.agents.claude.filters import EVENTS
 

@@ -73,7 +73,7 @@ def init(
     if plugin and (mcp or "plugin" not in chosen.parts):
         raise DpError("--plugin is Claude Code's plugin and brings dp mcp with it; leave out --mcp and --agent")
     if agent is None and settings is None and scope in (None, "user"):
-        _require_claude_code()
+        _require_default_agent()
     report = set_up(opts.store, scope, settings, permission, mode, mcp, capture=not no_capture, agent=chosen,
                     plugin=plugin, dry_run=dry_run)
     if dry_run and not opts.json:
@@ -218,18 +218,18 @@ def _print_mcp(result: dict) -> None:
         typer.echo(f"     {line}")
 
 
-NO_CLAUDE_CODE = ("no Claude Code on this machine (no claude on PATH, no ~/.claude): nothing was written. Install "
+NO_DEFAULT_AGENT = ("no Claude Code on this machine (no claude on PATH, no ~/.claude): nothing was written. Install "
                   "Claude Code and run dp init again; to write its settings anyway: dp init --agent claude; for "
                   "another agent: dp init --agent gemini, codex or copilot")
 
 
-def _require_claude_code() -> None:
+def _require_default_agent() -> None:
     """``dp init`` with no agent named writes Claude Code's user settings only where Claude Code is."""
-    from dp.claude.client import present
+    from dp.agents import get
     from dp.errors import DpError
 
-    if not present():
-        raise DpError(NO_CLAUDE_CODE)
+    if not get().is_present():
+        raise DpError(NO_DEFAULT_AGENT)
 
 
 def _print_plan(plan: dict) -> None:
