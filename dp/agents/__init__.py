@@ -21,7 +21,7 @@ MODULES = {
     "gemini": "dp.agents.gemini.adapter",
     "copilot": "dp.agents.copilot.adapter",
     "codex": "dp.agents.codex.adapter",
-    "opencode": "dp.agents.opencode",
+    "opencode": "dp.agents.opencode.adapter",
     "qwen": "dp.agents.qwen.adapter",
 }
 

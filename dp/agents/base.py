@@ -349,12 +349,6 @@ class Agent:
         """The files ``install_plugin`` would write: path → content."""
         raise NotImplementedError
 
-    def live_check(self, db_path, rules) -> dict:
-        """``dp doctor --live --agent NAME``: the user's own binary against a fake model, the report
-        (``client``, ``binary``, ``version``, ``exit_code``, ``probes``, ``session_start``)."""
-        from dp.errors import DpError
-
-        raise DpError(f"dp doctor --live does not run {self.display} yet")
 
     def plugin_state(self, path) -> str:
         """``current`` (the plugin this dp ships), ``outdated`` (another dp's), ``missing`` or ``not dp's``."""

@@ -135,7 +135,7 @@ def _probe(label: str, call: dict, conversation) -> dict:
         shown = conversation.output(call["id"]) if conversation else ""
     except AssertionError:
         shown = ""
-    from dp.agents.opencode import UNAVAILABLE
+    from dp.agents.opencode.adapter import UNAVAILABLE
 
     if call["name"] == "bash":
         told = [line.strip() for line in shown.splitlines() if line.startswith("dp:")]

@@ -1,0 +1,225 @@
+"""OpenCode (``opencode-ai``): dp as a plugin inside the agent, its decisions made by dp's core.
+
+OpenCode has no hook commands in its settings; its extension point is a
+JavaScript/TypeScript plugin that runs inside the agent (``plugin/dp.ts`` here,
+installed by ``dp init --agent opencode`` into ``~/.config/opencode/plugin/``
+or a project's ``.opencode/plugin/``, see ``install``). The plugin decides
+nothing itself: for every call it runs ``pave-check --agent opencode`` (and
+``dp-capture --agent opencode`` after it) with the small JSON this module
+reads, and does what the answer says. So the rules, paving, tool-name
+corrections and capture are dp's one copy, as for every other agent.
+
+What OpenCode 1.18.33 does, observed in the real binary (``opencode run``):
+
+* ``tool.execute.before`` runs before the tool's own ``execute``, with the
+  model's arguments as ``output.args``; changes made to that object in place
+  are what runs, what OpenCode's transcript records, *and what the model's own
+  history shows* as its call. The permission check (``permission`` in
+  ``opencode.json``) happens inside ``execute``, on the changed arguments: a
+  command the user allowed (``"grep *": "allow"``), rewritten into one they
+  denied, is denied — so a rewrite never runs where the rewritten command
+  would not have, and dp rewrites rather than refusing. Nothing tells the
+  model about the change, so the plugin appends dp's note to the result the
+  model reads (``tool.execute.after`` may change ``output.output``).
+* An error thrown from ``tool.execute.before`` fails the call; the model
+  reads the error's message as the tool's result. That is how dp blocks and
+  refuses ({"error": text}).
+* A tool name OpenCode does not have (``read_file``) becomes a call of its
+  ``invalid`` tool (``args: {tool, error}``), and *that* goes through
+  ``tool.execute.before``: the plugin sees the made-up name, so a tool-name
+  alias blocks it with dp's correction. (A name that differs only in case,
+  ``Read``, OpenCode itself runs as ``read``.)
+* ``tool.execute.after`` fires only when ``execute`` returned: a shell
+  command that exits non-zero is a success there (``metadata.exit``), but a
+  tool that throws (a missing file, a refused permission, dp's own block)
+  fires no after-hook. Those reach the plugin's ``event`` hook as a
+  ``message.part.updated`` whose tool state is ``error``; the plugin hands
+  them to dp-capture as ``tool.error``.
+* ``experimental.chat.system.transform`` runs before every model request:
+  the corrections up front go into the system prompt there.
+
+The JSON between the plugin and dp (``hook_event_name`` is the plugin's own
+name for the moment it calls dp)::
+
+    → {"hook_event_name": "tool.execute.before", "tool", "args", "session_id", "call_id", "cwd"}
+    ← {"args": {...}, "note": "..."}   run these arguments; tell the model the note after the result
+    ← {"error": "..."}                 refuse the call with this text
+    ← {"note": "..."}                  advice only, said after the result
+    → {"hook_event_name": "session.start", "session_id", "cwd"}
+    ← {"system": "..."}                added to the system prompt of the session
+    → {"hook_event_name": "tool.execute.after", ..., "output", "exit"}   (dp-capture)
+    → {"hook_event_name": "tool.error", ..., "error"}                    (dp-capture)
+
+Imported on every hook call of OpenCode's: stdlib only.
+"""
+
+from __future__ import annotations
+
+import json
+
+from dp.agents.base import (
+    BLOCK, CONTEXT, DENY, NOTHING, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Decision,
+    Event, Promise, json_object,
+)
+
+BEFORE = "tool.execute.before"
+AFTER = "tool.execute.after"
+ERROR = "tool.error"
+START = "session.start"
+EVENTS = {BEFORE: PRE_TOOL, AFTER: POST_TOOL, ERROR: POST_FAILURE, START: SESSION_START}
+SHELL_TOOL = "bash"
+# OpenCode's stand-in for a call of a tool it does not have: its args name the model's tool.
+INVALID_TOOL = "invalid"
+# How OpenCode 1.18.33 words such a call's error (the model reads it).
+UNAVAILABLE = "Model tried to call unavailable tool"
+
+
+class OpenCode(Agent):
+    name = "opencode"
+    parts = {"live": "dp.agents.opencode.live"}
+    display = "OpenCode"
+    version_command = ("opencode", "--version")
+    capture_source = "opencode"
+    pre_tool_hook = BEFORE
+    scopes = ("user", "project")
+    instructions_file = "AGENTS.md"
+    # A rewrite always runs under OpenCode's own permission check of the rewritten call, and a
+    # plugin cannot approve or ask: only dp's default.
+    permissions = ("none",)
+    plugin = True  # dp's extension is a file of its own (``install``), not entries in a settings file
+    # OpenCode 1.18.33's built-in tools → dp's canonical (Claude Code's) names.
+    tool_names = {
+        SHELL_TOOL: "Bash",
+        "read": "Read",
+        "write": "Write",
+        "edit": "Edit",
+        "glob": "Glob",
+        "grep": "Grep",
+        "list": "LS",
+        "webfetch": "WebFetch",
+        "websearch": "WebSearch",
+        "todowrite": "TodoWrite",
+        "task": "Task",
+        "skill": "Skill",
+        "apply_patch": "apply_patch",
+        "codesearch": "codesearch",
+        "question": "question",
+        "lsp": "lsp",
+    }
+
+    def promises(self) -> tuple:
+        return (
+            Promise("rewrite", True, "the plugin changes `tool.execute.before`'s args in place; OpenCode's "
+                                     "permission check then judges the rewritten call, and dp's note follows the "
+                                     "result the model reads"),
+            Promise("block", True, "the plugin throws dp's reason from `tool.execute.before`; the model reads it"),
+            Promise("session_context", True, "`experimental.chat.system.transform`: the corrections in the system "
+                                             "prompt (and AGENTS.md, which OpenCode reads)"),
+            Promise("after_context", True, "a made-up tool name reaches the plugin (OpenCode's `invalid` tool), "
+                                           "which answers with dp's correction"),
+            Promise("capture", True, "`tool.execute.after` (commands that exit non-zero) and the `event` hook "
+                                     "(calls that failed, which fire no after-hook)"),
+            Promise("tool_alias_block", True, "the plugin sees the made-up name before OpenCode answers it and "
+                                              "blocks with dp's correction"),
+        )
+
+    def read_event(self, payload: dict) -> Event | None:
+        hook = payload.get("hook_event_name")
+        kind = EVENTS.get(hook) if isinstance(hook, str) else None
+        if kind is None:
+            return None
+        if kind == SESSION_START:
+            return Event(kind, hook, payload)
+        tool, args = payload.get("tool"), payload.get("args")
+        if not isinstance(tool, str) or not tool:
+            return None
+        args = args if isinstance(args, dict) else {}
+        error = payload.get("error") if kind == POST_FAILURE else None
+        if tool == INVALID_TOOL and isinstance(args.get("tool"), str) and args["tool"]:
+            # The model's made-up name: what dp's tool-name aliases and capture are about.
+            tool, error = args["tool"], args.get("error")
+            args = {}
+            kind = POST_FAILURE if kind == POST_TOOL else kind
+        elif kind == POST_TOOL:
+            kind, error = _outcome(tool, payload)
+        event = Event(kind, hook, payload, self.canonical(tool), tool, args, error if error is None else str(error))
+        call = payload.get("call_id")
+        event.call_id = call if isinstance(call, str) else None
+        return event
+
+    def answer(self, event: Event, decision) -> tuple[int, str, str]:
+        kind, text = decision.kind, decision.text
+        output = None
+        if event.kind == PRE_TOOL and kind in (BLOCK, DENY):
+            output = {"error": text}
+        elif event.kind == PRE_TOOL and kind == REWRITE:
+            output = {"args": decision.updated_input, "note": text}
+        elif event.kind == PRE_TOOL and kind == CONTEXT and text:
+            output = {"note": text}
+        elif event.kind == SESSION_START and kind == CONTEXT and text:
+            output = {"system": text}
+        return (0, json.dumps(output) + "\n", "") if output else (0, "", "")
+
+    # -- install side --
+
+    def sample_payload(self, tool: str, tool_input: dict, cwd) -> dict:
+        """As the plugin sends it; a tool OpenCode does not have arrives as its ``invalid`` tool."""
+        args = tool_input
+        if not self.is_own_tool(tool):
+            tools = ", ".join(sorted(self.tool_names))
+            tool, args = INVALID_TOOL, {"tool": tool, "error": f"{UNAVAILABLE} '{tool}'. Available tools: {tools}."}
+        return {"hook_event_name": BEFORE, "tool": tool, "args": args, "session_id": "ses_dp_sample",
+                "call_id": "call_dp_sample", "cwd": str(cwd)}
+
+    def read_answer(self, status: int, stdout: str, stderr: str):
+        output = json_object(stdout)
+        note = output.get("note") if isinstance(output.get("note"), str) else ""
+        if isinstance(output.get("error"), str):
+            return Decision(DENY, output["error"])
+        if isinstance(output.get("args"), dict):
+            return Decision(REWRITE, note, output["args"])
+        return Decision(CONTEXT, note) if note else Decision(NOTHING)
+
+    def config_path(self, scope: str, home=None, project_dir=None):
+        """The plugin file dp installs for ``scope`` (OpenCode has no hook entries to write)."""
+        from dp.agents.opencode.install import plugin_path
+
+        return plugin_path(scope, home, project_dir)
+
+    def install_plugin(self, path, scope: str, pave_command: str, capture_command: str | None) -> dict:
+        from dp.agents.opencode import install
+
+        return install.install(path, scope, pave_command, capture_command)
+
+    def plugin_files(self, path, scope: str, pave_command: str, capture_command: str | None) -> dict:
+        from dp.agents.opencode import install
+
+        return install.files(path, scope, pave_command, capture_command)
+
+    def plugin_state(self, path) -> str:
+        from dp.agents.opencode import install
+
+        return install.state(path)
+
+    def remove_plugin(self, path, details: dict) -> dict:
+        from dp.agents.opencode import install
+
+        return install.uninstall(path, details)
+
+    def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
+        return {}  # no settings entries: the plugin asks dp on every call
+
+    def capture_entries(self, capture_command: str) -> dict:
+        return {}
+
+
+def _outcome(tool: str, payload: dict) -> tuple[str, str | None]:
+    """(POST_FAILURE, error) for a shell command that exited non-zero, else (POST_TOOL, None)."""
+    code = payload.get("exit")
+    if tool != SHELL_TOOL or not isinstance(code, int) or isinstance(code, bool) or code == 0:
+        return POST_TOOL, None
+    output = payload.get("output")
+    return POST_FAILURE, f"Exit code {code}\n{output if isinstance(output, str) else ''}".rstrip()
+
+
+ADAPTER = OpenCode
