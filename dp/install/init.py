@@ -144,7 +144,7 @@ def _init_plugin(db_path: Path, scope: str | None, explicit: Path | None, permis
 
 def _init_agent_plugin(agent, db_path: Path, scope: str | None, explicit: Path | None, permission: str, mode: str,
                        capture: bool, dry_run: bool = False) -> dict:
-    """``dp init --agent NAME`` for an agent dp reaches through a plugin file of its own (OpenCode)."""
+    """``dp init --agent NAME`` for an agent dp reaches through a plugin file of its own (``Agent.plugin``)."""
     from dp.install import agent_plugin
 
     label, path = hook.target(scope, None, agent)  # a bad scope fails before anything is created

@@ -30,7 +30,6 @@ Examples:
   dp doctor --settings ./ci/claude-settings.json
   dp doctor --live      # your claude, a local fake model, a temporary project: does dp work end to end?
   dp doctor --live --agent gemini   # the same with your gemini
-  dp doctor --live --agent opencode # the same with your opencode
 """
 
 def _live_agents() -> str:
