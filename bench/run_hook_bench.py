@@ -55,6 +55,7 @@ def filler_rules(count: int) -> list[Rule]:
 
 def active_rules() -> list[Rule]:
     return [
+        Rule("ack", "ag", tool=BASH_TOOL, param=BASH_PARAM, command="ack", match_kind=COMMAND),
         Rule("read_file", "Read"),
         Rule("r", "R", tool=BASH_TOOL, param=BASH_PARAM, command="scp", match_kind=FLAG),
         Rule("grep", "rg", tool=BASH_TOOL, param=BASH_PARAM, command="grep", match_kind=COMMAND),
@@ -114,6 +115,8 @@ CASES = [
      "10k", 1.3, 0),
     ("Bash flag rewrite by the project file (10k)", bash("bd create --wisp 'fix it'", LAYERED_PROJECT),
      "10k", 2.5, 0),
+    # A command rule whose program is not on PATH: looked up (cached by PATH and mtimes), left as typed.
+    ("Bash command rule, program not on PATH (10k)", bash("ack -n TODO src"), "10k", 2.5, 0),
     ("Bash flag rewrite (10 rules)", bash("cd src && scp -r build host:/srv/app"), "10", None, 0),
     ("Bash flag rewrite (100k rules)", bash("cd src && scp -r build host:/srv/app"), "100k", None, 0),
 ]
@@ -183,6 +186,19 @@ def makefile_listing(directory: Path, runs: int) -> tuple[float, float]:
         if {task.name for task in read} != {task.name for task in listed}:
             raise SystemExit("the static read and make's database disagree on the benchmark's Makefile")
     return statistics.median(static), statistics.median(database)
+# The programs the rules lead to, on the hook's PATH (it leaves a command as typed when one is
+# missing); `ag` is left out on purpose. Real symlinks to a real program: the hook never runs them.
+PROGRAMS = ("gt", "rg")
+# Cases that must print a rewrite (a missing program would silently make them cheaper).
+REWRITES = {"flag rewrite", "command rewrite", "recipe", "paved"}
+
+
+def agent_path(directory: Path) -> str:
+    """PATH for the hook: a directory holding PROGRAMS first, then this machine's PATH."""
+    directory.mkdir()
+    for name in PROGRAMS:
+        (directory / name).symlink_to(shutil.which("true"))
+    return f"{directory}{os.pathsep}{os.environ.get('PATH', '')}"
 
 
 def _place(payload: bytes, places: dict) -> bytes:
@@ -191,10 +207,10 @@ def _place(payload: bytes, places: dict) -> bytes:
     return payload
 
 
-def run_once(command, payload: bytes, env: dict) -> tuple[float, int]:
+def run_once(command, payload: bytes, env: dict) -> tuple[float, int, bytes]:
     started = time.perf_counter()
     proc = subprocess.run(command, input=payload, capture_output=True, env=env)
-    return time.perf_counter() - started, proc.returncode
+    return time.perf_counter() - started, proc.returncode, proc.stdout
 
 
 def print_table_head(what: str, runs: int, floor_ms: float, width: int) -> None:
@@ -225,7 +241,7 @@ def main() -> int:
         (tmp / "bin" / "pnpm").write_text("#!/bin/sh\nexit 0\n")
         (tmp / "bin" / "pnpm").chmod(0o755)
         env = {**os.environ, "XDG_CACHE_HOME": str(tmp / "cache"), "HOME": str(tmp),
-               "PATH": f"{tmp / 'bin'}:{os.environ.get('PATH', '/usr/bin:/bin')}"}
+               "PATH": f"{tmp / 'bin'}:{agent_path(tmp / 'agent-bin')}"}
         # An installed dp runs from its .pyc files: a shell that forbids writing them
         # would time the compiler on every run instead of the hook.
         env.pop("PYTHONDONTWRITEBYTECODE", None)
@@ -237,9 +253,12 @@ def main() -> int:
         timings: dict[str, list[float]] = {name: [] for name, *_ in CASES}
         floor: list[float] = []
         for name, payload, store, _, expected in cases:  # warm-up + sanity check
-            _, status = run_once([pave_check, "--db", str(stores[store])], payload, env)
+            _, status, stdout = run_once([pave_check, "--db", str(stores[store])], payload, env)
             if status != expected:
                 print(f"{name}: exit {status}, expected {expected}", file=sys.stderr)
+                return 2
+            if any(kind in name for kind in REWRITES) and b"updatedInput" not in stdout:
+                print(f"{name}: no rewrite printed", file=sys.stderr)
                 return 2
         for _ in range(runs):
             floor.append(run_once(FLOOR, b"", env)[0])

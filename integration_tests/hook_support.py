@@ -23,12 +23,31 @@ def dp_alias(env: dict, *args: str) -> subprocess.CompletedProcess:
 
 
 def build_store(root: Path, rules) -> dict:
-    """Create the rules with `dp alias`; returns the environment that points at the store."""
+    """Create the rules with `dp alias`; returns the environment that points at the store, whose
+    PATH has every program the rules lead to (the hook leaves a command as typed otherwise:
+    integration_tests/test_rules_missing_programs.py)."""
     env = isolated_env(root)
     for rule in rules:
         proc = dp_alias(env, *rule)
         assert proc.returncode == 0, proc.stderr
-    return env
+    return with_rule_programs(env, root / "agent-bin")
+
+
+def with_rule_programs(env: dict, directory: Path) -> dict:
+    """``env`` with ``directory`` first on PATH, holding a real program under the name of every
+    program the store's command rules and recipes lead to that this machine lacks (``gt``, ``eza``)."""
+    import json
+    import shutil
+
+    from dp.rules.model import Rule
+    from dp.rules.programs import rule_programs
+
+    listed = subprocess.run([str(BIN / "dp"), "aliases", "--json"], capture_output=True, text=True, env=env,
+                            timeout=60)
+    names = {program for row in json.loads(listed.stdout or "[]") for program in rule_programs(Rule.from_row(row))}
+    lacking = sorted(name for name in names if "/" not in name and not shutil.which(name, path=env.get("PATH")))
+    programs_dir(directory, **{name: "true" for name in lacking})
+    return {**env, "PATH": f"{directory}{os.pathsep}{env.get('PATH', '')}"}
 
 
 def programs_dir(directory: Path, **links: str) -> Path:

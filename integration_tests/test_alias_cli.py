@@ -53,12 +53,12 @@ def test_recipe_script_from_file_and_stdin(dp, db_path, tmp_path):
 
 
 def test_update_keeps_one_row_and_says_so(dp, db_path):
-    dp("alias", "read_file", "Read")
-    proc = dp("alias", "read_file", "View", "--message", "renamed", "--json")
+    dp("alias", "open_file", "Read")  # no agent has a tool open_file
+    proc = dp("alias", "open_file", "View", "--message", "renamed", "--json")
     assert proc.returncode == 0
     result = json.loads(proc.stdout)
     assert result["action"] == "updated" and result["to_name"] == "View" and result["message"] == "renamed"
-    assert rows(db_path) == [("read_file", "View", "", "", "", "", "renamed")]
+    assert rows(db_path) == [("open_file", "View", "", "", "", "", "renamed")]
     assert dp("alias", "--cmd", "scp", "--flag", "r", "R").stdout.startswith("Rule set:")
     assert dp("alias", "--cmd", "scp", "--flag", "r", "P").stdout.startswith("Rule updated: scp: flag -r -> -P")
 
@@ -200,19 +200,19 @@ def test_export_import_round_trip(dp, tmp_path, db_path):
 
 
 def test_import_conflicts_and_dry_run(dp, tmp_path, db_path):
-    dp("alias", "read_file", "Read")
+    dp("alias", "open_file", "Read")  # no agent has a tool open_file
     collection = tmp_path / "in.toml"
-    collection.write_text('[meta]\nversion = 1\n\n[[aliases]]\nfrom = "read_file"\nto = "View"\n\n[[aliases]]\nfrom = "ls_dir"\nto = "LS"\n')
+    collection.write_text('[meta]\nversion = 1\n\n[[aliases]]\nfrom = "open_file"\nto = "View"\n\n[[aliases]]\nfrom = "ls_dir"\nto = "LS"\n')
     dry = dp("aliases", "import", collection, "--dry-run", "--conflict", "overwrite")
     assert dry.returncode == 0
-    assert "would overwrite: alias read_file -> View" in dry.stderr
+    assert "would overwrite: alias open_file -> View" in dry.stderr
     assert "Dry run: would import 1, skipped 0, overwritten 1 (total: 2)" in dry.stderr
-    assert rows(db_path) == [("read_file", "Read", "", "", "", "", "")]
+    assert rows(db_path) == [("open_file", "Read", "", "", "", "", "")]
     skipped = dp("aliases", "import", collection)
     assert "Imported 1, skipped 1, overwritten 0 (total: 2)" in skipped.stderr
-    assert [row[:2] for row in rows(db_path)] == [("read_file", "Read"), ("ls_dir", "LS")]
+    assert [row[:2] for row in rows(db_path)] == [("open_file", "Read"), ("ls_dir", "LS")]
     dp("aliases", "import", collection, "--conflict", "overwrite")
-    assert [row[:2] for row in rows(db_path)] == [("read_file", "View"), ("ls_dir", "LS")]
+    assert [row[:2] for row in rows(db_path)] == [("open_file", "View"), ("ls_dir", "LS")]
 
 
 def test_bad_import_names_the_entry_and_writes_nothing(dp, tmp_path, db_path):
@@ -264,5 +264,5 @@ def test_alias_refuses_what_can_never_work_with_the_fix(dp, db_path, args, messa
 
 def test_alias_accepts_mcp_tools_and_deleting_needs_no_real_tool(dp, db_path):
     assert dp("alias", "--tool", "mcp__github__create_issue", "--param", "title", "bug", "Bug").returncode == 0
-    assert dp("alias", "read_file", "mcp__fs__read").returncode == 0
-    assert dp("alias", "--delete", "read_file").returncode == 0
+    assert dp("alias", "open_file", "mcp__fs__read").returncode == 0
+    assert dp("alias", "--delete", "open_file").returncode == 0

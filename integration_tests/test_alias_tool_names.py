@@ -1,7 +1,9 @@
-"""Rules that would break a real Claude Code tool, or name one that does not exist.
+"""Rules that would break a real tool, or name one that does not exist.
 
-``dp alias Read read_file`` blocks every Read; ``--tool Bogus`` never fires.
-Both are refused unless ``--force``; the real names come from dp/agents/tools.py.
+``dp alias Read SuperRead`` blocks every Read; ``--tool Bogus`` never fires.
+Both are refused unless ``--force``; the real names come from every agent's adapter (dp/agents/),
+so ``dp alias Read read_file`` (Gemini CLI's name for Read) blocks nothing and needs no --force
+(integration_tests/test_agent_neutral_rules.py).
 """
 
 from __future__ import annotations
@@ -13,14 +15,14 @@ from dp.agents.tools import BUILTIN_TOOLS
 
 @pytest.mark.parametrize("tool", sorted(BUILTIN_TOOLS))
 def test_aliasing_a_real_tool_away_is_refused_unless_forced(dp, tool):
-    result = dp("alias", tool, "read_file")
+    result = dp("alias", tool, "super_tool")
     assert result.returncode == 1
     assert result.stderr.startswith("dp: error: ") and "--force" in result.stderr and tool in result.stderr
     assert dp("aliases", "--json").stdout.strip() in ("", "[]")
-    assert dp("alias", tool, "read_file", "--force").returncode == 0
+    assert dp("alias", tool, "super_tool", "--force").returncode == 0
 
 
-@pytest.mark.parametrize("tool", ["Bogus", "read", "bash", "mcp__"])
+@pytest.mark.parametrize("tool", ["Bogus", "read", "shell", "mcp__"])
 def test_an_unknown_tool_is_refused_unless_forced(dp, tool):
     result = dp("alias", "--tool", tool, "--param", "file_path", "/a", "/b")
     assert result.returncode == 1 and "--force" in result.stderr and tool in result.stderr
@@ -44,7 +46,7 @@ def test_ordinary_rules_need_no_force(dp, args):
 @pytest.mark.parametrize(
     "entry, name",
     [
-        ({"from": "Read", "to": "read_file"}, "Read"),
+        ({"from": "Read", "to": "SuperRead"}, "Read"),
         ({"from": "Bash", "to": "shell"}, "Bash"),
         ({"from": "/a", "to": "/b", "tool": "Bogus", "param": "file_path", "match_kind": "literal"}, "Bogus"),
     ],

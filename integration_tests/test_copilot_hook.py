@@ -14,7 +14,8 @@ from hook_support import BIN, build_store
 
 RULES = [
     ["read_file", "Read"],
-    ["create", "edit", "--message", "edit files in place here"],  # spelled as Copilot names its tools
+    # Spelled as Copilot names its tools; it blocks a real tool of Copilot's, so it takes --force.
+    ["create", "edit", "--message", "edit files in place here", "--force"],
     ["--cmd", "grep", "--replace", "rg"],
     ["--cmd", "scp", "--flag", "r", "R"],
 ]

@@ -31,7 +31,7 @@ def test_init_writes_dps_own_hooks_file_with_every_event_failing_open(dp, home, 
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     assert report["demo"]["ok"] and report["demo"]["block"]["message"] == (
-        "read_file is not a valid tool. Use view instead.")
+        "read_file is not a valid tool. Use view instead, with path (not file_path).")
     assert report["hook"]["agent"] == "Copilot CLI" and report["hook"]["hook"] == "preToolUse"
     assert report["hook"]["events"] == ["sessionStart", "preToolUse"]
 

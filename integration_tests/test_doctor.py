@@ -162,7 +162,7 @@ def test_tool_param_rules_for_unknown_or_renamed_tools(dp, db_path, installed):
     _insert_raw_rule(db_path, "/a", "/b", "MultiEdit", "file_path", "", "literal")
     _insert_raw_rule(db_path, "/a", "/b", "Edit", "path", "", "literal")
     dp("alias", "--tool", "mcp__github__create_issue", "--param", "title", "bug", "Bug")
-    _insert_raw_rule(db_path, "read_file", "Raed", "", "", "", "")
+    _insert_raw_rule(db_path, "open_file", "Raed", "", "", "", "")
     checks = _checks(dp("doctor", "--json"))
     assert _find(checks, "rules", "warning", "MultiEdit")[0]["message"].endswith("Edit")
     assert _find(checks, "rules", "warning", "no text parameter 'path'")

@@ -17,7 +17,8 @@ from hook_support import BIN, build_store
 
 RULES = [
     ["read_file", "Read"],  # meant for Claude Code: in Gemini CLI read_file is the real Read
-    ["list_directory", "Glob", "--message", "dp: list files with glob, not list_directory"],
+    # Blocks a real tool of Gemini CLI's on purpose: --force.
+    ["list_directory", "Glob", "--message", "dp: list files with glob, not list_directory", "--force"],
     ["Shell", "Bash"],
     ["--cmd", "grep", "--replace", "rg"],
 ]

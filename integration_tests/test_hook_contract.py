@@ -50,7 +50,10 @@ def test_tool_name_alias_blocks_with_exit_2(hook):
     proc = hook({"tool_name": "read_file", "tool_input": {"path": "x"}})
     assert proc.returncode == 2
     assert proc.stdout == ""
-    assert proc.stderr.strip() == "read_file is not a valid tool. Use Read instead."
+    # The call's `path` is what Read calls file_path: the correction says so.
+    assert proc.stderr.strip() == "read_file is not a valid tool. Use Read instead, with file_path (not path)."
+    proc = hook({"tool_name": "read_file", "tool_input": {"file_path": "x"}})
+    assert (proc.returncode, proc.stderr.strip()) == (2, "read_file is not a valid tool. Use Read instead.")
 
 
 @pytest.mark.parametrize(

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from capture_support import failure, no_such_tool, run_capture, success
+from hook_support import programs_dir
 
 BIN = Path(sys.executable).parent
 BD_CALL = "bd create --wisp 'fix the build' && just test"
@@ -31,6 +32,8 @@ class Person:
                     "COLUMNS": "200", "GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": f"{name}@example.com",
                     "GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": f"{name}@example.com",
                     "GIT_CONFIG_NOSYSTEM": "1"})
+        # The team's tools are installed: the hook leaves a recipe for a program not on PATH alone.
+        env["PATH"] = f"{programs_dir(self.home / 'bin', gt='true', bd='true')}{os.pathsep}{env['PATH']}"
         self.env = env
         self.store = self.home / ".dp" / "dp.db"
 

@@ -70,6 +70,65 @@ def listing(agents=None) -> str:
     return ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else "".join(names)
 
 
+def tool_alias_problem(from_name: str, to_name: str) -> str | None:
+    """Why the tool-name alias ``from_name → to_name`` would block a real tool of an agent dp
+    serves (``Read → Write`` in Claude Code, ``read_file → Bash`` in Gemini CLI), or None. An
+    alias between two agents' names for one tool (``Bash → run_shell_command``) blocks nowhere:
+    it corrects only where the first name is not a real tool (``Agent.corrects``)."""
+    for agent in all_agents():
+        if agent.is_own_tool(from_name) and agent.corrects(from_name, to_name):
+            return (f"{from_name} is a real {agent.display} tool: aliasing it away would block every {from_name} "
+                    f"call there (did you mean dp alias <wrong name> {from_name}?)")
+    return None
+
+
+def is_agent_tool(name: str) -> bool:
+    """Whether ``name`` is a real tool of some agent dp serves, in that agent's name or dp's."""
+    return any(agent.is_own_tool(name) for agent in all_agents())
+
+
+def canonical_rule(rule):
+    """``rule`` about a tool's parameter with the tool and parameter in dp's names, whichever
+    agent's names it was written in (``--tool view --param path`` is Read's ``file_path``): the
+    hook looks rules up by dp's names and respells them for the agent (``Agent.spelled_params``)."""
+    owners = [agent for agent in all_agents() if rule.tool in agent.tool_names] if rule.tool else []
+    if not owners:
+        return rule
+    from dp.rules.model import Rule
+
+    param = next((agent.tool_args[rule.tool][rule.param] for agent in owners
+                  if rule.param in agent.tool_args.get(rule.tool, {})), rule.param)
+    tool = owners[0].canonical(rule.tool)
+    if (tool, param) == (rule.tool, rule.param):
+        return rule
+    return Rule(rule.from_name, rule.to_name, tool, param, rule.command, rule.match_kind, rule.message,
+                rule.created_at)
+
+
+def rule_problem(rule) -> str | None:
+    """Why a rule about tool names is almost surely a mistake, or None: a tool-name alias that
+    would block a real tool of some agent, a parameter rule for a tool no agent has (retired
+    Claude Code names are fine: older installations still send them; MCP tools always exist)."""
+    from dp.agents import tools
+
+    if rule.match_kind == "":
+        return tool_alias_problem(rule.from_name, rule.to_name)
+    tool = rule.tool
+    if tool and not (tools.is_possible_tool(tool) or tool in tools.RETIRED_TOOLS or is_agent_tool(tool)):
+        return (f"--tool {tool} is no agent's tool (dp's names: {', '.join(sorted(tools.TOOL_PARAMS))}, …; "
+                f"an agent's own name such as view or read_file; or mcp__server__tool)")
+    return None
+
+
+def refuse_unless_forced(rule, force: bool, where: str = "") -> None:
+    """DpError for a rule ``rule_problem`` objects to, unless ``force``: ``dp alias`` and imports alike."""
+    problem = None if force else rule_problem(rule)
+    if problem:
+        from dp.errors import DpError
+
+        raise DpError(f"{where}{problem}; pass --force if you mean it (nothing was changed)")
+
+
 def canonical_anywhere(tool: str) -> str:
     """dp's canonical name for ``tool`` as any agent spells it (``run_shell_command`` → ``Bash``)."""
     for agent in all_agents():

@@ -165,6 +165,10 @@ class Agent:
       (dp paths / suggest group by the call, whatever the source);
     * ``tool_names`` — the agent's tool name → dp's canonical one, for the
       tools whose names differ (Claude Code's names are dp's own);
+    * ``tool_args`` — per tool of the agent, its argument name → dp's canonical
+      one (Claude Code's), for the arguments whose names differ (Copilot CLI's
+      ``view``: ``path`` → ``file_path``), so a rule on ``Read``'s
+      ``file_path`` acts on that argument in every agent;
     * ``pre_tool_hook`` — the agent's name for the event before a tool runs;
     * ``scopes`` — the config scopes ``dp pave --hook --scope`` accepts;
     * ``instructions_file`` — the file the agent reads instructions from
@@ -193,6 +197,7 @@ class Agent:
     capture_source = ""
     pre_tool_hook = ""
     tool_names: dict = {}
+    tool_args: dict = {}
     scopes: tuple = ("user", "project")
     instructions_file = "AGENTS.md"
     # The --permission values dp can honour in the agent's contract without widening beyond the user's choice.
@@ -244,6 +249,46 @@ class Agent:
                 return agent_name
         return canonical
 
+    def agent_param(self, agent_tool: str, param: str) -> str:
+        """The agent's name for dp's parameter ``param`` of its tool ``agent_tool``."""
+        for name, canonical in self.tool_args.get(agent_tool, {}).items():
+            if canonical == param:
+                return name
+        return param
+
+    def spelled_params(self, agent_tool: str, rules) -> list:
+        """``rules`` about a tool's parameters, each naming the parameter as this agent's
+        ``agent_tool`` does, so the rewrite reads and writes the agent's own arguments."""
+        if not self.tool_args.get(agent_tool):
+            return rules
+        from dp.rules.model import Rule
+
+        spelled = []
+        for rule in rules:
+            param = self.agent_param(agent_tool, rule.param) if rule.param and not rule.command else rule.param
+            if param != rule.param:
+                rule = Rule(rule.from_name, rule.to_name, rule.tool, param, rule.command, rule.match_kind,
+                            rule.message, rule.created_at)
+            spelled.append(rule)
+        return spelled
+
+    def renamed_arguments(self, canonical_tool: str, keys) -> list:
+        """``(key, the agent's argument)`` for each key of a call that the tool ``canonical_tool``
+        takes under another name in this agent (``file_path`` → Copilot's ``path``): what a
+        correction of a wrong tool name tells the model to write instead."""
+        from dp.agents.tools import KEY_SYNONYMS, tool_params
+
+        params = tool_params(canonical_tool)
+        agent_tool = self.agent_tool(canonical_tool)
+        own = {self.agent_param(agent_tool, param) for param in params}
+        renamed = []
+        for key in keys:
+            canonical = key if key in params else KEY_SYNONYMS.get(str(key).lower())
+            if key in own or canonical not in params:
+                continue
+            renamed.append((key, self.agent_param(agent_tool, canonical)))
+        return renamed
+
     def is_own_tool(self, name: str) -> bool:
         """Whether ``name`` is one of this agent's real tool names."""
         return name in self.tool_names
@@ -273,7 +318,9 @@ class Agent:
             if rule.match_kind == TOOL_ALIAS:
                 if not self.corrects(rule.from_name, rule.to_name):
                     continue
-                to_name = self.agent_tool(self.canonical(rule.to_name))
+                from dp.agents import canonical_anywhere
+
+                to_name = self.agent_tool(canonical_anywhere(rule.to_name))
                 if to_name != rule.to_name:
                     rule = Rule(rule.from_name, to_name, rule.tool, rule.param, rule.command, rule.match_kind,
                                 rule.message, rule.created_at)

@@ -126,33 +126,6 @@ def tool_params(name: str) -> frozenset:
     return frozenset(TOOL_PARAMS.get(name, ()) + REQUIRED_PARAMS.get(name, ()) + OTHER_PARAMS.get(name, ()))
 
 
-def alias_problem(from_name: str, match_kind: str, tool: str) -> str | None:
-    """Why a rule about these tool names is almost surely a mistake, or None.
-
-    A tool-name alias whose source is a real tool blocks every call of it
-    (``dp alias Read read_file``); a parameter rule for a tool Claude Code
-    does not have never fires. Retired names (``Task``) are fine: older
-    installations still send them.
-    """
-    if match_kind == "" and is_builtin(from_name):
-        return (
-            f"{from_name} is a real Claude Code tool: aliasing it away would block every {from_name} call "
-            f"(did you mean dp alias <wrong name> {from_name}?)"
-        )
-    if tool and not is_possible_tool(tool) and tool not in RETIRED_TOOLS:
-        return f"--tool {tool} is not a Claude Code tool (tools: {', '.join(sorted(BUILTIN_TOOLS))}, or mcp__server__tool)"
-    return None
-
-
-def refuse_unless_forced(rule, force: bool, where: str = "") -> None:
-    """DpError for a rule ``alias_problem`` objects to, unless ``force``: ``dp alias`` and imports alike."""
-    problem = None if force else alias_problem(rule.from_name, rule.match_kind, rule.tool)
-    if problem:
-        from dp.errors import DpError
-
-        raise DpError(f"{where}{problem}; pass --force if you mean it (nothing was changed)")
-
-
 def argument_renames(tool: str) -> dict[str, str]:
     """``{model's key: tool's parameter}`` for a call that runs as ``tool``: every synonym of one
     of its parameters that is not itself a parameter of it (Glob keeps its own ``path``)."""

@@ -26,15 +26,13 @@ from dp.desires import hints
 from dp.desires.query import iso, parse_input
 from dp.desires.similarity import best_tool
 from dp.rules.model import BASH_PARAM, BASH_TOOL, COMMAND, FLAG, RECIPE, TOOL_ALIAS
+from dp.rules.tables.pairs import OTHER_NAMES
 from dp.store import desires
 
 MAX_EVIDENCE = 3
 FOLLOW_WINDOW = 10  # successes after a failure that may show what worked
 MIN_TOOL_CONFIDENCE = 0.6
 MIN_TOOL_MARGIN = 0.15
-# Programs Debian and others ship under another name.
-KNOWN_SIBLINGS = {"fd": "fdfind", "bat": "batcat", "ack": "ack-grep", "node": "nodejs", "python": "python3",
-                  "pip": "pip3"}
 
 
 class Candidate:
@@ -148,7 +146,7 @@ def is_sibling(failed: str, other: str) -> bool:
     """Whether ``other`` is plausibly the installed name of the missing program ``failed``."""
     if other == failed or len(failed) < 2:
         return False
-    if KNOWN_SIBLINGS.get(failed) == other:
+    if OTHER_NAMES.get(failed) == other:
         return True
     return other.startswith(failed) or failed.startswith(other) and len(other) >= 2
 

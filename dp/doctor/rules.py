@@ -53,6 +53,9 @@ def _check_rule(rule: Rule, alias_names: set[str], delete: str) -> list[Finding]
         findings.append(Finding("rules", ERROR, f"can never fire: {problem}", f"{delete}, then add it again fixed"))
     if rule.match_kind == RECIPE:
         findings += _check_raw(rule)
+    missing = missing_program(rule)
+    if missing is not None:
+        findings.append(missing)
     if rule.match_kind == TOOL_ALIAS:
         findings += _check_alias(rule, alias_names, delete)
     elif not rule.command:
@@ -89,6 +92,30 @@ def _check_raw(rule: Rule) -> list[Finding]:
     ]
 
 
+def missing_program(rule: Rule, programs=None) -> Finding | None:
+    """A command rule or recipe that would run a program that is not there: the hook leaves the
+    agent's command as typed until it is (``dp alias`` prints this finding as its warning)."""
+    from dp.rules.programs import missing_programs
+
+    missing = missing_programs(rule, programs)
+    if not missing:
+        return None
+    names = ", ".join(missing)
+    paths = [name for name in missing if "/" in name]
+    one = len(missing) == 1
+    what = f"{names} {'is' if one else 'are'} " + (
+        ("not an executable file" if one else "not executable files") if paths else "not on PATH")
+    if rule.match_kind == COMMAND:
+        subject, typed = f"command {rule.command} → {rule.to_name}", f"{rule.command} commands"
+        point = (f"install {names}, or give its path: dp alias --cmd {shlex.quote(rule.command)} --replace "
+                 f"/path/to/{missing[0].rsplit('/', 1)[-1]}; ")
+    else:
+        subject, typed = f"recipe {rule.from_name!r}", f"`{rule.from_name}` commands"
+        point = f"install {names}; "
+    return Finding("rules", WARNING, f"{subject}: {what}, so the hook leaves {typed} as typed",
+                   f"{point}or remove the rule: {delete_command(rule)}")
+
+
 def _check_rename(rule: Rule, delete: str) -> list[Finding]:
     """A command rule between two programs dp has no flag table for."""
     from dp.rules.tables.pairs import renames_only
@@ -118,12 +145,16 @@ def _check_alias(rule: Rule, alias_names: set[str], delete: str) -> list[Finding
     if tools.is_builtin(name) and not _corrects_default_agent(name, target):
         return [Finding("rules", OK, f"alias {name} → {target} is for other agents ({target} is their name for "
                                      f"{name}); Claude Code's own {name} is not blocked")]
-    if tools.is_builtin(name):
+    from dp.agents import all_agents
+
+    blocked = [agent.display for agent in all_agents() if agent.is_own_tool(name) and agent.corrects(name, target)]
+    if blocked:
+        where = "" if blocked == [all_agents()[0].display] else f" in {', '.join(blocked)}"
         return [
             Finding(
                 "rules",
                 ERROR,
-                f"alias {name} → {target} shadows the real tool {name}: every {name} call is blocked",
+                f"alias {name} → {target} shadows the real tool {name}{where}: every {name} call is blocked",
                 delete,
             )
         ]
@@ -146,12 +177,14 @@ def _check_alias(rule: Rule, alias_names: set[str], delete: str) -> list[Finding
                 f"dp alias {shlex.quote(name)} {tools.RETIRED_TOOLS[target]}",
             )
         ]
-    if not tools.is_possible_tool(target):
+    from dp.agents import is_agent_tool
+
+    if not tools.is_possible_tool(target) and not is_agent_tool(target):
         return [
             Finding(
                 "rules",
                 WARNING,
-                f"alias {name} → {target}: Claude Code has no tool named {target}",
+                f"alias {name} → {target}: there is no tool named {target} in any agent dp serves",
                 f"dp alias {shlex.quote(name)} <real tool name>",
             )
         ]

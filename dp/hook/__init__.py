@@ -51,15 +51,18 @@ The hook dp installs into coding agents (Claude Code by default; --agent
 gemini for Gemini CLI): reads the hook JSON on stdin, blocks tool-name
 aliases, rewrites tool input by the alias rules (JSON on stdout).
 With --verbose (and always with --mode advise) a command dp left as typed
-because it could not translate it exactly carries a note saying why.
-Unknown or malformed options are ignored; every error lets the call through.
+because it could not translate it exactly carries a note saying why; with
+--verbose, stderr also says why a call was let through untouched (input it
+ignores, no store, no rule, a rule's program not on PATH, an internal error).
+An unknown --agent is said on stderr. Unknown or malformed options are
+ignored; every error lets the call through (exit 0).
 
 Example hook command:  pave-check --db ~/.dp/dp.db --permission none
 """
 
 
 class Options:
-    __slots__ = ("agent", "db", "permission", "mode", "verbose")
+    __slots__ = ("agent", "db", "permission", "mode", "verbose", "said")
 
     def __init__(self):
         self.agent = None  # dp.agents.DEFAULT
@@ -67,6 +70,13 @@ class Options:
         self.permission = "none"
         self.mode = "rewrite"
         self.verbose = False
+        self.said: list = []  # why the call was let through untouched (stderr under --verbose)
+
+    def say(self, why: str) -> None:
+        """Note why the hook lets a call through untouched: printed on stderr under --verbose only,
+        so a person debugging the hook sees every silent path and an agent never does."""
+        if self.verbose:
+            self.said.append(why)
 
     @property
     def explains(self) -> bool:
@@ -112,10 +122,16 @@ def main(argv=None) -> int:
     if args and args[0] in ("-h", "--help"):
         sys.stdout.write(USAGE)
         return 0
+    options = parse_options(args)
     try:
-        status, stdout, stderr = run(parse_options(args), _read_stdin(), started)
-    except BaseException:  # fail open: never break the agent's session
-        return 0
+        status, stdout, stderr = run(options, _read_stdin(), started)
+    except BaseException as error:  # fail open: never break the agent's session
+        if not options.verbose:
+            return 0
+        status, stdout, stderr = 0, "", ""
+        options.say(f"internal error ({type(error).__name__}: {error}): the call goes ahead as typed")
+    if status == 0:  # exit 2's stderr is the correction the agent reads: nothing is added to it
+        stderr += "".join(f"pave-check: {why}\n" for why in options.said)
     try:
         for stream, text in ((sys.stdout, stdout), (sys.stderr, stderr)):
             if text:
@@ -144,17 +160,28 @@ def run(options: Options, data: bytes | None, started: float | None = None) -> t
     the two, everything here works on dp's neutral event and decision alone.
     """
     if not data:
+        options.say(f"input over {MAX_INPUT_BYTES >> 20} MiB: not read" if data is None else "no input on stdin")
         return 0, "", ""
     import json
 
-    from dp.agents import get
+    from dp.agents import UnknownAgent, get
 
-    payload = json.loads(data.decode("utf-8"))
-    if not isinstance(payload, dict):
+    try:
+        payload = json.loads(data.decode("utf-8"))
+    except ValueError as error:
+        options.say(f"input is not JSON ({error}): the call goes ahead as typed")
         return 0, "", ""
-    agent = get(options.agent)
+    if not isinstance(payload, dict):
+        options.say(f"input is not a JSON object (a {type(payload).__name__}): the call goes ahead as typed")
+        return 0, "", ""
+    try:
+        agent = get(options.agent)
+    except UnknownAgent as error:  # a mistake in the hook command: said even without --verbose
+        return 0, "", f"pave-check: {error}; every call goes ahead as typed until --agent in the hook command is fixed\n"
     event = agent.read_event(payload)
     if event is None:
+        hook = payload.get("hook_event_name")
+        options.say(f"{agent.display} sent no tool call dp acts on" + (f" (hook event {hook!r})" if hook else ""))
         return 0, "", ""
     event.agent = agent
     return agent.answer(event, decide(options, event, started))
@@ -167,8 +194,9 @@ def decide(options: Options, event, started: float | None = None):
     if event.kind in _CONTEXT_EVENTS:
         return Decision(CONTEXT, _context(options, event))
     if event.kind != PRE_TOOL:
+        options.say(f"{event.hook}: pave-check acts before a tool runs (dp-capture handles this event)")
         return Decision(NOTHING)
-    conn = _open_store(options.db)
+    conn = _open_store(options)
     try:
         return _decide(conn, options, event, started, _project(conn, event.cwd))
     finally:
@@ -183,7 +211,7 @@ _CONTEXT_EVENTS = ("session_start", "after_batch")
 
 
 def _context(options, event) -> str:
-    conn = _open_store(options.db)
+    conn = _open_store(options)
     project = _project(conn, event.cwd)
     if conn is None and project is None:
         return ""
@@ -254,10 +282,15 @@ def _project(conn, cwd: str):
     return project_layers(conn, cwd)
 
 
-def _open_store(explicit):
+def _open_store(options):
+    """The store, read-only; None when there is none (no user rules). Raises when it is unreadable."""
     from dp.store.read import db_location, open_readonly
 
-    return open_readonly(db_location(explicit))
+    path = db_location(options.db)
+    conn = open_readonly(path)
+    if conn is None:
+        options.say(f"no store at {path}: no user rules (dp alias creates it)")
+    return conn
 
 
 def _decide(conn, options, event, started=None, project=None):
@@ -269,9 +302,9 @@ def _decide(conn, options, event, started=None, project=None):
     tool, tool_input = event.tool, event.tool_input
     alias = _tool_alias(conn, event, project)
     if alias is not None:
-        to_name = event.agent.agent_tool(alias.to_name) if event.agent else alias.to_name
-        return Decision(BLOCK, alias.message or f"{event.agent_tool} is not a valid tool. Use {to_name} instead.")
+        return Decision(BLOCK, alias.message or _correction(event, alias))
     if not isinstance(tool_input, dict):  # a block depends on the name alone; a rewrite needs input
+        options.say(f"the {event.agent_tool} call's input is not an object: nothing to rewrite")
         return Decision(NOTHING)
 
     command = tool_input.get(BASH_PARAM) if tool == BASH_TOOL else None
@@ -283,12 +316,15 @@ def _decide(conn, options, event, started=None, project=None):
 
     def fetch(text):
         user = _rules(conn, tool, text, words if text == command else None) if conn is not None else []
-        return _with_project(user, project, tool, text, words if text == command else None)
+        found = _with_project(user, project, tool, text, words if text == command else None)
+        return event.agent.spelled_params(event.agent_tool, found) if event.agent is not None else found
 
     rules = fetch(command if isinstance(command, str) else "")
     cwd = event.cwd
     paving = _paving(options, command, words, cwd, event.session, rules, conn, project) if words else None
     if paving is None and not any(rule.match_kind for rule in rules):
+        if options.verbose:
+            _say_no_rule(options, event, command, words)
         return Decision(NOTHING)
 
     from dp.rules.apply import rewrite
@@ -298,13 +334,59 @@ def _decide(conn, options, event, started=None, project=None):
 
     spent = time.monotonic() - started if started is not None else 0.0
     left = max(WALL_CEILING_SECONDS - spent, MIN_WALL_SECONDS_FOR_RULES)
+    from dp.shell.programs import Programs
+
     with deadline(min(TIME_BUDGET_SECONDS, left), left):
         result = rewrite(
-            tool_input, rules, cwd=cwd, refetch=fetch if isinstance(command, str) else None, pave=paving
+            tool_input, rules, cwd=cwd, refetch=fetch if isinstance(command, str) else None, pave=paving,
+            programs=Programs(cwd=cwd),
         )
     if result is None:
+        options.say(f"the rules for this {event.agent_tool} call changed nothing")
         return Decision(NOTHING)
+    for remark in result.remarks:
+        options.say(remark)
     return _response(options, tool_input, result)
+
+
+def _say_no_rule(options, event, command, words) -> None:
+    """Why a call no rule and no paving acts on went ahead (--verbose only: it parses the command)."""
+    if event.tool == "Bash" and not command:
+        options.say("empty command: nothing to rewrite")
+        return
+    if not words:
+        options.say(f"no rule for {event.agent_tool}")
+        return
+    import os
+
+    from dp.paving import WORDS
+    from dp.paving.switch import off_reason
+    from dp.shell.segment import simple_commands
+    from dp.store.read import db_location
+
+    programs = list(dict.fromkeys(command.program for command in simple_commands(command) or []))
+    options.say("no rule for " + (", ".join(programs) if programs else "the command's words"))
+    if WORDS.intersection(words):
+        reason = off_reason(os.path.dirname(db_location(options.db)), event.cwd)
+        options.say(reason or "project paving: no project here, or nothing to pave in it")
+
+
+def _correction(event, alias) -> str:
+    """``X is not a valid tool. Use Y instead.``, Y in the agent's own name, and the call's
+    arguments the agent's Y names otherwise (``, with path (not file_path)``)."""
+    agent, to_name, renamed = event.agent, alias.to_name, []
+    if agent is not None:
+        if agent.is_own_tool(to_name) or to_name in agent.tool_names.values():
+            canonical = agent.canonical(to_name)  # the agent's own name or dp's: no other adapter is loaded
+        else:
+            from dp.agents import canonical_anywhere
+
+            canonical = canonical_anywhere(to_name)
+        to_name = agent.agent_tool(canonical)
+        if isinstance(event.tool_input, dict):
+            renamed = agent.renamed_arguments(canonical, event.tool_input)
+    arguments = ", with " + ", ".join(f"{new} (not {old})" for old, new in renamed) if renamed else ""
+    return f"{event.agent_tool} is not a valid tool. Use {to_name} instead{arguments}."
 
 
 def _tool_alias(conn, event, project=None):

@@ -48,3 +48,15 @@ def disabling_project(state: dict, directory: str):
         if inside(directory, project):
             return project
     return None
+
+
+def off_reason(dp_dir: str, directory: str) -> str:
+    """Why paving does not act in ``directory`` because it is switched off, and how to switch it
+    on; '' when it is on there (``pave-check --verbose`` says it)."""
+    state = read_state(dp_dir)
+    if not state["enabled"]:
+        return "project paving is off everywhere (dp paving on)"
+    project = disabling_project(state, directory) if directory else None
+    if project is not None:
+        return f"project paving is off in {project} (dp paving on --project, run there)"
+    return ""

@@ -53,7 +53,8 @@ class Result:
         self.remarks = remarks or []
 
 
-def rewrite(tool_input: dict, rules: list[Rule], *, cwd: str = "", refetch=None, pave=None) -> Result | None:
+def rewrite(tool_input: dict, rules: list[Rule], *, cwd: str = "", refetch=None, pave=None,
+            programs=None) -> Result | None:
     """Apply ``rules`` to ``tool_input``; None when nothing changes and nothing is to be said.
 
     ``refetch(text)`` (optional) returns the rules for the command words of
@@ -62,13 +63,16 @@ def rewrite(tool_input: dict, rules: list[Rule], *, cwd: str = "", refetch=None,
     ``pave(value, commands)`` (optional, dp.paving) returns project paving's
     edits and notes for the shell string, after the user's rules, from the
     same parse; it leaves alone the commands the user's rules are about.
+    ``programs`` (optional, ``dp.shell.programs.Programs``) says which programs are there: a
+    command rule or recipe that would run one that is not leaves the command as typed, with a
+    remark saying why (asked only when such a rule is about to act).
     """
     params = [BASH_PARAM] if pave is not None else []
     for rule in rules:
         if rule.match_kind and rule.param not in params:
             params.append(rule.param)
     updated = dict(tool_input)
-    pass_ = _Pass(rules, cwd, refetch, pave)
+    pass_ = _Pass(rules, cwd, refetch, pave, programs)
     for param in params:
         value = tool_input.get(param)
         if not isinstance(value, str):
@@ -85,11 +89,12 @@ def rewrite(tool_input: dict, rules: list[Rule], *, cwd: str = "", refetch=None,
 class _Pass:
     """One application of the rules: command rules edit one parse, then parameter rules run."""
 
-    def __init__(self, rules, cwd: str, refetch, pave=None):
+    def __init__(self, rules, cwd: str, refetch, pave=None, programs=None):
         self.rules = rules
         self.cwd = cwd
         self.refetch = refetch
         self.pave = pave
+        self.programs = programs
         self.fired: dict = {}  # rule key → (kind rank, rule rank, note)
         self.paving_notes: list[str] = []
         self.remarks: list[str] = []
@@ -121,6 +126,16 @@ class _Pass:
 
             self._parsed[text] = simple_commands(text) or []
         return self._parsed[text]
+
+    def missing(self, command, programs) -> bool:
+        """Whether one of ``programs`` a rule would run instead of ``command`` is not there; if so,
+        the remark saying so (the command then runs as typed)."""
+        if self.programs is None:
+            return False
+        why = [reason for reason in map(self.programs.why_missing, programs) if reason]
+        if why:
+            self.remarks.append(f"{command.name} left as typed: {'; '.join(why)}")
+        return bool(why)
 
     def _fire(self, rule: Rule, extra=()) -> None:
         if rule.key not in self.fired:
@@ -198,6 +213,8 @@ class _CommandEdits:
             edit = recipe_edit(command, rule, self.text, pass_.original, pass_.cwd, notes)
             if edit is not None:
                 start, end, script = edit
+                if pass_.missing(command, _script_programs(pass_, script)):
+                    continue
                 script = pass_.shell(script, self.param, APPLY_ORDER[APPLY_ORDER.index(RECIPE) + 1 :])
                 self.edits.append((start, end, script))
                 pass_._fire(rule, notes)
@@ -214,6 +231,8 @@ class _CommandEdits:
         from dp.rules.tables.pairs import TableError, table_for
         from dp.rules.translate import Refusal
 
+        if self.pass_.missing(command, [rule.to_name.split(" ", 1)[0]]):
+            return command.program
         try:
             table = table_for(command.name, rule.to_name)
         except (TableError, OSError, ValueError) as error:
@@ -273,6 +292,15 @@ class _CommandEdits:
         if found:
             self.edits.extend(found)
             self.pass_._fire(rule)
+
+
+def _script_programs(pass_: _Pass, script: str) -> list:
+    """The programs a recipe's rendered script runs (none asked for when nothing checks them)."""
+    if pass_.programs is None:
+        return []
+    from dp.shell.programs import script_programs
+
+    return script_programs(script, pass_.parse(script))
 
 
 def _describe(rule: Rule, notes=()) -> str:

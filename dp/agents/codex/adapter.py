@@ -62,6 +62,9 @@ class CodexCli(Agent):
     version_command = ("codex", "--version")
     capture_source = "codex"
     pre_tool_hook = PRE_TOOL_USE
+    # What its hooks see: the shell tool as Bash (the model calls it exec_command; an unknown name
+    # never reaches a hook). A real tool here, so an alias `Bash → run_shell_command` never blocks it.
+    tool_names = {"Bash": "Bash"}
     scopes = ("user", "project")
     instructions_file = "AGENTS.md"
     parts = {"doctor": "dp.agents.codex.doctor", "sessions": "dp.agents.codex.capture"}

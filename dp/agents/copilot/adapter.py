@@ -95,6 +95,14 @@ TOOL_NAMES = {
                                "skill", "fetch_copilot_cli_documentation", "read_agent", "list_agents",
                                "write_agent")},
 }
+# Copilot's argument names → dp's (Claude Code's), where they differ (the schemas 1.0.102 offers the model).
+TOOL_ARGS = {
+    "view": {"path": "file_path"},
+    "create": {"path": "file_path", "file_text": "content"},
+    "edit": {"path": "file_path", "old_str": "old_string", "new_str": "new_string"},
+    "grep": {"paths": "path"},
+    "glob": {"paths": "path"},
+}
 # Appended to every command dp writes: a hook that fails to start must not deny the call.
 FAIL_OPEN = " || true"
 # The last line of a shell result: "<shellId: 3 completed with exit code 2>".
@@ -110,6 +118,7 @@ class CopilotCli(Agent):
     capture_source = "copilot"
     pre_tool_hook = PRE_TOOL_USE
     tool_names = TOOL_NAMES
+    tool_args = TOOL_ARGS
     scopes = ("user", "project")
     instructions_file = ".github/copilot-instructions.md"
     parts = {"doctor": "dp.agents.copilot.doctor"}

@@ -91,6 +91,12 @@ class GeminiCli(Agent):
         "ask_user": "ask_user",
         "activate_skill": "activate_skill",
     }
+    # Its argument names → dp's, where they differ (read_file, write_file and replace use dp's).
+    tool_args = {
+        "glob": {"dir_path": "path"},
+        "grep_search": {"dir_path": "path", "include_pattern": "glob"},
+        "list_directory": {"dir_path": "path"},
+    }
 
     def promises(self) -> tuple:
         return (

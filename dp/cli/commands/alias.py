@@ -48,7 +48,7 @@ def alias(
     dry_run: bool = typer.Option(False, "--dry-run", help="Check the rule and say what would change; change nothing."),
     opts: Shared = None,
 ) -> None:
-    from dp.agents.tools import refuse_unless_forced
+    from dp.agents import canonical_rule, refuse_unless_forced
     from dp.rules.build import build_rule
     from dp.store import Store
 
@@ -65,6 +65,7 @@ def alias(
         message=message,
         delete=delete,
     )
+    rule = canonical_rule(rule)
     refuse_unless_forced(rule, force or delete)
     if project:
         _in_project(rule, delete, opts, dry_run)
@@ -89,7 +90,7 @@ def alias(
 
     sync_hooks(opts.store)
     if action != "deleted" and (before is None or before.to_name != rule.to_name):  # once per target
-        _warn_if_renames_only(rule)
+        _warn_about_target(rule)
     _report(action, rule, opts)
 
 
@@ -138,13 +139,16 @@ def _in_project(rule, delete: bool, opts, dry_run: bool = False) -> None:
     else:
         action, rule = edit.set_rule(opts.store, path, rule, dry_run)
         if not dry_run:
-            _warn_if_renames_only(rule)
+            _warn_about_target(rule)
     if not dry_run:
         sync_hooks(opts.store)
     _report(action, rule, opts, dry_run, where=path, extra={"source": "project", "file": path})
 
 
-def _warn_if_renames_only(rule) -> None:
+def _warn_about_target(rule) -> None:
+    """What a new target means before it acts: flags passed through unchanged (no table), a
+    program not on PATH (the hook leaves the command as typed until it is there)."""
+    from dp.doctor.rules import missing_program
     from dp.rules.tables.pairs import pairs_text, renames_only
 
     if renames_only(rule):
@@ -152,6 +156,9 @@ def _warn_if_renames_only(rule) -> None:
             f"dp has no translation table for {rule.command} → {rule.to_name}: the command is renamed and its "
             f"flags pass through unchanged (tables: {pairs_text()})"
         )
+    missing = missing_program(rule)
+    if missing is not None:
+        warning(f"{missing.message}; the rule is set. To fix: {missing.fix}")
 
 
 def _noun(rule) -> str:

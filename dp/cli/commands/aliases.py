@@ -106,7 +106,7 @@ def import_(
       dp aliases import team.json --conflict overwrite
       dp aliases import team.toml --dry-run
     """
-    from dp.agents.tools import refuse_unless_forced
+    from dp.agents import canonical_rule, refuse_unless_forced
     from dp.errors import DpError
     from dp.rules import collection
     from dp.store import Store
@@ -117,6 +117,7 @@ def import_(
         rules = collection.parse(text, suffix if suffix in collection.FORMATS else None)
     except DpError as exc:  # which file, then what is wrong in it and where
         raise DpError(f"{'the collection on stdin' if file == '-' else file}: {exc.message}") from None
+    rules = [canonical_rule(rule) for rule in rules]
     for number, rule in enumerate(rules, 1):
         refuse_unless_forced(rule, force, where=f"entry {number} ({rule.from_name}): ")
     if project:

@@ -194,15 +194,37 @@ def _words(value) -> bool:
     return isinstance(value, list) and all(isinstance(word, str) for word in value)
 
 
+# Programs distributions ship under another name: the same program, the same flags.
+OTHER_NAMES = {"fd": "fdfind", "bat": "batcat", "ack": "ack-grep", "node": "nodejs", "python": "python3",
+               "pip": "pip3"}
+_VERSION_SUFFIX = re.compile(r"-?[0-9]+(\.[0-9]+)*")
+
+
+def same_program(name: str, other: str) -> bool:
+    """Whether ``other`` is the program ``name`` under another name: a distribution's name for it
+    (``fd`` → ``fdfind``) or a versioned one (``python`` → ``python3``, ``python3.12``; ``gcc`` →
+    ``gcc-13``). It reads the same flags, so a rule between the two needs no table."""
+    name, other = name.rsplit("/", 1)[-1], other.rsplit("/", 1)[-1]
+    if OTHER_NAMES.get(name) == other:
+        return True
+    return other.startswith(name) and bool(_VERSION_SUFFIX.fullmatch(other[len(name):]))
+
+
 def renames_only(rule) -> bool:
-    """Whether ``rule`` is a command rule between tools dp has no table for.
+    """Whether ``rule`` is a command rule between two programs dp has no table for.
 
     Such a rule renames the command word and passes every flag through
     unchanged: ``dp alias`` warns when it is created and ``dp doctor`` lists it.
+    Another name of the same program (``python → python3``, what ``dp suggest``
+    proposes when the first was not found and the second then worked) is no
+    such rename.
     """
     from dp.rules.model import COMMAND
 
     if rule.match_kind != COMMAND:
+        return False
+    target = rule.to_name.split(None, 1)[0] if rule.to_name.strip() else ""
+    if same_program(rule.command, target):
         return False
     try:
         return table_for(rule.command, rule.to_name) is None
