@@ -22,7 +22,7 @@ def test_aliasing_a_real_tool_away_is_refused_unless_forced(dp, tool):
     assert dp("alias", tool, "super_tool", "--force").returncode == 0
 
 
-@pytest.mark.parametrize("tool", ["Bogus", "read", "shell", "mcp__"])
+@pytest.mark.parametrize("tool", ["Bogus", "reed", "shell", "mcp__"])
 def test_an_unknown_tool_is_refused_unless_forced(dp, tool):
     result = dp("alias", "--tool", tool, "--param", "file_path", "/a", "/b")
     assert result.returncode == 1 and "--force" in result.stderr and tool in result.stderr

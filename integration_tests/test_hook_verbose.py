@@ -97,7 +97,7 @@ def test_a_rewrite_under_verbose_still_answers_on_stdout(env):
 def test_an_unknown_agent_is_said_on_stderr_with_a_did_you_mean(env, options):
     proc = run(env, bash("grep -n x f.py"), "--agent", "gemni", *options)
     assert (proc.returncode, proc.stdout) == (0, "")
-    assert "unknown agent 'gemni'" in proc.stderr and "did you mean gemini?" in proc.stderr
+    assert "unknown agent 'gemni'" in proc.stderr and "did you mean 'gemini'?" in proc.stderr
     assert "--agent" in proc.stderr  # where the fix goes: the hook command
 
 
