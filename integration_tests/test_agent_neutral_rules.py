@@ -124,6 +124,27 @@ def test_geminis_glob_dir_path(moved):
     assert output["hookSpecificOutput"]["tool_input"] == {"pattern": "*.py", "dir_path": "/srv/new/src"}
 
 
+def opencode(tool: str, args: dict) -> dict:
+    return {"hook_event_name": "tool.execute.before", "tool": tool, "args": args, "session_id": "ses_1",
+            "call_id": "call_1", "cwd": "/tmp"}
+
+
+def test_opencodes_read_file_path(moved):
+    """OpenCode 1.18.33 calls Read's file_path `filePath` (its read, write and edit schemas)."""
+    output = hook(moved, "opencode", opencode("read", {"filePath": "/srv/old/a.py", "offset": 3}))
+    assert output["args"] == {"filePath": "/srv/new/a.py", "offset": 3}
+    output = hook(moved, "opencode", opencode("write", {"filePath": "/tmp/x", "content": "see http://old.example"}))
+    assert output["args"] == {"filePath": "/tmp/x", "content": "see https://new.example"}
+
+
+def test_qwens_read_file_takes_dps_names(moved):
+    payload = {"session_id": "q1", "hook_event_name": "PreToolUse", "cwd": "/work/app", "tool_name": "read_file",
+               "tool_input": {"file_path": "/srv/old/a.py"}}
+    proc = subprocess.run([str(BIN / "pave-check"), "--agent", "qwen"], input=json.dumps(payload),
+                          capture_output=True, text=True, env=moved, timeout=60)
+    assert proc.returncode == 0 and "/srv/new/a.py" in proc.stdout, (proc.stdout, proc.stderr)
+
+
 def test_each_agent_has_its_own_name_for_the_argument(moved):
     """Copilot CLI calls Glob's path `paths`; Gemini CLI calls it `dir_path`, so a `path` key in
     Gemini's call is not that argument and stays as it is."""

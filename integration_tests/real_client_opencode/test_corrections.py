@@ -63,7 +63,7 @@ def test_npm_install_in_a_pnpm_project_runs_as_pnpm_install(opencode):
 
 def test_a_command_alias_message_blocks_with_dps_text(opencode):
     opencode.init()
-    opencode.dp("alias", "bash", "read", "--message", "dp: never run shell commands here, read the files")
+    opencode.dp("alias", "bash", "read", "--force", "--message", "dp: never run shell commands here, read the files")
     call = bash("cat README.md")
 
     session = opencode.run([[call]])

@@ -106,6 +106,14 @@ class OpenCode(Agent):
         "question": "question",
         "lsp": "lsp",
     }
+    # Its argument names → dp's, where they differ (the schemas the 1.18.33 binary offers the model).
+    tool_args = {
+        "read": {"filePath": "file_path"},
+        "write": {"filePath": "file_path"},
+        "edit": {"filePath": "file_path", "oldString": "old_string", "newString": "new_string",
+                 "replaceAll": "replace_all"},
+        "grep": {"include": "glob"},
+    }
 
     def promises(self) -> tuple:
         return (

@@ -89,6 +89,8 @@ class QwenCode(Agent):
         "exit_plan_mode": "ExitPlanMode",
         "lsp": "lsp",
     }
+    # Its argument names are dp's (read_file/write_file/edit take file_path, old_string, new_string;
+    # glob and grep_search path and glob, in the schemas 0.24.4 offers the model): no tool_args.
 
     def promises(self) -> tuple:
         return (
