@@ -461,7 +461,11 @@ def hook(env, command: str, cwd, *options) -> dict:
     payload = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": str(cwd), "tool_input": {"command": command}}
     proc = subprocess.run([str(BIN / "pave-check"), *options], input=json.dumps(payload), capture_output=True,
                           text=True, env=env, timeout=30)
-    assert (proc.returncode, proc.stderr) == (0, "")
+    assert proc.returncode == 0
+    if "--verbose" in options:  # which also says why on stderr, a `pave-check: …` line per reason
+        assert all(line.startswith("pave-check: ") for line in proc.stderr.splitlines()), proc.stderr
+    else:
+        assert proc.stderr == ""
     return json.loads(proc.stdout)["hookSpecificOutput"] if proc.stdout else {}
 
 
