@@ -16,6 +16,7 @@ import json
 import subprocess
 
 import pytest
+from hook_support import programs_dir
 from paving_projects import git_init, make_js_project, make_python_project, user_tools
 
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -342,10 +343,11 @@ def test_python_dash_m_only_when_the_interpreter_on_path_lacks_the_module(pave_c
     assert paved(pave_check, repo, "python3 -c 'import fixturemod'") is None
 
 
-def test_a_manager_without_a_table_is_left_alone_and_user_rules_still_apply(pave_check, dp, repo):
+def test_a_manager_without_a_table_is_left_alone_and_user_rules_still_apply(pave_check, dp, repo, tools, tmp_path):
     make_js_project(repo, "npm", package_manager="deno@2.1.0", lockfile=False)
     assert dp("alias", "--cmd", "oldtool", "--replace", "newtool").returncode == 0
-    output = call(pave_check, repo, "npm install && oldtool -n x f")
+    agent_bin = programs_dir(tmp_path / "agent-bin", newtool="true")  # the rule leads to a program the agent has
+    output = call(pave_check, repo, "npm install && oldtool -n x f", extra_env={"PATH": f"{agent_bin}:{tools}:{SYSTEM_PATH}"})
     assert output["updatedInput"]["command"] == "npm install && newtool -n x f"
 
 

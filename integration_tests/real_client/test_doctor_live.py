@@ -9,6 +9,7 @@ def test_doctor_live_reports_the_hook_firing_and_what_the_model_read(client):
     client.init()
     client.dp("alias", "read_file", "Read")
     client.dp("alias", "--cmd", "oldtool", "--replace", "newtool")
+    client.program("newtool")  # a rule leads only to a program the agent has
     settings_before = client.settings.read_bytes()
     report = json.loads(client.dp("doctor", "--live", "--json").stdout)
     assert report["ok"] is True and report["version"] == "2.1.330"

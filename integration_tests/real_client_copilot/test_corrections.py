@@ -25,7 +25,7 @@ def test_a_hallucinated_tool_name_is_blocked_with_dps_correction_and_the_model_r
 
 def test_a_known_tool_alias_blocks_with_the_users_message(copilot):
     copilot.init("--agent", "copilot")
-    copilot.dp("alias", "create", "edit", "--message", "edit files in place here")  # Copilot's own tool names
+    copilot.dp("alias", "create", "edit", "--force", "--message", "edit files in place here")  # Copilot's own tool names
     call = tool_use("create", {"path": str(copilot.project / "a.txt"), "file_text": "x"})
     session = copilot.run([[call]])
 

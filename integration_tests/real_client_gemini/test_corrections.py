@@ -60,7 +60,7 @@ def test_npm_install_in_a_pnpm_project_runs_as_pnpm_install(gemini):
 
 def test_a_known_tool_alias_blocks_with_dps_message(gemini):
     gemini.init()
-    gemini.dp("alias", "list_directory", "glob", "--message", "dp: list files with glob here, never list_directory")
+    gemini.dp("alias", "list_directory", "glob", "--force", "--message", "dp: list files with glob here, never list_directory")
 
     session = gemini.run([[function_call("list_directory", {"dir_path": "."})]])
 

@@ -8,7 +8,7 @@ import json
 def test_the_live_check_shows_the_hooks_firing_in_the_real_binary(gemini):
     gemini.init()
     gemini.dp("alias", "--cmd", "grep", "--replace", "rg")
-    gemini.dp("alias", "list_directory", "glob", "--message", "dp: use glob")
+    gemini.dp("alias", "list_directory", "glob", "--force", "--message", "dp: use glob")
 
     proc = gemini.dp("doctor", "--live", "--agent", "gemini", "--json", cwd=gemini.home)
 
