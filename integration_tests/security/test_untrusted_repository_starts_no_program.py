@@ -32,7 +32,6 @@ from security.repository import bash_payload, cloned_repository, hook_env, hosti
 
 from dp.mcp.tools import TOOL_NAMES
 from dp.paving import WORDS
-from dp.paving import python as paving_python
 
 TOOLS = ("make", "just", "task", "npm", "npx", "pnpm", "pnpx", "yarn", "bun", "bunx", "uv", "uvx", "poetry", "pdm",
          "hatch", "python", "python3", "pip", "pip3", "node", "git", "cargo", "deno")
@@ -65,10 +64,6 @@ SHAPE_FILES = {
 }
 
 
-FINDING_3 = pytest.mark.xfail(strict=True, reason=(
-    "finding 3 (sec-paving): `python -m pytest` in an untrusted uv project starts PATH's python to ask for the module"))
-
-
 @pytest.fixture(params=sorted(SHAPE_FILES))
 def setting(request, tmp_path, markers):
     """The repository, the recording PATH behind it and the environment of a user with dp's defaults."""
@@ -92,10 +87,8 @@ def assert_nothing_started(markers, wrappers, audit, what: str) -> None:
     assert audit_log(audit) == [], f"{what} started programs: {audit_log(audit)}"
 
 
-def test_every_paving_word_starts_nothing(setting, markers, request):
+def test_every_paving_word_starts_nothing(setting, markers):
     repository, wrappers, env, audit = setting
-    if request.node.callspec.params["setting"] == "python-uv" and hasattr(paving_python, "_module_found"):
-        request.applymarker(FINDING_3)  # until the probe is gone: then this shape must pass like the others
     words = sorted(WORDS)
     answered = 0
     for start in range(0, len(words), 3):
