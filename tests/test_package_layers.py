@@ -221,6 +221,21 @@ def test_each_agent_has_one_folder_and_one_registry_line():
         assert not (AGENTS / f"{name}.py").exists()
 
 
+def test_no_agent_folder_imports_another_agents_folder():
+    """What two agents share lives in ``dp/agents/`` itself (``base.hook_specific_answer``,
+    ``settings.user_entries``, ``live``), not in one agent's folder that the other reaches into: taking an
+    agent out (its folder and its registry line) must leave every other agent whole."""
+    names = _agent_names()
+    offenders = {}
+    for name in names:
+        for path in sorted((AGENTS / name).rglob("*.py")):
+            others = tuple(other for other in names if other != name)
+            found = [line for line in _namings(path, others) if " imports " in line]
+            if found:
+                offenders[str(path.relative_to(PACKAGE.parent))] = found
+    assert offenders == {}
+
+
 # -- no module imports one that imports it back -------------------------------------------------------------------
 
 

@@ -415,3 +415,20 @@ def json_object(text: str) -> dict:
     except ValueError:
         return {}
     return value if isinstance(value, dict) else {}
+
+
+def hook_specific_answer(status: int, stdout: str, stderr: str, rewrites: bool = True) -> Decision:
+    """What a before-tool answer in ``hookSpecificOutput`` JSON says (Claude Code's contract, which Codex CLI
+    and Qwen Code speak too): exit 2 blocks with stderr, a ``deny`` refuses, ``updatedInput`` rewrites (only
+    where the agent reads it: ``rewrites``), ``additionalContext`` tells the model."""
+    if status == 2:
+        return Decision(BLOCK, stderr.strip())
+    specific = json_object(stdout).get("hookSpecificOutput")
+    specific = specific if isinstance(specific, dict) else {}
+    if specific.get("permissionDecision") == "deny":
+        return Decision(DENY, str(specific.get("permissionDecisionReason") or ""))
+    context = specific.get("additionalContext")
+    context = context if isinstance(context, str) else ""
+    if rewrites and isinstance(specific.get("updatedInput"), dict):
+        return Decision(REWRITE, context, specific["updatedInput"])
+    return Decision(CONTEXT, context) if context else Decision(NOTHING)

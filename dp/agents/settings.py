@@ -24,6 +24,9 @@ SCOPES = ("user", "project", "local")
 EVENT = "PreToolUse"
 DP_MATCHER = "*"
 HOOK_PROGRAM = "pave-check"
+# The ceiling an agent gives pave-check before it goes ahead without it: the same 5 s in every agent
+# whose entries carry a timeout in seconds (the hook answers in milliseconds; a stuck one must not stall the agent).
+HOOK_TIMEOUT_SECONDS = 5
 # The capture hook: records failures and success shapes after each tool call.
 # ``async`` so the agent never waits for it (it cannot change anything anyway).
 CAPTURE_PROGRAM = "dp-capture"
@@ -360,3 +363,18 @@ def _remove_hook(groups: list, group: dict, hook: dict) -> None:
     group["hooks"] = [other for other in group["hooks"] if other is not hook]
     if not group["hooks"]:
         groups[:] = [other for other in groups if other is not group]
+
+
+def user_entries(path: Path) -> dict:
+    """dp's hook groups in the settings file at ``path``, per event, each group holding only dp's hook:
+    what a live probe copies into its scratch HOME (nothing else of the user's settings is read)."""
+    import json
+
+    try:
+        settings = json.loads(path.read_text(encoding="utf-8-sig"))
+    except (OSError, ValueError):
+        return {}
+    entries: dict = {}
+    for event, group, hook in dp_hooks(settings):
+        entries.setdefault(event, []).append({**{k: v for k, v in group.items() if k != "hooks"}, "hooks": [hook]})
+    return entries

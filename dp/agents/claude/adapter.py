@@ -18,8 +18,8 @@ from __future__ import annotations
 import json
 
 from dp.agents.base import (
-    AFTER_BATCH, BLOCK, CONTEXT, DENY, NOTHING, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START,
-    Agent, Decision, Event, Promise, json_object, tool_call_event,
+    AFTER_BATCH, BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START,
+    Agent, Event, Promise, hook_specific_answer, tool_call_event,
 )
 
 PRE_TOOL_USE = "PreToolUse"
@@ -126,17 +126,7 @@ class ClaudeCode(Agent):
         }
 
     def read_answer(self, status: int, stdout: str, stderr: str):
-        if status == 2:
-            return Decision(BLOCK, stderr.strip())
-        specific = json_object(stdout).get("hookSpecificOutput")
-        specific = specific if isinstance(specific, dict) else {}
-        if specific.get("permissionDecision") == "deny":
-            return Decision(DENY, str(specific.get("permissionDecisionReason") or ""))
-        context = specific.get("additionalContext")
-        context = context if isinstance(context, str) else ""
-        if isinstance(specific.get("updatedInput"), dict):
-            return Decision(REWRITE, context, specific["updatedInput"])
-        return Decision(CONTEXT, context) if context else Decision(NOTHING)
+        return hook_specific_answer(status, stdout, stderr)
 
     def config_path(self, scope: str, home=None, project_dir=None):
         from dp.agents.settings import settings_path

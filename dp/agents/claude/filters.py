@@ -43,13 +43,14 @@ from __future__ import annotations
 
 import re
 
+from dp.agents.settings import HOOK_TIMEOUT_SECONDS
 from dp.rules.model import BASH_PARAM, BASH_TOOL, TOOL_ALIAS
 
 PRE = "PreToolUse"
 SESSION_START = "SessionStart"
 POST_TOOL_BATCH = "PostToolBatch"
 EVENTS = (PRE, SESSION_START, POST_TOOL_BATCH)
-TIMEOUT_SECONDS = 5
+TIMEOUT_SECONDS = HOOK_TIMEOUT_SECONDS
 PLAIN_MATCHER = "*"
 # More words than this: one plain Bash handler costs fewer processes than a condition per word.
 MAX_CONDITIONS = 7

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from dp.agents.claude.client import find_claude, spelled, version_of
 from dp.agents.claude.fake_api import FakeAnthropic, bash, block_text, tool_use
-from dp.agents.settings import dp_hooks, settings_path
+from dp.agents.settings import settings_path, user_entries
 from dp.errors import DpError
 from dp.rules.model import BASH_TOOL, TOOL_ALIAS, probe_command
 
@@ -48,7 +48,7 @@ def run(db_path: Path, rules, agent=None) -> dict:
         raise DpError("dp doctor --live runs your installed Claude Code, but `claude` is not on PATH; "
                       "install it (npm install -g @anthropic-ai/claude-code) or name it with DP_CLAUDE=PATH")
     user_settings = settings_path("user")
-    entries = _user_entries(user_settings)
+    entries = user_entries(user_settings)
     if not entries:
         raise DpError(f"no dp hook entries in {user_settings}; install them with: dp pave --hook")
     calls = probe_calls(rules)
@@ -66,18 +66,6 @@ def run(db_path: Path, rules, agent=None) -> dict:
         "probes": [_probe_report(label, call, messages) for label, call in calls],
         "session_start": _session_context(messages),
     }
-
-
-def _user_entries(path: Path) -> dict:
-    """dp's hook groups from the user's settings, per event."""
-    try:
-        settings = json.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, ValueError):
-        return {}
-    entries: dict = {}
-    for event, group, hook in dp_hooks(settings):
-        entries.setdefault(event, []).append({**{k: v for k, v in group.items() if k != "hooks"}, "hooks": [hook]})
-    return entries
 
 
 def _run_claude(binary: str, scratch: Path, entries: dict, db_path: Path, url: str) -> subprocess.CompletedProcess:

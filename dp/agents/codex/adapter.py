@@ -43,7 +43,7 @@ import os
 
 from dp.agents.base import (
     BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Event, Promise,
-    tool_call_event,
+    hook_specific_answer, tool_call_event,
 )
 
 PRE_TOOL_USE = "PreToolUse"
@@ -139,9 +139,7 @@ class CodexCli(Agent):
 
     def read_answer(self, status: int, stdout: str, stderr: str):
         """Codex's answers are Claude Code's JSON (``allow`` beside a rewrite changes nothing in the reading)."""
-        from dp.agents.claude.adapter import ClaudeCode
-
-        return ClaudeCode.read_answer(self, status, stdout, stderr)
+        return hook_specific_answer(status, stdout, stderr)
 
     def config_path(self, scope: str, home=None, project_dir=None):
         from pathlib import Path

@@ -207,11 +207,11 @@ class CopilotCli(Agent):
         return installed_package_version(os.environ.get("DP_COPILOT") or "copilot")
 
     def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
-        from dp.agents.claude.filters import TIMEOUT_SECONDS  # the hook's ceiling, the same in every agent
+        from dp.agents.settings import HOOK_TIMEOUT_SECONDS
 
         if not reads_modified_args(self.installed_version()) and "--mode" not in hook_command:
             hook_command += " --mode advise"  # the original would run: refuse with the corrected command
-        handler = {"type": "command", "command": hook_command + FAIL_OPEN, "timeout": TIMEOUT_SECONDS}
+        handler = {"type": "command", "command": hook_command + FAIL_OPEN, "timeout": HOOK_TIMEOUT_SECONDS}
         return {event: [{"hooks": [dict(handler)]}] for event in (SESSION_START_HOOK, PRE_TOOL_USE)}
 
     def capture_entries(self, capture_command: str) -> dict:

@@ -21,10 +21,12 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from dp.agents.claude.live import RUN_TIMEOUT_SECONDS, _user_entries, probe_command
+from dp.agents.settings import user_entries
 from dp.errors import DpError
 from dp.agents.gemini.fake_api import MODEL, FakeGemini, function_call, shell
-from dp.rules.model import BASH_TOOL, TOOL_ALIAS
+from dp.rules.model import BASH_TOOL, TOOL_ALIAS, probe_command
+
+RUN_TIMEOUT_SECONDS = 120
 
 AUTH = {"security": {"auth": {"selectedType": "gemini-api-key"}}}
 FOREIGN = ("GEMINI", "GOOGLE", "XDG_")
@@ -61,7 +63,7 @@ def run(db_path: Path, rules, agent) -> dict:
         raise DpError("dp doctor --live --agent gemini runs your installed Gemini CLI, but `gemini` is not on PATH; "
                       "install it (npm install -g @google/gemini-cli) or name it with DP_GEMINI=PATH")
     user_settings = agent.config_path("user")
-    entries = _user_entries(user_settings)
+    entries = user_entries(user_settings)
     if agent.pre_tool_hook not in entries:
         raise DpError(f"no dp hook entries in {user_settings}; install them with: dp pave --hook --agent gemini")
     calls = probe_calls(agent, rules)

@@ -32,8 +32,8 @@ from __future__ import annotations
 import json
 
 from dp.agents.base import (
-    AFTER_BATCH, BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Decision,
-    Event, NOTHING, Promise, corrected_call, json_object, tool_call_event,
+    AFTER_BATCH, BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Event,
+    Promise, corrected_call, hook_specific_answer, tool_call_event,
 )
 
 PRE_TOOL_USE = "PreToolUse"
@@ -145,14 +145,8 @@ class QwenCode(Agent):
                 "tool_use_id": "toolu_dp_sample", "tool_call_id": "call_dp_sample"}
 
     def read_answer(self, status: int, stdout: str, stderr: str):
-        if status == 2:
-            return Decision(BLOCK, stderr.strip())
-        specific = json_object(stdout).get("hookSpecificOutput")
-        specific = specific if isinstance(specific, dict) else {}
-        if specific.get("permissionDecision") == "deny":
-            return Decision(DENY, str(specific.get("permissionDecisionReason") or ""))
-        context = specific.get("additionalContext")
-        return Decision(CONTEXT, context) if isinstance(context, str) and context else Decision(NOTHING)
+        """Claude Code's JSON, less ``updatedInput``, which Qwen Code 0.24.4 does not read."""
+        return hook_specific_answer(status, stdout, stderr, rewrites=False)
 
     def config_path(self, scope: str, home=None, project_dir=None):
         from pathlib import Path

@@ -21,10 +21,12 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from dp.agents.claude.live import RUN_TIMEOUT_SECONDS, _user_entries, probe_command
+from dp.agents.settings import user_entries
 from dp.agents.openai_compat_fake import MODEL, Conversation, FakeChat, shell, tool_call
 from dp.errors import DpError
-from dp.rules.model import BASH_TOOL, TOOL_ALIAS
+from dp.rules.model import BASH_TOOL, TOOL_ALIAS, probe_command
+
+RUN_TIMEOUT_SECONDS = 120
 
 AUTH = {"security": {"auth": {"selectedType": "openai"}}, "model": {"name": MODEL}}
 FOREIGN = ("QWEN", "OPENAI", "DASHSCOPE", "XDG_")
@@ -56,7 +58,7 @@ def run(db_path: Path, rules, agent) -> dict:
         raise DpError("dp doctor --live --agent qwen runs your installed Qwen Code, but `qwen` is not on PATH; "
                       "install it (npm install -g @qwen-code/qwen-code) or name it with DP_QWEN=PATH")
     user_settings = agent.config_path("user")
-    entries = _user_entries(user_settings)
+    entries = user_entries(user_settings)
     if agent.pre_tool_hook not in entries:
         raise DpError(f"no dp hook entries in {user_settings}; install them with: dp pave --hook --agent qwen")
     calls = probe_calls(agent, rules)
