@@ -31,17 +31,18 @@ MAX_INPUT_BYTES = 1 << 20
 # install (seconds; Claude Code kills the hook past it). Everything the hook
 # does itself ends well before, so it always answers rather than being killed.
 HOOK_TIMEOUT_SECONDS = 5
-# At most this long for a SessionStart that refreshes the filters (dp.layers.synced), within the timeout.
-REFRESH_SECONDS = 3
-# Wall-clock ceiling from the start of the hook, store wait included: past it
-# the call goes ahead untouched.
+# At most this long for a SessionStart that refreshes the filters (dp.layers.synced), within
+# WALL_CEILING_SECONDS with time left for the session's context.
+REFRESH_SECONDS = 2
+# The one wall-clock budget of a run, from the first byte read to the answer
+# (reading stdin, decoding the JSON, the word scan, the store and its wait,
+# paving, the rewrite): past it the hook exits 0 with no output, so the call
+# goes ahead untouched, whatever the input. Python's start-up and writing the
+# answer fit in what is left of the installed timeout.
 WALL_CEILING_SECONDS = HOOK_TIMEOUT_SECONDS * 0.6
-# CPU budget for applying the rules (a runaway parse), inside the ceiling.
+# The CPU time a run may use inside that ceiling (a runaway parse ends here
+# even when the machine is idle).
 TIME_BUDGET_SECONDS = 2.0
-# A hook starved of CPU (dozens of parallel calls) that reaches the rules
-# late still gets this long for them: past the installed timeout Claude Code
-# lets the call through untouched anyway, so giving up early gains nothing.
-MIN_WALL_SECONDS_FOR_RULES = 1.0
 # Above this many distinct words, ask the store in chunks (SQL variable limits).
 _WORDS_PER_QUERY = 500
 
@@ -114,22 +115,26 @@ def parse_options(argv) -> Options:
 
 
 def main(argv=None) -> int:
-    """Console entry point; the return value is the exit status (0, or 2 to block)."""
-    import time
+    """Console entry point; the return value is the exit status (0, or 2 to block).
 
-    started = time.monotonic()
+    The whole run, stdin to answer, is under one limit (``WALL_CEILING_SECONDS``,
+    ``TIME_BUDGET_SECONDS``; dp.shell.guard): past it the call goes ahead untouched.
+    """
     args = sys.argv[1:] if argv is None else list(argv)
     if args and args[0] in ("-h", "--help"):
         sys.stdout.write(USAGE)
         return 0
     options = parse_options(args)
     try:
-        status, stdout, stderr = run(options, _read_stdin(), started)
-    except BaseException as error:  # fail open: never break the agent's session
+        from dp.shell.guard import deadline
+
+        with deadline(TIME_BUDGET_SECONDS, WALL_CEILING_SECONDS):
+            status, stdout, stderr = run(options, _read_stdin())
+    except BaseException as error:  # fail open: never break the agent's session; out of time too
         if not options.verbose:
             return 0
         status, stdout, stderr = 0, "", ""
-        options.say(f"internal error ({type(error).__name__}: {error}): the call goes ahead as typed")
+        options.say(_failure(error))
     if status == 0:  # exit 2's stderr is the correction the agent reads: nothing is added to it
         stderr += "".join(f"pave-check: {why}\n" for why in options.said)
     try:
@@ -147,15 +152,24 @@ def main(argv=None) -> int:
     return status
 
 
+def _failure(error: BaseException) -> str:
+    """Why a run that raised lets the call through (--verbose)."""
+    from dp.shell.guard import Timeout
+
+    if isinstance(error, Timeout):
+        return (f"out of time ({TIME_BUDGET_SECONDS:g} s of CPU or {WALL_CEILING_SECONDS:g} s in all): "
+                "the call goes ahead as typed")
+    return f"internal error ({type(error).__name__}: {error}): the call goes ahead as typed"
+
+
 def _read_stdin() -> bytes | None:
     data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
     return None if len(data) > MAX_INPUT_BYTES else data
 
 
-def run(options: Options, data: bytes | None, started: float | None = None) -> tuple[int, str, str]:
+def run(options: Options, data: bytes | None) -> tuple[int, str, str]:
     """Decide the hook's answer: (exit status, stdout, stderr). Raises on internal errors.
 
-    ``started`` (``time.monotonic()`` when the hook began) anchors the wall-clock ceiling.
     The agent's adapter reads the payload and writes the answer (dp/agents/); between
     the two, everything here works on dp's neutral event and decision alone.
     """
@@ -184,10 +198,10 @@ def run(options: Options, data: bytes | None, started: float | None = None) -> t
         options.say(f"{agent.display} sent no tool call dp acts on" + (f" (hook event {hook!r})" if hook else ""))
         return 0, "", ""
     event.agent = agent
-    return agent.answer(event, decide(options, event, started))
+    return agent.answer(event, decide(options, event))
 
 
-def decide(options: Options, event, started: float | None = None):
+def decide(options: Options, event):
     """dp's decision for one neutral event (``dp.agents.base.Event``): a ``Decision``."""
     from dp.agents.base import PRE_TOOL, Decision
 
@@ -198,7 +212,7 @@ def decide(options: Options, event, started: float | None = None):
         return Decision(NOTHING)
     conn = _open_store(options)
     try:
-        return _decide(conn, options, event, started, _project(conn, event.cwd))
+        return _decide(conn, options, event, _project(conn, event.cwd))
     finally:
         if conn is not None:
             conn.close()
@@ -293,7 +307,7 @@ def _open_store(options):
     return conn
 
 
-def _decide(conn, options, event, started=None, project=None):
+def _decide(conn, options, event, project=None):
     """The decision for one call; ``conn`` is None when there is no store (no user rules),
     ``project`` the project layers of the call's directory (dp.layers), None when it has none."""
     from dp.agents.base import BLOCK, Decision
@@ -328,19 +342,12 @@ def _decide(conn, options, event, started=None, project=None):
         return Decision(NOTHING)
 
     from dp.rules.apply import rewrite
-    from dp.shell.guard import deadline
-
-    import time
-
-    spent = time.monotonic() - started if started is not None else 0.0
-    left = max(WALL_CEILING_SECONDS - spent, MIN_WALL_SECONDS_FOR_RULES)
     from dp.shell.programs import Programs
 
-    with deadline(min(TIME_BUDGET_SECONDS, left), left):
-        result = rewrite(
-            tool_input, rules, cwd=cwd, refetch=fetch if isinstance(command, str) else None, pave=paving,
-            programs=Programs(cwd=cwd),
-        )
+    result = rewrite(
+        tool_input, rules, cwd=cwd, refetch=fetch if isinstance(command, str) else None, pave=paving,
+        programs=Programs(cwd=cwd),
+    )
     if result is None:
         options.say(f"the rules for this {event.agent_tool} call changed nothing")
         return Decision(NOTHING)

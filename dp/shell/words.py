@@ -27,12 +27,18 @@ def _drop_plain_quotes(text: str) -> str:
     out = []
     i, n = 0, len(text)
     escaped = -1  # index of the last backslash-escaped character
+    # The next ' " and \ at or after i (n: none left), each found again only once passed: a
+    # search from i per step would make 1 MiB of '' pairs cost seconds (quadratic).
+    found = {"'": -1, '"': -1, "\\": -1}
     while i < n:
-        stops = [at for at in (text.find("'", i), text.find('"', i), text.find("\\", i)) if at >= 0]
-        if not stops:
+        for mark, place in found.items():
+            if place < i:
+                place = text.find(mark, i)
+                found[mark] = n if place < 0 else place
+        at = min(found.values())
+        if at >= n:
             out.append(text[i:])
             break
-        at = min(stops)
         out.append(text[i:at])
         mark = text[at]
         if mark == "\\":
