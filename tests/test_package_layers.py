@@ -4,7 +4,7 @@ ARCHITECTURE.md lists the packages in this dependency order; this test keeps
 that list true. It reads every ``import`` in dp/ (module level and inside
 functions alike: a lazy import is still a dependency) and also holds the
 third-party rules — typer only in the CLI, the MCP SDK only in dp/mcp, Jinja2
-only in the alias recipe modules.
+only in the alias recipe modules, psycopg only in dp/team/server.py.
 """
 
 from __future__ import annotations
@@ -122,6 +122,11 @@ def test_typer_is_imported_only_by_the_cli():
 
 def test_the_mcp_sdk_is_imported_only_by_the_mcp_server():
     assert {module for module in _third_party_users("mcp") if not module.startswith("dp/mcp/")} == set()
+
+
+def test_psycopg_is_imported_only_by_the_team_server():
+    """The team extra's driver: only dp/team/server.py imports it, so no other command (and no hook) loads it."""
+    assert _third_party_users("psycopg") == {"dp/team/server.py"}
 
 
 def test_jinja2_is_used_only_by_alias_recipes():

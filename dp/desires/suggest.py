@@ -80,12 +80,18 @@ DEFAULT_MIN_COUNT = 2
 
 def suggest(conn, rules, min_count: int | None = None) -> list[dict]:
     """Pending suggestions, best first: seen ``min_count`` times (None: the default, see above)."""
+    chosen = [c.to_dict() for c in candidates(conn, rules) if _enough(c, min_count)]
+    return sorted(chosen, key=lambda item: (-item["confidence"], -item["count"], item["id"]))
+
+
+def candidates(conn, rules) -> list[Candidate]:
+    """Every candidate the captured events support, with all its events, that no rule in ``rules``
+    already makes (however little evidence it has: the caller weighs it; ``dp.team.views``)."""
     found: dict[tuple, Candidate] = {}
     for source in (_tool_names, _commands_not_found, _subcommand_typos, _unknown_options):
         source(conn, found)
     existing = {rule.key for rule in rules}
-    chosen = [c.to_dict() for c in found.values() if c.key not in existing and _enough(c, min_count)]
-    return sorted(chosen, key=lambda item: (-item["confidence"], -item["count"], item["id"]))
+    return [candidate for candidate in found.values() if candidate.key not in existing]
 
 
 def _enough(candidate, min_count: int | None) -> bool:

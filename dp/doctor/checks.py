@@ -5,7 +5,7 @@ Read-only: the store is opened the way the hook opens it (never created or
 migrated) and settings files are only parsed. Each subject has its module:
 ``store``, ``layers`` (the project's rule files), ``settings_files``, ``hook``, ``collisions``, ``reach`` (entries and
 where rules take effect), ``rules``, ``latency``, ``paving``, ``mcp_check``,
-``capture``, then each agent's own lines (the ``doctor`` part of its folder, ``dp/agents/<agent>/doctor.py``:
+``capture``, ``team`` (a team database unreachable with events queued), then each agent's own lines (the ``doctor`` part of its folder, ``dp/agents/<agent>/doctor.py``:
 a plugin, hooks files and their trust), ``agents`` (the lines every other agent dp is installed for gets);
 ``findings`` holds what they all return.
 """
@@ -30,6 +30,7 @@ from dp.doctor.paving import check_paving
 from dp.doctor.rules import check_rules
 from dp.doctor.settings_files import check_settings, settings_files
 from dp.doctor.store import check_store
+from dp.doctor.team import check_team
 
 
 def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> list[Finding]:
@@ -50,6 +51,7 @@ def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> lis
     findings += check_paving(db_path, cwd)
     findings += check_mcp(cwd)
     findings += check_capture(files, db_path, rules)
+    findings += check_team(db_path)
     for agent in with_part("doctor"):
         findings += agent.part("doctor").check(db_path, cwd, rules)
     findings += check_agents(db_path, cwd, rules)

@@ -145,3 +145,38 @@ def succeeded_subcommands(conn: sqlite3.Connection, command: str) -> list[str]:
         "SELECT DISTINCT subcommand FROM desires WHERE outcome = 'success' AND tool_name = 'Bash' AND command = ?"
         " AND subcommand != ''", (command,))
     return [row[0] for row in rows]
+
+
+# -- the team sync (dp.team.sync) ------------------------------------------------------------------
+
+_UPLOAD_COLUMNS = ("id, event_key, outcome, tool_name, error, command, subcommand, flags, input_keys, error_class, "
+                   "session_id, cwd, timestamp")
+
+
+def after(conn: sqlite3.Connection, last_id: int, limit: int) -> list[tuple]:
+    """Up to ``limit`` events with an id above ``last_id``, by id: (id, event_key, outcome, tool_name,
+    error, command, subcommand, flags, input_keys, error_class, session_id, cwd, timestamp)."""
+    return conn.execute(f"SELECT {_UPLOAD_COLUMNS} FROM desires WHERE id > ? ORDER BY id LIMIT ?",
+                        (last_id, limit)).fetchall()
+
+
+def count_after(conn: sqlite3.Connection, last_id: int) -> int:
+    """How many events have an id above ``last_id`` (what a sync has yet to look at)."""
+    return conn.execute("SELECT count(*) FROM desires WHERE id > ?", (last_id,)).fetchone()[0]
+
+
+def bash_failures_in(conn: sqlite3.Connection, sessions: list[str], up_to_id: int) -> list[tuple]:
+    """The Bash failures of these sessions with an id up to ``up_to_id`` (columns as ``after``): what
+    worked next in their session may have grown since they were last sent."""
+    found = []
+    for start in range(0, len(sessions), _IDS_PER_QUERY):
+        chunk = sessions[start : start + _IDS_PER_QUERY]
+        found += conn.execute(
+            f"SELECT {_UPLOAD_COLUMNS} FROM desires WHERE outcome = 'failure' AND tool_name = 'Bash' AND id <= ? "
+            f"AND session_id IN ({', '.join('?' * len(chunk))}) ORDER BY id", (up_to_id, *chunk)).fetchall()
+    return found
+
+
+def distinct_cwds(conn: sqlite3.Connection) -> list[str]:
+    """Every working directory an event was captured in."""
+    return [row[0] for row in conn.execute("SELECT DISTINCT cwd FROM desires")]

@@ -23,6 +23,7 @@ Examples:
   dp desires --purge --before 2026-01-01 --dry-run   # how many older events would go
   dp desires --purge --before 2026-01-01   # delete them, after asking (--yes: without)
   dp desires --purge --yes                 # delete every captured event
+  dp desires --team                        # the team's failures (dp team), by shape
 """
 DEFAULT_TEXT_LIMIT = 50
 INPUT_WIDTH = 50
@@ -38,6 +39,7 @@ def desires(
     before: Optional[str] = typer.Option(None, "--before", metavar="DATE", help="With --purge: only events before DATE."),
     yes: bool = YES_OPTION,
     dry_run: bool = typer.Option(False, "--dry-run", help="With --purge: say how many events would go; delete nothing."),
+    team: bool = typer.Option(False, "--team", help="The team's failures (dp team connect): shapes, newest first."),
     opts: Shared = None,
 ) -> None:
     from dp.desires import query
@@ -60,11 +62,38 @@ def desires(
         _report_purge(doomed, before, opts.json, dry_run)
         return
     shown_limit = limit or (None if opts.json else DEFAULT_TEXT_LIMIT)
+    if team:
+        if purge:
+            raise DpError("--purge deletes from your own store only: dp desires --purge (without --team)")
+        _team(start, tool, shown_limit, opts)
+        return
     events, total = query.latest_failures(opts.store, start, tool, shown_limit, with_total=not opts.json)
     if opts.json:
         print_json(events)
     else:
         _print_events(events, total, filtered=bool(since or tool))
+
+
+def _team(start: str | None, tool: str | None, limit: int | None, opts: Shared) -> None:
+    """The team's failures by shape, from its aggregates (no one's inputs or errors: shapes and hints)."""
+    from dp.cli.table import render as table
+    from dp.team.views import desires as team_desires
+    from dp.team.views import team_groups
+
+    groups, stale = team_groups(opts.store, str(opts.directory))
+    found = [item for item in team_desires(groups) if (tool is None or item["tool_name"] == tool)
+             and (start is None or item["last_seen"] >= start[:19])][:limit]
+    if stale:
+        note(stale)
+    if opts.json:
+        print_json(found)
+    elif not found:
+        note("The team has no failed tool calls" + (" match those filters." if start or tool else " yet."))
+    else:
+        typer.echo(table(["LAST SEEN", "TOOL", "SHAPE", "CLASS", "HINT", "COUNT", "PEOPLE", "MACHINES", "REPOS"],
+                         [[item["last_seen"].replace("T", " ").rstrip("Z"), item["tool_name"], fold(item["shape"], 40),
+                           item["error_class"], fold(item["hint"].replace("\n", "; "), 40) or "-", item["count"],
+                           item["people"], item["machines"], item["repositories"]] for item in found]))
 
 
 def _print_events(events: list[dict], total: int | None, filtered: bool) -> None:

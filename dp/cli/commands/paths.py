@@ -21,12 +21,14 @@ Examples:
   dp paths
   dp paths --since 7d
   dp paths --json
+  dp paths --team     # the team's failures (dp team), with people, machines, repositories
 """
 
 
 @shared()
 def paths(
     since: Optional[str] = typer.Option(None, "--since", metavar="WHEN", help="Only failures since WHEN (7d, 12h, or a date)."),
+    team: bool = typer.Option(False, "--team", help="The team's failures (dp team connect), with how many people saw each."),
     opts: Shared = None,
 ) -> None:
     from dp.desires.paths import paths as group
@@ -35,6 +37,9 @@ def paths(
 
     start = parse_since(since) if since else None
     rules, _ = in_effect(opts.store, str(opts.directory))
+    if team:
+        _team(rules, start, opts)
+        return
     with captured(opts.store) as conn:
         found = group(conn, rules, start) if conn is not None else []
     if opts.json:
@@ -45,6 +50,35 @@ def paths(
         typer.echo(render(found))
         if any(path["covered_by"] is None for path in found):
             note("Next: dp suggest (aliases proposed from these paths)")
+
+
+def _team(rules, start: str | None, opts: Shared) -> None:
+    from dp.team.views import paths as team_paths
+    from dp.team.views import team_groups
+
+    groups, stale = team_groups(opts.store, str(opts.directory))
+    found = [path for path in team_paths(groups, rules) if start is None or path["last_seen"] >= start[:19]]
+    if stale:
+        note(stale)
+    if opts.json:
+        print_json(found)
+    elif not found:
+        note("The team has no failed tool calls" + (" in that time." if start else " yet (dp team sync uploads yours)."))
+    else:
+        typer.echo(render_team(found))
+
+
+def render_team(found: list[dict]) -> str:
+    """The team's paths: counts of events, people, machines and repositories per shape."""
+    from dp.cli.commands.alias import describe
+    from dp.cli.commands.desires import fold
+    from dp.cli.table import render as table
+    from dp.rules.model import Rule
+
+    rows = [[path["count"], path["people"], path["machines"], path["repositories"], path["tool_name"],
+             fold(path["shape"], 30), path["error_class"], path["last_seen"].replace("T", " ").rstrip("Z"),
+             describe(Rule(**path["covered_by"])) if path["covered_by"] else "-"] for path in found]
+    return table(["COUNT", "PEOPLE", "MACHINES", "REPOS", "TOOL", "SHAPE", "CLASS", "LAST SEEN", "COVERED BY"], rows)
 
 
 def render(found: list[dict]) -> str:

@@ -28,6 +28,8 @@ Examples:
   dp suggest
   dp suggest --min-count 3 --json
   dp suggest --apply s1b2c3d
+  dp suggest --team                              # from the team's failures (dp team)
+  dp suggest --team --apply s1b2c3d --project    # the team's rule, in .dp/rules.toml
 """
 
 
@@ -39,6 +41,7 @@ def suggest(
         help="Events a suggestion needs (default: 2, or 1 for unambiguous evidence)."),
     project: bool = typer.Option(False, "--project", help="With --apply: write the rule to this repository's .dp/rules.toml."),
     dry_run: bool = typer.Option(False, "--dry-run", help="With --apply: say what rule would be made; change nothing."),
+    team: bool = typer.Option(False, "--team", help="From the team's failures (dp team connect), with how many people hit each."),
     opts: Shared = None,
 ) -> None:
     from dp.desires.query import captured
@@ -52,12 +55,21 @@ def suggest(
     from dp.layers.view import in_effect
 
     rules, _ = in_effect(db, str(opts.directory))
-    with captured(db) as conn:
-        found = propose(conn, rules, 1 if apply else min_count) if conn is not None else []
+    if team:
+        from dp.team.views import suggest as propose_team
+        from dp.team.views import team_groups
+
+        groups, stale = team_groups(db, str(opts.directory))
+        if stale:
+            note(stale)
+        found = propose_team(groups, rules, 1 if apply else min_count)
+    else:
+        with captured(db) as conn:
+            found = propose(conn, rules, 1 if apply else min_count) if conn is not None else []
     if apply:
         chosen = next((item for item in found if item["id"] == apply.strip()), None)
         if chosen is None:
-            raise DpError(f"no pending suggestion {apply!r}; list them with: dp suggest")
+            raise DpError(f"no pending suggestion {apply!r}; list them with: dp suggest{' --team' if team else ''}")
         where = ["--project", "--cwd", str(opts.directory)] if project else []
         _apply(db, chosen["alias"], opts.json, where + (["--dry-run"] if dry_run else []))
         return
@@ -69,7 +81,8 @@ def suggest(
         note(f"No suggestions (each needs {needs}; see dp paths).")
     else:
         typer.echo(render(found))
-        note("Apply one with: dp suggest --apply ID")
+        note(f"Apply one with: dp suggest{' --team' if team else ''} --apply ID"
+             + (" [--project]" if team else ""))
 
 
 def alias_command(alias: list[str]) -> str:
@@ -84,12 +97,18 @@ def _apply(db, alias: list[str], as_json: bool, where: list[str]) -> None:
     build_app("alias")(args=args, prog_name="dp", standalone_mode=False)
 
 
+_TEAM_COUNTS = (("people", "person", "people"), ("machines", "machine", "machines"),
+                ("repositories", "repository", "repositories"))
+
+
 def render(found: list[dict]) -> str:
     from dp.cli.commands.desires import describe_input, fold
 
     blocks = []
     for item in found:
         events = f"{item['count']} event{'s' if item['count'] != 1 else ''}, {item['sessions']} session{'s' if item['sessions'] != 1 else ''}"
+        if "people" in item:
+            events += "".join(f", {item[key]} {word if item[key] == 1 else plural}" for key, word, plural in _TEAM_COUNTS)
         lines = [f"{item['id']}  {item['kind']:<10}  confidence {item['confidence']:.2f}  {events}",
                  f"    {alias_command(item['alias'])}",
                  f"    why: {item['reason']}"]

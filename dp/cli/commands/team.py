@@ -1,0 +1,179 @@
+"""``dp team``: connect a store to a team's PostgreSQL database, migrate it, sync with it."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from dp.cli.common import note, print_json
+from dp.cli.options import Shared, shared
+
+HELP = """Share captured failures with a team through PostgreSQL.
+
+The hooks keep writing to your own store; `dp team sync` (and, in the
+background, every session start) uploads each event as its shape only —
+tool, command word, subcommand, flags, input keys, error class, what the
+tool suggested — with pseudonyms for the session and repository. The
+password comes from PGPASSWORD or ~/.pgpass, never from dp.
+`dp desires --team`, `dp paths --team` and `dp suggest --team` read the team's aggregates.
+
+\b
+Examples:
+  dp team connect postgresql://alice@db.example.com/dp
+  dp team migrate                 # once per database, by its owner
+  dp team sync --dry-run          # what would be uploaded
+  dp team sync
+  dp team status
+  dp team disconnect
+"""
+
+
+@shared()
+def connect(url: str = typer.Argument(..., metavar="URL", help="postgresql://USER@HOST[:PORT]/DATABASE (no password)."),
+            opts: Shared = None) -> None:
+    """Connect this store to a team database."""
+    from dp.team import config, server
+
+    url = config.check_url(url)
+    config.update(opts.store, lambda state: state.update(url=url))
+    machine = config.machine_id(opts.store)
+    try:
+        with server.connect(url) as conn:
+            version = server.schema_version(conn)
+            member = conn.execute("SELECT current_user").fetchone()[0]
+    except server.Unreachable as exc:
+        note(f"Connected this store to {url} (machine {machine}); {exc.message}. Events queue until it answers.")
+        return
+    typer.echo(f"Connected this store to {url} as {member} (machine {machine}).")
+    if version < len(server.migrations()):
+        note("Its schema is not in place yet: the database's owner runs dp team migrate.")
+    note("See what a sync would upload with: dp team sync --dry-run")
+
+
+@shared()
+def disconnect(opts: Shared = None) -> None:
+    """Stop syncing this store with the connected team database."""
+    from dp.team import config
+
+    url = config.load(opts.store).get("url")
+    if not url:
+        note("This store is not connected to a team database.")
+        return
+    config.update(opts.store, lambda state: state.pop("url", None))
+    typer.echo(f"Disconnected from {url}; nothing more is uploaded there (what was uploaded stays).")
+
+
+@shared()
+def migrate(url: Optional[str] = typer.Argument(None, metavar="[URL]", help="The database (default: this store's or this repository's)."),
+            opts: Shared = None) -> None:
+    """Create or update the team schema (idempotent; safe to run by several members at once)."""
+    from dp.team import config, server
+    from dp.team.views import resolve_url
+
+    url = config.check_url(url) if url else resolve_url(opts.store, str(opts.directory))
+    with server.connect(url) as conn:
+        before, after = server.migrate(conn)
+    if after == before:
+        typer.echo(f"{url}: the team schema is current (version {after}).")
+    else:
+        typer.echo(f"{url}: team schema version {before} → {after}.")
+
+
+@shared()
+def sync(dry_run: bool = typer.Option(False, "--dry-run", help="List what would be uploaded; upload nothing."),
+         batch_size: int = typer.Option(2000, "--batch-size", min=1, max=100_000, metavar="N",
+                                        help="Events per transaction (an interrupted sync resends at most one batch)."),
+         opts: Shared = None) -> None:
+    """Upload what this store captured (as shapes) and download the team's aggregates."""
+    from dp.errors import DpError
+    from dp.team import config, server
+    from dp.team.sync import Router, destinations, pending, sync_one
+
+    state = config.load(opts.store)
+    with _local(opts.store) as local:
+        router = Router(opts.store, state.get("url"))
+        targets = destinations(opts.store, local, router) if local is not None else (
+            [state["url"]] if state.get("url") else [])
+        if not targets:
+            raise DpError("no team database: connect one with dp team connect postgresql://USER@HOST/DATABASE")
+        if dry_run:
+            plans = {url: pending(opts.store, local, url, router) if local is not None else [] for url in targets}
+            _print_plan(plans, opts.json)
+            return
+        reports, failed = [], []
+        for url in targets:
+            try:
+                reports.append(sync_one(opts.store, local, url, router, batch_size) if local is not None else
+                               {"url": url, "sent": 0, "looked_at": 0})
+            except server.Unreachable as exc:
+                failed.append(exc.message)
+    if opts.json:
+        print_json({"synced": reports, "unreachable": failed})
+    for report in reports if not opts.json else ():
+        typer.echo(f"{report['url']}: {report['sent']} event{'s' if report['sent'] != 1 else ''} uploaded; "
+                   "the team's aggregates downloaded.")
+    if failed:
+        raise DpError("; ".join(failed) + " (the events stay queued; dp team sync sends them when it answers)")
+
+
+def _print_plan(plans: dict, as_json: bool) -> None:
+    from dp.team.shapes import EVENT_FIELDS
+
+    if as_json:
+        print_json({url: [dict(zip(EVENT_FIELDS, row)) for row in rows] for url, rows in plans.items()})
+        return
+    from dp.cli.table import render as table
+    from dp.team.shapes import summary
+
+    for url, rows in plans.items():
+        typer.echo(f"{url}: {len(rows)} event{'s' if len(rows) != 1 else ''} would be uploaded, as these shapes "
+                   "(nothing else leaves this machine):")
+        if rows:
+            typer.echo(table(["COUNT", "OUTCOME", "TOOL", "SHAPE", "CLASS", "HINT"], summary(rows)))
+
+
+@shared()
+def status(opts: Shared = None) -> None:
+    """The connection (no secrets), the last sync, what is queued, and whether the database answered."""
+    from dp.team import config
+    from dp.team.sync import destinations, Router, queued
+
+    state = config.load(opts.store)
+    with _local(opts.store) as local:
+        router = Router(opts.store, state.get("url"))
+        targets = destinations(opts.store, local, router) if local is not None else (
+            [state["url"]] if state.get("url") else [])
+        found = []
+        for url in targets:
+            mark = state.get("databases", {}).get(url, {})
+            found.append({"url": url, "connected": url == state.get("url"), "last_sync": mark.get("last_sync"),
+                          "queued": queued(opts.store, local, url) if local is not None else 0,
+                          "offline": mark.get("last_error"), "offline_since": mark.get("error_at")})
+    if opts.json:
+        print_json({"machine": state.get("machine"), "databases": found})
+        return
+    if not found:
+        typer.echo("Not connected to a team database (dp team connect postgresql://USER@HOST/DATABASE).")
+        return
+    for item in found:
+        how = "connected" if item["connected"] else "named by this repository"
+        typer.echo(f"{item['url']} ({how}), machine {state.get('machine')}")
+        typer.echo(f"  last sync: {item['last_sync'] or 'never'}; queued: {item['queued']} event"
+                   f"{'s' if item['queued'] != 1 else ''}")
+        if item["offline"]:
+            typer.echo(f"  offline since {item['offline_since']}: {item['offline']}")
+
+
+def _local(db):
+    from dp.desires.query import captured
+
+    return captured(db)
+
+
+def register(app: typer.Typer) -> None:
+    team = typer.Typer(help=HELP, no_args_is_help=True, rich_markup_mode=None,
+                       short_help="Share captured failures with a team (PostgreSQL).")
+    for func in (connect, status, sync, migrate, disconnect):
+        team.command(name=func.__name__, help=func.__doc__)(func)
+    app.add_typer(team, name="team")

@@ -1,0 +1,132 @@
+"""Where a store's team database is, and what dp remembers about syncing with it.
+
+The state lives in ``team.json`` beside the store (never in the store, never
+a password): the connection URL as the user gave it minus any secret, this
+machine's random id, and per database how far the upload got, when it last
+synced and the last error. A URL carrying a password is refused: libpq reads
+the password from ``PGPASSWORD`` or ``~/.pgpass``, so nothing dp writes or
+prints can leak it.
+
+A repository can name its team's database in its committed ``.dp/rules.toml``
+(``[team] url = "postgresql://…"``); like every committed rule it acts only
+while the file is the one the user trusted (``dp trust``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from urllib.parse import parse_qsl, urlsplit
+
+from dp.errors import DpError
+from dp.hook import TEAM_STATE as STATE  # the SessionStart hook looks for it
+
+SCHEMES = ("postgresql", "postgres")
+MAX_STATE_BYTES = 1 << 20
+_SECRET_PARAMS = ("password", "sslpassword")
+
+
+def check_url(url: str) -> str:
+    """``url`` if it is a PostgreSQL URL without a password; else one line saying how to fix it."""
+    url = url.strip()
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError as exc:
+        raise DpError(f"{url!r} is not a URL ({exc}); use postgresql://USER@HOST[:PORT]/DATABASE") from None
+    if parts.scheme not in SCHEMES:
+        raise DpError(f"{url!r} is not a PostgreSQL URL; use postgresql://USER@HOST[:PORT]/DATABASE")
+    if password is not None or any(key in _SECRET_PARAMS for key, _ in parse_qsl(parts.query)):
+        raise DpError("the URL carries a password; dp never stores one: remove it from the URL and set "
+                      "PGPASSWORD or add it to ~/.pgpass")
+    return url
+
+
+def state_path(db_path) -> str:
+    return os.path.join(os.path.dirname(os.path.abspath(os.path.expanduser(str(db_path)))), STATE)
+
+
+def load(db_path) -> dict:
+    """The team state of the store at ``db_path`` (``{}`` when it never connected or synced)."""
+    from dp.files import read_bytes
+
+    try:
+        data = read_bytes(state_path(db_path), MAX_STATE_BYTES)
+        state = json.loads(data) if data else {}
+    except (OSError, ValueError, DpError):
+        return {}
+    return state if isinstance(state, dict) else {}
+
+
+def update(db_path, change) -> dict:
+    """Apply ``change(state)`` to the state and write it atomically; returns the new state.
+
+    Creates the store's directory if need be; a concurrent writer's change is
+    re-read and ``change`` applied again on top of it."""
+    from dp.files import FileChanged, read_bytes, replace_file
+
+    path = state_path(db_path)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    for _ in range(5):
+        before = read_bytes(path, MAX_STATE_BYTES)
+        state = load(db_path)
+        change(state)
+        try:
+            replace_file(path, (json.dumps(state, indent=1, sort_keys=True) + "\n").encode(), expected=before)
+            return state
+        except FileChanged:
+            continue
+    raise DpError(f"{path} keeps changing underneath dp; run the command again")
+
+
+def machine_id(db_path) -> str:
+    """This store's random machine id, made once."""
+    state = load(db_path)
+    if state.get("machine"):
+        return state["machine"]
+    return update(db_path, lambda s: s.setdefault("machine", uuid.uuid4().hex))["machine"]
+
+
+def repository_url(db_path, directory: str) -> tuple[str | None, str]:
+    """``(url, note)``: the team database the repository of ``directory`` names in its committed
+    ``.dp/rules.toml`` when the user trusts that file as it is (else None), and a note when a
+    file names one but does not act."""
+    from dp.layers.locate import PROJECT
+    from dp.layers.view import layers_for
+
+    project = layers_for(db_path, directory)
+    if project is None:
+        return None, ""
+    for layer in project.layers:
+        if layer.file.source != PROJECT:
+            continue
+        url = _team_table_url(layer.file)
+        if url is None:
+            return None, ""
+        if not layer.acts:
+            return None, (f"{layer.file.path} names a team database but is not trusted as it is; "
+                          f"review it with: dp trust --show")
+        return check_url(url), ""
+    return None, ""
+
+
+def _team_table_url(file) -> str | None:
+    """``[team] url`` of the layer file, read from the exact bytes that were hashed (else None)."""
+    import hashlib
+
+    from dp.files import read_regular
+    from dp.rules.fast_toml import tomllib
+
+    try:
+        data = read_regular(file.path, 1 << 20)
+    except (OSError, DpError):
+        return None
+    if hashlib.sha256(data).hexdigest() != file.sha256:
+        return None
+    try:
+        team = tomllib.loads(data.decode("utf-8")).get("team")
+    except (ValueError, UnicodeDecodeError):
+        return None
+    url = team.get("url") if isinstance(team, dict) else None
+    return url if isinstance(url, str) and url else None

@@ -1,0 +1,161 @@
+"""``dp desires --team``, ``dp paths --team``, ``dp suggest --team``: the same reports over the team's aggregates.
+
+The server hands every member the same aggregates (``dp_team_groups()``):
+one row per shape, hint and what worked next, with counts and the pseudonyms
+of the people, machines and repositories behind it. Paths are those rows
+summed by shape. Suggestions run dp's own suggester (``dp.desires.suggest``)
+over a scratch SQLite store holding one event per row (and the shapes that
+worked after it, in its own session), then weigh each candidate by the rows
+behind it: so the team's suggestions follow exactly the person's rules, with
+the team's counts.
+
+Read live when the database answers; else from the aggregates the last sync
+downloaded, with a note saying when that was.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from dp.desires.paths import RuleIndex, shape_label
+from dp.desires.query import iso
+from dp.desires.suggest import DEFAULT_MIN_COUNT, candidates
+from dp.errors import DpError
+from dp.rules.model import BASH_TOOL
+from dp.team import config, server, sync
+
+
+def resolve_url(db_path, directory: str) -> str:
+    """The team database for ``directory``: its trusted repository's, else the connected one."""
+    url, note = config.repository_url(db_path, directory)
+    url = url or config.load(db_path).get("url")
+    if not url:
+        raise DpError("no team database: connect one with dp team connect postgresql://USER@HOST/DATABASE"
+                      + (f" ({note})" if note else ""))
+    return url
+
+
+def team_groups(db_path, directory: str) -> tuple[list[dict], str]:
+    """``(aggregates, note)``: live, or the last downloaded with a note saying so."""
+    import os
+
+    url = resolve_url(db_path, directory)
+    try:
+        with server.connect(url) as conn:
+            server.require_schema(conn)
+            return server.groups(conn), ""
+    except server.Unreachable as exc:
+        path = sync.aggregates_path(db_path, url)
+        try:
+            with open(path, "rb") as handle:
+                saved = json.loads(handle.read())
+        except (OSError, ValueError):
+            raise exc from None
+        if not os.path.isfile(path) or saved.get("url") != url:
+            raise exc from None
+        return saved["groups"], f"{exc.message}; showing the team's aggregates as of the last sync ({saved['at']})"
+
+
+def _counts(rows) -> dict:
+    people, machines, repos = set(), set(), set()
+    for row in rows:
+        people.update(row["people"])
+        machines.update(row["machines"])
+        repos.update(row["repositories"])
+    return {"people": len(people), "machines": len(machines), "repositories": len(repos)}
+
+
+def paths(groups: list[dict], rules) -> list[dict]:
+    """The team's failure shapes, most worn first, as ``dp paths --json`` objects plus people,
+    machines and repositories."""
+    by_shape: dict[tuple, list[dict]] = {}
+    for row in groups:
+        if row["outcome"] == "failure":
+            key = (row["tool_name"], row["command"], row["subcommand"], row["flags"], row["input_keys"],
+                   row["error_class"])
+            by_shape.setdefault(key, []).append(row)
+    index = RuleIndex(rules)
+    found = []
+    for (tool, command, subcommand, flags, keys, klass), rows in by_shape.items():
+        shape = {"tool_name": tool, "command": command, "subcommand": subcommand, "flags": json.loads(flags),
+                 "input_keys": json.loads(keys)}
+        found.append({
+            "shape": shape_label(shape), **shape, "error_class": klass,
+            "count": sum(row["events"] for row in rows), "sessions": sum(row["sessions"] for row in rows),
+            **_counts(rows),
+            "first_seen": iso(min(row["first_seen"] for row in rows)),
+            "last_seen": iso(max(row["last_seen"] for row in rows)),
+            "covered_by": index.covering(shape),
+        })
+    return sorted(found, key=lambda item: (-item["count"], -item["people"], item["shape"]))
+
+
+def desires(groups: list[dict], limit: int | None = None) -> list[dict]:
+    """The team's failures by shape and hint, newest first."""
+    found = []
+    for row in groups:
+        if row["outcome"] != "failure":
+            continue
+        shape = {"tool_name": row["tool_name"], "command": row["command"], "subcommand": row["subcommand"],
+                 "flags": json.loads(row["flags"]), "input_keys": json.loads(row["input_keys"])}
+        found.append({"shape": shape_label(shape), "tool_name": row["tool_name"], "error_class": row["error_class"],
+                      "hint": row["error_hint"], "count": row["events"], "sessions": row["sessions"],
+                      **_counts([row]), "last_seen": iso(row["last_seen"])})
+    found.sort(key=lambda item: item["last_seen"], reverse=True)
+    return found[:limit] if limit is not None else found
+
+
+def suggest(groups: list[dict], rules, min_count: int | None = None) -> list[dict]:
+    """The team's suggestions, best first, each with the team's counts (events, sessions, people,
+    machines, repositories); ``min_count`` as ``dp suggest``'s, counted in team events."""
+    scratch = sqlite3.connect(":memory:")
+    try:
+        behind = _scratch_store(scratch, groups)
+        found = []
+        for candidate in candidates(scratch, rules):
+            rows = list({id(behind[event["id"]]): behind[event["id"]] for event in candidate.events}.values())
+            count = sum(row["events"] for row in rows)
+            if not (count >= min_count if min_count is not None
+                    else candidate.unambiguous or count >= DEFAULT_MIN_COUNT):
+                continue
+            item = candidate.to_dict()
+            item.update(count=count, sessions=sum(row["sessions"] for row in rows), **_counts(rows))
+            found.append(item)
+    finally:
+        scratch.close()
+    return sorted(found, key=lambda item: (-item["confidence"], -item["count"], item["id"]))
+
+
+def _scratch_store(conn, groups: list[dict]) -> dict:
+    """Fill a scratch store with one event per aggregate row (and what worked after it in its own
+    session); returns each failure's row id → its aggregate row."""
+    from dp.store import desires as table
+    from dp.store.migrations import migrate
+
+    migrate(conn)
+    behind, rows = {}, []
+    for number, group in enumerate(groups):
+        session = f"team-{number}"
+        shape = {"tool_name": group["tool_name"], "command": group["command"], "subcommand": group["subcommand"],
+                 "flags": json.loads(group["flags"]), "input_keys": json.loads(group["input_keys"])}
+        shown = json.dumps({"command": shape_label(shape)} if group["tool_name"] == BASH_TOOL
+                           else dict.fromkeys(shape["input_keys"], ""))
+        rows.append(_row(f"{session}:0", group["outcome"], group, shown if group["outcome"] == "failure" else None,
+                         group["error_hint"], session))
+        for step, (command, subcommand, flags) in enumerate(json.loads(group["then_shapes"]), start=1):
+            rows.append(_row(f"{session}:{step}", "success", {**group, "tool_name": BASH_TOOL, "command": command,
+                                                               "subcommand": subcommand, "flags": json.dumps(flags),
+                                                               "input_keys": "[]", "error_class": ""},
+                             None, None, session))
+    table.add(conn, rows)
+    for row_id, key in conn.execute("SELECT id, event_key FROM desires WHERE outcome = 'failure'"):
+        behind[row_id] = groups[int(key.split(":")[0].removeprefix("team-"))]
+    return behind
+
+
+def _row(key: str, outcome: str, group: dict, tool_input, error, session: str) -> dict:
+    return {"source": "team", "event_key": key, "outcome": outcome, "tool_name": group["tool_name"],
+            "tool_input": tool_input, "error": error, "command": group["command"], "subcommand": group["subcommand"],
+            "flags": group["flags"], "input_keys": group["input_keys"], "error_class": group["error_class"],
+            "session_id": session, "cwd": "", "timestamp": group["last_seen"]}
