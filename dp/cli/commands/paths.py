@@ -38,34 +38,30 @@ def paths(
     start = parse_since(since) if since else None
     rules, _ = in_effect(opts.store, str(opts.directory))
     if team:
-        _team(rules, start, opts)
-        return
-    with captured(opts.store) as conn:
-        found = group(conn, rules, start) if conn is not None else []
+        found = _team(rules, start, opts)
+    else:
+        with captured(opts.store) as conn:
+            found = group(conn, rules, start) if conn is not None else []
     if opts.json:
         print_json(found)
     elif not found:
-        note("No failed tool calls captured" + (" in that time." if since else " yet."))
+        note(("The team has no failed tool calls" if team else "No failed tool calls captured")
+             + (" in that time." if since else " yet."))
     else:
-        typer.echo(render(found))
+        typer.echo(render_team(found) if team else render(found))
         if any(path["covered_by"] is None for path in found):
-            note("Next: dp suggest (aliases proposed from these paths)")
+            note(f"Next: dp suggest{' --team' if team else ''} (aliases proposed from these paths)")
 
 
-def _team(rules, start: str | None, opts: Shared) -> None:
+def _team(rules, start: str | None, opts: Shared) -> list[dict]:
+    """The team's paths since ``start`` (a note when they are the last sync's, the database unreachable)."""
     from dp.team.views import paths as team_paths
     from dp.team.views import team_groups
 
     groups, stale = team_groups(opts.store, str(opts.directory))
-    found = [path for path in team_paths(groups, rules) if start is None or path["last_seen"] >= start[:19]]
     if stale:
         note(stale)
-    if opts.json:
-        print_json(found)
-    elif not found:
-        note("The team has no failed tool calls" + (" in that time." if start else " yet (dp team sync uploads yours)."))
-    else:
-        typer.echo(render_team(found))
+    return [path for path in team_paths(groups, rules) if start is None or path["last_seen"] >= start[:19]]
 
 
 def render_team(found: list[dict]) -> str:

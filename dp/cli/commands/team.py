@@ -32,7 +32,13 @@ Examples:
 @shared()
 def connect(url: str = typer.Argument(..., metavar="URL", help="postgresql://USER@HOST[:PORT]/DATABASE (no password)."),
             opts: Shared = None) -> None:
-    """Connect this store to a team database."""
+    """Connect this store to a team database (the password: PGPASSWORD or ~/.pgpass, never the URL).
+
+    \b
+    Examples:
+      dp team connect postgresql://alice@db.example.com/dp
+      PGPASSWORD=… dp team connect postgresql://alice@127.0.0.1:5432/team
+    """
     from dp.team import config, server
 
     url = config.check_url(url)
@@ -53,7 +59,12 @@ def connect(url: str = typer.Argument(..., metavar="URL", help="postgresql://USE
 
 @shared()
 def disconnect(opts: Shared = None) -> None:
-    """Stop syncing this store with the connected team database."""
+    """Stop syncing this store with the connected team database (what was uploaded stays).
+
+    \b
+    Examples:
+      dp team disconnect
+    """
     from dp.team import config
 
     url = config.load(opts.store).get("url")
@@ -67,7 +78,15 @@ def disconnect(opts: Shared = None) -> None:
 @shared()
 def migrate(url: Optional[str] = typer.Argument(None, metavar="[URL]", help="The database (default: this store's or this repository's)."),
             opts: Shared = None) -> None:
-    """Create or update the team schema (idempotent; safe to run by several members at once)."""
+    """Create or update the team schema (idempotent; safe to run by several members at once).
+
+    Run by a role that may create tables and roles in the database (its owner).
+
+    \b
+    Examples:
+      dp team migrate
+      dp team migrate postgresql://owner@db.example.com/dp
+    """
     from dp.team import config, server
     from dp.team.views import resolve_url
 
@@ -85,7 +104,13 @@ def sync(dry_run: bool = typer.Option(False, "--dry-run", help="List what would 
          batch_size: int = typer.Option(2000, "--batch-size", min=1, max=100_000, metavar="N",
                                         help="Events per transaction (an interrupted sync resends at most one batch)."),
          opts: Shared = None) -> None:
-    """Upload what this store captured (as shapes) and download the team's aggregates."""
+    """Upload what this store captured (as shapes) and download the team's aggregates.
+
+    \b
+    Examples:
+      dp team sync --dry-run     # every shape that would leave this machine
+      dp team sync
+    """
     from dp.errors import DpError
     from dp.team import config, server
     from dp.team.sync import Router, destinations, pending, sync_one
@@ -135,7 +160,13 @@ def _print_plan(plans: dict, as_json: bool) -> None:
 
 @shared()
 def status(opts: Shared = None) -> None:
-    """The connection (no secrets), the last sync, what is queued, and whether the database answered."""
+    """The connection (no secrets), the last sync, what is queued, and whether the database answered.
+
+    \b
+    Examples:
+      dp team status
+      dp team status --json
+    """
     from dp.team import config
     from dp.team.sync import destinations, Router, queued
 
