@@ -13,13 +13,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+from dp.agents import all_agents
+
 # The dp under test: installed beside the interpreter running the tests.
 BIN = Path(sys.executable).parent
 
-# Variables of dp and of every agent: the tester's own never reach a test user.
-FOREIGN = ("DP_", "XDG_", "CLAUDE", "ANTHROPIC", "CODEX", "OPENAI", "GEMINI", "GOOGLE_", "COPILOT",
-           "GITHUB_COPILOT", "GITHUB_TOKEN", "GH_TOKEN", "GH_HOST",  # Copilot CLI's login and repo-hook switch
-           "OPENCODE")
+# Variables of dp and of every agent (each adapter's ``env_prefixes``): the tester's own never reach a test user.
+FOREIGN = ("DP_", "XDG_", *(prefix for agent in all_agents() for prefix in agent.env_prefixes))
 
 
 def user_environment(home: Path, bin_dir: Path, **extra: str) -> dict:

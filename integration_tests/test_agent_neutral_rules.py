@@ -137,14 +137,6 @@ def test_opencodes_read_file_path(moved):
     assert output["args"] == {"filePath": "/tmp/x", "content": "see https://new.example"}
 
 
-def test_qwens_read_file_takes_dps_names(moved):
-    payload = {"session_id": "q1", "hook_event_name": "PreToolUse", "cwd": "/work/app", "tool_name": "read_file",
-               "tool_input": {"file_path": "/srv/old/a.py"}}
-    proc = subprocess.run([str(BIN / "pave-check"), "--agent", "qwen"], input=json.dumps(payload),
-                          capture_output=True, text=True, env=moved, timeout=60)
-    assert proc.returncode == 0 and "/srv/new/a.py" in proc.stdout, (proc.stdout, proc.stderr)
-
-
 def test_each_agent_has_its_own_name_for_the_argument(moved):
     """Copilot CLI calls Glob's path `paths`; Gemini CLI calls it `dir_path`, so a `path` key in
     Gemini's call is not that argument and stays as it is."""

@@ -184,5 +184,6 @@ def test_ingest_reads_failures_and_made_up_tool_names_and_adds_nothing_twice(env
 def test_ingest_of_a_missing_directory_or_one_directory_for_two_kinds_is_one_error_line(env, tmp_path):
     assert_one_line_error(dp(env, "ingest", "--codex-sessions", tmp_path / "nowhere", "--db", tmp_path / "x.db"),
                           "is not a directory (Codex CLI keeps sessions in ~/.codex/sessions")
-    assert_one_line_error(dp(env, "ingest", "--codex-sessions", "--claude-transcripts", tmp_path, "--db",
-                             tmp_path / "x.db"), "a directory goes with --claude-transcripts, --gemini-sessions, --codex-sessions")
+    both = dp(env, "ingest", "--codex-sessions", "--claude-transcripts", tmp_path, "--db", tmp_path / "x.db")
+    assert_one_line_error(both, "a directory goes with --claude-transcripts, ")  # …every agent's option, one of them
+    assert "--codex-sessions" in both.stderr

@@ -210,7 +210,7 @@ def test_the_naming_check_sees_an_agent_named_in_code():
     with tempfile.TemporaryDirectory() as scratch:
         module = Path(scratch) / "module.py"
         module.write_text(source, encoding="utf-8")
-        found = _namings(module, ("claude", "gemini", "codex", "copilot"))
+        found = _namings(module, _agent_names())
     assert found == ["line 2: imports dp.agents.codex", "line 2: imports dp.agents.codex.trust",
                      "line 3: the identifier find_claude", "line 4: the string 'gemini'"]
 

@@ -1,27 +1,15 @@
-"""The installed package is complete: every subpackage listed, migrations shipped."""
+"""The installed package is complete: every package found, the agents' files and the migrations shipped."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from seventh_agent import NAME, with_new_agent
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def test_every_subpackage_is_listed_in_pyproject():
-    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
-    on_disk = {
-        ".".join(path.parent.relative_to(ROOT).parts)
-        for path in (ROOT / "dp").rglob("__init__.py")
-        if "__pycache__" not in path.parts
-    }
-    assert on_disk | {"dp.migrations"} == listed
 
 
 def test_installed_package_ships_its_migrations(tmp_path):
@@ -34,16 +22,29 @@ def test_installed_package_ships_its_migrations(tmp_path):
     assert int(count) == len(list((ROOT / "migrations").glob("[0-9][0-9][0-9][0-9]_*.sql")))
 
 
-def test_the_build_ships_the_agent_plugin_files(tmp_path):
-    # dp init --plugin (and --agent opencode) copies these from the installed package: a build without them
-    # cannot install the plugin.
-    # setuptools' own build_py step, reading pyproject.toml's package data, as a wheel build runs it.
-    code = "import setuptools, sys; sys.argv = ['setup.py', '-q', 'build_py', '-d', sys.argv[1]]; setuptools.setup()"
-    proc = subprocess.run([sys.executable, "-c", code, str(tmp_path / "lib")], cwd=ROOT, capture_output=True, text=True,
-                          timeout=600)
-    assert proc.returncode == 0, proc.stderr
-    shipped = [path.name for path in (ROOT / "dp" / "agents" / "claude" / "mod").iterdir() if path.is_file()]
-    assert "register.ts" in shipped
-    for name in shipped:
-        assert (tmp_path / "lib" / "dp" / "agents" / "claude" / "mod" / name).is_file(), name
-    assert (tmp_path / "lib" / "dp" / "agents" / "opencode" / "plugin" / "dp.ts").is_file()
+def _built_wheel(source: Path, out: Path) -> set[str]:
+    """The file names in the wheel PyPA's front end builds from ``source`` (without isolation: no index)."""
+    proc = subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(out), str(source)],
+                          cwd=source, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    (wheel,) = out.glob("*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        return set(archive.namelist())
+
+
+def test_the_wheel_ships_every_package_and_a_new_agents_folder_unlisted(tmp_path):
+    """Packages are found, not listed (setup.py), and an agent's non-Python files (the Claude Code mod, the
+    OpenCode plugin) ship by one glob: a seventh agent added as ARCHITECTURE.md says — its folder, a data
+    folder inside it, one registry line — is in the wheel with no edit to pyproject.toml."""
+    root = with_new_agent(tmp_path)
+    (root / "dp" / "agents" / NAME / "plugin").mkdir(exist_ok=True)
+    (root / "dp" / "agents" / NAME / "plugin" / "zed-hook.js").write_text("export default {}\n")
+    shipped = _built_wheel(root, tmp_path / "dist")
+    source = {path.relative_to(root).as_posix() for path in (root / "dp").rglob("*")
+              if path.is_file() and "__pycache__" not in path.parts}
+    assert source - shipped == set()
+    assert {f"dp/agents/{NAME}/adapter.py", f"dp/agents/{NAME}/plugin/zed-hook.js"} <= shipped
+    migrations = {f"dp/migrations/{path.name}" for path in (ROOT / "migrations").glob("*.sql")}
+    assert migrations and migrations <= shipped
+    assert "dp/agents/claude/mod/register.ts" in shipped  # dp init --plugin copies the mod from the package
+    assert not [name for name in shipped if "__pycache__" in name or name.endswith(".pyc")]

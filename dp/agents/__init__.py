@@ -45,8 +45,10 @@ def get(name: str | None = None):
         if name not in MODULES:
             from dp.errors import did_you_mean
 
-            raise UnknownAgent(f"unknown agent {name!r}{did_you_mean(name, MODULES)}: "
-                               f"use one of {', '.join(MODULES)}")
+            # The nearest name is the fix when there is one; the whole list only when there is none
+            # (so a message quoted in the docs does not change with every agent added).
+            suggestion = did_you_mean(name, MODULES)
+            raise UnknownAgent(f"unknown agent {name!r}" + (suggestion or f": use one of {', '.join(MODULES)}"))
         import importlib
 
         module = importlib.import_module(MODULES[name])

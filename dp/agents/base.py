@@ -215,6 +215,15 @@ class Agent:
     demo_rejects_unknown_tools = False
     # The client version dp's facts about the agent were observed in (docs/agents/<agent>.md).
     observed = ""
+    # The prefixes of the agent's own environment variables (its login, model endpoint, config
+    # directory): a live probe and the real-client tests keep the user's out of their scratch HOME.
+    env_prefixes: tuple = ()
+
+    @property
+    def docs_page(self) -> str:
+        """Its page of observed facts, relative to docs/: the site's nav and the agents' overview link it
+        from here (mkdocs_agents.py), so a new agent's page needs no line in mkdocs.yml or an index."""
+        return f"agents/{self.name}.md"
 
     def installed_version(self) -> str | None:
         """The version of the client installed here ("2.1.330"), None when it is not found or does not say."""
@@ -418,8 +427,8 @@ def json_object(text: str) -> dict:
 
 
 def hook_specific_answer(status: int, stdout: str, stderr: str, rewrites: bool = True) -> Decision:
-    """What a before-tool answer in ``hookSpecificOutput`` JSON says (Claude Code's contract, which Codex CLI
-    and Qwen Code speak too): exit 2 blocks with stderr, a ``deny`` refuses, ``updatedInput`` rewrites (only
+    """What a before-tool answer in ``hookSpecificOutput`` JSON says (Claude Code's contract, which other agents'
+    hooks speak too): exit 2 blocks with stderr, a ``deny`` refuses, ``updatedInput`` rewrites (only
     where the agent reads it: ``rewrites``), ``additionalContext`` tells the model."""
     if status == 2:
         return Decision(BLOCK, stderr.strip())

@@ -1,7 +1,7 @@
 """A local stand-in for an OpenAI-compatible Chat Completions API that follows a script.
 
 Shared by every agent that talks to "an OpenAI-compatible provider with a
-custom base URL" (Qwen Code's ``OPENAI_BASE_URL``, OpenCode's
+custom base URL" (an ``OPENAI_BASE_URL`` in the environment, OpenCode's
 ``@ai-sdk/openai-compatible`` provider …): no agent is named here, and each
 agent's folder (``dp/agents/<agent>/``) and real-client harness build on it.
 
@@ -63,8 +63,8 @@ def tool_call(name: str, arguments: dict, call_id: str | None = None) -> dict:
 
 
 def shell(command: str, tool: str = "run_shell_command", key: str = "command", **extra) -> dict:
-    """A scripted shell call: ``tool`` is the agent's shell tool (``run_shell_command`` in Qwen
-    Code, ``bash`` in OpenCode), ``key`` its command argument; ``extra`` adds the other arguments."""
+    """A scripted shell call: ``tool`` is the agent's shell tool (``run_shell_command`` in the
+    Gemini CLI family, ``bash`` in OpenCode), ``key`` its command argument; ``extra`` adds the other arguments."""
     return tool_call(tool, {key: command, **extra})
 
 

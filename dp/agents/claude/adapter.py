@@ -36,6 +36,8 @@ EVENTS = {
 class ClaudeCode(Agent):
     name = "claude"
     display = "Claude Code"
+    env_prefixes = ("CLAUDE", "ANTHROPIC")
+    docs_page = "claude-code.md"  # the first agent's page predates docs/agents/
     version_command = ("claude", "--version")
     # What dp-capture has always stored for Claude Code's hook events (dp ingest stores "transcript").
     capture_source = "hook"

@@ -59,6 +59,7 @@ ALL_TOOLS = "*"
 class CodexCli(Agent):
     name = "codex"
     display = "Codex CLI"
+    env_prefixes = ("CODEX", "OPENAI")
     version_command = ("codex", "--version")
     capture_source = "codex"
     pre_tool_hook = PRE_TOOL_USE

@@ -114,6 +114,7 @@ REPO_HOOK_VARIABLES = (("COPILOT_ALLOW_ALL", "true"), ("GITHUB_COPILOT_PROMPT_MO
 class CopilotCli(Agent):
     name = "copilot"
     display = "Copilot CLI"
+    env_prefixes = ("COPILOT", "GITHUB_COPILOT", "GITHUB_TOKEN", "GH_TOKEN", "GH_HOST")  # its login and repo-hook switch
     version_command = ("copilot", "--version")
     capture_source = "copilot"
     pre_tool_hook = PRE_TOOL_USE

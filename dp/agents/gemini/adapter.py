@@ -65,6 +65,7 @@ _SHELL_TRAILERS = ("Error: ", "Exit Code: ", "Signal: ", "Background PIDs: ", "P
 class GeminiCli(Agent):
     name = "gemini"
     display = "Gemini CLI"
+    env_prefixes = ("GEMINI", "GOOGLE")
     version_command = ("gemini", "--version")
     capture_source = "gemini"
     pre_tool_hook = BEFORE_TOOL

@@ -78,6 +78,7 @@ class OpenCode(Agent):
     name = "opencode"
     parts = {"live": "dp.agents.opencode.live"}
     display = "OpenCode"
+    env_prefixes = ("OPENCODE",)
     version_command = ("opencode", "--version")
     capture_source = "opencode"
     pre_tool_hook = BEFORE

@@ -55,6 +55,7 @@ VERSION = "0.24.4"  # the version the facts above were observed in
 class QwenCode(Agent):
     name = "qwen"
     display = "Qwen Code"
+    env_prefixes = ("QWEN", "OPENAI", "DASHSCOPE")
     version_command = ("qwen", "--version")
     capture_source = "qwen"
     pre_tool_hook = PRE_TOOL_USE
