@@ -12,6 +12,7 @@ body it sent, so a test checks what the model was really shown.
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -28,6 +29,19 @@ QUIET = {
     "DISABLE_TELEMETRY": "1",
     "DISABLE_ERROR_REPORTING": "1",
 }
+
+
+# The model URL of every ``claude`` the throwaway user starts outside ``run()`` (the
+# ``claude plugin`` commands ``dp init --plugin`` and ``dp uninstall`` run, ``plugin
+# validate``/``test``): a 127.0.0.1 port this process holds bound and never listens
+# on, so a connection would be refused at once. With the default, first-party URL,
+# 2.1.330 fetches remote settings and policy limits from api.anthropic.com at every
+# start and, where that name does not resolve, retries each five times with backoff:
+# about 18 s per command, most of the plugin tests' time. A base URL of the user's
+# own (a gateway) skips both fetches; no request reaches it.
+_UNLISTENED = socket.socket()
+_UNLISTENED.bind(("127.0.0.1", 0))
+NO_MODEL_URL = f"http://127.0.0.1:{_UNLISTENED.getsockname()[1]}"
 
 
 @dataclass
@@ -116,7 +130,8 @@ class RealClient:
         self.env = self._environment()
 
     def _environment(self) -> dict:
-        return user_environment(self.home, self.bin, **QUIET, ANTHROPIC_API_KEY="sk-ant-dp-tests-not-a-key")
+        return user_environment(self.home, self.bin, **QUIET, ANTHROPIC_API_KEY="sk-ant-dp-tests-not-a-key",
+                                ANTHROPIC_BASE_URL=NO_MODEL_URL)
 
     # -- the user's side --------------------------------------------------------
 
