@@ -22,14 +22,16 @@ def _capture_entries(settings: dict) -> dict:
     }
 
 
-def test_init_installs_one_async_capture_entry_per_event(dp, home, db_path, env):
+def test_init_installs_one_capture_entry_per_event_async_after_a_success(dp, home, db_path, env):
+    """After a failure dp-capture runs in line: its learned answer must reach the model with the result."""
     report = json.loads(dp("init", "--json").stdout)
     assert report["hook"]["capture"]["status"] == "configured"
     entries = _capture_entries(_settings(home))
     for event in EVENTS:
         [(matcher, hook)] = entries[event]
         assert matcher == "*"
-        assert hook["async"] is True and hook["type"] == "command" and hook["timeout"] == 60
+        assert hook.get("async") is (None if event == "PostToolUseFailure" else True)
+        assert hook["type"] == "command" and hook["timeout"] == 60
         # the real program, and the store this dp uses (Claude Code does not pass DP_DB on)
         assert hook["command"] == f"{CAPTURE_BIN.resolve()} --db {db_path}"
     # The installed command really records into the user's store.

@@ -45,10 +45,13 @@ def test_every_failed_call_of_a_real_transcript_is_recorded(dp, db_path, project
     # redacted on the way in, like every capture
     bash = stored(db_path, "command = 'python'")[0]
     assert json.loads(bash["tool_input"])["command"] == "python hello.py --token [redacted]"
-    # successes only as shapes
+    # successes as shapes; a Bash call right after a failure keeps its command too, redacted (dp.learn's answer)
     shapes = {(r["tool_name"], r["command"]) for r in stored(db_path, "outcome = 'success'")}
     assert ("Bash", "python3") in shapes and ("Read", "") in shapes
-    assert all(r["tool_input"] is None for r in stored(db_path, "outcome = 'success'"))
+    kept = [json.loads(r["tool_input"]) for r in stored(db_path, "outcome = 'success' AND tool_input IS NOT NULL")]
+    assert kept and all(set(item) == {"command"} for item in kept)
+    assert all("[redacted]" in item["command"] for item in kept if "--token" in item["command"])
+    assert all(r["tool_input"] is None for r in stored(db_path, "outcome = 'success' AND tool_name != 'Bash'"))
 
 
 def test_ingest_twice_adds_nothing(dp, db_path, projects):

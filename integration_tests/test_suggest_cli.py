@@ -35,6 +35,18 @@ def _aliases(found) -> list[list[str]]:
     return [item["alias"] for item in found]
 
 
+def only_programs(env, tmp_path, *names) -> None:
+    """The tests' PATH holds ``names`` alone (stub programs): a rename is proposed only where its
+    program is missing and its replacement is there."""
+    directory = tmp_path / "only-bin"
+    directory.mkdir(exist_ok=True)
+    for name in names:
+        stub = directory / name
+        stub.write_text("#!/bin/sh\nexit 0\n")
+        stub.chmod(0o755)
+    env["PATH"] = str(directory)
+
+
 def _capture(env, *events):
     for n, event in enumerate(events):
         event = {**event, "tool_use_id": f"toolu_{n}_{event['tool_use_id']}"}
@@ -94,7 +106,8 @@ def test_one_exact_tool_name_event_is_enough_but_a_fuzzy_one_is_not(store, tmp_p
 
 
 @pytest.mark.parametrize("missing, sibling", [("python", "python3"), ("pip", "pip3"), ("fd", "fdfind")])
-def test_command_not_found_then_a_sibling_in_the_same_session(store, env, missing, sibling):
+def test_command_not_found_then_a_sibling_in_the_same_session(store, env, tmp_path, missing, sibling):
+    only_programs(env, tmp_path, sibling)
     for session in ("s1", "s2"):
         _capture(env,
                  failure(f"{missing} -x job", f"Exit code 127\n/bin/bash: line 1: {missing}: command not found",
@@ -103,14 +116,38 @@ def test_command_not_found_then_a_sibling_in_the_same_session(store, env, missin
                  success(f"{sibling} -x job", session=session, tool_use_id="s"))
     [item] = _suggest(store)
     assert (item["kind"], item["alias"], item["sessions"]) == ("command", ["--cmd", missing, "--replace", sibling], 2)
-    assert item["evidence"][0]["then"] == sibling
+    assert item["evidence"][0]["then"] == f"{sibling} -x job"
 
 
-def test_a_single_command_not_found_is_not_enough(store, env):
-    _capture(env, failure("python x.py", "Exit code 127\npython: command not found", tool_use_id="f"),
-             success("python3 x.py", tool_use_id="s"))
+@pytest.mark.parametrize("on_path", [("python", "python3"), ()])
+def test_no_rename_unless_the_program_is_missing_and_its_replacement_there(store, env, tmp_path, on_path):
+    only_programs(env, tmp_path, *on_path)
+    for session in ("s1", "s2"):
+        _capture(env, failure("python x.py", "Exit code 127\npython: command not found", session=session,
+                              tool_use_id="f"),
+                 success("python3 x.py", session=session, tool_use_id="s"))
     assert _suggest(store) == []
-    assert _aliases(_suggest(store, "--min-count", "1")) == [["--cmd", "python", "--replace", "python3"]]
+
+
+def test_lookalike_names_without_a_pair_are_no_rename(store, env, tmp_path):
+    """javac missing, then java ran something else: names alike, programs not; no pair, no rule."""
+    only_programs(env, tmp_path, "java")
+    for session in ("s1", "s2"):
+        _capture(env, failure("javac Main.java", "Exit code 127\njavac: command not found", session=session,
+                              tool_use_id="f"),
+                 success("java -version", session=session, tool_use_id="s"))
+    assert _suggest(store, "--min-count", "1") == []
+
+
+def test_a_single_session_is_evidence_never_a_rule(store, env, tmp_path):
+    """One-off pairs stay evidence whatever --min-count says: the generalisation must recur across sessions."""
+    only_programs(env, tmp_path, "python3")
+    _capture(env, failure("python x.py", "Exit code 127\npython: command not found", tool_use_id="f"),
+             success("python3 x.py", tool_use_id="s"), success("ls", tool_use_id="l"),
+             failure("python y.py", "Exit code 127\npython: command not found", tool_use_id="g"),
+             success("python3 y.py", tool_use_id="t"))
+    assert _suggest(store) == []
+    assert _suggest(store, "--min-count", "1") == []
 
 
 def test_an_unrelated_success_or_another_session_is_no_evidence(store, env):
@@ -194,7 +231,8 @@ def test_an_unknown_option_with_no_replacement_proposes_nothing(store, env):
 # -- applying ----------------------------------------------------------------------------------------
 
 
-def test_apply_creates_the_rule_through_dp_alias_and_the_suggestion_goes(store, env, pave_check):
+def test_apply_creates_the_rule_through_dp_alias_and_the_suggestion_goes(store, env, tmp_path, pave_check):
+    only_programs(env, tmp_path, "python3")
     for session in ("s1", "s2"):
         _capture(env, failure("python x.py", "Exit code 127\npython: command not found", session=session,
                               tool_use_id="f"),

@@ -320,9 +320,16 @@ def _hooks_object(settings: dict) -> dict:
 
 
 def capture_entries(command: str, timeout: int = CAPTURE_TIMEOUT_SECONDS) -> dict[str, list[dict]]:
-    """dp-capture's entries for sync_entries: one async handler for every tool in each of CAPTURE_EVENTS."""
-    handler = {"type": "command", "command": command, "timeout": timeout, "async": True}
-    return {event: [{"matcher": DP_MATCHER, "hooks": [dict(handler)]}] for event in CAPTURE_EVENTS}
+    """dp-capture's entries for sync_entries: one handler for every tool in each of CAPTURE_EVENTS,
+    async after a success (the agent never waits), in line after a failure, whose learned answer
+    (``dp.capture.answer``) must reach the model with the failed call's result."""
+    entries = {}
+    for event in CAPTURE_EVENTS:
+        handler = {"type": "command", "command": command, "timeout": timeout}
+        if event != "PostToolUseFailure":
+            handler["async"] = True
+        entries[event] = [{"matcher": DP_MATCHER, "hooks": [handler]}]
+    return entries
 
 
 def remove_entries(settings: dict) -> int:

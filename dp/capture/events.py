@@ -17,6 +17,10 @@ from dp.shell.shape import Shape, shapes
 
 BASH = "Bash"
 MAX_KEY_CHARS = 200
+# Calls after a failure whose command is kept (redacted): what the agent ran next is the answer
+# dp.learn learns; every other success keeps its shape only.
+FOLLOW_CALLS = 5
+CALL_COMMAND = "call_command"  # a success row's command, in memory only: never a stored column
 
 # (error class, lower-case phrases), first match wins: the order puts the
 # specific messages before the generic ones (`bash: x: command not found`
@@ -92,7 +96,35 @@ def success_rows(source: str, tool_name: str, tool_input, session_id, cwd, times
         row_key = f"{key}#{index}" if key else None
         rows.append(_row(source, row_key, "success", tool_name, None, None, shape, tool_input, "", session_id, cwd,
                          timestamp))
+    if found:
+        rows[0][CALL_COMMAND] = tool_input["command"]
     return rows
+
+
+def keep_command(row: dict) -> dict:
+    """A success row that follows a failure: its command stored too, redacted like a failure's input."""
+    command = row.pop(CALL_COMMAND, None)
+    if isinstance(command, str):
+        row["tool_input"] = json.dumps(clean_input({"command": command}), ensure_ascii=False)
+    return row
+
+
+def keep_after_failures(rows):
+    """``rows`` in order, each success within ``FOLLOW_CALLS`` calls after a failure of its
+    session keeping its command (``keep_command``); the session-file readers' pass."""
+    since_failure: dict[str, int] = {}
+    for row in rows:
+        session = row["session_id"]
+        if row["outcome"] == "failure":
+            since_failure[session] = 0
+        elif CALL_COMMAND in row and session in since_failure:
+            since_failure[session] += 1
+            if since_failure[session] <= FOLLOW_CALLS:
+                keep_command(row)
+            else:
+                del since_failure[session]
+        row.pop(CALL_COMMAND, None)
+        yield row
 
 
 def _row(source, key, outcome, tool_name, tool_input_json, error, shape, tool_input, klass, session_id, cwd, timestamp):

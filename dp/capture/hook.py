@@ -2,10 +2,14 @@
 
 The agent's adapter (``--agent``, default Claude Code; dp/agents/) reads the
 payload into a neutral event — a failure, a success, or nothing to record —
-and names the rows' ``source``. Claude Code runs it after every tool call (``async: true``, so the agent never
-waits). A ``PostToolUseFailure`` is stored with its redacted input and error;
-a ``PostToolUse`` only as the shapes of what ran. It never prints and always
-exits 0: capture must not change a session in any way. Stdlib only — it is
+and names the rows' ``source``. Claude Code runs it after every tool call
+(``async: true`` after a success, so the agent never waits for it). A
+``PostToolUseFailure`` is stored with its redacted input and error; a
+``PostToolUse`` only as the shapes of what ran, and, within a few calls after
+a failure of its session, its redacted command (what the agent ran next is
+what ``dp.learn`` learns). It always exits 0 and prints one thing only: after
+a failed call that a learned answer covers, that answer, once per session, in
+the agent's after-failure channel (``dp.capture.answer``). Stdlib only — it is
 started once per tool call.
 
 Many sessions write at once: each event is one short ``BEGIN IMMEDIATE``
@@ -25,7 +29,8 @@ USAGE = """usage: dp-capture [--agent NAME] [--db PATH]
 The after-tool hook dp installs into coding agents (`dp init`; Claude Code's
 PostToolUse/PostToolUseFailure, --agent gemini for Gemini CLI's AfterTool): records
 failed calls (redacted) and the shapes of successful ones in the dp store. It
-prints nothing and always exits 0.
+always exits 0 and prints nothing, except a learned answer right after a failed
+call (once per session and answer; see `dp suggest`).
 """
 
 
@@ -41,7 +46,9 @@ def main(argv=None) -> int:
         data = sys.stdin.buffer.read(MAX_PAYLOAD_BYTES + 1)
         if 0 < len(data) <= MAX_PAYLOAD_BYTES:
             options = parse_options(args)
-            record(options.db, data, options.agent)
+            told = capture(options.db, data, options.agent)[1]
+            if told:
+                sys.stdout.write(told)
     except BaseException:  # capture is best effort; the session must never notice it
         pass
     return 0
@@ -49,6 +56,11 @@ def main(argv=None) -> int:
 
 def rows_for(payload: dict, agent_name: str | None = None) -> list[dict]:
     """The rows to store for one hook payload ([] for anything that is not a tool call)."""
+    return _read(payload, agent_name)[0]
+
+
+def _read(payload: dict, agent_name: str | None):
+    """(rows, event, agent) for one hook payload; rows [] for anything that is not a tool call."""
     from dp.agents import get
     from dp.agents.base import POST_FAILURE, POST_TOOL
     from dp.capture.events import event_key, failure_row, now_iso, success_rows
@@ -56,35 +68,63 @@ def rows_for(payload: dict, agent_name: str | None = None) -> list[dict]:
     agent = get(agent_name)
     event = agent.read_event(payload)
     if event is None or event.kind not in (POST_FAILURE, POST_TOOL):
-        return []
+        return [], event, agent
     session, cwd = event.session, event.cwd  # as the adapter read them (Copilot CLI: sessionId)
     source, key = agent.capture_source, event_key(session, event.call_id)
     if event.kind == POST_FAILURE:
-        return [failure_row(source, event.tool, event.tool_input, event.error, session, cwd, now_iso(), key)]
-    return success_rows(source, event.tool, event.tool_input, session, cwd, now_iso(), key)
+        return [failure_row(source, event.tool, event.tool_input, event.error, session, cwd, now_iso(), key)], event, agent
+    return success_rows(source, event.tool, event.tool_input, session, cwd, now_iso(), key), event, agent
 
 
 def record(db, data: bytes, agent_name: str | None = None) -> int:
     """Store the event in ``data`` (read by the adapter of ``agent_name``); returns how many rows were added."""
+    return capture(db, data, agent_name)[0]
+
+
+def capture(db, data: bytes, agent_name: str | None = None) -> tuple[int, str]:
+    """Store the event in ``data``; (rows added, what to print: a learned answer after a failure, or '')."""
     import json
 
     payload = json.loads(data.decode("utf-8"))
     if not isinstance(payload, dict):
-        return 0
-    rows = rows_for(payload, agent_name)
+        return 0, ""
+    rows, event, agent = _read(payload, agent_name)
     if not rows:
-        return 0
+        return 0, ""
     from dp.store.location import db_location
 
     path = db_location(db)
     conn = _connect(path)
     try:
+        _keep_if_following_failure(conn, rows)
         added = _write(conn, rows)
         from dp.capture.fixes import drain
 
-        return added + drain(conn, path)  # the mod's fixes: the fixed call's own PostToolUse lands here
+        added += drain(conn, path)  # the mod's fixes: the fixed call's own PostToolUse lands here
+        if rows[0]["outcome"] != "failure":
+            return added, ""
+        from dp.capture.answer import told
+
+        return added, told(conn, agent, event, rows[0])
     finally:
         conn.close()
+
+
+def _keep_if_following_failure(conn, rows) -> None:
+    """A success right after a failure of its session keeps its command (redacted): the answer dp.learn learns."""
+    import sqlite3
+
+    from dp.capture.events import CALL_COMMAND, FOLLOW_CALLS, keep_command
+    from dp.store.desires import failed_recently
+
+    if CALL_COMMAND not in rows[0]:
+        return
+    try:
+        if rows[0]["session_id"] and failed_recently(conn, rows[0]["session_id"], FOLLOW_CALLS):
+            keep_command(rows[0])
+    except sqlite3.OperationalError:  # a store from before capture: nothing to follow yet
+        pass
+    rows[0].pop(CALL_COMMAND, None)
 
 
 def _connect(path: str):

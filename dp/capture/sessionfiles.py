@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from dp.capture.events import keep_after_failures
 from dp.store import desires
 
 MAX_LINE_BYTES = 32 << 20
@@ -32,10 +33,11 @@ class Totals:
 
 def ingest_files(conn, files: list[Path], rows_of, progress=None) -> Totals:
     """Store the rows ``rows_of(path, totals)`` yields for each file, one transaction per file
-    (every agent's session-file reader)."""
+    (every agent's session-file reader); the calls right after a failure keep their command
+    (``keep_after_failures``), for ``dp.learn``."""
     totals = Totals()
     for index, path in enumerate(files, 1):
-        rows = list(rows_of(path, totals))
+        rows = list(keep_after_failures(rows_of(path, totals)))
         totals.added += desires.add(conn, rows)
         totals.files += 1
         if progress:

@@ -4,8 +4,11 @@ Four sources, each needing evidence of its own kind:
 
 * **tool names** — a call to a tool Claude Code does not have (``read_file``),
   matched to a real tool by name and input schema (``dp.desires.similarity``);
-* **command not found** — then, in the same session, a sibling program
-  succeeded (``python`` → ``python3``, ``fd`` → ``fdfind``);
+* **learned answers** — fail→fix pairs generalised across sessions
+  (``dp.learn``): a missing program renamed (``python`` → ``python3``, only
+  where ``python`` is not on PATH and ``python3`` is), a command's first words
+  (``pip`` → ``uv pip``, ``find.`` → ``find .``, a repository's ``./mvnw``)
+  as a recipe, a flag renamed; each with what the agent ran instead;
 * **subcommand typos** — the tool's own hint (``The most similar command is
   commit``) or a subcommand seen succeeding within a small edit distance;
 * **unknown options** — then the same command succeeded with another flag in
@@ -26,7 +29,6 @@ from dp.desires import hints
 from dp.desires.query import iso, parse_input
 from dp.desires.similarity import best_tool
 from dp.rules.model import BASH_PARAM, BASH_TOOL, COMMAND, FLAG, RECIPE, TOOL_ALIAS
-from dp.rules.tables.pairs import OTHER_NAMES
 from dp.store import desires
 
 MAX_EVIDENCE = 3
@@ -88,7 +90,7 @@ def candidates(conn, rules) -> list[Candidate]:
     """Every candidate the captured events support, with all its events, that no rule in ``rules``
     already makes (however little evidence it has: the caller weighs it; ``dp.team.views``)."""
     found: dict[tuple, Candidate] = {}
-    for source in (_tool_names, _commands_not_found, _subcommand_typos, _unknown_options):
+    for source in (_tool_names, _learned, _subcommand_typos, _unknown_options):
         source(conn, found)
     existing = {rule.key for rule in rules}
     return [candidate for candidate in found.values() if candidate.key not in existing]
@@ -148,28 +150,46 @@ def _following(conn, row) -> list[dict]:
     return [{"command": c, "subcommand": s, "flags": json.loads(f)} for c, s, f in found]
 
 
-def is_sibling(failed: str, other: str) -> bool:
-    """Whether ``other`` is plausibly the installed name of the missing program ``failed``."""
-    if other == failed or len(failed) < 2:
-        return False
-    if OTHER_NAMES.get(failed) == other:
-        return True
-    return other.startswith(failed) or failed.startswith(other) and len(other) >= 2
+def _learned(conn, found: dict) -> None:
+    """The answers ``dp.learn`` generalised from fail→fix pairs, as rules with their pairs as evidence."""
+    from dp.learn.store import learn
 
-
-def _commands_not_found(conn, found: dict) -> None:
-    for row, shape in _failures(conn, "command not found"):
-        missing = shape["command"]
-        if not missing:
+    for item in learn(conn)[0]:
+        proposal = _learned_rule(item)
+        if proposal is None:
             continue
-        for success in _following(conn, row):
-            if is_sibling(missing, success["command"]) and success["subcommand"] == shape["subcommand"]:
-                sibling = success["command"]
-                reason = f"{missing}: command not found, then {sibling} worked in the same session"
-                candidate = _candidate(found, "command", ["--cmd", missing, "--replace", sibling],
-                                       (missing, BASH_TOOL, BASH_PARAM, missing, COMMAND), reason)
-                candidate.add(_event(row), 0.7, then=sibling)
-                break
+        kind, alias, key, reason = proposal
+        candidate = _candidate(found, kind, alias, key, reason)
+        for pair in item.pairs:
+            event = {"id": None, "timestamp": iso(pair.timestamp), "session_id": pair.session, "tool_name": BASH_TOOL,
+                     "tool_input": {"command": pair.failed}, "error": pair.error}
+            candidate.add(event, 0.8, then=pair.fixed)
+
+
+def _learned_rule(item):
+    """(kind, dp alias arguments, rule key, why) for one learned answer; None for a rename whose
+    program is on this PATH (or whose replacement is not), and for a changed option (``_unknown_options``
+    reads those): they stay answers at the moment of failure."""
+    import shutil
+
+    from dp.learn.answer import COMMAND, FLAG as FLAG_CHANGE
+    from dp.rules.build import recipe_command
+
+    sessions = len(item.sessions)
+    then = f"in {sessions} sessions the agent then ran"
+    if item.kind == COMMAND:
+        if shutil.which(item.from_text) is not None or shutil.which(item.to_text) is None:
+            return None
+        return ("command", ["--cmd", item.from_text, "--replace", item.to_text],
+                (item.from_text, BASH_TOOL, BASH_PARAM, item.from_text, COMMAND),
+                f"{item.from_text}: command not found (not on PATH here); {then} {item.to_text}, which is")
+    if item.kind == FLAG_CHANGE:
+        return None  # _unknown_options proposes flag renames, reading flag groups (-rP) letter by letter
+    prefix = item.from_text
+    return ("recipe", ["--recipe", prefix, f"{item.to_text} {{{{ args }}}}"],
+            (prefix, BASH_TOOL, BASH_PARAM, recipe_command(prefix), RECIPE),
+            f"{prefix} failed ({', '.join(item.evidence()['error_classes'])}); {then} {item.to_text} instead"
+            + (" (a program of the repository: apply it with --project)" if item.kind == "path" else ""))
 
 
 def _subcommand_typos(conn, found: dict) -> None:

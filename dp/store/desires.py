@@ -139,6 +139,24 @@ def bash_successes_after(conn: sqlite3.Connection, session: str, timestamp: str,
     return conn.execute(_FOLLOWING, (session, timestamp, event_id, limit)).fetchall()
 
 
+def bash_calls(conn: sqlite3.Connection):
+    """Every Bash call, by session then time, one row per call (a success's first shape): (id,
+    outcome, tool_input, error, error_class, command, session_id, cwd, timestamp). ``dp.learn`` reads
+    the sessions' order from it; a success's ``tool_input`` is set only right after a failure."""
+    return conn.execute(
+        "SELECT id, outcome, tool_input, error, error_class, command, session_id, cwd, timestamp FROM desires "
+        "WHERE tool_name = 'Bash' AND session_id != '' AND (event_key IS NULL OR event_key NOT LIKE '%#_%' "
+        "OR event_key LIKE '%#0') ORDER BY session_id, timestamp, id")
+
+
+def failed_recently(conn: sqlite3.Connection, session_id: str, calls: int) -> bool:
+    """Whether one of the last ``calls`` rows stored for ``session_id`` is a failure (the capture hook
+    keeps a success's command only then); one indexed query."""
+    rows = conn.execute("SELECT outcome FROM desires WHERE session_id = ? ORDER BY timestamp DESC, id DESC LIMIT ?",
+                        (session_id, calls)).fetchall()
+    return any(row[0] == "failure" for row in rows)
+
+
 def succeeded_subcommands(conn: sqlite3.Connection, command: str) -> list[str]:
     """Every subcommand of ``command`` seen succeeding in Bash."""
     rows = conn.execute(

@@ -144,7 +144,7 @@ class GeminiCli(Agent):
         elif event.kind == SESSION_START and kind == CONTEXT and text:
             output = {"hookSpecificOutput": {"hookEventName": SESSION_START_HOOK, "additionalContext": text}}
         elif event.kind in (POST_TOOL, POST_FAILURE):
-            note = recall(event.session, event.tool_input)
+            note = "\n\n".join(n for n in (recall(event.session, event.tool_input), kind == CONTEXT and text) if n)
             if note:
                 output = {"hookSpecificOutput": {"hookEventName": AFTER_TOOL, "additionalContext": note}}
         return (0, json.dumps(output) + "\n", "") if output else (0, "", "")

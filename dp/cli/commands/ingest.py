@@ -67,6 +67,10 @@ def ingest(directory: Optional[Path] = None, go_db: Optional[Path] = None, opts:
             report[key] = _read(agent.part("sessions"), store.conn, directory, opts.json or opts.quiet)
         if go_db is not None:
             report["desire_path_db"] = _go_db(store.conn, go_db.expanduser())
+        from dp.capture.events import now_iso
+        from dp.learn.store import relearn
+
+        report["learned_answers"] = len(relearn(store.conn, now_iso()))
     if opts.json:
         print_json(report)
         return
@@ -144,6 +148,10 @@ def describe(report: dict) -> list[str]:
         version = imported["schema_version"]
         lines.append(f"{imported['file']} (desire-path schema {version if version is not None else 'unknown'}): "
                      f"{imported['read']} desires read, {imported['added']} new events stored")
+    if report.get("learned_answers"):
+        count = report["learned_answers"]
+        lines.append(f"{count} learned answer{'s' if count != 1 else ''} (what agents ran next, in several sessions; "
+                     "see dp suggest)")
     return lines
 
 

@@ -64,6 +64,10 @@ def suggest(
             note(stale)
         found = propose_team(groups, rules, 1 if apply else min_count)
     else:
+        from dp.capture.events import now_iso
+        from dp.learn.store import relearn_at
+
+        relearn_at(db, now_iso())  # the answers the capture hook tells at the moment of failure
         with captured(db) as conn:
             found = propose(conn, rules, 1 if apply else min_count) if conn is not None else []
     if apply:

@@ -1,0 +1,123 @@
+"""From fail→fix pairs to dp's rule kinds, kept only when they recur across sessions.
+
+One pair says what one agent did once; a peer learning raw pairs saw 1 in 44
+recur. So each pair is first read as the smallest change that turned the
+failed call into the fix — the words that differ, where they sit — and that
+change is named by kind:
+
+* **command** — the command word alone changed, to a bare name, after
+  ``command not found`` (``python`` → ``python3``);
+* **path** — the same, to a path (``mvn`` → ``./mvnw``): a program of one
+  repository, never a PATH rename, so it answers only in that repository;
+* **literal** — the same characters with spaces moved (``find.`` → ``find .``);
+* **recipe** — the words a command starts with replaced by others
+  (``pip install`` → ``uv pip install``);
+* **flag** — one option of the same command replaced by another.
+
+A change becomes an answer only when it comes from failures of the classes
+these kinds mend (a missing program, an unknown option or subcommand) and
+was seen in at least ``MIN_SESSIONS`` sessions, and no other change of the same
+words was seen about as often. Everything else stays evidence.
+"""
+
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+
+from dp.learn.answer import COMMAND, FLAG, LITERAL, PATH, RECIPE, command_starts, words
+
+MIN_SESSIONS = 2
+MAX_EXAMPLES = 3
+MENDABLE = {
+    COMMAND: ("command not found",),
+    PATH: ("command not found", "no such file"),
+    LITERAL: ("command not found",),
+    RECIPE: ("command not found", "unknown subcommand", "unknown option"),
+    FLAG: ("unknown option", "unknown subcommand"),
+}
+
+
+def change(failed: str, fixed: str) -> tuple[str, str, str, str] | None:
+    """(kind, command word, from words, to words) of the one change from ``failed`` to ``fixed``, or None."""
+    old, new = words(failed), words(fixed)
+    if not old or not new:
+        return None
+    opcodes = [op for op in SequenceMatcher(None, old, new, autojunk=False).get_opcodes() if op[0] != "equal"]
+    if len(opcodes) != 1:
+        return None
+    tag, i1, i2, j1, j2 = opcodes[0]
+    starts = command_starts(old)
+    if i1 in starts:
+        return _at_start(old, new, i1, i2, j1, j2)
+    if tag == "replace" and i2 - i1 == 1 and j2 - j1 == 1 and old[i1].startswith("-") and new[j1].startswith("-"):
+        owner = max((s for s in starts if s < i1), default=None)
+        return (FLAG, old[owner], old[i1], new[j1]) if owner is not None else None
+    return None
+
+
+def _at_start(old, new, i1, i2, j1, j2):
+    before, after = old[i1:i2] or old[i1 : i1 + 1], new[j1:j2] if i2 > i1 else new[j1 : j2 + 1]
+    if not before or not after:
+        return None
+    word = before[0]
+    if "".join(before) == "".join(after):
+        return LITERAL, word, " ".join(before), " ".join(after)
+    if len(before) == 1 and len(after) == 1:
+        if "/" in after[0] and "/" not in word:
+            return PATH, word, word, after[0]
+        if "/" not in after[0] and "/" not in word:
+            return COMMAND, word, word, after[0]
+        return None
+    return RECIPE, word, " ".join(before), " ".join(after)
+
+
+class Generalised:
+    """One change seen in several pairs: the learned answer, with its evidence."""
+
+    def __init__(self, kind, command, from_text, to_text):
+        self.kind, self.command, self.from_text, self.to_text = kind, command, from_text, to_text
+        self.pairs: list = []
+
+    @property
+    def sessions(self) -> set:
+        return {pair.session for pair in self.pairs}
+
+    def evidence(self) -> dict:
+        classes = sorted({pair.error_class for pair in self.pairs})
+        return {
+            "error_classes": classes,
+            "repositories": sorted({pair.cwd for pair in self.pairs if pair.cwd})[:20],
+            "examples": [{"failed": p.failed[:300], "error": p.error, "then": p.fixed[:300],
+                          "calls_later": p.distance, "session": p.session[:80]} for p in self.pairs[-MAX_EXAMPLES:]],
+        }
+
+    def to_answer(self, learned_at: str) -> dict:
+        return {"tool_name": "Bash", "command": self.command, "kind": self.kind, "from_text": self.from_text,
+                "to_text": self.to_text, "pairs": len(self.pairs), "sessions": len(self.sessions),
+                "evidence": self.evidence(), "learned_at": learned_at}
+
+
+def generalise(pairs, min_sessions: int = MIN_SESSIONS) -> tuple[list[Generalised], list]:
+    """(the changes that recur across ``min_sessions`` sessions, the pairs that stay evidence only)."""
+    groups: dict[tuple, Generalised] = {}
+    loose = []
+    for pair in pairs:
+        found = change(pair.failed, pair.fixed)
+        if found is None or pair.error_class not in MENDABLE[found[0]]:
+            loose.append(pair)
+            continue
+        groups.setdefault(found, Generalised(*found)).pairs.append(pair)
+    by_from: dict[tuple, list[Generalised]] = {}
+    for item in groups.values():
+        by_from.setdefault((item.kind, item.command, item.from_text), []).append(item)
+    kept = []
+    for rivals in by_from.values():
+        rivals.sort(key=lambda item: -len(item.sessions))
+        best = rivals[0]
+        runner_up = len(rivals[1].sessions) if len(rivals) > 1 else 0
+        if len(best.sessions) >= min_sessions and len(best.sessions) >= 2 * runner_up:
+            kept.append(best)
+        else:
+            loose += [pair for item in rivals for pair in item.pairs]
+    kept.sort(key=lambda item: (-len(item.sessions), -len(item.pairs), item.command))
+    return kept, loose

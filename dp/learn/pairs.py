@@ -1,0 +1,113 @@
+"""Fail→fix pairs: a failed Bash call and the later call of its session that did what it meant.
+
+A pair holds when, within ``FOLLOW_CALLS`` calls after the failure, a call of
+the same session succeeded, belongs to the same tool family (the same
+command word, a sibling name — ``python``/``python3``, ``find.``/``find`` —
+or the same program by path, ``./mvnw``/``mvn``) and shares most of its
+arguments. The same call run again unchanged is a retry, not a fix: no pair.
+Every source dp reads feeds the same rows (the capture hook, and through
+``dp ingest`` every agent's session files), so pairs come from all of them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from difflib import SequenceMatcher
+
+from dp.learn.answer import command_starts, normalised, words
+from dp.store import desires
+
+FOLLOW_CALLS = 5
+MIN_OVERLAP = 0.5
+
+
+class Pair:
+    """One failed call and the call that fixed it, redacted as stored."""
+
+    __slots__ = ("failed", "fixed", "error_class", "error", "session", "cwd", "timestamp", "distance")
+
+    def __init__(self, failed, fixed, error_class, error, session, cwd, timestamp, distance):
+        self.failed, self.fixed, self.error_class, self.error = failed, fixed, error_class, error
+        self.session, self.cwd, self.timestamp, self.distance = session, cwd, timestamp, distance
+
+    def to_dict(self) -> dict:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+
+def stored_pairs(conn) -> list[Pair]:
+    """Every fail→fix pair in the store's captured Bash calls."""
+    found, session, calls = [], None, []
+    for row in desires.bash_calls(conn):
+        if row[6] != session:
+            found += session_pairs(calls)
+            session, calls = row[6], []
+        calls.append(row)
+    return found + session_pairs(calls)
+
+
+def session_pairs(calls: list) -> list[Pair]:
+    """The pairs of one session's calls, in order (rows as ``desires.bash_calls`` gives them)."""
+    found = []
+    for index, (_id, outcome, tool_input, error, klass, _cmd, session, cwd, when) in enumerate(calls):
+        failed = _command(tool_input)
+        if outcome != "failure" or failed is None:
+            continue
+        for distance, later in enumerate(calls[index + 1 : index + 1 + FOLLOW_CALLS], 1):
+            fixed = _command(later[2])
+            if fixed is None:
+                continue
+            if normalised(fixed) == normalised(failed):
+                break  # run again unchanged: a retry (or a flaky call), not a fix
+            if later[1] == "success" and same_intent(failed, fixed):
+                found.append(Pair(failed, fixed, klass, _first_line(error), session, cwd, when, distance))
+                break
+    return found
+
+
+def same_intent(failed: str, fixed: str) -> bool:
+    """Whether ``fixed`` does what ``failed`` meant: same tool family and overlapping arguments."""
+    old, new = words(failed), words(fixed)
+    if not old or not new:
+        return False
+    old_starts, new_starts = command_starts(old), command_starts(new)
+    if not old_starts or not new_starts:
+        return False
+    if not (_heads_meet(old, old_starts, new, new_starts) or _heads_meet(new, new_starts, old, old_starts)):
+        return False
+    ratio = SequenceMatcher(None, old, new, autojunk=False).ratio()
+    return ratio >= MIN_OVERLAP or SequenceMatcher(None, failed, fixed, autojunk=False).ratio() >= 0.8
+
+
+def _heads_meet(one, one_starts, other, other_starts) -> bool:
+    """Whether a command word of ``one`` names the program of a command of ``other``, as its first
+    word or behind a runner (``uv pip``, ``python3 -m pytest``, ``npx jest``)."""
+    heads = {_family(word) for i in other_starts for word in other[i : i + 3]}
+    return any(_related(_family(one[i]), head) for i in one_starts for head in heads)
+
+
+def _family(word: str) -> str:
+    """A command word as a family: its base name, without a version suffix or stray punctuation."""
+    base = os.path.basename(word).rstrip(".,;:")
+    return base.rstrip("0123456789.-") or base
+
+
+def _related(one: str, other: str) -> bool:
+    if not one or not other:
+        return False
+    return one == other or (min(len(one), len(other)) >= 2 and (one.startswith(other) or other.startswith(one)))
+
+
+def _command(tool_input) -> str | None:
+    if not tool_input:
+        return None
+    try:
+        value = json.loads(tool_input).get("command")
+    except (ValueError, AttributeError):
+        return None
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def _first_line(error) -> str:
+    lines = [line for line in (error or "").splitlines() if line.strip() and not line.startswith("Exit code")]
+    return lines[0][:200] if lines else ""
