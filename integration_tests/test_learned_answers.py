@@ -1,0 +1,168 @@
+"""The answer at the moment of failure (issue 39): dp-capture, fed a session's failures and fixes as
+the real hook JSON, learns (through dp suggest / dp ingest, never in the hook) what the agents ran next
+and tells the agent the corrected call right after the same failure recurs, once per session."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import sqlite3
+
+import pytest
+from capture_support import failure, run_capture, stored, success, transcript_lines
+
+NOT_FOUND = "Exit code 127\n/bin/bash: line 1: {}: command not found"
+_CALLS = itertools.count()
+
+
+@pytest.fixture
+def programs(env, tmp_path):
+    """The hook's PATH: stub programs only (python3, uv, …), so `python` is missing as on the agents' machines."""
+    directory = tmp_path / "bin"
+    directory.mkdir()
+
+    def put(*names):
+        for name in names:
+            stub = directory / name
+            stub.write_text("#!/bin/sh\nexit 0\n")
+            stub.chmod(0o755)
+        env["PATH"] = str(directory)
+
+    return put
+
+
+def _session(env, name, *events):
+    for event in events:
+        call = f"toolu_{next(_CALLS)}"
+        assert run_capture({**event, "session_id": name, "tool_use_id": call}, env=env).returncode == 0
+
+
+def _learn(dp) -> list[dict]:
+    proc = dp("suggest", "--json")
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+def _told(env, event, session="later") -> str:
+    proc = run_capture({**event, "session_id": session}, env=env)
+    assert proc.returncode == 0 and proc.stderr == b""
+    if not proc.stdout:
+        return ""
+    output = json.loads(proc.stdout)["hookSpecificOutput"]
+    assert output["hookEventName"] == "PostToolUseFailure"
+    return output["additionalContext"]
+
+
+def _two_sessions_fixing(env, failed, error, fixed, cwd="/work/app"):
+    for name in ("first", "second"):
+        _session(env, name, failure(failed, error, cwd=cwd), success("ls", cwd=cwd), success(fixed, cwd=cwd))
+
+
+def test_a_recurring_failure_is_answered_with_the_corrected_call_once_per_session(dp, env, programs, db_path):
+    programs("python3")
+    _two_sessions_fixing(env, "python manage.py test", NOT_FOUND.format("python"), "python3 manage.py test")
+    [rule] = _learn(dp)
+    assert rule["alias"] == ["--cmd", "python", "--replace", "python3"] and rule["sessions"] == 2
+    assert rule["evidence"][0]["then"] == "python3 manage.py test"
+
+    text = _told(env, failure("cd api && python -m pytest -q tests", NOT_FOUND.format("python"), tool_use_id="x1"))
+    assert text.endswith("Run this instead:\ncd api && python3 -m pytest -q tests")
+    assert "2 earlier sessions" in text
+    # once per session and answer; another session hears it again
+    assert _told(env, failure("python x.py", NOT_FOUND.format("python"), tool_use_id="x2")) == ""
+    assert _told(env, failure("python x.py", NOT_FOUND.format("python"), tool_use_id="x3"), "other").endswith(
+        "python3 x.py")
+    # the failure is stored all the same
+    assert len(stored(db_path, "session_id = 'later' AND outcome = 'failure'")) == 2
+
+
+def test_no_answer_for_another_kind_of_failure_or_a_missing_replacement(dp, env, programs, tmp_path):
+    programs("python3")
+    _two_sessions_fixing(env, "python manage.py test", NOT_FOUND.format("python"), "python3 manage.py test")
+    _learn(dp)
+    # python ran and its tests failed: not what the answer mends
+    assert _told(env, failure("python manage.py test", "Exit code 1\nFAILED tests/test_x.py", tool_use_id="y1")) == ""
+    # a success says nothing
+    proc = run_capture({**success("python3 x.py"), "session_id": "later"}, env=env)
+    assert (proc.returncode, proc.stdout) == (0, b"")
+    env["PATH"] = str(tmp_path / "no-programs")  # python3 gone too: an answer never leads to a missing program
+    assert _told(env, failure("python y.py", NOT_FOUND.format("python"), tool_use_id="y2"), "third") == ""
+
+
+def test_one_session_is_evidence_not_an_answer(dp, env, programs):
+    programs("python3")
+    _session(env, "only", failure("python a.py", NOT_FOUND.format("python")), success("python3 a.py"),
+             failure("python b.py", NOT_FOUND.format("python")), success("python3 b.py"))
+    assert _learn(dp) == []
+    assert _told(env, failure("python c.py", NOT_FOUND.format("python"), tool_use_id="z")) == ""
+
+
+def test_a_retry_or_an_unrelated_success_is_no_fix(dp, env, programs):
+    programs("python3", "make")
+    for name in ("a", "b"):
+        _session(env, name, failure("python a.py", NOT_FOUND.format("python")), success("make build"),
+                 success("python a.py"))
+    assert _learn(dp) == []
+
+
+def test_literal_recipe_and_repository_path_answers(dp, env, programs, tmp_path):
+    programs("find", "uv", "pip")
+    repo = tmp_path / "svc"
+    repo.mkdir()
+    (repo / "mvnw").write_text("#!/bin/sh\n")
+    (repo / "mvnw").chmod(0o755)
+    _two_sessions_fixing(env, "find. -name '*.py'", NOT_FOUND.format("find."), "find . -name '*.py'")
+    _two_sessions_fixing(env, "pip install requests", "Exit code 127\nbash: pip: command not found",
+                         "uv pip install requests")
+    _two_sessions_fixing(env, "mvn -q test", NOT_FOUND.format("mvn"), "./mvnw -q test", cwd=str(repo))
+    kinds = {tuple(item["alias"][:2]): item for item in _learn(dp)}
+    assert ("--recipe", "find.") in kinds and ("--recipe", "pip") in kinds and ("--recipe", "mvn") in kinds
+    assert "a program of the repository" in kinds[("--recipe", "mvn")]["reason"]
+    assert _told(env, failure("find. -type f", NOT_FOUND.format("find."), tool_use_id="l")).endswith("find . -type f")
+    assert _told(env, failure("pip install -e .", "bash: pip: command not found", tool_use_id="r")).endswith(
+        "uv pip install -e .")
+    assert _told(env, failure("mvn verify", NOT_FOUND.format("mvn"), cwd=str(repo), tool_use_id="p")).endswith(
+        "./mvnw verify")
+    # elsewhere there is no ./mvnw: no answer
+    assert _told(env, failure("mvn verify", NOT_FOUND.format("mvn"), cwd=str(tmp_path), tool_use_id="q"),
+                 "elsewhere") == ""
+
+
+def test_answers_learned_from_ingested_transcripts(dp, env, programs, tmp_path):
+    programs("python3")
+    root = tmp_path / "projects"
+    for n, session in enumerate(("t1", "t2")):
+        directory = root / f"-work-app{n}"
+        directory.mkdir(parents=True)
+        calls = [("Bash", {"command": "python setup.py --version"}, "bash: python: command not found", True),
+                 ("Bash", {"command": "python3 setup.py --version"}, "1.0", False)]
+        (directory / f"{session}.jsonl").write_text(transcript_lines(session, calls))
+    report = json.loads(dp("ingest", "--json", "--claude-transcripts", str(root)).stdout)
+    assert report["learned_answers"] == 1
+    assert _told(env, failure("python -V", NOT_FOUND.format("python"), tool_use_id="i")).endswith("python3 -V")
+
+
+def test_gemini_after_tool_carries_the_answer(dp, env, programs):
+    programs("python3")
+    _two_sessions_fixing(env, "python x.py", NOT_FOUND.format("python"), "python3 x.py")
+    _learn(dp)
+    payload = {"session_id": "g1", "transcript_path": "", "cwd": "/work/app", "hook_event_name": "AfterTool",
+               "timestamp": "2026-11-26T10:00:01.000Z", "tool_name": "run_shell_command",
+               "tool_input": {"command": "python y.py"},
+               "tool_response": {"llmContent": "bash: line 1: python: command not found\nExit Code: 127",
+                                 "returnDisplay": "", "error": None}}
+    proc = run_capture(payload, "--agent", "gemini", env=env)
+    output = json.loads(proc.stdout)["hookSpecificOutput"]
+    assert output["hookEventName"] == "AfterTool" and output["additionalContext"].endswith("python3 y.py")
+
+
+def test_a_store_from_before_learning_fails_open(env, db_path):
+    """A store at migration 0006 (no learned table): the failure is stored, nothing is printed."""
+    assert run_capture(failure("python x.py", NOT_FOUND.format("python")), env=env).returncode == 0
+    conn = sqlite3.connect(db_path)
+    conn.execute("DROP TABLE learned")
+    conn.commit()
+    conn.close()
+    proc = run_capture(failure("python y.py", NOT_FOUND.format("python"), tool_use_id="b"), env=env)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
+    assert len(stored(db_path, "outcome = 'failure'")) == 2
