@@ -161,7 +161,7 @@ def _learned(conn, found: dict) -> None:
         kind, alias, key, reason = proposal
         candidate = _candidate(found, kind, alias, key, reason)
         for pair in item.pairs:
-            event = {"id": None, "timestamp": iso(pair.timestamp), "session_id": pair.session, "tool_name": BASH_TOOL,
+            event = {"id": pair.failed_id, "timestamp": iso(pair.timestamp), "session_id": pair.session, "tool_name": BASH_TOOL,
                      "tool_input": {"command": pair.failed}, "error": pair.error}
             candidate.add(event, 0.8, then=pair.fixed)
 

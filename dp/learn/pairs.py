@@ -25,11 +25,12 @@ MIN_OVERLAP = 0.5
 class Pair:
     """One failed call and the call that fixed it, redacted as stored."""
 
-    __slots__ = ("failed", "fixed", "error_class", "error", "session", "cwd", "timestamp", "distance")
+    __slots__ = ("failed", "fixed", "error_class", "error", "session", "cwd", "timestamp", "distance", "failed_id")
 
-    def __init__(self, failed, fixed, error_class, error, session, cwd, timestamp, distance):
+    def __init__(self, failed, fixed, error_class, error, session, cwd, timestamp, distance, failed_id=None):
         self.failed, self.fixed, self.error_class, self.error = failed, fixed, error_class, error
         self.session, self.cwd, self.timestamp, self.distance = session, cwd, timestamp, distance
+        self.failed_id = failed_id  # the failure's row in the store
 
     def to_dict(self) -> dict:
         return {name: getattr(self, name) for name in self.__slots__}
@@ -49,7 +50,7 @@ def stored_pairs(conn) -> list[Pair]:
 def session_pairs(calls: list) -> list[Pair]:
     """The pairs of one session's calls, in order (rows as ``desires.bash_calls`` gives them)."""
     found = []
-    for index, (_id, outcome, tool_input, error, klass, _cmd, session, cwd, when) in enumerate(calls):
+    for index, (row_id, outcome, tool_input, error, klass, _cmd, session, cwd, when) in enumerate(calls):
         failed = _command(tool_input)
         if outcome != "failure" or failed is None:
             continue
@@ -60,7 +61,7 @@ def session_pairs(calls: list) -> list[Pair]:
             if normalised(fixed) == normalised(failed):
                 break  # run again unchanged: a retry (or a flaky call), not a fix
             if later[1] == "success" and same_intent(failed, fixed):
-                found.append(Pair(failed, fixed, klass, _first_line(error), session, cwd, when, distance))
+                found.append(Pair(failed, fixed, klass, _first_line(error), session, cwd, when, distance, row_id))
                 break
     return found
 
