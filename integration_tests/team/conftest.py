@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -25,6 +29,17 @@ def team_db(cluster):
     cluster.sql(f"CREATE DATABASE {name}")
     yield name
     cluster.sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture
+def migrated(cluster, team_db):
+    """``team_db`` with the schema in place, migrated by its owner through ``dp team migrate``."""
+    proc = subprocess.run([str(Path(sys.executable).parent / "dp"), "team", "migrate",
+                           cluster.url("dp_admin", team_db)], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PGPASSWORD": "admin-secret"})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == f"{cluster.url('dp_admin', team_db)}: team schema version 0 → 1.\n"
+    return team_db
 
 
 def add_member(cluster, database: str, role: str, password: str) -> None:

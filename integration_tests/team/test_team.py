@@ -53,17 +53,6 @@ class Member(Person):
                              cwd=str(cwd)))
 
 
-@pytest.fixture
-def migrated(cluster, team_db):
-    """``team_db`` with the schema in place, migrated by its owner through ``dp team migrate``."""
-    proc = subprocess.run([str(Path(os.sys.executable).parent / "dp"), "team", "migrate",
-                           cluster.url("dp_admin", team_db)], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PGPASSWORD": "admin-secret"})
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == f"{cluster.url('dp_admin', team_db)}: team schema version 0 → 1.\n"
-    return team_db
-
-
 def clone(person: Person, origin: Path, where: Path) -> Path:
     person.git("clone", "-q", str(origin), str(where), cwd=where.parent)
     return where
