@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from dp.agents import all_agents
@@ -40,15 +42,46 @@ def user_environment(home: Path, bin_dir: Path, **extra: str) -> dict:
 
 
 class AgentUser:
-    """What every agent's throwaway user does with dp: run it, install it, put programs on PATH.
+    """One user's machine for an agent's real-client suite, and what every such user does with dp.
 
-    A harness sets ``AGENT`` (the ``--agent`` name), ``project``, ``bin`` and ``env``.
+    A suite configures it: ``AGENT`` (the ``--agent`` name), ``PROGRAM`` (the binary's name on the
+    user's PATH), ``AGENT_DIRS`` (what the agent keeps under HOME before dp, ``.gemini`` …) and
+    ``environment()`` (the agent's own variables). The user gets a HOME with TMPDIR inside, a project
+    that is a git repository, a ``bin`` directory first on PATH holding the pinned binary under its
+    usual name (where ``dp doctor --live`` finds it) and stand-in programs, and dp's default store.
+    ``launch`` runs the binary once against a scripted model; each suite's ``run`` says how.
     """
 
     AGENT = ""
+    PROGRAM = ""
+    AGENT_DIRS: tuple = ()
     project: Path
     bin: Path
     env: dict
+
+    def __init__(self, root: Path, binary: Path):
+        self.root, self.binary = root, binary
+        self.home, self.project, self.bin = root / "home", root / "project", root / "bin"
+        for directory in (self.home / "tmp", *(self.home / name for name in self.AGENT_DIRS), self.project, self.bin):
+            directory.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["git", "init", "-q", str(self.project)], check=True)
+        (self.bin / self.PROGRAM).symlink_to(binary)
+        self.store = self.home / ".dp" / "dp.db"
+        self.env = user_environment(self.home, self.bin, **self.environment())
+
+    def environment(self) -> dict:
+        """The agent's own variables for this user (its sign-in, its switches)."""
+        return {}
+
+    def launch(self, fake, command, cwd: Path | None = None, env: dict | None = None,
+               timeout: float = 180) -> subprocess.CompletedProcess:
+        """Start the scripted model ``fake``, run ``command(url)`` → (argv, variables) once as this user
+        (in the project unless ``cwd``), stop the model."""
+        with fake:
+            argv, variables = command(fake.url)
+            return subprocess.run([str(part) for part in argv], capture_output=True, text=True,
+                                  cwd=cwd or self.project, env={**self.env, **variables, **(env or {})},
+                                  timeout=timeout, stdin=subprocess.DEVNULL)
 
     def dp(self, *args, input=None, check=True, cwd=None, timeout=120) -> subprocess.CompletedProcess:
         """Run the installed ``dp`` as this user (``check``: fail the test on a non-zero exit; ``timeout``
@@ -69,3 +102,24 @@ class AgentUser:
         path.write_text("#!/bin/bash\n" + script.replace("{name}", name) + "\n")
         path.chmod(0o755)
         return path
+
+
+@dataclass
+class AgentSession:
+    """One finished run of an agent's binary: what it printed (``proc``) and what the model was sent (``fake``)."""
+
+    proc: subprocess.CompletedProcess
+    fake: object
+
+    @property
+    def log(self) -> str:
+        """What the binary printed, stdout then stderr."""
+        return self.proc.stdout + self.proc.stderr
+
+
+def new_user(user_class, tmp_path: Path, binary: Path, warm_cache: Path):
+    """A fresh user of ``user_class`` with the pinned binary; dp's caches warmed from ``warm_cache`` when built."""
+    user = user_class(tmp_path, binary)
+    if warm_cache.is_dir():
+        shutil.copytree(warm_cache, user.home / ".cache" / "dp")
+    return user

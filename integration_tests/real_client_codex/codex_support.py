@@ -16,11 +16,9 @@ does to it.
 
 from __future__ import annotations
 
-import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 
-from agent_home import AgentUser, user_environment
+from agent_home import AgentSession, AgentUser
 
 from dp.agents.codex.fake_api import MODEL, Conversation, FakeResponses
 
@@ -28,12 +26,8 @@ from dp.agents.codex.fake_api import MODEL, Conversation, FakeResponses
 BYPASS_TRUST = "--dangerously-bypass-hook-trust"
 
 
-@dataclass
-class CodexSession:
+class CodexSession(AgentSession):
     """One finished ``codex exec`` run."""
-
-    proc: subprocess.CompletedProcess
-    fake: FakeResponses
 
     @property
     def conversation(self) -> Conversation:
@@ -55,37 +49,26 @@ class CodexSession:
         """Everything the model read before its first turn (AGENTS.md, SessionStart context, the prompt)."""
         return self.conversation.opening
 
-    @property
-    def log(self) -> str:
-        """What the binary printed (its progress, ``hook: …`` lines and warnings go to stderr)."""
-        return self.proc.stdout + self.proc.stderr
 
 
 class CodexUser(AgentUser):
     """A throwaway user account driving the pinned real ``codex``."""
 
-    AGENT = "codex"
+    AGENT = PROGRAM = "codex"
+    AGENT_DIRS = (".codex",)
 
     def __init__(self, root: Path, codex: Path):
-        self.root = root
-        self.codex = codex
-        self.home = root / "home"
-        self.project = root / "project"
-        self.bin = root / "bin"
-        for directory in (self.home / "tmp", self.home / ".codex", self.project, self.bin):
-            directory.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["git", "init", "-q", str(self.project)], check=True)
+        super().__init__(root, codex)
         # Codex runs commands with `bash -lc`: a login shell resets PATH from /etc/profile,
         # and the user's own ~/.profile puts their programs back in front, as a real one does.
         (self.home / ".profile").write_text(f'export PATH="{self.bin}:$PATH"\n')
-        (self.bin / "codex").symlink_to(codex)  # the user's own `codex` on PATH, as dp doctor looks for it
-        self.codex_home = self.home / ".codex"
-        self.store = self.home / ".dp" / "dp.db"
-        self.env = self._environment()
 
-    def _environment(self) -> dict:
-        return user_environment(self.home, self.bin, CODEX_HOME=str(self.codex_home),
-                                DP_TESTS_FAKE_KEY="sk-dp-tests-not-a-key")
+    @property
+    def codex_home(self) -> Path:
+        return self.home / ".codex"
+
+    def environment(self) -> dict:
+        return {"CODEX_HOME": str(self.codex_home), "DP_TESTS_FAKE_KEY": "sk-dp-tests-not-a-key"}
 
     # -- the user's side --------------------------------------------------------
 
@@ -108,11 +91,11 @@ class CodexUser(AgentUser):
         an interactive user who reviewed dp's hooks in ``/hooks`` has it.
         """
         fake = FakeResponses(turns=list(turns))
-        with fake:
-            provider = (f'model_providers.fake={{name="fake", base_url="{fake.url}/v1", '
+
+        def command(url: str):
+            provider = (f'model_providers.fake={{name="fake", base_url="{url}/v1", '
                         f'env_key="DP_TESTS_FAKE_KEY", wire_api="responses"}}')
-            command = [str(self.codex), "exec", "-m", MODEL, "-c", 'model_provider="fake"', "-c", provider,
-                       *([BYPASS_TRUST] if trust else []), *map(str, args), prompt]
-            proc = subprocess.run(command, capture_output=True, text=True, cwd=cwd or self.project, env=self.env,
-                                  timeout=timeout, stdin=subprocess.DEVNULL)
-        return CodexSession(proc, fake)
+            return [self.binary, "exec", "-m", MODEL, "-c", 'model_provider="fake"', "-c", provider,
+                    *([BYPASS_TRUST] if trust else []), *args, prompt], {}
+
+        return CodexSession(self.launch(fake, command, cwd, timeout=timeout), fake)

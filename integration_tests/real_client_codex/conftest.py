@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
+from agent_home import new_user
 from npm_packages import installed_or_skip
 from real_client_codex import codex_install
 from real_client_codex.codex_support import CodexUser
@@ -19,7 +18,4 @@ def codex_binary():
 @pytest.fixture
 def codex(tmp_path, codex_binary, warm_cache) -> CodexUser:
     """A fresh user account with the real Codex CLI; nothing is installed until the test runs ``dp init``."""
-    user = CodexUser(tmp_path, codex_binary)
-    if warm_cache.is_dir():
-        shutil.copytree(warm_cache, user.home / ".cache" / "dp")
-    return user
+    return new_user(CodexUser, tmp_path, codex_binary, warm_cache)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
+from agent_home import new_user
 from npm_packages import installed_or_skip
 from real_client_gemini import gemini_install
 from real_client_gemini.gemini_support import GeminiUser
@@ -19,7 +18,4 @@ def gemini_binary():
 @pytest.fixture
 def gemini(tmp_path, gemini_binary, warm_cache) -> GeminiUser:
     """A fresh user account with the real Gemini CLI; nothing of dp is installed until the test runs ``dp init``."""
-    user = GeminiUser(tmp_path, gemini_binary)
-    if warm_cache.is_dir():
-        shutil.copytree(warm_cache, user.home / ".cache" / "dp")
-    return user
+    return new_user(GeminiUser, tmp_path, gemini_binary, warm_cache)

@@ -18,23 +18,17 @@ mode refuses with exit 41). ``-m MODEL`` skips the routing call.
 from __future__ import annotations
 
 import json
-import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 
-from agent_home import AgentUser, user_environment
+from agent_home import AgentSession, AgentUser
 
 from dp.agents.gemini.fake_api import MODEL, Conversation, FakeGemini
 
 USER_SETTINGS = {"security": {"auth": {"selectedType": "gemini-api-key"}}, "general": {"disableAutoUpdate": True}}
 
 
-@dataclass
-class GeminiSession:
+class GeminiSession(AgentSession):
     """One finished ``gemini -p`` run."""
-
-    proc: subprocess.CompletedProcess
-    fake: FakeGemini
 
     @property
     def conversation(self) -> Conversation:
@@ -50,10 +44,6 @@ class GeminiSession:
         return self.conversation.opening
 
     @property
-    def log(self) -> str:
-        return self.proc.stdout + self.proc.stderr
-
-    @property
     def response(self) -> str:
         """The final answer in ``--output-format json``."""
         return json.loads(self.proc.stdout)["response"]
@@ -62,33 +52,22 @@ class GeminiSession:
 class GeminiUser(AgentUser):
     """A throwaway user account driving the pinned real ``gemini``."""
 
-    AGENT = "gemini"
+    AGENT = PROGRAM = "gemini"
+    AGENT_DIRS = (".gemini",)
 
     def __init__(self, root: Path, gemini: Path):
-        self.root = root
-        self.gemini = gemini
-        self.home = root / "home"
-        self.project = root / "project"
-        self.bin = root / "bin"
-        for directory in (self.home / "tmp", self.home / ".gemini", self.project, self.bin):
-            directory.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["git", "init", "-q", str(self.project)], check=True)
+        super().__init__(root, gemini)
         self.settings = self.home / ".gemini" / "settings.json"
         self.settings.write_text(json.dumps(USER_SETTINGS, indent=2) + "\n")
-        (self.bin / "gemini").symlink_to(gemini)  # the user's own `gemini` on PATH, as dp doctor looks for it
-        self.store = self.home / ".dp" / "dp.db"
-        self.env = user_environment(self.home, self.bin, GEMINI_API_KEY="dp-tests-not-a-key",
-                                    GEMINI_CLI_TRUST_WORKSPACE="true")
 
+    def environment(self) -> dict:
+        return {"GEMINI_API_KEY": "dp-tests-not-a-key", "GEMINI_CLI_TRUST_WORKSPACE": "true"}
 
     def run(self, turns, *args, prompt: str = "Do the task.", approval: str = "yolo", timeout: float = 180,
             cwd: Path | None = None) -> GeminiSession:
         """``gemini -p PROMPT --output-format json --approval-mode APPROVAL -m MODEL ARGS`` with the scripted model."""
         fake = FakeGemini(turns=list(turns))
-        with fake:
-            env = {**self.env, "GOOGLE_GEMINI_BASE_URL": fake.url}
-            command = [str(self.gemini), "-p", prompt, "--output-format", "json", "--approval-mode", approval,
-                       "-m", MODEL, *map(str, args)]
-            proc = subprocess.run(command, capture_output=True, text=True, cwd=cwd or self.project, env=env,
-                                  timeout=timeout, stdin=subprocess.DEVNULL)
+        command = [self.binary, "-p", prompt, "--output-format", "json", "--approval-mode", approval, "-m", MODEL,
+                   *args]
+        proc = self.launch(fake, lambda url: (command, {"GOOGLE_GEMINI_BASE_URL": url}), cwd, timeout=timeout)
         return GeminiSession(proc, fake)

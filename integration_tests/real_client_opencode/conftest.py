@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
+from agent_home import new_user
 from npm_packages import installed_or_skip
 from real_client_opencode import opencode_install
 from real_client_opencode.opencode_support import OpenCodeUser
@@ -19,7 +18,4 @@ def opencode_binary():
 @pytest.fixture
 def opencode(tmp_path, opencode_binary, warm_cache) -> OpenCodeUser:
     """A fresh user account with the real OpenCode; nothing of dp is installed until the test runs ``dp init``."""
-    user = OpenCodeUser(tmp_path, opencode_binary)
-    if warm_cache.is_dir():
-        shutil.copytree(warm_cache, user.home / ".cache" / "dp")
-    return user
+    return new_user(OpenCodeUser, tmp_path, opencode_binary, warm_cache)

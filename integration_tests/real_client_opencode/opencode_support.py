@@ -18,11 +18,9 @@ binary sends nothing but the conversation's requests and a title request
 
 from __future__ import annotations
 
-import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 
-from agent_home import AgentUser, user_environment
+from agent_home import AgentSession, AgentUser
 
 from dp.agents.openai_compat_fake import Conversation, FakeChat, shell
 from dp.agents.opencode.live import provider_config, settle
@@ -33,12 +31,8 @@ def bash(command: str, **extra) -> dict:
     return shell(command, tool="bash", description=extra.pop("description", "Run a command"), **extra)
 
 
-@dataclass
-class OpenCodeSession:
+class OpenCodeSession(AgentSession):
     """One finished ``opencode run``."""
-
-    proc: subprocess.CompletedProcess
-    fake: FakeChat
 
     @property
     def conversation(self) -> Conversation:
@@ -59,42 +53,29 @@ class OpenCodeSession:
         first = self.fake.main_requests[0]["messages"]
         return "\n".join(m["content"] for m in first if m.get("role") == "system" and isinstance(m.get("content"), str))
 
-    @property
-    def log(self) -> str:
-        return self.proc.stdout + self.proc.stderr
-
 
 class OpenCodeUser(AgentUser):
     """A throwaway user account driving the pinned real ``opencode``."""
 
-    AGENT = "opencode"
+    AGENT = PROGRAM = "opencode"
 
     def __init__(self, root: Path, opencode: Path):
-        self.root = root
-        self.opencode = opencode
-        self.home = root / "home"
-        self.project = root / "project"
-        self.bin = root / "bin"
-        for directory in (self.home / "tmp", self.project, self.bin):
-            directory.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["git", "init", "-q", str(self.project)], check=True)
-        (self.bin / "opencode").symlink_to(opencode)  # the user's own `opencode` on PATH, as dp doctor looks for it
-        self.store = self.home / ".dp" / "dp.db"
+        super().__init__(root, opencode)
         self.config_dir = self.home / ".config" / "opencode"
         settle(self.config_dir)
-        self.env = user_environment(self.home, self.bin, OPENCODE_DISABLE_AUTOUPDATE="1",
-                                    OPENCODE_DISABLE_MODELS_FETCH="1", OPENCODE_DISABLE_SHARE="1")
+
+    def environment(self) -> dict:
+        return {"OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_MODELS_FETCH": "1", "OPENCODE_DISABLE_SHARE": "1"}
 
     def run(self, turns, *args, prompt: str = "Do the task.", timeout: float = 900, cwd: Path | None = None,
             **config) -> OpenCodeSession:
         """``opencode run PROMPT ARGS`` with the scripted model; ``config`` goes into the run's settings."""
         fake = FakeChat(turns=list(turns))
-        with fake:
-            cwd = cwd or self.project
-            if (cwd / ".opencode").is_dir():
-                settle(cwd / ".opencode")
-            # OpenCode takes its directory from PWD when set (observed: a stale PWD wins over the real one).
-            env = {**self.env, "OPENCODE_CONFIG_CONTENT": provider_config(fake.url, **config), "PWD": str(cwd)}
-            proc = subprocess.run([str(self.opencode), "run", *map(str, args), prompt], capture_output=True,
-                                  text=True, cwd=cwd, env=env, timeout=timeout, stdin=subprocess.DEVNULL)
+        cwd = cwd or self.project
+        if (cwd / ".opencode").is_dir():
+            settle(cwd / ".opencode")
+        # OpenCode takes its directory from PWD when set (observed: a stale PWD wins over the real one).
+        proc = self.launch(fake, lambda url: ([self.binary, "run", *args, prompt],
+                                              {"OPENCODE_CONFIG_CONTENT": provider_config(url, **config), "PWD": str(cwd)}),
+                           cwd, timeout=timeout)
         return OpenCodeSession(proc, fake)

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
+from agent_home import new_user
 from npm_packages import installed_or_skip
 from real_client_qwen.qwen_support import TOOL, QwenUser
 
@@ -18,7 +17,4 @@ def qwen_binary():
 @pytest.fixture
 def qwen(tmp_path, qwen_binary, warm_cache) -> QwenUser:
     """A fresh user account with the real Qwen Code; nothing is installed until the test runs ``dp init``."""
-    user = QwenUser(tmp_path, qwen_binary)
-    if warm_cache.is_dir():
-        shutil.copytree(warm_cache, user.home / ".cache" / "dp")
-    return user
+    return new_user(QwenUser, tmp_path, qwen_binary, warm_cache)

@@ -14,11 +14,9 @@ sent and what the binary printed. The provider is given through the environment
 from __future__ import annotations
 
 import json
-import subprocess
-from dataclasses import dataclass
 from pathlib import Path
 
-from agent_home import AgentUser, user_environment
+from agent_home import AgentSession, AgentUser
 from npm_packages import NpmTool
 
 from dp.agents.openai_compat_fake import MODEL, Conversation, FakeChat
@@ -31,12 +29,8 @@ USER_SETTINGS = (b'{\n\t"security": {"auth": {"selectedType": "openai"}},\n\t"mo
                  b'\t"ui": {"theme": "GitHub", "customThemes": {"\\u00e9t\\u00e9": {}}}\n}\n')
 
 
-@dataclass
-class QwenSession:
+class QwenSession(AgentSession):
     """One finished ``qwen -p`` run."""
-
-    proc: subprocess.CompletedProcess
-    fake: FakeChat
 
     @property
     def conversation(self) -> Conversation:
@@ -54,31 +48,19 @@ class QwenSession:
         """Everything the model read before its first turn (system prompt, SessionStart context, the prompt)."""
         return Conversation(self.fake.main_requests[0]["messages"]).opening
 
-    @property
-    def log(self) -> str:
-        return self.proc.stdout + self.proc.stderr
-
 
 class QwenUser(AgentUser):
     """A throwaway user account driving the pinned real ``qwen``."""
 
-    AGENT = "qwen"
+    AGENT = PROGRAM = "qwen"
+    AGENT_DIRS = (".qwen",)
 
     def __init__(self, root: Path, qwen: Path):
-        self.root = root
-        self.qwen = qwen
-        self.home = root / "home"
-        self.project = root / "project"
-        self.bin = root / "bin"
-        for directory in (self.home / "tmp", self.home / ".qwen", self.project, self.bin):
-            directory.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["git", "init", "-q", str(self.project)], check=True)
-        (self.bin / "qwen").symlink_to(qwen)  # the user's own `qwen` on PATH, as dp doctor --live looks for it
+        super().__init__(root, qwen)
         self.settings.write_bytes(USER_SETTINGS)
-        self.store = self.home / ".dp" / "dp.db"
-        self.env = {key: value for key, value in user_environment(self.home, self.bin).items()
-                    if not key.startswith(("QWEN", "DASHSCOPE"))}
-        self.env["QWEN_CODE_SUPPRESS_YOLO_WARNING"] = "1"
+
+    def environment(self) -> dict:
+        return {"QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"}
 
     @property
     def settings(self) -> Path:
@@ -92,10 +74,8 @@ class QwenUser(AgentUser):
             timeout: float = 180) -> QwenSession:
         """``qwen -p PROMPT --approval-mode APPROVAL ARGS`` with the scripted model."""
         fake = FakeChat(turns=list(turns))
-        with fake:
-            env = {**self.env, "OPENAI_BASE_URL": fake.url + "/v1", "OPENAI_API_KEY": "sk-dp-tests-not-a-key",
-                   "OPENAI_MODEL": MODEL}
-            command = [str(self.qwen), "-p", prompt, "--approval-mode", approval, *map(str, args)]
-            proc = subprocess.run(command, capture_output=True, text=True, cwd=self.project, env=env,
-                                  timeout=timeout, stdin=subprocess.DEVNULL)
+        command = [self.binary, "-p", prompt, "--approval-mode", approval, *args]
+        proc = self.launch(fake, lambda url: (command, {"OPENAI_BASE_URL": url + "/v1", "OPENAI_API_KEY":
+                                                        "sk-dp-tests-not-a-key", "OPENAI_MODEL": MODEL}),
+                           timeout=timeout)
         return QwenSession(proc, fake)

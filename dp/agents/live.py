@@ -1,0 +1,212 @@
+"""``dp doctor --live --agent NAME``: the one probe runner each agent's ``live`` part configures.
+
+The check is the same in every agent: find the user's own binary, see that dp is installed
+in it, script a model that makes the calls dp's rules should correct (a shell command a rule
+rewrites, a tool name an alias corrects), run the binary once in a temporary project and HOME
+against that model on 127.0.0.1 with ``DP_DB`` naming the user's store (nothing of the user's
+agent state is read or written, none of the agent's own variables ``env_prefixes`` leak in, and
+nothing leaves the machine), and report from what the model was sent whether dp acted and what
+the model read. What differs — the program and its package, how the model's calls look, which
+alias the agent can show, the scratch HOME's files, how the model's transcript reads — is a
+``Probe`` subclass in the agent's folder; its ``run`` is the part's ``run``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from dp.agents.openai_compat_fake import Conversation, FakeChat, shell, tool_call
+from dp.agents.settings import user_entries
+from dp.errors import DpError
+from dp.rules.model import BASH_TOOL, TOOL_ALIAS, probe_command
+
+RUN_TIMEOUT_SECONDS = 120
+VERSION_TIMEOUT_SECONDS = 60
+CONTEXT_START = "dp (desire paths)"
+CONTEXT_END = "</hook_context>"
+PROMPT = "dp doctor --live probe"
+
+
+class Probe:
+    """One agent's live probe. A subclass sets the class attributes and the methods marked *agent*."""
+
+    program = ""  # the binary's name on PATH; ``$DP_<PROGRAM>`` names another
+    package = ""  # its npm package, for the install hint
+    timeout = RUN_TIMEOUT_SECONDS
+    signs = ("dp:",)  # a line of a tool result holding one of these is dp's
+
+    def __init__(self, agent):
+        self.agent = agent
+        self.entries: dict = {}
+
+    # -- the agent's side (override) --
+
+    def shell_call(self, command: str) -> dict:
+        """*agent*: the model's call of its shell tool running ``command``."""
+        raise NotImplementedError
+
+    def alias_call(self, name: str) -> dict:
+        """*agent*: the model's call of the tool ``name`` (which an alias corrects)."""
+        raise NotImplementedError
+
+    def fake(self, turns):
+        """*agent*: the scripted model (a context manager with ``url``) playing ``turns``."""
+        raise NotImplementedError
+
+    def prepare(self, home: Path, project: Path, url: str) -> dict:
+        """*agent*: write the scratch HOME's files; the variables the run adds (model endpoint, sign-in)."""
+        raise NotImplementedError
+
+    def command(self, binary: str) -> list:
+        """*agent*: the one-shot, non-interactive run of ``binary`` on ``PROMPT``."""
+        raise NotImplementedError
+
+    def transcript(self, fake):
+        """*agent*: what the model was sent, read from the fake (None when nothing reached it)."""
+        raise NotImplementedError
+
+    def results(self, transcript, calls: list) -> list[str]:
+        """*agent*: what the model read as the result of each scripted call ('' where it read none)."""
+        raise NotImplementedError
+
+    def opening(self, transcript) -> str:
+        """*agent*: the text the model read before its first turn (where session-start context goes)."""
+        raise NotImplementedError
+
+    def called(self, call: dict) -> tuple[str, dict]:
+        """A scripted call's tool name and input, as the report shows them."""
+        return call["name"], call["input"]
+
+    def shows_alias(self, rule) -> bool:
+        """Whether the agent lets a hook show the tool-name alias ``rule`` (the probe scripts the first such)."""
+        return self.agent.corrects(rule.from_name, rule.to_name)
+
+    def not_installed(self) -> str | None:
+        """Why the check cannot run with the user's dp install, or None: by default, dp's hook entries
+        must be in the agent's user settings (they are copied into the scratch HOME)."""
+        path = self.agent.config_path("user")
+        self.entries = user_entries(path)
+        if self.agent.pre_tool_hook not in self.entries:
+            return f"no dp hook entries in {path}; install them with: dp pave --hook --agent {self.agent.name}"
+        return None
+
+    def told(self, call: dict, shown: str) -> list[str]:
+        """dp's words in what the model read for ``call``."""
+        return [line.strip() for line in shown.splitlines() if any(sign in line for sign in self.signs)]
+
+    # -- the one flow --
+
+    def find(self) -> str | None:
+        """The user's binary: ``$DP_<PROGRAM>``, else the one on PATH."""
+        return os.environ.get(f"DP_{self.program.upper()}") or shutil.which(self.program)
+
+    def calls(self, rules) -> list[tuple[str, dict]]:
+        """(what it probes, scripted call): a shell command a rule rewrites, a tool name an alias corrects."""
+        calls = []
+        bash_rule = next((r for r in rules if r.tool == BASH_TOOL and r.command and r.match_kind != TOOL_ALIAS), None)
+        if bash_rule is not None:
+            calls.append((f"Bash rule for {bash_rule.command}", self.shell_call(probe_command(bash_rule))))
+        alias = next((r for r in rules if r.match_kind == TOOL_ALIAS and self.shows_alias(r)), None)
+        if alias is not None:
+            calls.append((f"tool-name alias {alias.from_name} → {alias.to_name}", self.alias_call(alias.from_name)))
+        return calls
+
+    def run(self, db_path: Path, rules) -> dict:
+        """Run the check; raises DpError when it cannot run at all (no binary, dp not installed, no rule)."""
+        agent, binary = self.agent, self.find()
+        if binary is None:
+            raise DpError(f"dp doctor --live --agent {agent.name} runs your installed {agent.display}, but "
+                          f"`{self.program}` is not on PATH; install it (npm install -g {self.package}) or name it "
+                          f"with DP_{self.program.upper()}=PATH")
+        problem = self.not_installed()
+        if problem:
+            raise DpError(problem)
+        calls = self.calls(rules)
+        if not calls:
+            raise DpError(f"the store has no rule {agent.display} can show; add one (dp alias --cmd grep --replace rg) "
+                          "and run again")
+        with tempfile.TemporaryDirectory(prefix="dp-live-") as scratch, self.fake([[c] for _, c in calls]) as fake:
+            proc = self._run(binary, Path(scratch), db_path, fake.url)
+            transcript = self.transcript(fake)
+        shown = self.results(transcript, [call for _, call in calls]) if transcript is not None else [""] * len(calls)
+        return {"client": agent.display, "binary": binary, "version": version_of(binary), "exit_code": proc.returncode,
+                "probes": [self._report(label, call, text) for (label, call), text in zip(calls, shown)],
+                "session_start": session_context(self.opening(transcript) if transcript is not None else "")}
+
+    def _run(self, binary: str, scratch: Path, db_path: Path, url: str) -> subprocess.CompletedProcess:
+        home, project = scratch / "home", scratch / "project"
+        (home / "tmp").mkdir(parents=True)
+        project.mkdir()
+        extra = self.prepare(home, project, url)
+        env = {key: value for key, value in os.environ.items()
+               if not key.startswith(("XDG_", *self.agent.env_prefixes))}
+        env.update({"HOME": str(home), "TMPDIR": str(home / "tmp"),
+                    "DP_DB": str(Path(db_path).expanduser().absolute()), **extra})
+        try:
+            return subprocess.run(self.command(binary), cwd=project, env=env, capture_output=True, text=True,
+                                  timeout=self.timeout, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            raise DpError(f"{self.program} did not finish within {self.timeout} s against the local fake model") from None
+
+    def _report(self, label: str, call: dict, shown: str) -> dict:
+        tool, tool_input = self.called(call)
+        told = self.told(call, shown)
+        return {"probe": label, "tool": tool, "input": tool_input, "fired": bool(told), "told": told,
+                "result": shown[:500]}
+
+
+class CompatProbe(Probe):
+    """A probe whose model is dp's OpenAI-compatible fake (dp/agents/openai_compat_fake.py): calls carry ids,
+    and the model reads each result in the ``tool`` message for that id."""
+
+    shell_tool = "run_shell_command"
+
+    def shell_call(self, command: str) -> dict:
+        return shell(command, tool=self.shell_tool)
+
+    def alias_call(self, name: str) -> dict:
+        return tool_call(name, {})
+
+    def called(self, call: dict) -> tuple[str, dict]:
+        return call["name"], json.loads(call["arguments"])
+
+    def fake(self, turns):
+        return FakeChat(turns)
+
+    def transcript(self, fake):
+        requests = fake.main_requests
+        return Conversation(requests[-1]["messages"]) if requests else None
+
+    def results(self, transcript, calls: list) -> list[str]:
+        shown = []
+        for call in calls:
+            try:
+                shown.append(transcript.output(call["id"]))
+            except AssertionError:  # the call never got a result: the agent stopped before it
+                shown.append("")
+        return shown
+
+    def opening(self, transcript) -> str:
+        return transcript.opening
+
+
+def version_of(binary: str) -> str | None:
+    """What ``binary --version`` prints, None when it fails."""
+    try:
+        proc = subprocess.run([binary, "--version"], capture_output=True, text=True, timeout=VERSION_TIMEOUT_SECONDS,
+                              stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return proc.stdout.strip() or None if proc.returncode == 0 else None
+
+
+def session_context(opening: str) -> str:
+    """dp's session-start context in what the model read first ('' when it is not there)."""
+    if CONTEXT_START not in opening:
+        return ""
+    return opening[opening.index(CONTEXT_START):].split(CONTEXT_END)[0].strip()
