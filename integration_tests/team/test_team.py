@@ -181,3 +181,45 @@ def test_migrate_is_idempotent_and_safe_when_run_at_once(tmp_path, cluster, team
     said = sorted(out for out, _ in outputs)
     assert said == [f"{url}: team schema version 0 → 1.\n"] + [f"{url}: the team schema is current (version 1).\n"] * 3
     assert cluster.sql("SELECT version FROM dp_schema_version", team_db) == [(1,)]
+
+
+def test_a_repository_names_its_team_database_and_it_acts_only_after_dp_trust(tmp_path, cluster, migrated, origin):
+    """``[team] url`` in the committed .dp/rules.toml: events captured in that repository go there once the
+    person trusts the file as it is; events elsewhere do not (this person connected no database of their own)."""
+    seed = Person(tmp_path, "lead")
+    lead_work = clone(seed, origin, tmp_path / "lead-work")
+    rules = lead_work / ".dp" / "rules.toml"
+    rules.write_text(rules.read_text() + f'\n[team]\nurl = "{cluster.url("", migrated).replace("//@", "//")}"\n')
+    seed.git("commit", "-q", "-am", "our team's desires go to the team database", cwd=lead_work)
+    seed.git("push", "-q", "origin", "main", cwd=lead_work)
+
+    dee = Member(tmp_path, "dee", cluster, migrated)
+    dee.env["PGUSER"] = "dee"  # the URL names no user: libpq's own default, as for psql
+    work = clone(dee, origin, tmp_path / "dee-work")
+    elsewhere = tmp_path / "scratch"
+    elsewhere.mkdir()
+    dee.typo(work, "in-the-repo")
+    dee.typo(elsewhere, "not-in-the-repo")
+    untrusted = dee.dp("team", "sync", cwd=work, check=False)
+    assert untrusted.returncode == 1 and untrusted.stderr.startswith("dp: error: no team database")
+    assert server_rows(cluster, migrated) == 0
+    dee.dp("trust", cwd=work)
+    synced = dee.dp("team", "sync", cwd=work)
+    assert synced.stdout.endswith(": 2 events uploaded; the team's aggregates downloaded.\n")
+    assert server_rows(cluster, migrated) == 2
+    assert "named by this repository" in dee.dp("team", "status", cwd=work).stdout
+
+
+def server_rows(cluster, database: str) -> int:
+    return cluster.sql("SELECT count(*) FROM dp_events", database)[0][0]
+
+
+def test_the_team_bench_runs_at_smoke_size(cluster, team_db):
+    """bench/run_team_bench.py end to end on a tiny team (the real figures are in docs/team.md)."""
+    bench = Path(__file__).resolve().parents[2] / "bench" / "run_team_bench.py"
+    proc = subprocess.run([os.sys.executable, str(bench), "--members", "2", "--events", "40", "--runs", "1",
+                           "--admin-url", cluster.admin_url(team_db)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "team table: 80 rows, 80 distinct events, 80 captured: ok" in proc.stdout
+    assert "| 40 " in proc.stdout and "| 80 " in proc.stdout
+    assert "the first seen by 2 people" in proc.stdout
