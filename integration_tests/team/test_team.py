@@ -97,6 +97,9 @@ def test_two_people_share_a_path_and_a_third_clone_gets_the_rule(tmp_path, clust
         (["--recipe", "git comit", "git commit {{ args }}"], 2, 2, 2, 1)]
     shown = ann.dp("suggest", "--team", cwd=ann_work).stdout
     assert "2 events, 2 sessions, 2 people, 2 machines, 1 repository" in shown
+    team_desires = json.loads(bob.dp("desires", "--team", "--json", cwd=bob_work).stdout)
+    assert [(item["shape"], item["count"], item["people"], item["hint"]) for item in team_desires] == [
+        ("git comit -m", 2, 2, "The most similar command is commit")]
     paths = ann.dp("paths", "--team", cwd=ann_work).stdout.splitlines()
     assert paths[0].split()[:4] == ["COUNT", "PEOPLE", "MACHINES", "REPOS"]
     assert paths[1].split()[:6] == ["2", "2", "2", "1", "Bash", "git"]

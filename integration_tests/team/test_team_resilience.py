@@ -120,8 +120,9 @@ def test_an_unreachable_team_database_changes_nothing_an_agent_runs(tmp_path, cl
 
     alone = answers()
     assert alone[1][1] and alone[2][0] == 2  # the rules act: a rewrite, a blocked tool name
-    ann.typo(tmp_path, "offline-session")
+    ann.typo(tmp_path, "first-session")
     ann.dp("team", "connect", ann.url, cwd=tmp_path)
+    ann.dp("team", "sync", cwd=tmp_path)
     cluster.stop("fast")
     try:
         assert answers() == alone
@@ -130,16 +131,22 @@ def test_an_unreachable_team_database_changes_nothing_an_agent_runs(tmp_path, cl
                                    text=True, env=ann.env, timeout=60)
             assert probe.returncode == 0 and json.loads(probe.stdout.splitlines()[-1]) == [], probe.stderr
         assert ann.capture(failure_of("git comit -m again", "offline-session", tmp_path)) is None
+        # The team's views fall back on the aggregates the last sync downloaded, and say so.
+        offline_paths = ann.dp("paths", "--team", "--json", cwd=tmp_path)
+        assert [(path["shape"], path["count"], path["people"]) for path in json.loads(offline_paths.stdout)] == [
+            ("git comit -m", 1, 1)]
+        assert offline_paths.stderr.startswith(f"cannot reach the team database {ann.url}: ")
+        assert "showing the team's aggregates as of the last sync (" in offline_paths.stderr
         failed = ann.dp("team", "sync", cwd=tmp_path, check=False)
         assert failed.returncode == 1 and failed.stdout == "" and failed.stderr.count("\n") == 1
         assert failed.stderr.startswith(f"dp: error: cannot reach the team database {ann.url}: ")
         doctor = ann.dp("doctor", cwd=tmp_path, check=False).stdout
         assert [line.split()[:3] for line in doctor.splitlines() if "offline since" in line] == [
             ["warn", "team", "offline"]]
-        assert "3 events queued" in doctor
+        assert "1 event queued" in doctor
     finally:
         cluster.start()
-    assert ann.dp("team", "sync", cwd=tmp_path).stdout.startswith(f"{ann.url}: 3 events uploaded")
+    assert ann.dp("team", "sync", cwd=tmp_path).stdout.startswith(f"{ann.url}: 1 event uploaded")
     assert "offline" not in ann.dp("doctor", cwd=tmp_path, check=False).stdout
     assert server_count(cluster, migrated) == 3
 
