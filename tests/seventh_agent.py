@@ -24,10 +24,11 @@ SKIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", "node_modules")
 
 
 def template() -> str:
-    """The agent the new one is copied from: the last registry line (the newest agent)."""
-    from dp.agents import names
+    """The agent the new one is copied from: the newest (last registered) whose hooks the agent starts
+    itself, so the copy's hook can be fed that agent's own sample payload."""
+    from dp.agents import get, names
 
-    return names()[-1]
+    return [name for name in names() if not get(name).plugin][-1]
 
 
 def with_new_agent(tmp: Path) -> Path:
@@ -48,9 +49,12 @@ def with_new_agent(tmp: Path) -> Path:
         text = word.sub(NAME, path.read_text(encoding="utf-8"))
         text = re.sub(r'^(    display = )"[^"]*"', rf'\1"{DISPLAY}"', text, count=1, flags=re.M)
         path.write_text(text, encoding="utf-8")
+    from dp.agents import names
+
     registry = root / "dp" / "agents" / "__init__.py"
     text = registry.read_text(encoding="utf-8")
-    line = f'    "{source}": "dp.agents.{source}.adapter",\n'
+    last = names()[-1]  # the new line goes last, as a new agent's does
+    line = f'    "{last}": "dp.agents.{last}.adapter",\n'
     assert line in text, "MODULES no longer has one line per agent"
     registry.write_text(text.replace(line, line + f'    "{NAME}": "dp.agents.{NAME}.adapter",\n'), encoding="utf-8")
     (root / "docs" / "agents" / f"{NAME}.md").write_text(

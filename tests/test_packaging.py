@@ -44,7 +44,8 @@ def test_the_wheel_ships_every_package_and_a_new_agents_folder_unlisted(tmp_path
               if path.is_file() and "__pycache__" not in path.parts}
     assert source - shipped == set()
     assert {f"dp/agents/{NAME}/adapter.py", f"dp/agents/{NAME}/plugin/zed-hook.js"} <= shipped
-    migrations = {f"dp/migrations/{path.name}" for path in (ROOT / "migrations").glob("*.sql")}
+    migrations = {f"dp/migrations/{path.relative_to(ROOT / 'migrations').as_posix()}"
+                  for path in (ROOT / "migrations").rglob("*.sql")}
     assert migrations and migrations <= shipped
     assert "dp/agents/claude/mod/register.ts" in shipped  # dp init --plugin copies the mod from the package
     assert not [name for name in shipped if "__pycache__" in name or name.endswith(".pyc")]
