@@ -22,6 +22,7 @@ MODULES = {
     "copilot": "dp.agents.copilot.adapter",
     "codex": "dp.agents.codex.adapter",
     "opencode": "dp.agents.opencode.adapter",
+    "qwen": "dp.agents.qwen.adapter",
 }
 
 _loaded: dict = {}

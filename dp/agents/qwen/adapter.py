@@ -1,0 +1,186 @@
+"""Qwen Code: a Gemini CLI descendant whose hooks speak Claude Code's JSON.
+
+Observed in the shipped code and the real binary of ``@qwen-code/qwen-code`` 0.24.4
+(docs/agents/qwen.md has the runs):
+
+* settings ``hooks`` in ``~/.qwen/settings.json`` (user) and ``.qwen/settings.json``
+  (project, loaded only in a trusted folder) in Claude Code's shape
+  (``{EVENT: [{"matcher", "hooks": [{"type": "command", "command", "timeout"}]}]}``,
+  timeouts in seconds); events ``PreToolUse``, ``PostToolUse``,
+  ``PostToolUseFailure``, ``PostToolBatch``, ``SessionStart`` … with Claude
+  Code's payload fields (``tool_name``, ``tool_input``, ``tool_use_id``,
+  ``permission_mode``, ``error``) and Gemini CLI's tool names
+  (``run_shell_command``, ``read_file``, ``edit`` …);
+* PreToolUse can **deny** (``permissionDecision: "deny"`` or exit 2 with the
+  reason on stderr; the model reads the reason as the tool's result) but not
+  **rewrite**: ``firePreToolUseHook`` reads no ``updatedInput``, so the original
+  runs even with ``permissionDecision: "allow"``. dp therefore answers every
+  rewrite with a refusal carrying the corrected call: the model reissues it and
+  Qwen's own approval (default, auto-edit, yolo, plan) judges what really runs,
+  so nothing is ever widened;
+* a command that exits non-zero fires ``PostToolUseFailure`` (``error`` holds
+  ``Exit Code: N``); a tool name Qwen does not know fires no PreToolUse, but
+  ``PostToolBatch`` carries it (``Tool "x" not found in registry``) and its
+  ``additionalContext`` is appended to that very result;
+* SessionStart ``additionalContext`` reaches the model before its first turn.
+
+Imported on every Qwen Code hook call: stdlib only.
+"""
+
+from __future__ import annotations
+
+import json
+
+from dp.agents.base import (
+    AFTER_BATCH, BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Event,
+    Promise, corrected_call, hook_specific_answer, tool_call_event,
+)
+
+PRE_TOOL_USE = "PreToolUse"
+POST_TOOL_BATCH = "PostToolBatch"
+EVENTS = {
+    PRE_TOOL_USE: PRE_TOOL,
+    "SessionStart": SESSION_START,
+    POST_TOOL_BATCH: AFTER_BATCH,
+    "PostToolUse": POST_TOOL,
+    "PostToolUseFailure": POST_FAILURE,
+}
+SHELL_TOOL = "run_shell_command"
+ALL_TOOLS = "*"
+HOOK_TIMEOUT_SECONDS = 10
+CAPTURE_TIMEOUT_SECONDS = 30
+VERSION = "0.24.4"  # the version the facts above were observed in
+
+
+class QwenCode(Agent):
+    name = "qwen"
+    display = "Qwen Code"
+    env_prefixes = ("QWEN", "OPENAI", "DASHSCOPE")
+    version_command = ("qwen", "--version")
+    capture_source = "qwen"
+    pre_tool_hook = PRE_TOOL_USE
+    scopes = ("user", "project")
+    instructions_file = "QWEN.md"
+    # A rewrite is always a refusal here, so there is no permission for dp to grant.
+    permissions = ("none",)
+    parts = {"live": "dp.agents.qwen.live", "sessions": "dp.agents.qwen.sessions"}
+    session_option = ("--qwen-sessions", "qwen_sessions", "session",
+                      "Read Qwen Code session files (DIR, default ~/.qwen/projects).")
+    observed = VERSION
+    unknown_tool_marks = ("not found in registry",)
+    install_notes = (f"Qwen Code ({VERSION}) runs no rewritten input from a hook: dp refuses a call it would "
+                     "rewrite, with the corrected command, and the model reissues it under Qwen's own approval",
+                     "project hooks (.qwen/settings.json) load only in a folder Qwen Code trusts")
+    tool_names = {
+        SHELL_TOOL: "Bash",
+        "read_file": "Read",
+        "write_file": "Write",
+        "edit": "Edit",
+        "glob": "Glob",
+        "grep_search": "Grep",
+        "list_directory": "LS",
+        "web_fetch": "WebFetch",
+        "web_search": "WebSearch",
+        "todo_write": "TodoWrite",
+        "notebook_edit": "NotebookEdit",
+        "agent": "Task",
+        "skill": "Skill",
+        "save_memory": "save_memory",
+        "ask_user_question": "AskUserQuestion",
+        "exit_plan_mode": "ExitPlanMode",
+        "lsp": "lsp",
+    }
+    # Its argument names are dp's (read_file/write_file/edit take file_path, old_string, new_string;
+    # glob and grep_search path and glob, in the schemas 0.24.4 offers the model): no tool_args.
+
+    def promises(self) -> tuple:
+        return (
+            Promise("rewrite", False,
+                    f"Qwen Code {VERSION} runs no `updatedInput` from PreToolUse; dp refuses the call with the "
+                    "corrected command (`deny`), which the model reissues under Qwen's own approval"),
+            Promise("block", True, "a `deny` (or exit 2) whose reason the model reads as the tool's result"),
+            Promise("session_context", True, "SessionStart `additionalContext`"),
+            Promise("after_context", True,
+                    "PostToolBatch `additionalContext`, appended to the rejected call's result"),
+            Promise("capture", True, "PostToolUseFailure (commands that exit non-zero too) and PostToolUse; "
+                                     "`dp ingest --qwen-sessions` for made-up tool names"),
+            Promise("tool_alias_block", False,
+                    "Qwen Code rejects an unknown tool name before any hook runs; dp corrects it up front "
+                    "(SessionStart) and right after the rejection (PostToolBatch)"),
+        )
+
+    def read_event(self, payload: dict) -> Event | None:
+        hook = payload.get("hook_event_name")
+        kind = EVENTS.get(hook) if isinstance(hook, str) else None
+        if kind in (SESSION_START, AFTER_BATCH):
+            return Event(kind, hook, payload)
+        event = tool_call_event(kind, hook, payload, payload.get("error")) if kind is not None else None
+        if event is not None:
+            event.tool = self.canonical(event.agent_tool)
+            # Qwen's tool_use_id is made up per hook call; tool_call_id is the model's call id, the one its
+            # session file keeps (dp ingest --qwen-sessions keys its rows with it too).
+            call_id = payload.get("tool_call_id")
+            event.call_id = call_id if isinstance(call_id, str) and call_id else event.call_id
+        return event
+
+    def answer(self, event: Event, decision) -> tuple[int, str, str]:
+        kind, text = decision.kind, decision.text
+        if kind == REWRITE:  # Qwen would run the original: refuse it with the corrected call instead
+            kind, text = DENY, refusal(event, decision)
+        if kind == BLOCK:  # exit 2: Qwen denies the call with stderr as the reason
+            return 2, "", text + "\n"
+        if kind == DENY:
+            output = {"hookEventName": PRE_TOOL_USE, "permissionDecision": "deny", "permissionDecisionReason": text}
+        elif kind == CONTEXT and text and event.hook in EVENTS:
+            output = {"hookEventName": event.hook, "additionalContext": text}
+        else:
+            return 0, "", ""
+        return 0, json.dumps({"hookSpecificOutput": output}) + "\n", ""
+
+    # -- install side --
+
+    def sample_payload(self, tool: str, tool_input: dict, cwd) -> dict:
+        """As Qwen Code 0.24.4 sends it from ``qwen -p`` (``permission_mode`` is its approval mode)."""
+        return {"session_id": "dp-sample", "transcript_path": "", "cwd": str(cwd), "hook_event_name": PRE_TOOL_USE,
+                "permission_mode": "default", "tool_name": tool, "tool_input": tool_input,
+                "tool_use_id": "toolu_dp_sample", "tool_call_id": "call_dp_sample"}
+
+    def read_answer(self, status: int, stdout: str, stderr: str):
+        """Claude Code's JSON, less ``updatedInput``, which Qwen Code 0.24.4 does not read."""
+        return hook_specific_answer(status, stdout, stderr, rewrites=False)
+
+    def config_path(self, scope: str, home=None, project_dir=None):
+        from pathlib import Path
+
+        from dp.errors import DpError
+
+        if scope == "user":
+            return (home or Path.home()) / ".qwen" / "settings.json"
+        if scope == "project":
+            return (project_dir or Path.cwd()) / ".qwen" / "settings.json"
+        raise DpError(f"unknown scope {scope!r} for {self.display}: use one of {', '.join(self.scopes)}")
+
+    def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
+        handler = {"type": "command", "command": hook_command, "timeout": HOOK_TIMEOUT_SECONDS}
+        return {PRE_TOOL_USE: [{"matcher": ALL_TOOLS, "hooks": [dict(handler)]}],
+                "SessionStart": [{"hooks": [dict(handler)]}],
+                POST_TOOL_BATCH: [{"hooks": [dict(handler)]}]}
+
+    def capture_entries(self, capture_command: str) -> dict:
+        handler = {"type": "command", "command": capture_command, "timeout": CAPTURE_TIMEOUT_SECONDS}
+        return {"PostToolUseFailure": [{"matcher": ALL_TOOLS, "hooks": [dict(handler)]}],
+                "PostToolUse": [{"matcher": ALL_TOOLS, "hooks": [dict(handler)]}]}
+
+    def answered_events(self) -> tuple:
+        return (PRE_TOOL_USE, "SessionStart", POST_TOOL_BATCH)
+
+
+def refusal(event: Event, decision) -> str:
+    """A rewrite as Qwen Code can take it: what dp would change, and the call to issue instead."""
+    tool_input = event.tool_input if isinstance(event.tool_input, dict) else {}
+    return (f"{decision.text.rstrip().rstrip('.')}. {corrected_call(tool_input, decision.updated_input or {})}\n"
+            "(dp did not run it for you: Qwen Code runs no rewritten call from a hook, so reissue it and "
+            "Qwen Code's own approval applies.)")
+
+
+ADAPTER = QwenCode

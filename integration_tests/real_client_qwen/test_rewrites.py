@@ -1,0 +1,100 @@
+"""dp's rules in the real ``qwen -p`` (Qwen Code 0.24.4), never widening what Qwen would run.
+
+Qwen Code's PreToolUse runs no ``updatedInput``, so every rewrite is a refusal carrying the
+corrected command: the model reads it as the call's result, reissues the command, and Qwen's
+own approval judges what really runs. Each test reads what the model was shown from the
+requests the fake model received.
+"""
+
+from __future__ import annotations
+
+import json
+
+from dp.agents.openai_compat_fake import shell, tool_call
+
+
+def _oldtool_rule(qwen):
+    qwen.init()
+    qwen.dp("alias", "--cmd", "oldtool", "--replace", "newtool")
+    qwen.program("newtool", 'echo "{name} ran:" "$@"; touch "$PWD/newtool-ran"')
+    qwen.program("oldtool", 'echo "{name} ran:" "$@"; touch "$PWD/oldtool-ran"')
+
+
+def test_a_rewrite_reaches_the_model_as_the_corrected_command_and_the_reissued_one_runs(qwen):
+    _oldtool_rule(qwen)
+    first, again = shell("oldtool -x a.txt"), shell("newtool -x a.txt")
+    session = qwen.run([[first], [again]])
+
+    assert session.proc.returncode == 0, session.log
+    refused = session.output(first)
+    assert refused.startswith("dp: oldtool → newtool. Run this instead:\nnewtool -x a.txt\n"), refused
+    assert "Qwen Code runs no rewritten call from a hook" in refused
+    assert not (qwen.project / "oldtool-ran").exists()
+    assert "newtool ran: -x a.txt" in session.output(again)
+    assert (qwen.project / "newtool-ran").exists()
+    # The model's history keeps its own call; what it was told is the refusal above.
+    assert session.conversation.call(first["id"])["arguments"]["command"] == "oldtool -x a.txt"
+
+
+def test_qwens_own_approval_comes_first_and_dp_grants_nothing(qwen):
+    """PreToolUse fires only for a call Qwen already approved: in `-p` with the default approval mode a
+    shell command is declined before any hook runs, the original and the corrected one alike."""
+    _oldtool_rule(qwen)
+    first, again = shell("oldtool -x a.txt"), shell("newtool -x a.txt")
+    session = qwen.run([[first], [again]], approval="default")
+
+    for call in (first, again):
+        assert session.output(call).startswith('Qwen Code requires permission to use "run_shell_command"')
+    assert "dp:" not in session.output(first)
+    assert not (qwen.project / "newtool-ran").exists() and not (qwen.project / "oldtool-ran").exists()
+
+
+def test_a_tool_name_alias_of_a_real_tool_blocks_the_call_with_dps_message(qwen):
+    qwen.init()
+    qwen.dp("alias", "--force", "run_shell_command", "mcp__sandbox__run",
+            "-m", "Run shell commands through mcp__sandbox__run.")
+    qwen.program("touchit", 'touch "$PWD/ran"')
+    call = shell("touchit")
+    session = qwen.run([[call]])
+
+    assert session.output(call).strip() == "Run shell commands through mcp__sandbox__run."
+    assert not (qwen.project / "ran").exists()
+
+
+def test_a_made_up_tool_name_is_rejected_by_qwen_and_corrected_right_after(qwen):
+    qwen.init()
+    qwen.dp("alias", "--force", "view_file", "read_file")
+    call = tool_call("view_file", {"path": "README.md"})
+    session = qwen.run([[call]])
+
+    shown = session.output(call)
+    assert shown.startswith('Tool "view_file" not found in registry.'), shown
+    assert shown.endswith("dp: view_file is not a valid tool. Use read_file instead."), shown
+
+
+def test_session_start_states_the_corrections_in_qwens_tool_names(qwen):
+    qwen.init()
+    qwen.dp("alias", "--force", "view_file", "Read")
+    qwen.dp("alias", "--cmd", "grep", "--replace", "rg")
+    session = qwen.run([[shell("echo hi")]])
+
+    opening = session.opening
+    assert "dp (desire paths) corrections on this machine" in opening
+    assert "Do NOT call `view_file`. Use `read_file` instead." in opening  # Read, as Qwen names it
+    assert "Use `rg` instead of `grep`" in opening
+
+
+def test_npm_install_in_a_pnpm_project_is_refused_with_the_pnpm_command(qwen):
+    qwen.init()  # paving is on by default: no rule written by hand
+    (qwen.project / "package.json").write_text(json.dumps({"name": "app", "scripts": {"build": "tsc"}}))
+    (qwen.project / "pnpm-lock.yaml").write_text("lockfileVersion: '9.0'\n")
+    (qwen.project / "node_modules" / ".bin").mkdir(parents=True)
+    qwen.program("pnpm")
+    qwen.program("npm")
+    install, again = shell("npm install"), shell("pnpm install")
+    session = qwen.run([[install], [again]])
+
+    assert "Run this instead:\npnpm install" in session.output(install)
+    assert "npm ran" not in session.output(install)
+    assert "pnpm ran: install" in session.output(again)
+    assert not (qwen.project / "package-lock.json").exists()
