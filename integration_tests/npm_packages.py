@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import platform
 import shutil
 import subprocess
 from dataclasses import dataclass, field
@@ -62,6 +63,26 @@ class NpmTool:
         if self.locate is not None:
             return self.locate(prefix)
         return prefix / "node_modules" / ".bin" / (self.bin or self.package.rsplit("/", 1)[-1])
+
+
+def pinned(agent: str, version: str) -> str:
+    """The version an agent's suite runs: ``version`` (its docs page's facts are about that one), or
+    ``$DP_TESTS_<AGENT>_VERSION`` to try another."""
+    return os.environ.get(f"DP_TESTS_{agent.upper()}_VERSION") or version
+
+
+def npm_machine(what: str) -> str:
+    """This machine's CPU in npm's platform-package names (``x64``, ``arm64``); Unavailable when ``what``
+    has no build for it."""
+    machine = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(platform.machine().lower())
+    if machine is None:
+        raise Unavailable(f"no {what} build for {platform.machine()}")
+    return machine
+
+
+def is_musl() -> bool:
+    """Whether this Linux's C library is musl (Alpine): its native builds are separate packages."""
+    return any(Path("/lib").glob("ld-musl-*"))
 
 
 def cache_root() -> Path:

@@ -9,12 +9,10 @@ node at run time, no install script.
 
 from __future__ import annotations
 
-import os
-import platform
 import sys
 from pathlib import Path
 
-from npm_packages import NpmTool, Unavailable
+from npm_packages import NpmTool, npm_machine, pinned
 
 # The version every Codex real-client test runs against (docs/agents/codex.md's
 # observations are about this one). DP_TESTS_CODEX_VERSION tries another.
@@ -23,14 +21,12 @@ PACKAGE = "@openai/codex"
 
 
 def version() -> str:
-    return os.environ.get("DP_TESTS_CODEX_VERSION") or PINNED_VERSION
+    return pinned("codex", PINNED_VERSION)
 
 
 def _platform() -> tuple[str, str]:
     """(platform package suffix, Rust target triple) of this machine."""
-    machine = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(platform.machine().lower())
-    if machine is None:
-        raise Unavailable(f"no Codex CLI build for {platform.machine()}")
+    machine = npm_machine("Codex CLI")
     arch = "x86_64" if machine == "x64" else "aarch64"
     if sys.platform == "darwin":
         return f"darwin-{machine}", f"{arch}-apple-darwin"

@@ -14,12 +14,10 @@ first runs are safe) and every later run, in any HOME, reuses.
 
 from __future__ import annotations
 
-import os
-import platform
 import sys
 from pathlib import Path
 
-from npm_packages import NpmTool, cache_root, installed_or_skip
+from npm_packages import NpmTool, cache_root, installed_or_skip, is_musl, npm_machine, pinned
 
 # The version every Copilot real-client test runs against (docs/agents/copilot.md's
 # observations are about this one). DP_TESTS_COPILOT_VERSION tries another.
@@ -30,20 +28,15 @@ __all__ = ["PINNED_VERSION", "PACKAGE", "copilot_cli", "installed_or_skip", "pac
 
 
 def version() -> str:
-    return os.environ.get("DP_TESTS_COPILOT_VERSION") or PINNED_VERSION
+    return pinned("copilot", PINNED_VERSION)
 
 
 def platform_package() -> str:
     """The npm package holding the native executable for this machine (as the loader chooses it)."""
-    machine = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(platform.machine().lower())
-    if machine is None:
-        from npm_packages import Unavailable
-
-        raise Unavailable(f"no Copilot CLI build for {platform.machine()}")
+    machine = npm_machine("Copilot CLI")
     if sys.platform == "darwin":
         return f"{PACKAGE}-darwin-{machine}"
-    musl = any(Path("/lib").glob("ld-musl-*"))
-    return f"{PACKAGE}-linux{'musl' if musl else ''}-{machine}"
+    return f"{PACKAGE}-linux{'musl' if is_musl() else ''}-{machine}"
 
 
 def package_cache() -> Path:

@@ -7,9 +7,7 @@ stay off: the optional ``node-pty`` / keytar builds are for interactive use.
 
 from __future__ import annotations
 
-import os
-
-from npm_packages import NpmTool
+from npm_packages import NpmTool, pinned
 
 # The version every Gemini real-client test runs against (docs/agents/gemini.md's
 # observations are about this one). DP_TESTS_GEMINI_VERSION tries another.
@@ -18,7 +16,7 @@ PACKAGE = "@google/gemini-cli"
 
 
 def version() -> str:
-    return os.environ.get("DP_TESTS_GEMINI_VERSION") or PINNED_VERSION
+    return pinned("gemini", PINNED_VERSION)
 
 
 def tool() -> NpmTool:

@@ -8,12 +8,9 @@ platform package's ``bin/opencode`` runs directly.
 
 from __future__ import annotations
 
-import os
-import platform
 import sys
-from pathlib import Path
 
-from npm_packages import NpmTool, Unavailable
+from npm_packages import NpmTool, is_musl, npm_machine, pinned
 
 # The version every OpenCode real-client test runs against (docs/agents/opencode.md's
 # observations are about this one). DP_TESTS_OPENCODE_VERSION tries another.
@@ -22,17 +19,14 @@ PACKAGE = "opencode-ai"
 
 
 def version() -> str:
-    return os.environ.get("DP_TESTS_OPENCODE_VERSION") or PINNED_VERSION
+    return pinned("opencode", PINNED_VERSION)
 
 
 def platform_package() -> str:
-    machine = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64", "arm64": "arm64"}.get(platform.machine().lower())
-    if machine is None:
-        raise Unavailable(f"no OpenCode build for {platform.machine()}")
+    machine = npm_machine("OpenCode")
     if sys.platform == "darwin":
         return f"opencode-darwin-{machine}"
-    musl = any(Path("/lib").glob("ld-musl-*"))
-    return f"opencode-linux-{machine}{'-musl' if musl else ''}"
+    return f"opencode-linux-{machine}{'-musl' if is_musl() else ''}"
 
 
 def tool() -> NpmTool:
