@@ -19,9 +19,12 @@ import os
 import re
 
 from dp.desires import hints
+from dp.desires.paths import shape_label
 from dp.desires.suggest import FOLLOW_WINDOW
+from dp.learn.pairs import same_intent
 from dp.store import desires
 
+THEN_KEPT = 2
 _ORIGIN = re.compile(r'^\[remote "origin"\]\s*$(?P<body>(?:\n(?!\[).*)*)', re.MULTILINE)
 _URL = re.compile(r"^\s*url\s*=\s*(\S.*?)\s*$", re.MULTILINE)
 
@@ -69,15 +72,32 @@ class Shaper:
                 error_hint(error, json.loads(flags)) if outcome == "failure" else "", json.dumps(then), timestamp)
 
     def _then(self, row) -> list:
+        """What worked next that a suggestion could learn from: the first ``THEN_KEPT`` Bash shapes
+        that succeeded after the failure in its session and do what it meant (``dp.learn``'s
+        ``same_intent``, on shapes). Only those: the team's aggregates group by this list, so an
+        unrelated command in between must not split a path into many groups."""
         row_id, session, timestamp = row[0], row[10], row[12]
-        return [[c, s, json.loads(f)] for c, s, f in
-                desires.bash_successes_after(self.local, session, timestamp, row_id, FOLLOW_WINDOW)]
+        failed = label(row[3], row[5], row[6], json.loads(row[7]))
+        kept = []
+        for done, sub, flags in desires.bash_successes_after(self.local, session, timestamp, row_id, FOLLOW_WINDOW):
+            shape = [done, sub, json.loads(flags)]
+            if same_intent(failed, label("Bash", *shape)):
+                kept.append(shape)
+                if len(kept) == THEN_KEPT:
+                    break
+        return kept
 
     def repository(self, cwd: str) -> str:
         """The pseudonym of the repository ``cwd`` is in ('' outside one)."""
         if cwd not in self._repositories:
             self._repositories[cwd] = _repository(cwd)
         return self._repositories[cwd]
+
+
+def label(tool: str, command: str, subcommand: str, flags: list, keys=()) -> str:
+    """A shape as dp shows it (``git comit -m``), the text a team's suggestion reads as the command."""
+    return shape_label({"tool_name": tool, "command": command, "subcommand": subcommand, "flags": flags,
+                        "input_keys": list(keys)})
 
 
 def _repository(cwd: str) -> str:

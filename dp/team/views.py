@@ -24,6 +24,7 @@ from dp.desires.suggest import DEFAULT_MIN_COUNT, candidates
 from dp.errors import DpError
 from dp.rules.model import BASH_TOOL
 from dp.team import config, server, sync
+from dp.team.shapes import label
 
 
 def resolve_url(db_path, directory: str) -> str:
@@ -128,30 +129,33 @@ def suggest(groups: list[dict], rules, min_count: int | None = None) -> list[dic
 
 
 def _scratch_store(conn, groups: list[dict]) -> dict:
-    """Fill a scratch store with one event per aggregate row (and what worked after it in its own
-    session); returns each failure's row id → its aggregate row."""
+    """Fill a scratch store with each aggregate row as a session of its own: the failure (its shape
+    as the command) and what worked after it. A row seen in several sessions is written as two, so
+    that ``dp.learn`` sees an answer recur as it would in a person's store. Returns each failure's
+    row id → its aggregate row."""
     from dp.store import desires as table
     from dp.store.migrations import migrate
 
     migrate(conn)
-    behind, rows = {}, []
+    rows = []
     for number, group in enumerate(groups):
-        session = f"team-{number}"
-        shape = {"tool_name": group["tool_name"], "command": group["command"], "subcommand": group["subcommand"],
-                 "flags": json.loads(group["flags"]), "input_keys": json.loads(group["input_keys"])}
-        shown = json.dumps({"command": shape_label(shape)} if group["tool_name"] == BASH_TOOL
-                           else dict.fromkeys(shape["input_keys"], ""))
-        rows.append(_row(f"{session}:0", group["outcome"], group, shown if group["outcome"] == "failure" else None,
-                         group["error_hint"], session))
-        for step, (command, subcommand, flags) in enumerate(json.loads(group["then_shapes"]), start=1):
-            rows.append(_row(f"{session}:{step}", "success", {**group, "tool_name": BASH_TOOL, "command": command,
-                                                               "subcommand": subcommand, "flags": json.dumps(flags),
-                                                               "input_keys": "[]", "error_class": ""},
-                             None, None, session))
+        flags = json.loads(group["flags"])
+        then = json.loads(group["then_shapes"])
+        shown = json.dumps({"command": label(group["tool_name"], group["command"], group["subcommand"], flags)}
+                           if group["tool_name"] == BASH_TOOL else dict.fromkeys(json.loads(group["input_keys"]), ""))
+        for copy in range(min(group["sessions"], 2) if then else 1):
+            session = f"team-{number}-{copy}"
+            rows.append(_row(f"{session}:0", group["outcome"], group,
+                             shown if group["outcome"] == "failure" else None, group["error_hint"], session))
+            for step, (command, subcommand, done_flags) in enumerate(then, start=1):
+                done = {**group, "tool_name": BASH_TOOL, "command": command, "subcommand": subcommand,
+                        "flags": json.dumps(done_flags), "input_keys": "[]", "error_class": ""}
+                rows.append(_row(f"{session}:{step}", "success", done,
+                                 json.dumps({"command": label(BASH_TOOL, command, subcommand, done_flags)}), None,
+                                 session))
     table.add(conn, rows)
-    for row_id, key in conn.execute("SELECT id, event_key FROM desires WHERE outcome = 'failure'"):
-        behind[row_id] = groups[int(key.split(":")[0].removeprefix("team-"))]
-    return behind
+    return {row_id: groups[int(key.split("-")[1])]
+            for row_id, key in conn.execute("SELECT id, event_key FROM desires WHERE outcome = 'failure'")}
 
 
 def _row(key: str, outcome: str, group: dict, tool_input, error, session: str) -> dict:
