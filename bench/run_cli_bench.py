@@ -112,7 +112,7 @@ def _measure_imports(dp: str, files: dict[str, Path], tmp: Path, runs: int, env:
     for number in range(runs):
         for fmt, path in files.items():
             fresh = tmp / f"import-{fmt}-{number}.db"
-            took, status, _ = run_once([dp, "--db", str(fresh), "aliases", "import", str(path)], b"", env)
+            took, status, *_ = run_once([dp, "--db", str(fresh), "aliases", "import", str(path)], b"", env)
             if status != 0:
                 raise SystemExit(f"import of {path.name} failed")
             timings[fmt].append(took)

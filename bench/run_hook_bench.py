@@ -7,12 +7,18 @@ machine noise hits both alike. Each number is the median wall time of
 warm-up also fills the bashlex table cache, as the first real Bash call
 would).
 
-A second table times what paving pays to learn a Makefile's targets when its
+A second table times the main cases in every agent dp serves (``--agent``:
+each adapter's own payload and answer), with and without a trusted project
+file. A third times the worst inputs (bench/pathological.py: 1 MiB of empty
+quotes, a 50,000-command pipeline, nesting thousands deep …), which must end
+before the hook's own time limit (dp.hook.WALL_CEILING_SECONDS) would cut them.
+
+A last line times what paving pays to learn a Makefile's targets when its
 cache misses: the static read the hook now does (``dp.runners.makefile_text``)
 against the ``make -pRrq`` it used to run, on the same project (a Makefile of
 120 rules with an included file), interleaved; the read must cost no more.
 
-Run from a checkout with dp installed:  python bench/run_hook_bench.py [--runs N]
+Run from a checkout with dp installed:  python bench/run_hook_bench.py [--runs N] [--agents a,b]
 Exit status 1 if a budget is missed (a benchmark, not a test: machine noise
 can make a borderline case flip).
 """
@@ -31,10 +37,16 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
+import pathological
+
+from dp.agents import get, names
+from dp.agents.base import BLOCK, DENY, NOTHING, REWRITE
+from dp.hook import WALL_CEILING_SECONDS
 from dp.rules.model import BASH_PARAM, BASH_TOOL, COMMAND, FLAG, RECIPE, Rule
 from dp.store import Store
 
 FLOOR = [sys.executable, "-I", "-c", "import sqlite3, json"]
+BLOCKED = "open_file"
 # Needs real Jinja2 (`or`, a multi-line script), not the plain-substitution fast path.
 RECIPE_SCRIPT = (
     "while ! gt convoy status {{ arg(1) }} | grep -q landed; do\n"
@@ -57,6 +69,9 @@ def active_rules() -> list[Rule]:
     return [
         Rule("ack", "ag", tool=BASH_TOOL, param=BASH_PARAM, command="ack", match_kind=COMMAND),
         Rule("read_file", "Read"),
+        Rule(BLOCKED, "Read"),  # a made-up name: a correction in every agent (read_file is Gemini's Read)
+        *(Rule(word, target, tool=BASH_TOOL, param=BASH_PARAM, command=word, match_kind=COMMAND)
+          for word, target in pathological.RULES if word != "grep"),
         Rule("r", "R", tool=BASH_TOOL, param=BASH_PARAM, command="scp", match_kind=FLAG),
         Rule("grep", "rg", tool=BASH_TOOL, param=BASH_PARAM, command="grep", match_kind=COMMAND),
         Rule("gt convoy wait", RECIPE_SCRIPT, tool=BASH_TOOL, param=BASH_PARAM, command="gt", match_kind=RECIPE),
@@ -78,48 +93,60 @@ PNPM_PROJECT, NO_PROJECT = "@PNPM_PROJECT@", "@NO_PROJECT@"
 # Three levels below a repository whose trusted .dp/rules.toml holds PROJECT_RULES rules.
 LAYERED_PROJECT = "@LAYERED_PROJECT@"
 PROJECT_RULES = 200
+# What a case's answer must be (checked once before timing, through the agent's read_answer):
+# nothing, a block, or a rewrite (a refusal carrying it where the agent would run it unasked).
+NONE, BLOCKS, REWRITES = "none", "block", "rewrite"
+# The issue's budgets: where nothing applies, and for a flag rewrite (and the command rewrites
+# that cost about as much); the others are what those cases have always been held to.
+NOTHING_BUDGET, REWRITE_BUDGET = 1.15, 1.8
 
 
-def bash(command: str, cwd: str = "/tmp") -> bytes:
-    payload = {
-        "session_id": "bench",
-        "hook_event_name": "PreToolUse",
-        "cwd": cwd,
-        "tool_name": "Bash",
-        "tool_input": {"command": command, "description": "benchmark"},
-    }
-    return json.dumps(payload).encode()
+def bash(command: str, cwd: str = "/tmp") -> tuple:
+    """A Bash call: (dp's tool name, its input, the call's directory)."""
+    return BASH_TOOL, {"command": command, "description": "benchmark"}, cwd
 
 
+READ = ("Read", {"file_path": "/tmp/x"}, "/tmp")
 CASES = [
-    # (name, payload, store, budget as a multiple of the floor, expected exit status)
-    ("non-Bash tool, no alias (10k rules)", json.dumps(
-        {"tool_name": "Read", "tool_input": {"file_path": "/tmp/x"}, "hook_event_name": "PreToolUse"}
-    ).encode(), "10k", 1.3, 0),
-    ("Bash, no match (10k rules)", bash("git status && ls -la | head -5"), "10k", 1.3, 0),
-    ("tool-name block (10k rules)", json.dumps(
-        {"tool_name": "read_file", "tool_input": {"path": "x"}, "hook_event_name": "PreToolUse"}
-    ).encode(), "10k", 1.3, 2),
-    ("Bash flag rewrite (10k rules)", bash("cd src && scp -r build host:/srv/app"), "10k", 2.5, 0),
-    ("Bash command rewrite (10k rules)", bash("grep -n TODO src/*.py | head"), "10k", 2.5, 0),
-    ("Bash command rewrite, plain words (10k)", bash("grep -rn TODO src"), "10k", 2.5, 0),
-    ("Bash recipe, Jinja2 + args (10k rules)", bash("gt convoy wait abc123 10"), "10k", 4.0, 0),
-    ("Bash recipe, plain {{ arg(1) }} (10k rules)", bash("gt convoy check abc123"), "10k", 2.5, 0),
-    ("Bash recipe, compiled args/default/join (10k)", bash("gt convoy list open 'a b' *.py && ls"), "10k", 2.5, 0),
-    ("Bash paved: npm ci in a pnpm project (10k)", bash("npm ci && npm test", PNPM_PROJECT), "10k", 1.8, 0),
-    ("Bash npm ci in no project (10k rules)", bash("npm ci && npm test", NO_PROJECT), "10k", 1.3, 0),
-    ("non-Bash tool, trusted project file (10k)", json.dumps(
-        {"tool_name": "Read", "tool_input": {"file_path": "/tmp/x"}, "hook_event_name": "PreToolUse",
-         "cwd": LAYERED_PROJECT}).encode(), "10k", 1.3, 0),
+    # (name, (tool, input, cwd), store, budget as a multiple of the floor, expected answer)
+    ("non-Bash tool, no alias (10k rules)", READ, "10k", NOTHING_BUDGET, NONE),
+    ("Bash, no match (10k rules)", bash("git status && ls -la | head -5"), "10k", NOTHING_BUDGET, NONE),
+    ("tool-name block (10k rules)", (BLOCKED, {"path": "x"}, "/tmp"), "10k", NOTHING_BUDGET, BLOCKS),
+    ("Bash flag rewrite (10k rules)", bash("cd src && scp -r build host:/srv/app"), "10k", REWRITE_BUDGET,
+     REWRITES),
+    ("Bash command rewrite (10k rules)", bash("grep -n TODO src/*.py | head"), "10k", REWRITE_BUDGET, REWRITES),
+    ("Bash command rewrite, plain words (10k)", bash("grep -rn TODO src"), "10k", REWRITE_BUDGET, REWRITES),
+    ("Bash recipe, Jinja2 + args (10k rules)", bash("gt convoy wait abc123 10"), "10k", 4.0, REWRITES),
+    ("Bash recipe, plain {{ arg(1) }} (10k rules)", bash("gt convoy check abc123"), "10k", 2.5, REWRITES),
+    ("Bash recipe, compiled args/default/join (10k)", bash("gt convoy list open 'a b' *.py && ls"), "10k", 2.5,
+     REWRITES),
+    ("Bash paved: npm ci in a pnpm project (10k)", bash("npm ci && npm test", PNPM_PROJECT), "10k", 1.8,
+     REWRITES),
+    ("Bash npm ci in no project (10k rules)", bash("npm ci && npm test", NO_PROJECT), "10k", NOTHING_BUDGET,
+     NONE),
+    ("non-Bash tool, trusted project file (10k)", (*READ[:2], LAYERED_PROJECT), "10k", NOTHING_BUDGET, NONE),
     ("Bash, no match, trusted project file (10k)", bash("git status && ls -la | head -5", LAYERED_PROJECT),
-     "10k", 1.3, 0),
+     "10k", NOTHING_BUDGET, NONE),
     ("Bash flag rewrite by the project file (10k)", bash("bd create --wisp 'fix it'", LAYERED_PROJECT),
-     "10k", 2.5, 0),
+     "10k", REWRITE_BUDGET, REWRITES),
     # A command rule whose program is not on PATH: looked up (cached by PATH and mtimes), left as typed.
-    ("Bash command rule, program not on PATH (10k)", bash("ack -n TODO src"), "10k", 2.5, 0),
-    ("Bash flag rewrite (10 rules)", bash("cd src && scp -r build host:/srv/app"), "10", None, 0),
-    ("Bash flag rewrite (100k rules)", bash("cd src && scp -r build host:/srv/app"), "100k", None, 0),
+    ("Bash command rule, program not on PATH (10k)", bash("ack -n TODO src"), "10k", NOTHING_BUDGET, NONE),
+    ("Bash flag rewrite (10 rules)", bash("cd src && scp -r build host:/srv/app"), "10", None, REWRITES),
+    ("Bash flag rewrite (100k rules)", bash("cd src && scp -r build host:/srv/app"), "100k", None, REWRITES),
 ]
+# The cases timed in every agent (the first table is Claude Code's, dp's default).
+AGENT_CASES = (
+    "non-Bash tool, no alias (10k rules)", "Bash, no match (10k rules)", "tool-name block (10k rules)",
+    "Bash flag rewrite (10k rules)", "Bash command rewrite (10k rules)", "non-Bash tool, trusted project file (10k)",
+    "Bash, no match, trusted project file (10k)", "Bash flag rewrite by the project file (10k)",
+)
+
+
+def payload(agent, call: tuple, places: dict) -> bytes:
+    """``call`` as ``agent`` sends it, in its own tool names, with the benchmark's directories in place."""
+    tool, tool_input, cwd = call
+    cwd = str(places.get(cwd, cwd))
+    return json.dumps(agent.sample_payload(agent.agent_tool(tool), tool_input, cwd)).encode()
 
 
 def pnpm_project(directory: Path) -> Path:
@@ -189,8 +216,6 @@ def makefile_listing(directory: Path, runs: int) -> tuple[float, float]:
 # The programs the rules lead to, on the hook's PATH (it leaves a command as typed when one is
 # missing); `ag` is left out on purpose. Real symlinks to a real program: the hook never runs them.
 PROGRAMS = ("gt", "rg")
-# Cases that must print a rewrite (a missing program would silently make them cheaper).
-REWRITES = {"flag rewrite", "command rewrite", "recipe", "paved"}
 
 
 def agent_path(directory: Path) -> str:
@@ -201,16 +226,19 @@ def agent_path(directory: Path) -> str:
     return f"{directory}{os.pathsep}{os.environ.get('PATH', '')}"
 
 
-def _place(payload: bytes, places: dict) -> bytes:
-    for marker, directory in places.items():
-        payload = payload.replace(marker.encode(), str(directory).encode())
-    return payload
-
-
-def run_once(command, payload: bytes, env: dict) -> tuple[float, int, bytes]:
+def run_once(command, payload: bytes, env: dict) -> tuple[float, int, bytes, bytes]:
     started = time.perf_counter()
     proc = subprocess.run(command, input=payload, capture_output=True, env=env)
-    return time.perf_counter() - started, proc.returncode, proc.stdout
+    return time.perf_counter() - started, proc.returncode, proc.stdout, proc.stderr
+
+
+def wrong_answer(agent, expected: str, status: int, stdout: bytes, stderr: bytes) -> str | None:
+    """Why the hook's answer is not the ``expected`` kind, in ``agent``'s contract; None when it is."""
+    decision = agent.read_answer(status, stdout.decode(), stderr.decode())
+    kinds = {NONE: (NOTHING,), BLOCKS: (BLOCK, DENY), REWRITES: (REWRITE, DENY)}[expected]
+    if decision.kind not in kinds or (expected == REWRITES and decision.kind == DENY and "dp:" not in decision.text):
+        return f"answered {decision.kind} (exit {status}), expected {expected}: {(stdout or stderr)[:200]!r}"
+    return None
 
 
 def print_table_head(what: str, runs: int, floor_ms: float, width: int) -> None:
@@ -221,11 +249,21 @@ def print_table_head(what: str, runs: int, floor_ms: float, width: int) -> None:
     print(f"|{'-' * (width + 2)}|{'-' * 11}|{'-' * 9}|{'-' * 8}|--------|")
 
 
+def verdict(ratio: float, budget) -> str:
+    return "-" if budget is None else ("ok" if ratio <= budget else "MISSED")
+
+
+def budget_text(budget) -> str:
+    return "-" if budget is None else f"≤{budget:g}×"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=25, help="runs per case (median; at least 20)")
+    parser.add_argument("--agents", default=",".join(names()), help="the agents of the second table (comma-separated)")
     options = parser.parse_args()
     runs = max(options.runs, 20)
+    agents = [get(name) for name in options.agents.split(",") if name]
     pave_check = shutil.which("pave-check", path=str(Path(sys.executable).parent)) or shutil.which("pave-check")
     if not pave_check:
         print("pave-check is not installed in this environment (pip install -e .)", file=sys.stderr)
@@ -248,48 +286,77 @@ def main() -> int:
         places = {PNPM_PROJECT: pnpm_project(tmp / "app"), NO_PROJECT: tmp / "scratch",
                   LAYERED_PROJECT: layered_project(tmp / "team", stores["10k"])}
         (tmp / "scratch").mkdir()
-        cases = [(name, _place(payload, places), *rest) for name, payload, *rest in CASES]
+        claude = get()
+        # (agent, case name) → (argv, payload, expected answer); Claude Code's every case, the others AGENT_CASES.
+        runs_of = {}
+        for agent in [claude] + [agent for agent in agents if agent is not claude]:
+            for name, call, store, _, expected in CASES:
+                if agent is claude or name in AGENT_CASES:
+                    runs_of[agent.name, name] = ([pave_check, "--agent", agent.name, "--db", str(stores[store])],
+                                                 payload(agent, call, places), expected)
+        worst = {name: ([pave_check, "--db", str(stores["10k"])], data, answer)
+                 for name, (data, answer) in pathological.payloads(claude, str(places[NO_PROJECT])).items()}
 
-        timings: dict[str, list[float]] = {name: [] for name, *_ in CASES}
+        for (agent_name, name), (command, data, expected) in runs_of.items():  # warm-up + sanity check
+            why = wrong_answer(get(agent_name), expected, *run_once(command, data, env)[1:])
+            if why:
+                print(f"{agent_name}: {name}: {why}", file=sys.stderr)
+                return 2
+        timings: dict = {key: [] for key in runs_of}
         floor: list[float] = []
-        for name, payload, store, _, expected in cases:  # warm-up + sanity check
-            _, status, stdout = run_once([pave_check, "--db", str(stores[store])], payload, env)
-            if status != expected:
-                print(f"{name}: exit {status}, expected {expected}", file=sys.stderr)
-                return 2
-            if any(kind in name for kind in REWRITES) and b"updatedInput" not in stdout:
-                print(f"{name}: no rewrite printed", file=sys.stderr)
-                return 2
         for _ in range(runs):
             floor.append(run_once(FLOOR, b"", env)[0])
-            for name, payload, store, _, _ in cases:
-                timings[name].append(run_once([pave_check, "--db", str(stores[store])], payload, env)[0])
+            for key, (command, data, _) in runs_of.items():
+                timings[key].append(run_once(command, data, env)[0])
+        worst_runs = max(runs // 5, 5)
+        worst_times = {name: [run_once(command, data, env)[0] for _ in range(worst_runs)]
+                       for name, (command, data, _) in worst.items()}
         listing = makefile_listing(makefile_project(tmp / "cproject"), runs) if shutil.which("make") else None
 
     floor_ms = statistics.median(floor) * 1000
+    ratios = {key: statistics.median(values) * 1000 / floor_ms for key, values in timings.items()}
     print_table_head("pave-check", runs, floor_ms, 46)
     missed = False
-    medians = {}
     for name, _, _, budget, _ in CASES:
-        median_ms = statistics.median(timings[name]) * 1000
-        medians[name] = median_ms
-        ratio = median_ms / floor_ms
-        verdict = "-" if budget is None else ("ok" if ratio <= budget else "MISSED")
-        missed |= verdict == "MISSED"
-        budget_text = "-" if budget is None else f"≤{budget:g}×"
-        print(f"| {name:<46} | {median_ms:>9.1f} | {ratio:>6.2f}× | {budget_text:>6} | {verdict:<6} |")
-    small, large = medians["Bash flag rewrite (10 rules)"], medians["Bash flag rewrite (100k rules)"]
+        ratio = ratios[claude.name, name]
+        missed |= verdict(ratio, budget) == "MISSED"
+        print(f"| {name:<46} | {ratio * floor_ms:>9.1f} | {ratio:>6.2f}× | {budget_text(budget):>6} | "
+              f"{verdict(ratio, budget):<6} |")
+    small, large = (ratios[claude.name, f"Bash flag rewrite ({size} rules)"] * floor_ms for size in ("10", "100k"))
     change = (large - small) / small * 100
-    verdict = "ok" if abs(change) <= 10 else "MISSED"
-    missed |= verdict == "MISSED"
+    result = "ok" if abs(change) <= 10 else "MISSED"
+    missed |= result == "MISSED"
     print(f"\n100k rules vs 10 rules (flag rewrite): {large:.1f} ms vs {small:.1f} ms = {change:+.1f}% "
-          f"(budget ±10%): {verdict}")
+          f"(budget ±10%): {result}")
+
+    shown = [claude] + [agent for agent in agents if agent is not claude]
+    print(f"\nEvery agent (--agent; × floor, same run):\n")
+    print(f"| {'case':<46} | {'budget':>6} | " + " | ".join(f"{agent.name:>8}" for agent in shown) + " | result |")
+    print(f"|{'-' * 48}|{'-' * 8}|" + "|".join("-" * 10 for _ in shown) + "|--------|")
+    for name, _, _, budget, _ in CASES:
+        if name not in AGENT_CASES:
+            continue
+        worst_ratio = max(ratios[agent.name, name] for agent in shown)
+        missed |= verdict(worst_ratio, budget) == "MISSED"
+        print(f"| {name:<46} | {budget_text(budget):>6} | "
+              + " | ".join(f"{ratios[agent.name, name]:>7.2f}×" for agent in shown)
+              + f" | {verdict(worst_ratio, budget):<6} |")
+
+    print(f"\nWorst inputs (bench/pathological.py, 1 MiB payloads; median and slowest of {worst_runs} runs; "
+          f"the hook's own limit is {WALL_CEILING_SECONDS:g} s):\n")
+    print(f"| {'input':<28} | {'median ms':>9} | {'max ms':>8} | result |")
+    print(f"|{'-' * 30}|{'-' * 11}|{'-' * 10}|--------|")
+    for name, values in worst_times.items():
+        result = "ok" if max(values) < WALL_CEILING_SECONDS else "MISSED"
+        missed |= result == "MISSED"
+        print(f"| {name:<28} | {statistics.median(values) * 1000:>9.1f} | {max(values) * 1000:>8.1f} | {result:<6} |")
+
     if listing is not None:
         read_ms, make_ms = (value * 1000 for value in listing)
-        verdict = "ok" if read_ms <= make_ms else "MISSED"
-        missed |= verdict == "MISSED"
-        print(f"Makefile targets (120 rules + include), read vs `make -pRrq`: {read_ms:.2f} ms vs {make_ms:.2f} ms "
-              f"= {read_ms / make_ms:.3f}× (budget ≤1×): {verdict}")
+        result = "ok" if read_ms <= make_ms else "MISSED"
+        missed |= result == "MISSED"
+        print(f"\nMakefile targets (120 rules + include), read vs `make -pRrq`: {read_ms:.2f} ms vs {make_ms:.2f} ms "
+              f"= {read_ms / make_ms:.3f}× (budget ≤1×): {result}")
     return 1 if missed else 0
 
 

@@ -20,14 +20,33 @@ def cache_dir() -> str:
 
 
 def write_atomically(path: str, data: bytes) -> None:
-    """Write ``data`` to ``path`` through dp's one atomic writer (safe under concurrency).
+    """Put ``data`` at ``path`` whole or not at all (safe under concurrency): a temporary file
+    beside it, renamed over it.
 
-    ``dp.files`` is imported here, on a cache miss, not on the hook's every call.
+    For what can be rebuilt or lost (caches, session notes), unlike ``dp.files.write_atomically``
+    for the user's files: no fsync, so a crash costs at most an entry, read back as a miss; and
+    no ``pathlib``/``tempfile`` (~3 ms), because the hooks write here on their own paths (Gemini
+    CLI's note for every rewrite, a cache miss).
     """
-    from dp.files import write_atomically as write
-
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    write(path, data)
+    directory = os.path.dirname(path)
+    os.makedirs(directory, exist_ok=True)
+    while True:
+        temp = os.path.join(directory, f".{os.path.basename(path)}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+        try:
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        except FileExistsError:
+            continue
+        break
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temp, path)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
 
 
 def stamped_path(prefix: str, stamp: str) -> str:

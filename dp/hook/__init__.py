@@ -318,9 +318,14 @@ def _project(conn, cwd: str):
     None when there is no layer file there, or no ``cwd``."""
     if not cwd:
         return None
+    from dp.layers.locate import layer_files
+
+    located = layer_files(cwd)
+    if not located[1]:
+        return None  # most calls: the stats of the walk up, and not even dp.layers.effective imported
     from dp.layers.effective import project_layers
 
-    return project_layers(conn, cwd)
+    return project_layers(conn, cwd, located)
 
 
 def _open_store(options):

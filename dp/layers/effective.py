@@ -67,10 +67,11 @@ class ProjectLayers:
         return [notice(self.root, layer) for layer in self.layers if not layer.acts]
 
 
-def project_layers(conn, directory: str) -> ProjectLayers | None:
+def project_layers(conn, directory: str, located=None) -> ProjectLayers | None:
     """The project layers for ``directory`` (absolute), trust checked against the store ``conn``
-    (None: no store, nothing trusted); None when the directory's repository has no layer file."""
-    root, found = layer_files(directory)
+    (None: no store, nothing trusted); None when the directory's repository has no layer file.
+    ``located``: what ``layer_files(directory)`` already returned, so the walk is not repeated."""
+    root, found = located or layer_files(directory)
     if not found:
         return None
     import os

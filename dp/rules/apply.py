@@ -205,10 +205,13 @@ class _CommandEdits:
                     self._args_rule(rule, command)
 
     def _recipe(self, command) -> bool:
+        pass_ = self.pass_
+        recipes = pass_.rules_for(command.program, self.param, RECIPE)
+        if not recipes:
+            return False  # most commands: not even recipe_splice (and shlex) imported
         from dp.rules.recipe_splice import recipe_edit
 
-        pass_ = self.pass_
-        for rule in pass_.rules_for(command.program, self.param, RECIPE):
+        for rule in recipes:
             notes: list = []
             edit = recipe_edit(command, rule, self.text, pass_.original, pass_.cwd, notes)
             if edit is not None:
