@@ -312,15 +312,20 @@ def test_plain_words_are_found_without_the_parser_exactly_as_the_parser_finds_th
     vocabulary = ["grep", "-rn", "foo", ".", "src/a.py", "sudo", "-u", "bob", "env", "A=1", "--include=x.py",
                   "xargs", "-0", "find", "-exec", "-ok", "+", "rm", "time", "timeout", "5", "command", "-v",
                   "npm", "ci", "user@host:/tmp", "50%", "a,b", "/usr/bin/grep", "nice", "--", "-", "if", "x=1"]
+    operators = ["&&", "||", ";", "|"]
     rng = random.Random(17)
-    taken = 0
-    for _ in range(3000):
-        text = " ".join(rng.choice(vocabulary) for _ in range(rng.randint(1, 7)))
+    taken = listed = 0
+    for _ in range(8000):
+        words = [rng.choice(vocabulary) for _ in range(rng.randint(1, 7))]
+        for _ in range(rng.randint(0, 3)):  # lists and pipelines of such commands
+            words[rng.randrange(len(words) + 1):0] = [rng.choice(operators)]
+        text = " ".join(words)
         if segment._plain_words(text) is None:
             continue
         taken += 1
+        listed += any(word in operators for word in words)
         assert _shape(segment.simple_commands(text)) == _shape(segment._parsed_commands(text)), text
-    assert taken > 2000
+    assert taken > 2500 and listed > 1000
 
 
 @pytest.mark.parametrize("text", [
@@ -335,7 +340,15 @@ def test_plain_words_are_found_without_the_parser_exactly_as_the_parser_finds_th
     "grep ~/x",
     "grep x # note",
     "\\grep x",
-    "grep x | wc",
+    "grep x|wc",  # an operator inside a word
+    "grep x | ",
+    "| grep x",
+    "grep x && && ls",
+    "grep x & ls",
+    "grep x |& wc",
+    "ls && time grep x",  # a reserved word first in the second command
+    "ls ; A=1 grep x",
+    "ls &&",
     "",
 ])
 def test_anything_more_than_plain_words_goes_to_the_parser(text):

@@ -92,29 +92,57 @@ def simple_commands(text: str) -> list[SimpleCommand] | None:
 _PLAIN_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:@%+,=-")
 
 
-def _plain_words(text: str) -> list[str] | None:
-    """``text``'s words when it is one simple command of plain words, single spaces apart.
+# Between the simple commands of a plain list, standing as words of their own: what bashlex reads
+# as a list's or a pipeline's operator.
+_PLAIN_OPERATORS = frozenset(("&&", "||", ";", "|"))
 
-    Most commands agents run look like this (``grep -rn foo src``, ``npm ci``):
-    bashlex would find exactly these words, so it is not even loaded for them.
-    A first word that is an assignment or a reserved word (``time``, ``if``)
-    means more than words, and goes to the parser.
+
+def _plain_words(text: str) -> list[str] | None:
+    """``text``'s words when it is simple commands of plain words, single spaces apart, one after
+    the other (``&&``, ``||``, ``;``) or in a pipeline (``|``), each operator a word of its own.
+
+    Most commands agents run look like this (``grep -rn foo src``, ``npm ci && npm test``,
+    ``git log --oneline | head -5``): bashlex would find exactly these commands, so it is not
+    even loaded for them. A command's first word that is an assignment or a reserved word
+    (``time``, ``if``) means more than words, and goes to the parser, as does an operator
+    with no command on either side.
     """
     words = text.split(" ")
-    if not all(words) or not _PLAIN_CHARACTERS.issuperset(text.replace(" ", "")):
-        return None
-    return None if "=" in words[0] or words[0] in RESERVED_WORDS else words
+    first = True  # the next word starts a command
+    for word in words:
+        if word in _PLAIN_OPERATORS:
+            if first:
+                return None
+            first = True
+        elif not word or not _PLAIN_CHARACTERS.issuperset(word):
+            return None
+        elif first:
+            if "=" in word or word in RESERVED_WORDS:
+                return None
+            first = False
+    return None if first else words
 
 
 def _plain_commands(values: list[str]) -> list[SimpleCommand]:
-    """The simple command of plain words (and those it runs through ``find -exec``)."""
-    words, start = [], 0
-    for value in values:
-        words.append(Word(start, start + len(value), value, value, False))
+    """The simple commands of plain words (and those they run through ``find -exec``)."""
+    found, words, piped, start = [], [], False, 0
+    for value in [*values, ";"]:  # the last command ends like the others
+        if value in _PLAIN_OPERATORS:
+            found.extend(_plain_command(words, piped))
+            piped, words = value == "|", []  # every command after a | reads the pipe
+        else:
+            words.append(Word(start, start + len(value), value, value, False))
         start += len(value) + 1
+    return found
+
+
+def _plain_command(words: list[Word], piped: bool) -> list[SimpleCommand]:
+    values = [word.value for word in words]
     index = program_index(values)
     run_by = "xargs" if any(basename(value) == "xargs" for value in values[:index]) else ""
-    command = SimpleCommand(0, words[-1].end, words[index], words[index + 1 :], [], run_by, words[:index])
+    command = SimpleCommand(words[0].start, words[-1].end, words[index], words[index + 1 :], [], run_by,
+                            words[:index])
+    command.stdin_redirected = piped
     return [command, *find_exec_commands(command)]
 
 

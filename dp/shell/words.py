@@ -24,6 +24,13 @@ def command_words(text: str) -> set[str]:
 
 def _drop_plain_quotes(text: str) -> str:
     """Blank out '…' and "…" strings, except double-quoted ones holding $( ) or backticks."""
+    if '"' not in text and "\\" not in text:
+        # Only single quotes (the usual case): every other piece between them is quoted; an
+        # unclosed last quote keeps its words. One split, whatever the number of quotes.
+        pieces = text.split("'")
+        if len(pieces) % 2:
+            return " ".join(pieces[::2])
+        return " ".join(pieces[:-1:2]) + pieces[-1]
     out = []
     i, n = 0, len(text)
     escaped = -1  # index of the last backslash-escaped character
