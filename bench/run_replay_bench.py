@@ -1,0 +1,244 @@
+"""Replay benchmark: learn from the earlier sessions, replay the later ones through the real hooks.
+
+Given session files in any format ``dp ingest`` reads (``--agent``; Claude Code
+transcripts by default), the sessions are ordered by their first call and split
+(``--learn-share``, half by default). The earlier part goes through the real
+``dp ingest`` and ``dp suggest`` (learning, and every proposed rule applied with
+``dp suggest --apply``); the later part is replayed call by call: every Bash call
+through the real ``pave-check`` (PreToolUse JSON), and every failed one through
+the real ``dp-capture`` (PostToolUseFailure JSON, the after-failure answer). The
+programs on the hooks' PATH are stubs for those the earlier sessions ran
+successfully, minus those they found missing: the machine the sessions came from.
+
+It reports, over the replayed calls:
+
+* (a) failures **prevented**: the hook rewrote the call into the agent's own later
+  fix (dp.learn's pair, compared as normalised words);
+* (b) failures **answered** correctly: the after-failure answer is that fix;
+* (c) **wrong** rewrites or answers: anything else the hooks changed or said,
+  including a rewrite of a call that had succeeded.
+
+``recurring`` counts the later failures whose shape (command word and error
+class) the earlier sessions also failed with. Exits 1 when wrong exceeds 1 % of
+the replayed calls.
+
+    python bench/run_replay_bench.py [--sessions bench/data/swe-agent] [--agent claude] [--learn-share 0.5]
+                                     [--answers-only] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from markdown import markdown_table
+
+from dp.agents import get
+from dp.capture import events, sessionfiles
+from dp.learn.answer import command_starts, normalised, words
+from dp.learn.pairs import session_pairs
+from dp.store import Store, desires
+
+BIN = Path(sys.executable).parent
+HERE = Path(__file__).resolve().parent
+MAX_WRONG_SHARE = 0.01
+ANSWER_MARK = "Run this instead:\n"
+
+
+def read_calls(agent, directory: Path) -> list:
+    """Every Bash call of the session files under ``directory`` (``desires.bash_calls`` rows), each with
+    its command: the reader's pass keeps every success's command here, not only those after a failure."""
+    scratch = Path(tempfile.mkdtemp(prefix="dp-replay-read-"))
+    kept, sessionfiles.keep_after_failures = sessionfiles.keep_after_failures, _keep_every_command
+    try:
+        with Store.open(scratch / "read.db") as store:
+            agent.part("sessions").ingest(store.conn, directory)
+            return list(desires.bash_calls(store.conn))
+    finally:
+        sessionfiles.keep_after_failures = kept
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _keep_every_command(rows):
+    for row in rows:
+        yield events.keep_command(row) if events.CALL_COMMAND in row else row
+
+
+def split(agent, directory: Path, share: float, into: Path) -> tuple[Path, Path, list, list]:
+    """(learn dir, replay dir, learn calls, replay calls): the session files by their first call's time."""
+    files = sorted(path for path in directory.rglob("*") if path.is_file())
+    dated = []
+    for path in files:
+        single = Path(tempfile.mkdtemp(prefix="dp-replay-one-"))
+        (single / path.name).symlink_to(path.resolve())
+        calls = read_calls(agent, single)
+        shutil.rmtree(single, ignore_errors=True)
+        if calls:
+            dated.append((min(call[8] for call in calls), path, calls))
+    dated.sort(key=lambda item: item[0])
+    cut = int(len(dated) * share)
+    parts = (into / "learn", into / "replay")
+    for part in parts:
+        part.mkdir(parents=True)
+    for index, (_when, path, _calls) in enumerate(dated):
+        shutil.copy(path, parts[index >= cut] / path.name)
+    learn_calls = [call for _w, _p, calls in dated[:cut] for call in calls]
+    replay_calls = [call for _w, _p, calls in dated[cut:] for call in calls]
+    return parts[0], parts[1], learn_calls, replay_calls
+
+
+def stub_path(calls: list, into: Path) -> str:
+    """A PATH of stubs: the programs the calls ran successfully, minus those found missing."""
+    missing = {call[5] for call in calls if call[1] == "failure" and call[4] == "command not found"}
+    ran = set()
+    for call in calls:
+        command = json.loads(call[2])["command"] if call[2] else ""
+        found = words(command) or []
+        if call[1] == "success":
+            ran |= {found[i] for i in command_starts(found) if "/" not in found[i]}
+    into.mkdir()
+    for name in sorted(ran - missing):
+        if name and name.replace("-", "").replace("_", "").replace(".", "").isalnum():
+            stub = into / name
+            stub.write_text("#!/bin/sh\nexit 0\n")
+            stub.chmod(0o755)
+    return str(into)
+
+
+def learn(env: dict, store: Path, agent, learn_dir: Path, apply_rules: bool = True) -> list[dict]:
+    """The real dp ingest and dp suggest on the earlier sessions; every suggestion applied (unless not asked)."""
+    option = agent.session_option[0]
+    _dp(env, store, "ingest", option, str(learn_dir))
+    found = json.loads(_dp(env, store, "suggest", "--json")) if apply_rules else []
+    for item in found:
+        _dp(env, store, "suggest", "--apply", item["id"])
+    return found
+
+
+def _dp(env, store, *args) -> str:
+    proc = subprocess.run([str(BIN / "dp"), "--db", str(store), *args], capture_output=True, text=True, env=env,
+                          timeout=600)
+    if proc.returncode != 0:
+        raise SystemExit(f"dp {' '.join(args)} failed: {proc.stderr.strip()}")
+    return proc.stdout
+
+
+def _hook(program: str, payload: dict, env: dict, store: Path) -> str:
+    proc = subprocess.run([str(BIN / program), "--db", str(store)], input=json.dumps(payload), capture_output=True,
+                          text=True, env=env, timeout=60)
+    return proc.stdout
+
+
+def replay(calls: list, env: dict, store: Path, cwd: str) -> dict:
+    """Every later call through pave-check, every later failure through dp-capture; the tallies."""
+    fixes = {}
+    sessions: dict[str, list] = {}
+    for call in calls:
+        sessions.setdefault(call[6], []).append(call)
+    for session_calls in sessions.values():
+        fixes.update({(pair.session, pair.failed_id): pair.fixed for pair in session_pairs(session_calls)})
+    tally = {"replayed": 0, "failures": 0, "with_fix": 0, "prevented": 0, "answered": 0, "wrong": 0, "examples": []}
+    for n, call in enumerate(calls):
+        row_id, outcome, tool_input, error, klass, _word, session = call[:7]
+        command = json.loads(tool_input)["command"]
+        tally["replayed"] += 1
+        failed = outcome == "failure"
+        fix = fixes.get((session, row_id))  # ids are per file read: a session and its id name a call
+        tally["failures"] += failed
+        tally["with_fix"] += fix is not None
+        base = {"session_id": session, "cwd": cwd, "tool_name": "Bash", "tool_input": {"command": command},
+                "tool_use_id": f"toolu_replay_{n}", "transcript_path": ""}
+        answer = json.loads(_hook("pave-check", {**base, "hook_event_name": "PreToolUse"}, env, store) or "{}")
+        rewritten = ((answer.get("hookSpecificOutput") or {}).get("updatedInput") or {}).get("command")
+        if rewritten and normalised(rewritten) != normalised(command):
+            right = failed and fix is not None and normalised(rewritten) == normalised(fix)
+            _count(tally, "prevented" if right else "wrong", command, rewritten, fix, "rewrite")
+            continue  # the rewritten call is what would have run: the original never failed
+        if not failed:
+            continue
+        told = _hook("dp-capture", {**base, "hook_event_name": "PostToolUseFailure", "error": error or "error"},
+                     env, store)
+        context = (json.loads(told).get("hookSpecificOutput") or {}).get("additionalContext", "") if told else ""
+        if ANSWER_MARK in context:
+            said = context.split(ANSWER_MARK, 1)[1]
+            right = fix is not None and normalised(said) == normalised(fix)
+            _count(tally, "answered" if right else "wrong", command, said, fix, "answer")
+    return tally
+
+
+def _count(tally: dict, key: str, command: str, changed: str, fix, how: str) -> None:
+    tally[key] += 1
+    if len(tally["examples"]) < 20:
+        tally["examples"].append({"outcome": key, "how": how, "call": command[:120], "dp": changed[:120],
+                                  "agent_fix": (fix or "")[:120]})
+
+
+def recurring(learn_calls: list, replay_calls: list) -> int:
+    """The later failures whose shape (command word, error class) the earlier sessions failed with too."""
+    seen = {(call[5], call[4]) for call in learn_calls if call[1] == "failure"}
+    return sum(1 for call in replay_calls if call[1] == "failure" and (call[5], call[4]) in seen)
+
+
+def run(sessions: Path, agent_name: str, share: float, apply_rules: bool = True) -> dict:
+    agent = get(agent_name)
+    work = Path(tempfile.mkdtemp(prefix="dp-replay-"))
+    try:
+        learn_dir, _replay_dir, learn_calls, replay_calls = split(agent, sessions, share, work / "split")
+        home = work / "home"
+        home.mkdir()
+        cwd = work / "project"
+        cwd.mkdir()
+        env = {key: value for key, value in os.environ.items() if not key.startswith(("DP_", "CLAUDE"))}
+        env.update(HOME=str(home), PATH=stub_path(learn_calls, work / "bin"), NO_COLOR="1")
+        store = work / "dp.db"
+        rules = learn(env, store, agent, learn_dir, apply_rules)
+        answers = Store.open(store)
+        learned = answers.conn.execute("SELECT count(*) FROM learned").fetchone()[0]
+        answers.close()
+        tally = replay(replay_calls, env, store, str(cwd))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    tally.update(sessions_learned=len({c[6] for c in learn_calls}), sessions_replayed=len({c[6] for c in replay_calls}),
+                 learned_answers=learned, rules_applied=[" ".join(item["alias"]) for item in rules],
+                 recurring_failures=recurring(learn_calls, replay_calls))
+    tally["wrong_share"] = tally["wrong"] / tally["replayed"] if tally["replayed"] else 0.0
+    return tally
+
+
+def report(tally: dict) -> str:
+    rows = [["sessions learned from / replayed", f"{tally['sessions_learned']} / {tally['sessions_replayed']}"],
+            ["learned answers / rules applied", f"{tally['learned_answers']} / {len(tally['rules_applied'])}"],
+            ["replayed calls", tally["replayed"]],
+            ["failures (recurring; with a later fix)",
+             f"{tally['failures']} ({tally['recurring_failures']}; {tally['with_fix']})"],
+            ["(a) prevented by a rewrite equal to the agent's fix", tally["prevented"]],
+            ["(b) answered correctly at the moment of failure", tally["answered"]],
+            ["(c) wrong rewrites or answers", f"{tally['wrong']} ({tally['wrong_share']:.1%} of replayed calls)"]]
+    return markdown_table(["replay", "value"], rows)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sessions", type=Path, default=HERE / "data" / "swe-agent")
+    parser.add_argument("--agent", default="claude", help="whose session files they are (dp ingest's readers)")
+    parser.add_argument("--learn-share", type=float, default=0.5)
+    parser.add_argument("--answers-only", action="store_true",
+                        help="apply no suggested rule: measure the after-failure answers alone")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if not args.sessions.is_dir():
+        print(f"run_replay_bench: {args.sessions} is not a directory of session files", file=sys.stderr)
+        return 2
+    tally = run(args.sessions, args.agent, args.learn_share, not args.answers_only)
+    print(json.dumps(tally, indent=2) if args.json else report(tally))
+    return 1 if tally["wrong_share"] > MAX_WRONG_SHARE else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

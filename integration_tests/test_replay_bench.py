@@ -1,0 +1,81 @@
+"""bench/run_replay_bench.py on small slices: learning from the earlier sessions (real dp ingest, dp suggest),
+the later ones replayed through the real pave-check and dp-capture, each outcome counted as the docs say."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from capture_support import transcript_lines
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "bench" / "run_replay_bench.py"
+NOT_FOUND = "Exit code 127\n/bin/bash: line 1: python: command not found"
+
+
+def _bench(sessions: Path, *args) -> tuple[int, dict]:
+    proc = subprocess.run([sys.executable, str(BENCH), "--sessions", str(sessions), "--json", *args],
+                          capture_output=True, text=True, timeout=900, cwd=ROOT / "bench")
+    assert proc.stderr == "" or proc.returncode in (0, 1), proc.stderr
+    return proc.returncode, json.loads(proc.stdout)
+
+
+def _session(root: Path, name: str, start: int, calls) -> None:
+    (root / f"{name}.jsonl").write_text(transcript_lines(name, calls, start_second=start))
+
+
+def test_a_recurring_failure_is_prevented_or_answered_and_nothing_else_changes(tmp_path):
+    _python_sessions(tmp_path)
+    status, tally = _bench(tmp_path)
+    assert status == 0
+    assert (tally["sessions_learned"], tally["sessions_replayed"], tally["replayed"]) == (2, 2, 6)
+    assert tally["rules_applied"] == ["--cmd python --replace python3"] and tally["learned_answers"] == 1
+    assert (tally["failures"], tally["recurring_failures"], tally["with_fix"]) == (2, 2, 2)
+    # the rule rewrites both later failures into the agent's own fix; nothing that succeeded is touched
+    assert (tally["prevented"], tally["wrong"]) == (2, 0)
+
+
+def _python_sessions(root: Path) -> None:
+    fixed = [("Bash", {"command": "python manage.py check"}, NOT_FOUND, True),
+             ("Bash", {"command": "python3 manage.py check"}, "System check identified no issues", False),
+             ("Bash", {"command": "git status --short"}, " M app.py", False)]
+    _session(root, "early-1", 0, fixed)
+    _session(root, "early-2", 100, fixed)
+    _session(root, "late-1", 200, [("Bash", {"command": "ls -la"}, "total 0", False),
+                                   ("Bash", {"command": "python -m pytest -q"}, NOT_FOUND, True),
+                                   ("Bash", {"command": "python3 -m pytest -q"}, "3 passed", False)])
+    _session(root, "late-2", 300, [("Bash", {"command": "git status --short"}, "", False),
+                                   ("Bash", {"command": "python setup.py --version"}, NOT_FOUND, True),
+                                   ("Bash", {"command": "python3 setup.py --version"}, "1.0", False)])
+
+
+def test_with_no_rule_applied_each_recurring_failure_is_answered_at_the_moment_of_failure(tmp_path):
+    _python_sessions(tmp_path)
+    status, tally = _bench(tmp_path, "--answers-only")
+    assert (status, tally["rules_applied"], tally["learned_answers"]) == (0, [], 1)
+    assert (tally["prevented"], tally["answered"], tally["wrong"]) == (0, 2, 0)
+
+
+def test_an_answer_the_agent_did_not_take_counts_as_wrong(tmp_path):
+    """Learned: python → python3. Later the agent fixed `python` with `uv run python`: the rewrite is not its fix."""
+    sessions = tmp_path / "sessions"
+    sessions.mkdir()
+    fixed = [("Bash", {"command": "python a.py"}, NOT_FOUND, True),
+             ("Bash", {"command": "python3 a.py"}, "ok", False)]
+    _session(sessions, "early-1", 0, fixed)
+    _session(sessions, "early-2", 100, fixed)
+    _session(sessions, "late-1", 200, [("Bash", {"command": "python b.py"}, NOT_FOUND, True),
+                                       ("Bash", {"command": "uv run python b.py"}, "ok", False)])
+    status, tally = _bench(sessions, "--learn-share", "0.7")  # the first two of three sessions
+    assert (tally["prevented"], tally["answered"], tally["wrong"]) == (0, 0, 1)
+    assert status == 1  # 1 of 2 replayed calls is far above 1 %
+    assert tally["examples"][0] == {"outcome": "wrong", "how": "rewrite", "call": "python b.py", "dp": "python3 b.py",
+                                    "agent_fix": "uv run python b.py"}
+
+
+def test_the_public_data_replays_with_no_wrong_rewrite_or_answer():
+    status, tally = _bench(ROOT / "bench" / "data" / "swe-agent")
+    assert tally["sessions_learned"] >= 10 and tally["replayed"] >= 50
+    assert tally["wrong_share"] <= 0.01 and status == 0
