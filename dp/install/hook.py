@@ -196,9 +196,10 @@ def _apply(path: Path, scope: str, command: str, filtered: bool, db_path: Path,
     if _agent_option(agent):  # Claude Code's report keeps the shape it always had
         report.update(agent=agent.display, events=list(wanted))
     if capture_wanted:
-        handler = next(iter(capture_wanted.values()))[0]["hooks"][0]
+        handlers = {event: groups[0]["hooks"][0] for event, groups in capture_wanted.items()}
         report["capture"] = {"status": capture, "events": list(capture_wanted), "command": capture_command,
-                             "async": bool(handler.get("async")), "timeout": handler.get("timeout")}
+                             "async": [event for event, handler in handlers.items() if handler.get("async")],
+                             "timeout": next(iter(handlers.values())).get("timeout")}
     return report
 
 

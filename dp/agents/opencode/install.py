@@ -81,7 +81,7 @@ def install(path: Path, scope: str, pave_command: str, capture_command: str | No
             status = "updated" if status == "already_configured" else status
     capture = None
     if capture_command:
-        capture = {"status": status, "events": list(CAPTURE_EVENTS), "command": capture_command, "async": False,
+        capture = {"status": status, "events": list(CAPTURE_EVENTS), "command": capture_command, "async": [],
                    "timeout": CAPTURE_TIMEOUT_SECONDS}
     return {"status": status, "scope": scope, "settings": str(path), "plugin": str(path),
             "config": str(config) if scope == "user" else None, "created": [str(d) for d in created],

@@ -357,7 +357,7 @@ def describe_hook_result(result: dict) -> list[str]:
     if capture:
         verb = {"configured": "installed", "updated": "updated", "already_configured": "already installed"}
         lines.append(f"  capture: {verb[capture['status']]} for {' and '.join(capture['events'])}"
-                     f"{' (async)' if capture['async'] else ''}: {capture['command']}")
+                     f"{_async_note(capture)}: {capture['command']}")
     if result.get("backup"):
         lines.append(f"  previous file kept as {result['backup']}")
     if result.get("warning"):
@@ -398,3 +398,13 @@ def _entries(count) -> str:
 def register(app: typer.Typer) -> None:
     short = "Agent instructions (--agents-md) and the Claude Code hook (--hook)."
     app.command("pave", help=HELP, short_help=short)(pave)
+
+
+def _async_note(capture: dict) -> str:
+    """`` (async)`` when every capture event runs asynchronously, else which ones do (Claude Code: the
+    failure event runs in line, so its learned answer reaches the model)."""
+    if not capture["async"]:
+        return ""
+    if len(capture["async"]) == len(capture["events"]):
+        return " (async)"
+    return f" ({' and '.join(capture['async'])} async)"
