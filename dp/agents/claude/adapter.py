@@ -82,7 +82,8 @@ class ClaudeCode(Agent):
             Promise("rewrite", True, "`updatedInput`; Claude Code still applies its permissions to the new command"),
             Promise("block", True, "exit 2 or a `deny` with the corrected call (`--mode advise`)"),
             Promise("session_context", True, "SessionStart `additionalContext`"),
-            Promise("after_context", True, "PostToolBatch `additionalContext` after a rejected tool name"),
+            Promise("after_context", True, "PostToolBatch `additionalContext` after a rejected tool name; "
+                                           "PostToolUseFailure `additionalContext` with a learned answer"),
             Promise("capture", True, "PostToolUseFailure (failures) and PostToolUse (shapes)"),
             Promise("tool_alias_block", False,
                     "Claude Code rejects an unknown tool name before any hook runs; dp corrects it up front "

@@ -107,7 +107,8 @@ class GeminiCli(Agent):
             Promise("block", True, "`decision: deny` with dp's reason, which the model reads"),
             Promise("session_context", True, "SessionStart `additionalContext`, before the prompt"),
             Promise("after_context", False, "a call of an unknown tool name fires no hook; Gemini answers it "
-                                            "itself (`Tool \"x\" not found`)"),
+                                            "itself (`Tool \"x\" not found`). A learned answer after a failed "
+                                            "shell command travels in AfterTool `additionalContext`"),
             Promise("capture", True, "AfterTool: tool errors and shell commands with a non-zero `Exit Code`; "
                                      "`dp ingest --gemini-sessions` reads saved sessions, unknown tool names too"),
             Promise("tool_alias_block", False,
