@@ -34,7 +34,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 NAME = "desire-paths"
 VERSION = re.search(r'^__version__ = "([^"]+)"$', (ROOT / "dp" / "__init__.py").read_text(), re.M).group(1)
-MIGRATIONS = sorted(path.name for path in (ROOT / "migrations").glob("[0-9][0-9][0-9][0-9]_*.sql"))
+# The store's migrations and the team database's (migrations/postgres/, dp team migrate).
+MIGRATIONS = sorted(path.relative_to(ROOT / "migrations").as_posix()
+                    for path in (ROOT / "migrations").rglob("[0-9][0-9][0-9][0-9]_*.sql"))
 TABLES = sorted(path.name for path in (ROOT / "dp" / "rules" / "tables").glob("*.toml"))
 NOT_SOURCE = shutil.ignore_patterns(".git", ".venv", "*.egg-info", "build", "dist", "site", "__pycache__",
                                    ".pytest_cache", "node_modules")
