@@ -226,3 +226,21 @@ def test_the_team_bench_runs_at_smoke_size(cluster, team_db):
     assert "team table: 80 rows, 80 distinct events, 80 captured: ok" in proc.stdout
     assert "| 40 " in proc.stdout and "| 80 " in proc.stdout
     assert "the first seen by 2 people" in proc.stdout
+
+
+def test_what_worked_next_reaches_the_team_when_the_session_goes_on_after_a_sync(tmp_path, cluster, migrated):
+    """A failure synced before the agent found the fix is sent again with the fix (an upsert, still one row)."""
+    ann = Member(tmp_path, "ann", cluster, migrated)
+    ann.dp("team", "connect", ann.url, cwd=tmp_path)
+    ann.capture(failure("python3 -m pytest --cov-reprot term", error="Exit code 4\nERROR: usage: pytest "
+                        "[options]\npytest: error: unrecognized arguments: --cov-reprot", session="s",
+                        tool_use_id="1", cwd=str(tmp_path)))
+    ann.capture(success("ls -la", session="s", tool_use_id="2", cwd=str(tmp_path)))
+    ann.dp("team", "sync", cwd=tmp_path)
+    then = "SELECT then_shapes FROM dp_events WHERE outcome = 'failure'"
+    assert cluster.sql(then, migrated) == [("[]",)]
+    ann.capture(success("python3 -m pytest --cov-report term", session="s", tool_use_id="3", cwd=str(tmp_path)))
+    ann.dp("team", "sync", cwd=tmp_path)
+    assert [json.loads(row[0]) for row in cluster.sql(then, migrated)] == [
+        [["python3", "", ["-m", "--cov-report"]]]]
+    assert cluster.sql("SELECT count(*) FROM dp_events", migrated) == [(3,)]
