@@ -20,4 +20,5 @@ def version() -> str:
 
 
 def tool() -> NpmTool:
-    return NpmTool(PACKAGE, version(), bin="gemini")
+    # The install check's ``gemini --version`` without the second Node start (see gemini_support).
+    return NpmTool(PACKAGE, version(), bin="gemini", env=(("GEMINI_CLI_NO_RELAUNCH", "true"),))

@@ -61,7 +61,10 @@ class GeminiUser(AgentUser):
         self.settings.write_text(json.dumps(USER_SETTINGS, indent=2) + "\n")
 
     def environment(self) -> dict:
-        return {"GEMINI_API_KEY": "dp-tests-not-a-key", "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+        # GEMINI_CLI_NO_RELAUNCH: 0.61.0 otherwise starts, then starts itself again with a larger
+        # heap (what it sets for that child): two Node starts of its bundle per run, half its time.
+        return {"GEMINI_API_KEY": "dp-tests-not-a-key", "GEMINI_CLI_TRUST_WORKSPACE": "true",
+                "GEMINI_CLI_NO_RELAUNCH": "true"}
 
     def run(self, turns, *args, prompt: str = "Do the task.", approval: str = "yolo", timeout: float = 180,
             cwd: Path | None = None) -> GeminiSession:
