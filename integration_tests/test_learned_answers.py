@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import json
 import sqlite3
+from pathlib import Path
 
 import pytest
 from capture_support import failure, run_capture, stored, success, transcript_lines
@@ -106,7 +107,7 @@ def test_a_retry_or_an_unrelated_success_is_no_fix(dp, env, programs):
 
 
 def test_literal_recipe_and_repository_path_answers(dp, env, programs, tmp_path):
-    programs("find", "uv", "pip")
+    programs("find", "uv")
     repo = tmp_path / "svc"
     repo.mkdir()
     (repo / "mvnw").write_text("#!/bin/sh\n")
@@ -126,6 +127,17 @@ def test_literal_recipe_and_repository_path_answers(dp, env, programs, tmp_path)
     # elsewhere there is no ./mvnw: no answer
     assert _told(env, failure("mvn verify", NOT_FOUND.format("mvn"), cwd=str(tmp_path), tool_use_id="q"),
                  "elsewhere") == ""
+
+
+def test_a_recipe_is_no_rule_where_its_program_is_on_path_but_stays_an_answer(dp, env, programs):
+    """pip was missing in the sessions learned from; on a machine that has pip, `pip install` works as typed."""
+    programs("uv", "pip")
+    _two_sessions_fixing(env, "pip install requests", "Exit code 127\nbash: pip: command not found",
+                         "uv pip install requests")
+    assert _learn(dp) == []
+    programs("uv")
+    (Path(env["PATH"]) / "pip").unlink()
+    assert [item["alias"] for item in _learn(dp)] == [["--recipe", "pip", "uv pip {{ args }}"]]
 
 
 def test_answers_learned_from_ingested_transcripts(dp, env, programs, tmp_path):

@@ -168,8 +168,8 @@ def _learned(conn, found: dict) -> None:
 
 def _learned_rule(item):
     """(kind, dp alias arguments, rule key, why) for one learned answer; None for a rename whose
-    program is on this PATH (or whose replacement is not), and for a changed option (``_unknown_options``
-    reads those): they stay answers at the moment of failure."""
+    program is on this PATH (or whose replacement is not), for a recipe likewise (``_recipe_fits_here``),
+    and for a changed option (``_unknown_options`` reads those): they stay answers at the moment of failure."""
     import shutil
 
     from dp.learn.answer import COMMAND, FLAG as FLAG_CHANGE
@@ -185,11 +185,27 @@ def _learned_rule(item):
                 f"{item.from_text}: command not found (not on PATH here); {then} {item.to_text}, which is")
     if item.kind == FLAG_CHANGE:
         return None  # _unknown_options proposes flag renames, reading flag groups (-rP) letter by letter
+    if not _recipe_fits_here(item):
+        return None
     prefix = item.from_text
     return ("recipe", ["--recipe", prefix, f"{item.to_text} {{{{ args }}}}"],
             (prefix, BASH_TOOL, BASH_PARAM, recipe_command(prefix), RECIPE),
             f"{prefix} failed ({', '.join(item.evidence()['error_classes'])}); {then} {item.to_text} instead"
             + (" (a program of the repository: apply it with --project)" if item.kind == "path" else ""))
+
+
+def _recipe_fits_here(item) -> bool:
+    """Whether a learned change of a command's first words may become a rule on this machine: one learned
+    only from a missing program (``pip`` → ``uv pip``) never where that program is on PATH, whose calls
+    succeed as typed, and never towards a program PATH lacks (a repository's ``./mvnw`` is checked where
+    the rule acts, in the project)."""
+    import shutil
+
+    if item.evidence()["error_classes"] == ["command not found"] and "/" not in item.command \
+            and shutil.which(item.command) is not None:
+        return False
+    target = item.to_text.split(" ")[0]
+    return "/" in target or shutil.which(target) is not None
 
 
 def _subcommand_typos(conn, found: dict) -> None:
