@@ -178,3 +178,20 @@ def test_a_store_from_before_learning_fails_open(env, db_path):
     proc = run_capture(failure("python y.py", NOT_FOUND.format("python"), tool_use_id="b"), env=env)
     assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
     assert len(stored(db_path, "outcome = 'failure'")) == 2
+
+
+def test_a_repository_program_is_proposed_for_the_project_and_written_there(dp, env, programs, tmp_path):
+    """gradle missing, the agents ran the repository's ./gradlew: one reviewable change to .dp/rules.toml."""
+    programs()
+    repo = tmp_path / "svc"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "gradlew").write_text("#!/bin/sh\n")
+    (repo / "gradlew").chmod(0o755)
+    _two_sessions_fixing(env, "gradle build", NOT_FOUND.format("gradle"), "./gradlew build", cwd=str(repo))
+    [item] = _learn(dp)
+    assert item["alias"] == ["--recipe", "gradle", "./gradlew {{ args }}"]
+    assert item["evidence"][0]["then"] == "./gradlew build" and "apply it with --project" in item["reason"]
+    proc = dp("suggest", "--apply", item["id"], "--project", cwd=repo)
+    assert proc.returncode == 0, proc.stderr
+    written = (repo / ".dp" / "rules.toml").read_text()
+    assert 'from = "gradle"' in written and 'to = "./gradlew {{ args }}"' in written
