@@ -85,7 +85,7 @@ def record(store, root: str, path: str, sha256: str) -> None:
     and ``sha256`` '' trust the repository itself), replacing an earlier record."""
     from dp.store.write import utc_now
 
-    with store.transaction():
+    with store.transaction(rules=True):
         store.conn.execute(
             f"INSERT OR REPLACE INTO {TABLE} (root, path, sha256, trusted_at) VALUES (?, ?, ?, ?)",
             (root, path, sha256, utc_now()),
@@ -94,7 +94,7 @@ def record(store, root: str, path: str, sha256: str) -> None:
 
 def forget(store, root: str) -> list[str]:
     """Drop every record of the repository ``root``; the paths that had one (``REPOSITORY`` included)."""
-    with store.transaction():
+    with store.transaction(rules=True):
         paths = [row[0] for row in store.conn.execute(f"SELECT path FROM {TABLE} WHERE root = ? ORDER BY rowid",
                                                       (root,))]
         store.conn.execute(f"DELETE FROM {TABLE} WHERE root = ?", (root,))

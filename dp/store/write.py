@@ -98,10 +98,11 @@ class Store:
     def schema_version(self) -> int:
         return self.conn.execute("PRAGMA user_version").fetchone()[0]
 
-    def transaction(self, nothing: str = "nothing was changed"):
+    def transaction(self, nothing: str = "nothing was changed", rules: bool = False):
         """An immediate (write-locked) transaction; rolled back on any error. A write the file
-        system refuses (a full disk, a file-size limit) is a DpError saying so and ``nothing``."""
-        return _WriteTransaction(self.conn, self.path, nothing)
+        system refuses (a full disk, a file-size limit) is a DpError saying so and ``nothing``.
+        ``rules``: it changes what a rule acts on, so a commit touches the rules stamp."""
+        return _WriteTransaction(self.conn, self.path, nothing, rules)
 
     # -- reads --------------------------------------------------------------
 
@@ -137,12 +138,12 @@ class Store:
         An update keeps the row (and so its place in the apply order and its
         ``created_at``) and replaces ``to_name`` and ``message``.
         """
-        with self.transaction():
+        with self.transaction(rules=True):
             return self._put(rule, overwrite=True)
 
     def delete_rule(self, key_rule: Rule) -> Rule | None:
         """Delete the rule with ``key_rule``'s key; returns what was deleted, or None."""
-        with self.transaction():
+        with self.transaction(rules=True):
             existing = self.get_rule(key_rule)
             if existing:
                 self.conn.execute(f"DELETE FROM {TABLE} WHERE {_KEY_WHERE}", key_rule.key)
@@ -160,7 +161,7 @@ class Store:
             raise ValueError(f"conflict must be skip or overwrite, not {conflict!r}")
         report = ImportReport()
         try:
-            with self.transaction("nothing was imported; the store is as it was"):
+            with self.transaction("nothing was imported; the store is as it was", rules=not dry_run):
                 for rule in rules:
                     outcome = self._put(rule, overwrite=conflict == "overwrite")
                     report.actions.append((_IMPORT_ACTION[outcome], rule))
@@ -330,9 +331,9 @@ _IMPORT_ACTION = {"set": "imported", "kept": "skipped", "updated": "overwritten"
 class _WriteTransaction(transaction):
     """``transaction`` that words a write refused by the file system for the person."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, nothing: str):
+    def __init__(self, conn: sqlite3.Connection, path: Path, nothing: str, rules: bool = False):
         super().__init__(conn)
-        self.path, self.nothing = path, nothing
+        self.path, self.nothing, self.rules = path, nothing, rules
 
     def __exit__(self, kind, error, traceback) -> bool:
         try:
@@ -343,6 +344,8 @@ class _WriteTransaction(transaction):
             raise
         if kind is not None and issubclass(kind, sqlite3.Error) and write_refused(error):
             raise self._refused(error) from None
+        if kind is None and self.rules:
+            mark_rules_changed(self.path)
         return False
 
     def _refused(self, error) -> DpError:
@@ -350,6 +353,32 @@ class _WriteTransaction(transaction):
             f"cannot write the alias store {self.path}: the disk is full or a file-size limit was reached "
             f"({error}); {self.nothing}. Free some space and run the command again"
         )
+
+
+RULES_STAMP = "rules.changed"
+
+
+def rules_stamp(db_path) -> Path:
+    """The file whose time says when the rules last changed (beside the store)."""
+    return Path(db_path).expanduser().absolute().parent / RULES_STAMP
+
+
+def mark_rules_changed(db_path) -> None:
+    """Touch the rules stamp after a committed rule or trust change.
+
+    What dp derives from the rules for readers without SQLite (the Claude Code
+    mod's snapshot) records the stamp's time it was made at; a stamp newer than
+    that says the derived copy is stale, even when the step that rewrites it
+    never ran. Best effort: a stamp that cannot be written is no reason to fail
+    the change itself.
+    """
+    stamp = rules_stamp(db_path)
+    try:
+        with open(stamp, "a"):
+            pass
+        os.utime(stamp)
+    except OSError:
+        pass
 
 
 class _DryRun(Exception):

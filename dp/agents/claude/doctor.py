@@ -32,7 +32,10 @@ def check(db_path: Path, cwd: Path, rules) -> list[Finding]:
                                     f"dp pave --plugin --scope {entry.scope}"))
             continue
         findings.append(Finding("plugin", OK, f"{plugin} ({entry.scope} scope) from the marketplace {entry.path}"))
-        findings.append(_path_in_effect(mod_snapshot.load_record(db_path)))
+        record = mod_snapshot.load_record(db_path)
+        findings.append(_path_in_effect(record))
+        if entry.scope == "user":
+            findings.append(_bash_path(record))
     return findings
 
 
@@ -50,6 +53,17 @@ def _path_in_effect(record: dict | None) -> Finding:
         "mods need Claude Code 2.1.287 or later, without CLAUDE_CODE_ENABLE_FUNCTION_HOOKS=0 (2.1.286), "
         "disableAllHooks, allowManagedHooksOnly or --safe-mode",
     )
+
+
+def _bash_path(record: dict | None) -> Finding:
+    """Which path the latest session's Bash calls took: the mod's front door (pave-check only for a
+    command with a word dp can act on) or the classic handler (pave-check for every call)."""
+    latest = latest_session()
+    if latest is not None and record and record.get("session_id") == latest and record.get("front_door"):
+        return Finding("plugin", OK, f"Bash went through the mod's front door in the latest session ({latest}): "
+                                     "pave-check started only for commands a rule or paving can act on")
+    where = f"in the latest session ({latest})" if latest else "until a session loads the mod"
+    return Finding("plugin", OK, f"Bash went to the classic hook {where}: pave-check started for every call")
 
 
 def latest_session(directory: Path | None = None) -> str | None:

@@ -10,6 +10,10 @@ the mod never sees a half-written file or a stale rule for long.
 anything that adds rules from another source (a trusted project's rules) adds
 them there.
 
+The snapshot also holds the mod's front door for Bash (``bash``, ``front_door``):
+the words any rule, recipe, trusted project layer or project paving can act
+on, so the mod starts ``pave-check`` only for a command with such a word.
+
 The same directory holds what the mod writes back: ``fixes/`` (one file per
 call it fixed, moved into the store by ``dp.capture.fixes``) and
 ``loaded.json`` (its own record of loading, the evidence ``dp doctor`` reads).
@@ -97,6 +101,52 @@ def _project_entry(project) -> dict | None:
     return {"root": project.root, "files": files, "aliases": list(by_name.values())}
 
 
+def front_door(db_path: Path) -> dict:
+    """What the mod needs to decide whether a Bash call goes to dp at all:
+    ``{"words", "everything", "sources"}``.
+
+    ``words`` is every command word pave-check could act on (the key of each
+    Bash rule of the store and of every trusted project file, and project
+    paving's words while paving is on: a superset, since a project's file acts
+    only in its own repository and paving only where it is on there), matched
+    against the same word scan the hook runs first (dp.shell.words).
+    ``everything``: some rule needs every Bash call (a rule on no command word,
+    an alias of the name Bash), so the mod asks dp each time. ``sources`` are
+    the files whose change makes the words stale (the rules stamp
+    dp.store.write touches on every rule or trust change, the paving switch),
+    with their times as read here: the mod sends every call to dp while one
+    reads otherwise, so a rule change whose sync did not run costs processes,
+    never a missed rewrite.
+    """
+    from dp.install.hook import trusted_project_rules
+    from dp.paving import filter_words
+    from dp.paving.switch import state_path
+    from dp.rules.model import BASH_TOOL
+    from dp.store import read_rules
+    from dp.store.write import rules_stamp
+
+    sources = [_source(rules_stamp(db_path)), _source(Path(state_path(str(state_dir(db_path).parent))))]
+    words, everything = set(filter_words(str(Path(db_path).expanduser().absolute().parent))), False
+    for rule in read_rules(db_path) + trusted_project_rules(db_path):
+        if rule.match_kind == TOOL_ALIAS:
+            everything |= rule.from_name == BASH_TOOL  # blocks every Bash call
+        elif rule.tool == BASH_TOOL:
+            if rule.command:
+                words.add(rule.command)
+            else:
+                everything = True  # fetched for every Bash call (dp.store.read.rules_for_tool)
+    return {"words": sorted(words), "everything": everything, "sources": sources}
+
+
+def _source(path: Path) -> dict:
+    """A file the front door's words derive from, with its time (ms, None when it is missing)."""
+    try:
+        mtime = path.stat().st_mtime_ns / 1e6
+    except OSError:
+        mtime = None
+    return {"path": str(path), "mtime_ms": mtime}
+
+
 def target_tools(aliases: list[dict]) -> list[str]:
     """The tools the mod's ``tool.call`` hook listens on: the targets of the aliases."""
     return sorted({alias["tool"] for alias in aliases})
@@ -118,8 +168,8 @@ def write(db_path: Path) -> dict:
     except OSError as exc:
         raise DpError(f"cannot write the Claude Code mod's snapshot in {directory}: {exc.strerror or exc}") from None
     path = directory / SNAPSHOT
-    data = (json.dumps({"version": VERSION, "aliases": aliases, "projects": projects}, indent=2,
-                       ensure_ascii=False) + "\n").encode()
+    snapshot = {"version": VERSION, "aliases": aliases, "projects": projects, "bash": front_door(db_path)}
+    data = (json.dumps(snapshot, indent=2, ensure_ascii=False) + "\n").encode()
     original = read_bytes(path)
     changed = original != data
     if changed:

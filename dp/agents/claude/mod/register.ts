@@ -18,6 +18,17 @@
 //   settings hooks (SessionStart, PostToolBatch) then correct the model.
 // * A rule whose tool this session lacks is skipped.
 //
+// The front door for Bash (`classic.PreToolUse`, Bash only): where this mod
+// loads it, not the plugin's classic Bash handler, decides whether a command
+// goes to dp. It reads the command's words with the hook's own first scan
+// (dp/shell/words.py `command_words`, ported below) and runs pave-check only
+// when a word is one a rule, recipe, trusted project file or paving can act on
+// (the snapshot's `bash.words`), or when the scan cannot judge the command;
+// pave-check's answer is passed on as the classic hook's would be. It decides
+// only WHETHER to ask dp, never what to answer. Once it is the front door it
+// sets DP_MOD_FRONT_DOOR to the session's id, and the classic handler (a shell
+// line in hooks.json) steps aside; anything odd, and every call goes to dp.
+//
 // The aliases come from a snapshot dp writes atomically on every rule change
 // (`<dp dir>/claude-mod/aliases.json`), with each trusted repository's own
 // (`projects`, applied in a session inside that repository); the plugin's `hooks/dp-plugin.json`
@@ -127,6 +138,268 @@ function note(alias: Alias): string {
   return alias.message === '' ? `dp: ${line}` : `dp: ${line} ${alias.message}`
 }
 
+// -- the front door for Bash ---------------------------------------------------
+
+type FrontDoor = { words: Set<string>; everything: boolean }
+type HookAnswer = {
+  allow?: true; ask?: string; deny?: string; updatedInput?: Record<string, unknown>; additionalContext?: string[]
+}
+
+// A command longer than this goes to dp as it is: the scan stays cheap, and
+// pave-check's own bounds judge it.
+const MAX_SCANNED = 65536
+// Claude Code's words for a tool name it does not know (dp/hook/events.py).
+const UNKNOWN_TOOL = 'No such tool available'
+const PAVE_CHECK_TIMEOUT_MS = 10000
+
+// The words the hook's first scan (dp/shell/words.py) reads as possible command
+// names: separators become spaces, plain quoted strings are dropped (they never
+// run anything), each word is taken by basename and, with a `/`, whole too.
+const SEPARATORS = /[;&|()<>`{}$=]/g
+
+export function commandWords(text: string): Set<string> {
+  if (text.includes("'") || text.includes('"') || text.includes('\\')) text = dropPlainQuotes(text)
+  const words = text.replace(SEPARATORS, ' ').split(/[ \t\n]+/).filter(w => w !== '')
+  const found = new Set<string>()
+  for (const word of words) {
+    const base = word.slice(word.lastIndexOf('/') + 1)
+    if (base !== '') found.add(base)
+    if (word.includes('/')) found.add(word)
+  }
+  return found
+}
+
+function dropPlainQuotes(text: string): string {
+  const out: string[] = []
+  let i = 0
+  let escaped = -1
+  const n = text.length
+  while (i < n) {
+    const stops = [text.indexOf("'", i), text.indexOf('"', i), text.indexOf('\\', i)].filter(at => at >= 0)
+    if (stops.length === 0) {
+      out.push(text.slice(i))
+      break
+    }
+    const at = Math.min(...stops)
+    out.push(text.slice(i, at))
+    const mark = text[at]
+    if (mark === '\\') {
+      out.push(text.slice(at + 1, at + 2))
+      escaped = at + 1
+      i = at + 2
+    } else if (mark === "'") {
+      const ansiC = at > 0 && text[at - 1] === '$' && escaped !== at - 1
+      const close = closingQuote(text, at, ansiC)
+      if (close >= n) {
+        out.push(text.slice(at + 1))
+        break
+      }
+      out.push(' ')
+      i = close + 1
+    } else {
+      const close = closingQuote(text, at, true)
+      const inner = text.slice(at + 1, close)
+      out.push(inner.includes('$(') || inner.includes('`') ? ` ${inner} ` : ' ')
+      i = close + 1
+    }
+  }
+  return out.join('')
+}
+
+function closingQuote(text: string, at: number, escapes: boolean): number {
+  const quote = text.charAt(at)
+  const n = text.length
+  let close = at + 1
+  if (!escapes) {
+    close = text.indexOf(quote, close)
+    return close < 0 ? n : close
+  }
+  while (close < n && text[close] !== quote) close += text[close] === '\\' ? 2 : 1
+  return close
+}
+
+// Commands the scan cannot judge go to dp whatever their words: substitutions,
+// here-docs, words that run other text as a command, and anything beyond plain
+// printable ASCII (where two languages' ideas of whitespace could part).
+const UNJUDGED_MARKS = ['$(', '`', '<<', '<(', '>(']
+const UNJUDGED_WORDS = ['eval', 'source', '.', 'exec']
+const PLAIN = /^[\t\n\x20-\x7e]*$/
+
+// Whether dp must see this Bash command: the mod's one decision.
+export function asksDp(command: unknown, door: FrontDoor | null): boolean {
+  if (door === null || door.everything || typeof command !== 'string') return true
+  if (command.length > MAX_SCANNED || !PLAIN.test(command)) return true
+  if (UNJUDGED_MARKS.some(mark => command.includes(mark))) return true
+  for (const word of commandWords(command)) {
+    if (door.words.has(word) || UNJUDGED_WORDS.includes(word)) return true
+  }
+  return false
+}
+
+// The snapshot's word set; null (every call to dp) when it is missing, odd, or
+// stale: a source it was made from (the rules stamp, the paving switch) has
+// changed since.
+async function frontDoor($: EngineInterface, dir: string): Promise<FrontDoor | null> {
+  try {
+    const snapshot: unknown = JSON.parse(await $.fs.read(`${dir}/${SNAPSHOT}`))
+    const bash = (snapshot as { bash?: unknown }).bash as { words?: unknown; everything?: unknown; sources?: unknown }
+    if (typeof bash !== 'object' || bash === null || !Array.isArray(bash.words) || !Array.isArray(bash.sources)) return null
+    for (const source of bash.sources as unknown[]) {
+      const { path, mtime_ms: made } = (source ?? {}) as { path?: unknown; mtime_ms?: unknown }
+      if (typeof path !== 'string') return null
+      const now = (await $.fs.exists(path)) ? (await $.fs.stat(path)).mtimeMs : null
+      if (now === null ? made !== null : typeof made !== 'number' || Math.abs(now - made) > 1) return null
+    }
+    const words = new Set(bash.words.filter((word): word is string => typeof word === 'string'))
+    return { words, everything: bash.everything !== false }
+  } catch {
+    return null
+  }
+}
+
+// The classic handler's command line, which the plugin's dp-plugin.json names
+// (a user-scope plugin only); without it this mod is no front door.
+async function paveCheckCommand($: EngineInterface): Promise<string | null> {
+  try {
+    const config: unknown = JSON.parse(await $.fs.read(`${$.plugin.root}/hooks/dp-plugin.json`))
+    const command = (config as { pave_check?: unknown }).pave_check
+    return typeof command === 'string' && command !== '' ? command : null
+  } catch {
+    return null
+  }
+}
+
+// pave-check run on a classic hook's own stdin: exit 2 is a block with its
+// stderr, JSON on exit 0 the hook's `hookSpecificOutput`, anything else (it
+// failed) no answer, as a failed classic hook is.
+async function runDp($: EngineInterface, command: string, payload: unknown): Promise<{ block?: string; output: Record<string, unknown> }> {
+  const ran = await $.process.run(['/bin/sh', '-c', command], {
+    stdin: JSON.stringify(payload), timeoutMs: PAVE_CHECK_TIMEOUT_MS, env: await $.process.hookEnv(),
+  })
+  if (ran.exitCode === 2) return { block: ran.stderr.trim() || 'blocked by dp', output: {} }
+  if (ran.exitCode !== 0 || ran.stdout.trim() === '') return { output: {} }
+  const parsed = JSON.parse(ran.stdout) as { hookSpecificOutput?: Record<string, unknown> }
+  return { output: parsed.hookSpecificOutput ?? {} }
+}
+
+function contextOf(output: Record<string, unknown>): string[] {
+  const text = output.additionalContext
+  return typeof text === 'string' && text !== '' ? [text] : []
+}
+
+// The PreToolUse answer, as `classic.PreToolUse` takes one.
+async function askDp($: EngineInterface, command: string, e: Record<string, unknown>): Promise<HookAnswer> {
+  const { tool: _tool, tool_use_id: id, agentId: _agent, requestMeta: _meta, ...input } = e
+  const payload = {
+    session_id: await $.session.id(), cwd: await $.session.cwd(), hook_event_name: 'PreToolUse',
+    tool_name: 'Bash', tool_input: input, tool_use_id: id,
+  }
+  const { block, output } = await runDp($, command, payload)
+  if (block !== undefined) return { deny: block }
+  const answer: HookAnswer = {}
+  const reason = typeof output.permissionDecisionReason === 'string' ? output.permissionDecisionReason : ''
+  if (output.permissionDecision === 'deny') answer.deny = reason
+  else if (output.permissionDecision === 'ask') answer.ask = reason
+  else if (output.permissionDecision === 'allow') answer.allow = true
+  if (typeof output.updatedInput === 'object' && output.updatedInput !== null) {
+    answer.updatedInput = output.updatedInput as Record<string, unknown>
+  }
+  const context = contextOf(output)
+  if (context.length) answer.additionalContext = context
+  return answer
+}
+
+// Whether a finished batch holds a call the client refused by name: the one
+// case dp's PostToolBatch answer (a correction for an aliased name) is about.
+export function batchAsksDp(e: unknown): boolean {
+  const calls = (e as { tool_calls?: unknown }).tool_calls
+  if (!Array.isArray(calls)) return true
+  return calls.some(call => {
+    const response = (call as { tool_response?: unknown } | null)?.tool_response
+    const text = typeof response === 'string' ? response : JSON.stringify(response ?? null)
+    return text.includes(UNKNOWN_TOOL)
+  })
+}
+
+// dp's correction after a batch with a refused name, or none.
+async function batchContext($: EngineInterface, command: string, e: unknown): Promise<string[]> {
+  try {
+    return contextOf((await runDp($, command, { ...(e as object), hook_event_name: 'PostToolBatch' })).output)
+  } catch {
+    return []
+  }
+}
+
+// pave-check's answer, or none when it could not be asked (it fails open, here
+// as in the classic handler).
+async function dpAnswer($: EngineInterface, command: string, e: Record<string, unknown>): Promise<HookAnswer> {
+  try {
+    return await askDp($, command, e)
+  } catch {
+    return {}
+  }
+}
+
+// dp's answer folded with the other settings hooks' (theirs beneath, run on
+// the call as the model wrote it, as classic hooks all are): a deny of either
+// refuses, then an ask, then an allow; theirs overwrites the input last, and the
+// contexts add up.
+function folded(dp: HookAnswer, others: HookAnswer): HookAnswer {
+  const context = [...(dp.additionalContext ?? []), ...(others.additionalContext ?? [])]
+  const input = others.updatedInput ?? dp.updatedInput
+  const extra = { ...(input !== undefined ? { updatedInput: input } : {}), ...(context.length ? { additionalContext: context } : {}) }
+  if (dp.deny !== undefined || others.deny !== undefined) return { deny: dp.deny ?? others.deny ?? '', ...extra }
+  if (dp.ask !== undefined || others.ask !== undefined) return { ask: dp.ask ?? others.ask ?? '', ...extra }
+  if (dp.allow || others.allow) return { allow: true, ...extra }
+  return extra
+}
+
+// Becomes the front door once per session, before the first Bash call: the
+// variable that makes the classic Bash handler step aside is set only when this
+// mod can run pave-check itself. The pave-check command, or null.
+async function openFrontDoor($: EngineInterface): Promise<string | null> {
+  try {
+    const command = await paveCheckCommand($)
+    if (command === null) return null
+    const set = await $.env.set('DP_MOD_FRONT_DOOR', await $.session.id())
+    return set.deny === undefined ? command : null
+  } catch {
+    return null
+  }
+}
+
+type Beneath<E, R> = (e: E) => Promise<R>
+
+// `classic.PreToolUse` for Bash once this mod is the front door (`command`,
+// else the classic handler runs beneath as before); `judge` false asks dp
+// whatever the words.
+async function throughFrontDoor<E, R>($: EngineInterface, command: string | null, e: E, next: Beneath<E, R>,
+  judge: boolean): Promise<R> {
+  if (command === null) return next(e)
+  let ask = true
+  if (judge) {
+    try {
+      ask = asksDp((e as { command?: unknown }).command, await frontDoor($, await stateDir($)))
+    } catch {
+      ask = true
+    }
+  }
+  if (!ask) return next(e)
+  const answer = await dpAnswer($, command, e as Record<string, unknown>)
+  return folded(answer, (await next(e)) as HookAnswer) as R
+}
+
+// `classic.PostToolBatch` once this mod is the front door: dp's correction
+// first, the other hooks' context after it.
+async function afterBatch<E, R>($: EngineInterface, command: string | null, e: E, next: Beneath<E, R>,
+  judge: boolean): Promise<R> {
+  if (command === null || (judge && !batchAsksDp(e))) return next(e)
+  const context = await batchContext($, command, e)
+  const others = (await next(e)) as { additionalContext?: string[] }
+  if (!context.length) return others as R
+  return { ...others, additionalContext: [...context, ...(others.additionalContext ?? [])] } as R
+}
+
 export const register: Register = (on, options) => {
   // tool_use_id → the alias `turn.step` applied, for `tool.call` to finish.
   const fixes = new Map<string, Alias>()
@@ -134,10 +407,13 @@ export const register: Register = (on, options) => {
   const told = new Set<string>()
   let loadRecorded = false
 
+  let door: Promise<string | null> | undefined // the pave-check command, once this mod is the front door
+
   on('turn.step', async function* ($, e, next) {
     if (!loadRecorded) {
       loadRecorded = true
-      await recordLoad($) // once per session, before the first request: dp doctor's evidence
+      door ??= openFrontDoor($)
+      await recordLoad($, (await door) !== null) // dp doctor's evidence
     }
     let state: State | null | undefined
     for await (const chunk of next(e)) {
@@ -156,6 +432,20 @@ export const register: Register = (on, options) => {
     }
   })
 
+  // Bash before it runs: pave-check only for a command the snapshot's words say
+  // dp can act on. In `.catch` (the hook failed before the hooks beneath ran)
+  // dp is asked whatever the command, as the stepped-aside handler would have.
+  on('classic.PreToolUse', { tool: 'Bash' }, async ($, e, next) => {
+    door ??= openFrontDoor($)
+    return throughFrontDoor($, await door, e, next, true)
+  }).catch(async ($, e, next) => next.called ? next(e) : throughFrontDoor($, (await door) ?? null, e, next, false))
+
+  // After a batch: dp's correction matters only when the client refused a name.
+  on('classic.PostToolBatch', async ($, e, next) => {
+    door ??= openFrontDoor($)
+    return afterBatch($, await door, e, next, true)
+  }).catch(async ($, e, next) => next.called ? next(e) : afterBatch($, (await door) ?? null, e, next, false))
+
   const targets = Array.isArray(options.tools) ? options.tools : KNOWN_TARGETS
   on('tool.call', { tool: targets as readonly (typeof KNOWN_TARGETS)[number][] }, async ($, e, next) => {
     const alias = fixes.get(e.tool_use_id)
@@ -172,10 +462,12 @@ export const register: Register = (on, options) => {
   }).catch(($, e, next) => next(e))
 }
 
-async function recordLoad($: EngineInterface): Promise<void> {
+async function recordLoad($: EngineInterface, frontDoor: boolean): Promise<void> {
   try {
     const dir = await stateDir($)
-    const record = { session_id: await $.session.id(), cwd: await $.session.cwd(), at: new Date().toISOString() }
+    const record = {
+      session_id: await $.session.id(), cwd: await $.session.cwd(), at: new Date().toISOString(), front_door: frontDoor,
+    }
     await $.fs.write(`${dir}/loaded.json`, JSON.stringify(record))
   } catch {
     // the record is evidence for dp doctor, never a reason to change the stream

@@ -1,0 +1,133 @@
+"""The mod as the front door for Bash, in the real client: only commands dp can act on start pave-check.
+
+With the plugin installed and mods loading (2.1.287+), the mod reads each Bash
+command's words against the snapshot's word set and runs pave-check only on a
+match; the plugin's classic Bash handler steps aside. A recording wrapper
+stands in for pave-check in the installed plugin (the marketplace copy and the
+client's cache), so every dp process a session starts leaves one line, with
+the command it was asked about. Where mods do not load, the classic handler
+runs pave-check for every call, as before.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import subprocess
+from pathlib import Path
+
+import pytest
+from real_client.client_support import BIN, RealClient
+from real_client.test_plugin import LATEST, install_plugin, release_client
+
+from dp.agents.claude.fake_api import bash
+
+UNTOUCHED = ("ls", "echo hi", "cat notes.txt", "git status", "pwd")
+RECIPE = "deploy now"
+
+
+def recorded(client: RealClient) -> Path:
+    """Put a recording wrapper in place of pave-check in the installed plugin; the log it writes."""
+    log = client.root / "pave-check.log"
+    wrapper = client.root / "recording-pave-check"
+    real = str(BIN / "pave-check")
+    wrapper.write_text("#!/bin/bash\ninput=$(cat)\n"
+                       f"printf '%s\\n' \"$input\" >> {shlex.quote(str(log))}\n"
+                       f"printf '%s' \"$input\" | exec {shlex.quote(real)} \"$@\"\n")
+    wrapper.chmod(0o755)
+    installed = json.loads((client.home / ".claude" / "plugins" / "installed_plugins.json").read_text())
+    for plugin in (client.home / ".dp" / "claude-plugin" / "dp", Path(installed["plugins"]["dp@dp-local"][0]["installPath"])):
+        for name in ("hooks.json", "dp-plugin.json"):
+            path = plugin / "hooks" / name
+            text = path.read_text()
+            assert real in text, (path, text)
+            path.write_text(text.replace(real, str(wrapper)))
+    return log
+
+
+def asked(log: Path) -> list[str]:
+    """What pave-check was started for, in order: a Bash command, or the event (``PostToolBatch``).
+    The one start per session (SessionStart, the corrections up front) is left out."""
+    if not log.exists():
+        return []
+    payloads = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    return [p["tool_input"]["command"] if p.get("hook_event_name") == "PreToolUse" else p.get("hook_event_name")
+            for p in payloads if p.get("hook_event_name") != "SessionStart"]
+
+
+def user_with_rules(client: RealClient) -> None:
+    """grep → rg (a command rule with its flag table), a recipe prefix, paving on in a pnpm project."""
+    client.dp("alias", "-q", "--cmd", "grep", "--replace", "rg")
+    client.dp("alias", "-q", "--recipe", RECIPE, "echo deployed {{ arg(1) }}")
+    subprocess.run(["git", "init", "-q", str(client.project)], check=True)
+    (client.project / "package.json").write_text(json.dumps({"name": "app", "scripts": {"build": "tsc"}}))
+    (client.project / "pnpm-lock.yaml").write_text("lockfileVersion: '9.0'\n")
+    (client.project / "notes.txt").write_text("x marks the spot\n")
+    for name in ("rg", "grep", "pnpm", "npm"):
+        client.program(name)
+
+
+def classic_answer(client: RealClient, command: str) -> str:
+    """What the classic hook makes of ``command`` here (pave-check on its own stdin), run as bash would."""
+    payload = {"session_id": "classic", "cwd": str(client.project), "hook_event_name": "PreToolUse",
+               "tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": "toolu_classic"}
+    proc = subprocess.run([str(BIN / "pave-check")], input=json.dumps(payload), capture_output=True, text=True,
+                          env=client.env, cwd=client.project, timeout=60, check=True)
+    rewritten = json.loads(proc.stdout)["hookSpecificOutput"]["updatedInput"]["command"] if proc.stdout else command
+    ran = subprocess.run(["bash", "-c", rewritten], capture_output=True, text=True, env=client.env,
+                         cwd=client.project, timeout=60)
+    return (ran.stdout + ran.stderr).strip()
+
+
+ACTED_ON = ("grep -rn x .", "npm install", f"{RECIPE} 'job 1; echo INJECTED'")
+
+
+@pytest.mark.parametrize("release", [None, LATEST], ids=["pinned", LATEST])
+def test_ordinary_commands_start_no_dp_process_and_rewrites_stay_as_today(tmp_path, warm_cache, release):
+    client = release_client(tmp_path, warm_cache, release)
+    client.init("--plugin")
+    user_with_rules(client)
+    log = recorded(client)
+    expected = {command: classic_answer(client, command) for command in ACTED_ON}
+    log.unlink(missing_ok=True)
+
+    calls = [bash(command) for command in UNTOUCHED + ACTED_ON]
+    session = client.run([[call] for call in calls])
+
+    assert session.result["is_error"] is False, session.proc.stdout
+    # One dp process per command a rule or paving acts on; none for the rest, none after a batch.
+    assert asked(log) == list(ACTED_ON)
+    results = {call["input"]["command"]: session.tool_result(call["id"])["text"] for call in calls}
+    for command in ACTED_ON:
+        assert results[command] == expected[command], (command, results[command])
+    assert results["echo hi"] == "hi" and "x marks the spot" in results["cat notes.txt"]
+    assert results["npm install"] == "pnpm ran: install"
+    assert results[f"{RECIPE} 'job 1; echo INJECTED'"] == "deployed job 1; echo INJECTED"
+    assert "grep → rg" in session.shown(calls[len(UNTOUCHED)]["id"])  # dp's note, as the hook wrote it
+    report = json.loads(client.dp("doctor", "--json", check=False).stdout)
+    lines = [f["message"] for f in report["checks"] if f["check"] == "plugin"]
+    assert any("Bash went through the mod's front door" in line for line in lines), lines
+
+
+@pytest.mark.parametrize("release, switch", [("2.1.240", {}), ("2.1.286", {"CLAUDE_CODE_ENABLE_FUNCTION_HOOKS": "0"})])
+def test_where_mods_do_not_load_the_classic_handler_asks_dp_for_every_call(tmp_path, warm_cache, release, switch):
+    client = release_client(tmp_path, warm_cache, release)
+    install_plugin(client)
+    user_with_rules(client)
+    log = recorded(client)
+    client.env.update(switch)
+
+    calls = [bash(command) for command in ("ls", "grep -rn x .", "npm install")]
+    session = client.run([[call] for call in calls])
+
+    assert session.result["is_error"] is False, session.proc.stdout
+    # The plain Bash handler for every call, and the correction hook after every batch, as before.
+    assert asked(log) == ["ls", "PostToolBatch", "grep -rn x .", "PostToolBatch", "npm install", "PostToolBatch"]
+    # dp's answers reached the client (2.1.286's auto-mode classifier may still hold the paved call back).
+    assert "grep → rg" in session.shown(calls[1]["id"]) and "ran `pnpm install`" in session.shown(calls[2]["id"])
+    if release == "2.1.240":
+        assert session.tool_result(calls[2]["id"])["text"] == "pnpm ran: install"
+        assert session.tool_result(calls[1]["id"])["text"].startswith("rg ran:")
+    report = json.loads(client.dp("doctor", "--json", check=False).stdout)
+    lines = [f["message"] for f in report["checks"] if f["check"] == "plugin"]
+    assert any("the mod did not load in the latest session" in line for line in lines), lines
