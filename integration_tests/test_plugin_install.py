@@ -60,7 +60,15 @@ def test_user_scope_writes_the_plugin_says_how_to_install_it_and_takes_dps_setti
     assert (plugin / "README.md").read_text().startswith("# dp for Claude Code")
     assert "MIT License" in (plugin / "LICENSE").read_text()
     assert json.loads((plugin / ".mcp.json").read_text())["mcpServers"]["dp"]["args"][-1] == "mcp"
-    assert json.loads((plugin / "hooks" / "dp-plugin.json").read_text()) == {"state": str(db_path.parent / "claude-mod")}
+    # The mod runs the same pave-check as the front door for Bash; the classic Bash and PostToolBatch
+    # handlers then step aside (a shell test on the session's id), and run it as before where mods do not load.
+    assert json.loads((plugin / "hooks" / "dp-plugin.json").read_text()) == {
+        "state": str(db_path.parent / "claude-mod"), "pave_check": pave_check}
+    bash_handlers = [h["command"] for g in hooks["hooks"]["PreToolUse"] if g["matcher"] == "Bash" for h in g["hooks"]]
+    batch_handler = hooks["hooks"]["PostToolBatch"][0]["hooks"][0]["command"]
+    for guarded in (*bash_handlers, batch_handler):
+        assert guarded.startswith('[ "${DP_MOD_FRONT_DOOR:-}" = "${CLAUDE_CODE_SESSION_ID:-}" ]')
+        assert guarded.endswith(f"|| exec {pave_check}")
     user = json.loads(settings.read_text())
     assert "hooks" not in user  # never the same hook twice: the plugin carries them now
     assert user["pluginConfigs"]["dp@dp-local"]["options"]["tools"] == ["Read"]

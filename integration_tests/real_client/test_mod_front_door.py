@@ -18,9 +18,13 @@ from pathlib import Path
 
 import pytest
 from real_client.client_support import BIN, RealClient
+from real_client.front_door_support import hook_answers, mod_decisions
+from real_managers import install_manager
 from real_client.test_plugin import LATEST, install_plugin, release_client
 
 from dp.agents.claude.fake_api import bash
+
+CORPUS = Path(__file__).parent.parent / "data" / "corpus.txt"
 
 UNTOUCHED = ("ls", "echo hi", "cat notes.txt", "git status", "pwd")
 RECIPE = "deploy now"
@@ -131,3 +135,34 @@ def test_where_mods_do_not_load_the_classic_handler_asks_dp_for_every_call(tmp_p
     report = json.loads(client.dp("doctor", "--json", check=False).stdout)
     lines = [f["message"] for f in report["checks"] if f["check"] == "plugin"]
     assert any("the mod did not load in the latest session" in line for line in lines), lines
+
+
+def corpus_commands() -> list[str]:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parents[2] / "bench"))
+    from corpus import commands
+
+    return commands(CORPUS)
+
+
+def test_on_the_corpus_the_mod_skips_only_commands_the_classic_hook_leaves_alone(client, tmp_path):
+    """No client: the mod's own decision (its TypeScript, under bun) against the real pave-check's answer.
+
+    A command the mod does not send to dp must be one pave-check answers with
+    nothing; one it sends gets pave-check's own answer, so no rewrite can differ.
+    """
+    user_with_rules(client)
+    client.dp("alias", "-q", "--cmd", "find", "--replace", "fd")
+    commands = corpus_commands() + list(UNTOUCHED) + list(ACTED_ON)
+    snapshot = client.home / ".dp" / "claude-mod" / "aliases.json"
+
+    asks = mod_decisions(install_manager("bun") / "bun", snapshot, commands, tmp_path)
+    answers = hook_answers(str(BIN / "python"), client.env, client.project, commands)
+
+    skipped = [command for command, ask in zip(commands, asks) if not ask]
+    acted = [command for command, (status, out) in zip(commands, answers) if status != 0 or out]
+    assert not set(skipped) & set(acted), sorted(set(skipped) & set(acted))
+    assert set(UNTOUCHED) <= set(skipped) and set(ACTED_ON) <= set(acted)
+    print(f"corpus: {len(commands)} commands, the mod asks dp for {len(commands) - len(skipped)}, "
+          f"pave-check acts on {len(acted)}")

@@ -3,6 +3,7 @@
 // (`turn.step`), the session's tools (`tool.list`) and dp's snapshot (`fs.read`).
 import { expect, test } from 'claude-code/testing'
 import type { On, TurnStepChunk } from 'claude-code'
+import { asksDp, batchAsksDp, commandWords } from './register.ts'
 
 const SNAPSHOT = JSON.stringify({
   version: 1,
@@ -99,4 +100,36 @@ test('a project alias does not apply outside its repository', async ($, on) => {
   projectWorld(on, projectSnapshot('/work/repository', 'trusted text'), 'trusted text')
   const seen = await streamed($ as never)
   expect(seen[0]).toEqual({ kind: 'tool', index: 0, id: 'toolu_p', name: 'load_file' })
+})
+
+// The front door for Bash: the hook's first word scan, and only WHETHER to ask dp.
+const DOOR = { words: new Set(['grep', 'npm', '/opt/bin/tool']), everything: false }
+
+test('reads the words as the hook does: basenames, whole paths, quoted text dropped', async () => {
+  expect([...commandWords('ls -la | /usr/bin/grep -n "grep x" && echo \'npm\'')].sort()).toEqual(
+    ['-la', '-n', '/usr/bin/grep', 'echo', 'grep', 'ls'])
+  expect([...commandWords('echo "$(npm ls)"')]).toContain('npm')
+})
+
+test('asks dp only for a command with a word a rule or paving can act on', async () => {
+  for (const command of ['ls', 'echo hi', 'cat notes.txt', 'git status', 'pwd', "echo 'grep'"]) {
+    expect(asksDp(command, DOOR)).toBe(false)
+  }
+  for (const command of ['grep -rn x .', 'cd a && npm install', '/opt/bin/tool x', 'sudo /bin/grep x']) {
+    expect(asksDp(command, DOOR)).toBe(true)
+  }
+})
+
+test('sends what the scan cannot judge, a stale snapshot and a rule on every call to dp', async () => {
+  for (const command of ['ls $(cat list)', 'ls `pwd`', 'cat <<EOF\nx\nEOF', 'eval "$X"', '. ./env.sh', 'ls caf\u00e9']) {
+    expect(asksDp(command, DOOR)).toBe(true)
+  }
+  expect(asksDp('ls', null)).toBe(true)
+  expect(asksDp('ls', { words: new Set<string>(), everything: true })).toBe(true)
+})
+
+test('asks dp after a batch only when the client refused a tool name', async () => {
+  expect(batchAsksDp({ tool_calls: [{ tool_name: 'Bash', tool_response: { stdout: 'ok' } }] })).toBe(false)
+  expect(batchAsksDp({ tool_calls: [{ tool_name: 'read_file',
+    tool_response: '<tool_use_error>Error: No such tool available: read_file</tool_use_error>' }] })).toBe(true)
 })
