@@ -202,3 +202,64 @@ def test_uninstall_without_claude_says_what_to_run_and_leaves_no_empty_plugin_ke
     assert proc.returncode == 0, proc.stderr
     assert "claude is not on PATH, so also run: claude plugin uninstall dp@dp-local --scope user" in proc.stdout
     assert not {"enabledPlugins", "pluginConfigs", "extraKnownMarketplaces"} & set(json.loads(settings.read_text()))
+
+
+def _front_door(db_path) -> dict:
+    return json.loads((db_path.parent / "claude-mod" / "aliases.json").read_text())["bash"]
+
+
+def _recorded_fresh(door: dict) -> bool:
+    """Every source the words were made from reads as recorded (what the mod checks before trusting them)."""
+    for source in door["sources"]:
+        path = source["path"]
+        now = os.stat(path).st_mtime_ns / 1e6 if os.path.exists(path) else None
+        if now != source["mtime_ms"]:
+            return False
+    return True
+
+
+def test_every_rule_trust_and_paving_change_rewrites_the_front_doors_words(run, db_path, tmp_path):
+    """The mod's word set follows the rules: a rule's command word, paving's words while it is on,
+    every call for a rule on no word; the rules stamp it was made at moves with each rule change."""
+    project = tmp_path / "project"
+    project.mkdir()
+    assert run("alias", "--cmd", "oldtool", "--replace", "newtool", cwd=project).returncode == 0
+    door = _front_door(db_path)
+    assert "oldtool" in door["words"] and "npm" in door["words"] and door["everything"] is False
+    assert door["sources"][0]["path"] == str(db_path.parent / "rules.changed") and _recorded_fresh(door)
+
+    assert run("paving", "off", cwd=project).returncode == 0
+    door = _front_door(db_path)
+    assert "npm" not in door["words"] and "oldtool" in door["words"] and _recorded_fresh(door)
+
+    assert run("alias", "--tool", "Bash", "--param", "command", "rm -rf /", "echo no", cwd=project).returncode == 0
+    door = _front_door(db_path)
+    assert door["everything"] is True and _recorded_fresh(door)
+
+    assert run("alias", "--delete", "--tool", "Bash", "--param", "command", "rm -rf /", cwd=project).returncode == 0
+    assert run("alias", "--delete", "--cmd", "oldtool", "--replace", "newtool", cwd=project).returncode == 0
+    door = _front_door(db_path)
+    assert door["everything"] is False and "oldtool" not in door["words"] and _recorded_fresh(door)
+
+
+def test_a_rule_change_whose_sync_did_not_run_leaves_the_words_stale(run, db_path, tmp_path):
+    """The store's own write marks the rules changed; the snapshot then reads as stale (the mod sends
+    every call to dp) until the next sync writes it again."""
+    import sqlite3
+
+    from dp.rules.model import BASH_PARAM, BASH_TOOL, COMMAND, Rule
+    from dp.store import Store
+
+    project = tmp_path / "project"
+    project.mkdir()
+    assert run("alias", "--cmd", "oldtool", "--replace", "newtool", cwd=project).returncode == 0
+    assert _recorded_fresh(_front_door(db_path))
+    try:
+        with Store.open(db_path) as store:  # a writer that does not sync (as a crash between the two would)
+            store.set_rule(Rule("cat", "bat", tool=BASH_TOOL, param=BASH_PARAM, command="cat", match_kind=COMMAND))
+    except sqlite3.Error as exc:  # pragma: no cover - the store is dp's own, in a temporary HOME
+        pytest.fail(str(exc))
+    assert not _recorded_fresh(_front_door(db_path))
+    assert run("alias", "--cmd", "ls", "--replace", "eza", cwd=project).returncode == 0
+    door = _front_door(db_path)
+    assert _recorded_fresh(door) and {"cat", "ls"} <= set(door["words"])

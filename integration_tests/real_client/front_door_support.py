@@ -11,11 +11,15 @@ to dp must be one the classic hook leaves alone.
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 from pathlib import Path
 
+from real_client.client_support import BIN, RealClient
+
 import dp
 
+RECIPE = "deploy now"
 REGISTER = Path(dp.__file__).parent / "agents" / "claude" / "mod" / "register.ts"
 
 # Reads {snapshot, commands} on stdin; prints one decision per command.
@@ -57,3 +61,44 @@ def hook_answers(python: str, env: dict, cwd: Path, commands: list[str]) -> list
     proc = subprocess.run([python, "-c", _HOOK], input=json.dumps([str(cwd), commands]), capture_output=True,
                           text=True, env=env, cwd=cwd, timeout=600, check=True)
     return [tuple(answer) for answer in json.loads(proc.stdout)]
+
+
+def recorded(client: RealClient) -> Path:
+    """Put a recording wrapper in place of pave-check in the installed plugin; the log it writes."""
+    log = client.root / "pave-check.log"
+    wrapper = client.root / "recording-pave-check"
+    real = str(BIN / "pave-check")
+    wrapper.write_text("#!/bin/bash\ninput=$(cat)\n"
+                       f"printf '%s\\n' \"$input\" >> {shlex.quote(str(log))}\n"
+                       f"printf '%s' \"$input\" | exec {shlex.quote(real)} \"$@\"\n")
+    wrapper.chmod(0o755)
+    installed = json.loads((client.home / ".claude" / "plugins" / "installed_plugins.json").read_text())
+    for plugin in (client.home / ".dp" / "claude-plugin" / "dp", Path(installed["plugins"]["dp@dp-local"][0]["installPath"])):
+        for name in ("hooks.json", "dp-plugin.json"):
+            path = plugin / "hooks" / name
+            text = path.read_text()
+            assert real in text, (path, text)
+            path.write_text(text.replace(real, str(wrapper)))
+    return log
+
+
+def asked(log: Path) -> list[str]:
+    """What pave-check was started for, in order: a Bash command, or the event (``PostToolBatch``).
+    The one start per session (SessionStart, the corrections up front) is left out."""
+    if not log.exists():
+        return []
+    payloads = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    return [p["tool_input"]["command"] if p.get("hook_event_name") == "PreToolUse" else p.get("hook_event_name")
+            for p in payloads if p.get("hook_event_name") != "SessionStart"]
+
+
+def user_with_rules(client: RealClient) -> None:
+    """grep → rg (a command rule with its flag table), a recipe prefix, paving on in a pnpm project."""
+    client.dp("alias", "-q", "--cmd", "grep", "--replace", "rg")
+    client.dp("alias", "-q", "--recipe", RECIPE, "echo deployed {{ arg(1) }}")
+    subprocess.run(["git", "init", "-q", str(client.project)], check=True)
+    (client.project / "package.json").write_text(json.dumps({"name": "app", "scripts": {"build": "tsc"}}))
+    (client.project / "pnpm-lock.yaml").write_text("lockfileVersion: '9.0'\n")
+    (client.project / "notes.txt").write_text("x marks the spot\n")
+    for name in ("rg", "grep", "pnpm", "npm"):
+        client.program(name)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from real_client.client_support import BIN, RealClient
-from real_client.front_door_support import hook_answers, mod_decisions
+from real_client.front_door_support import RECIPE, asked, hook_answers, mod_decisions, recorded, user_with_rules
 from real_managers import install_manager
 from real_client.test_plugin import LATEST, install_plugin, release_client
 
@@ -27,48 +27,6 @@ from dp.agents.claude.fake_api import bash
 CORPUS = Path(__file__).parent.parent / "data" / "corpus.txt"
 
 UNTOUCHED = ("ls", "echo hi", "cat notes.txt", "git status", "pwd")
-RECIPE = "deploy now"
-
-
-def recorded(client: RealClient) -> Path:
-    """Put a recording wrapper in place of pave-check in the installed plugin; the log it writes."""
-    log = client.root / "pave-check.log"
-    wrapper = client.root / "recording-pave-check"
-    real = str(BIN / "pave-check")
-    wrapper.write_text("#!/bin/bash\ninput=$(cat)\n"
-                       f"printf '%s\\n' \"$input\" >> {shlex.quote(str(log))}\n"
-                       f"printf '%s' \"$input\" | exec {shlex.quote(real)} \"$@\"\n")
-    wrapper.chmod(0o755)
-    installed = json.loads((client.home / ".claude" / "plugins" / "installed_plugins.json").read_text())
-    for plugin in (client.home / ".dp" / "claude-plugin" / "dp", Path(installed["plugins"]["dp@dp-local"][0]["installPath"])):
-        for name in ("hooks.json", "dp-plugin.json"):
-            path = plugin / "hooks" / name
-            text = path.read_text()
-            assert real in text, (path, text)
-            path.write_text(text.replace(real, str(wrapper)))
-    return log
-
-
-def asked(log: Path) -> list[str]:
-    """What pave-check was started for, in order: a Bash command, or the event (``PostToolBatch``).
-    The one start per session (SessionStart, the corrections up front) is left out."""
-    if not log.exists():
-        return []
-    payloads = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
-    return [p["tool_input"]["command"] if p.get("hook_event_name") == "PreToolUse" else p.get("hook_event_name")
-            for p in payloads if p.get("hook_event_name") != "SessionStart"]
-
-
-def user_with_rules(client: RealClient) -> None:
-    """grep → rg (a command rule with its flag table), a recipe prefix, paving on in a pnpm project."""
-    client.dp("alias", "-q", "--cmd", "grep", "--replace", "rg")
-    client.dp("alias", "-q", "--recipe", RECIPE, "echo deployed {{ arg(1) }}")
-    subprocess.run(["git", "init", "-q", str(client.project)], check=True)
-    (client.project / "package.json").write_text(json.dumps({"name": "app", "scripts": {"build": "tsc"}}))
-    (client.project / "pnpm-lock.yaml").write_text("lockfileVersion: '9.0'\n")
-    (client.project / "notes.txt").write_text("x marks the spot\n")
-    for name in ("rg", "grep", "pnpm", "npm"):
-        client.program(name)
 
 
 def classic_answer(client: RealClient, command: str) -> str:

@@ -1,0 +1,121 @@
+"""The real client's figure for the mod's front door: one scripted session of 200 agent Bash calls,
+with and without it, counting the dp processes started and the client's wall time.
+
+Both sessions run the pinned Claude Code (``integration_tests/real_client``) with dp's
+plugin installed the way ``dp init --plugin`` installs it, the rules grep → rg and
+a recipe, project paving on (the default) in a pnpm project. A recording wrapper
+stands in for pave-check in the installed plugin, so each start leaves a line.
+
+* **front door**: as installed; the mod starts pave-check only for a command with
+  a word dp can act on (and after a batch with a refused tool name).
+* **classic**: the same plugin without ``pave_check`` in its ``dp-plugin.json``, so
+  the mod stays no front door and the classic handlers run pave-check for every
+  Bash call and after every batch, as before this change.
+
+The 200 calls are spread evenly over an agent corpus (default dp's own,
+``integration_tests/data/corpus.txt``; pass NL2Bash's ``all.cm`` for that one),
+one call per model turn, each with a 3 s timeout. The session's count of calls a
+rule or paving touches is pave-check's own verdict on each command (in
+process, no client), so the front door's starts can be checked against it.
+
+Run from a checkout with dp and the test extras installed:
+    python bench/run_front_door_bench.py [CORPUS] [--calls 200]
+Needs the registry (or the shared npm cache) for Claude Code and bun.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "integration_tests"), str(ROOT / "bench")]
+os.environ.setdefault("DP_TESTS_CACHE", str(Path.home() / ".cache" / "dp-tests"))  # as the test suite names it
+
+from corpus import commands as read_commands  # noqa: E402
+from real_client.claude_install import ensure_installed, version  # noqa: E402
+from real_client.client_support import BIN, RealClient  # noqa: E402
+from real_client.front_door_support import asked, hook_answers, mod_decisions, recorded, user_with_rules  # noqa: E402
+from real_managers import install_manager  # noqa: E402
+
+from dp.agents.claude.fake_api import bash  # noqa: E402
+
+DEFAULT_CORPUS = ROOT / "integration_tests" / "data" / "corpus.txt"
+
+
+def spread(commands: list[str], count: int) -> list[str]:
+    """``count`` commands taken evenly over the corpus (its order groups commands by kind)."""
+    step = len(commands) / count
+    return [commands[int(index * step)] for index in range(count)]
+
+
+def session(root: Path, claude: Path, calls: list[str], front_door: bool) -> dict:
+    """One scripted session: its wall time, the pave-check starts and what they were for."""
+    client = RealClient(root, claude)
+    client.init("--plugin")
+    user_with_rules(client)
+    log = recorded(client)
+    if not front_door:
+        _without_front_door(client)
+    log.unlink(missing_ok=True)
+    turns = [[bash(command, timeout=3000)] for command in calls]
+    started = time.monotonic()
+    result = client.run(turns, timeout=3600)
+    seconds = time.monotonic() - started
+    assert result.result["is_error"] is False, result.proc.stdout[-2000:]
+    starts = asked(log)
+    return {"seconds": seconds, "starts": len(starts), "bash": [s for s in starts if s != "PostToolBatch"],
+            "client": client}
+
+
+def _without_front_door(client: RealClient) -> None:
+    """The installed plugin as it was before the front door: no pave-check command for the mod."""
+    installed = json.loads((client.home / ".claude" / "plugins" / "installed_plugins.json").read_text())
+    for plugin in (client.home / ".dp" / "claude-plugin" / "dp",
+                   Path(installed["plugins"]["dp@dp-local"][0]["installPath"])):
+        path = plugin / "hooks" / "dp-plugin.json"
+        config = json.loads(path.read_text())
+        config.pop("pave_check")
+        path.write_text(json.dumps(config))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("corpus", nargs="?", default=str(DEFAULT_CORPUS))
+    parser.add_argument("--calls", type=int, default=200)
+    args = parser.parse_args()
+    calls = spread(read_commands(args.corpus), args.calls)
+    claude = ensure_installed()
+    with tempfile.TemporaryDirectory(prefix="dp-front-door-") as scratch:
+        scratch = Path(scratch)
+        runs = {}
+        for name, front in (("classic", False), ("front door", True)):
+            (scratch / name).mkdir()
+            runs[name] = session(scratch / name, claude, calls, front)
+        client = runs["front door"]["client"]
+        snapshot = client.home / ".dp" / "claude-mod" / "aliases.json"
+        asks = mod_decisions(install_manager("bun") / "bun", snapshot, calls, scratch)
+        answers = hook_answers(str(BIN / "python"), client.env, client.project, calls)
+    touched = sum(1 for status, out in answers if status != 0 or out)
+    print(f"{len(calls)} Bash calls from {Path(args.corpus).name}, one per turn; rules grep → rg and a recipe, "
+          f"paving on in a pnpm project; Claude Code {version()}")
+    print(f"  pave-check acts on {touched} of them; the mod's word scan sends {sum(asks)} to dp")
+    print("| path | dp processes (pave-check) | of them for Bash calls | client wall time |")
+    print("|---|---|---|---|")
+    for name, run in runs.items():
+        print(f"| {name} | {run['starts']} | {len(run['bash'])} | {run['seconds']:.1f} s |")
+    classic, front = runs["classic"], runs["front door"]
+    print(f"front door / classic: {front['starts'] / max(classic['starts'], 1):.2f}× the processes, "
+          f"{front['seconds'] / classic['seconds']:.2f}× the wall time")
+    if len(front["bash"]) != sum(asks):
+        print(f"note: the session started pave-check for {len(front['bash'])} Bash calls, the scan says {sum(asks)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
