@@ -124,3 +124,25 @@ def test_on_the_corpus_the_mod_skips_only_commands_the_classic_hook_leaves_alone
     assert set(UNTOUCHED) <= set(skipped) and set(ACTED_ON) <= set(acted)
     print(f"corpus: {len(commands)} commands, the mod asks dp for {len(commands) - len(skipped)}, "
           f"pave-check acts on {len(acted)}")
+
+
+def test_the_snapshot_stays_true_a_stale_or_unreadable_one_sends_every_call_to_dp(client):
+    """One session, the snapshot changing under it: a rule change whose sync did not run (the rules
+    stamp moved), a real rule change (dp alias syncs it: a new word, no staleness), a broken file."""
+    client.init("--plugin")
+    client.program("oldtool")
+    client.program("newtool")
+    log = recorded(client)
+    stamp, snapshot = client.home / ".dp" / "rules.changed", client.home / ".dp" / "claude-mod" / "aliases.json"
+    dp_alias = f"{shlex.quote(str(BIN / 'dp'))} alias -q --cmd oldtool --replace newtool"
+    commands = ["pwd", f"touch {shlex.quote(str(stamp))}", "pwd", dp_alias, "pwd", "oldtool x",
+                f"echo '{{' > {shlex.quote(str(snapshot))}", "pwd"]
+    calls = [bash(command) for command in commands]
+
+    session = client.run([[call] for call in calls])
+
+    assert session.result["is_error"] is False, session.proc.stdout
+    # Fresh: no dp. Stale: every call, until dp alias wrote the snapshot again. Then only the rule's word,
+    # and after the snapshot broke, every call again.
+    assert asked(log) == ["pwd", dp_alias, "oldtool x", "pwd"]
+    assert session.tool_result(calls[5]["id"])["text"] == "newtool ran: x"
