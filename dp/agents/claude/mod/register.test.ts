@@ -3,7 +3,7 @@
 // (`turn.step`), the session's tools (`tool.list`) and dp's snapshot (`fs.read`).
 import { expect, test } from 'claude-code/testing'
 import type { On, TurnStepChunk } from 'claude-code'
-import { asksDp, batchAsksDp, commandWords } from './register.ts'
+import { asksDp, batchAsksDp, commandWords } from './register'
 
 const SNAPSHOT = JSON.stringify({
   version: 1,
