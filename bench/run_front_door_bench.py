@@ -14,7 +14,8 @@ stands in for pave-check in the installed plugin, so each start leaves a line.
 
 The 200 calls are spread evenly over an agent corpus (default dp's own,
 ``integration_tests/data/corpus.txt``; pass NL2Bash's ``all.cm`` for that one),
-one call per model turn, each with a 3 s timeout. The session's count of calls a
+one call per model turn, each with a 3 s timeout (commands that never end, `watch` and
+`tail -f`, are left out: the client waits for them at the end). The session's count of calls a
 rule or paving touches is pave-check's own verdict on each command (in
 process, no client), so the front door's starts can be checked against it.
 
@@ -46,6 +47,8 @@ from real_managers import install_manager  # noqa: E402
 from dp.agents.claude.fake_api import bash  # noqa: E402
 
 DEFAULT_CORPUS = ROOT / "integration_tests" / "data" / "corpus.txt"
+# Commands that never end on their own: the client waits for a backgrounded command at the end.
+NEVER_ENDS = ("watch ", "tail -f", "tail -F")
 
 
 def spread(commands: list[str], count: int) -> list[str]:
@@ -89,7 +92,8 @@ def main() -> int:
     parser.add_argument("corpus", nargs="?", default=str(DEFAULT_CORPUS))
     parser.add_argument("--calls", type=int, default=200)
     args = parser.parse_args()
-    calls = spread(read_commands(args.corpus), args.calls)
+    corpus = [command for command in read_commands(args.corpus) if not any(word in command for word in NEVER_ENDS)]
+    calls = spread(corpus, args.calls)
     claude = ensure_installed()
     with tempfile.TemporaryDirectory(prefix="dp-front-door-") as scratch:
         scratch = Path(scratch)

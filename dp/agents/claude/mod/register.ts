@@ -357,12 +357,30 @@ function folded(dp: HookAnswer, others: HookAnswer): HookAnswer {
 // Becomes the front door once per session, before the first Bash call: the
 // variable that makes the classic Bash handler step aside is set only when this
 // mod can run pave-check itself. The pave-check command, or null.
-async function openFrontDoor($: EngineInterface): Promise<string | null> {
+async function openFrontDoor($: EngineInterface, session: string): Promise<string | null> {
   try {
     const command = await paveCheckCommand($)
     if (command === null) return null
-    const set = await $.env.set('DP_MOD_FRONT_DOOR', await $.session.id())
+    const set = await $.env.set('DP_MOD_FRONT_DOOR', session)
     return set.deny === undefined ? command : null
+  } catch {
+    return null
+  }
+}
+
+type Door = { session?: string; command?: Promise<string | null> }
+
+// The front door of the current session: opened anew when the session's id
+// changes (`/clear`, a resume), since the classic handlers compare the variable
+// with the id they run under.
+async function currentDoor($: EngineInterface, door: Door): Promise<string | null> {
+  try {
+    const session = await $.session.id()
+    if (door.session !== session || door.command === undefined) {
+      door.session = session
+      door.command = openFrontDoor($, session)
+    }
+    return await door.command
   } catch {
     return null
   }
@@ -407,13 +425,12 @@ export const register: Register = (on, options) => {
   const told = new Set<string>()
   let loadRecorded = false
 
-  let door: Promise<string | null> | undefined // the pave-check command, once this mod is the front door
+  const door: Door = {} // the pave-check command, once this mod is the session's front door
 
   on('turn.step', async function* ($, e, next) {
     if (!loadRecorded) {
       loadRecorded = true
-      door ??= openFrontDoor($)
-      await recordLoad($, (await door) !== null) // dp doctor's evidence
+      await recordLoad($, (await currentDoor($, door)) !== null) // dp doctor's evidence
     }
     let state: State | null | undefined
     for await (const chunk of next(e)) {
@@ -436,15 +453,13 @@ export const register: Register = (on, options) => {
   // dp can act on. In `.catch` (the hook failed before the hooks beneath ran)
   // dp is asked whatever the command, as the stepped-aside handler would have.
   on('classic.PreToolUse', { tool: 'Bash' }, async ($, e, next) => {
-    door ??= openFrontDoor($)
-    return throughFrontDoor($, await door, e, next, true)
-  }).catch(async ($, e, next) => next.called ? next(e) : throughFrontDoor($, (await door) ?? null, e, next, false))
+    return throughFrontDoor($, await currentDoor($, door), e, next, true)
+  }).catch(async ($, e, next) => next.called ? next(e) : throughFrontDoor($, await currentDoor($, door), e, next, false))
 
   // After a batch: dp's correction matters only when the client refused a name.
   on('classic.PostToolBatch', async ($, e, next) => {
-    door ??= openFrontDoor($)
-    return afterBatch($, await door, e, next, true)
-  }).catch(async ($, e, next) => next.called ? next(e) : afterBatch($, (await door) ?? null, e, next, false))
+    return afterBatch($, await currentDoor($, door), e, next, true)
+  }).catch(async ($, e, next) => next.called ? next(e) : afterBatch($, await currentDoor($, door), e, next, false))
 
   const targets = Array.isArray(options.tools) ? options.tools : KNOWN_TARGETS
   on('tool.call', { tool: targets as readonly (typeof KNOWN_TARGETS)[number][] }, async ($, e, next) => {
