@@ -103,7 +103,7 @@ def main() -> int:
             runs[name] = session(scratch / name, claude, calls, front)
         client = runs["front door"]["client"]
         snapshot = client.home / ".dp" / "claude-mod" / "aliases.json"
-        asks = mod_decisions(install_manager("bun") / "bun", snapshot, calls, scratch)
+        asks = [ask for ask, _ in mod_decisions(install_manager("bun") / "bun", snapshot, calls, scratch)]
         answers = hook_answers(str(BIN / "python"), client.env, client.project, calls)
     touched = sum(1 for status, out in answers if status != 0 or out)
     print(f"{len(calls)} Bash calls from {Path(args.corpus).name}, one per turn; rules grep → rg and a recipe, "

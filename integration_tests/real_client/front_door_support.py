@@ -24,11 +24,11 @@ REGISTER = Path(dp.__file__).parent / "agents" / "claude" / "mod" / "register.ts
 
 # Reads {snapshot, commands} on stdin; prints one decision per command.
 _DRIVER = """
-import { asksDp } from %s
+import { asksDp, commandWords } from %s
 const { snapshot, commands } = JSON.parse(await Bun.stdin.text())
 const bash = JSON.parse(snapshot).bash
 const door = { words: new Set(bash.words), everything: bash.everything !== false }
-console.log(JSON.stringify(commands.map(command => asksDp(command, door))))
+console.log(JSON.stringify(commands.map(command => [asksDp(command, door), [...commandWords(command)].sort()])))
 """
 
 # One pave-check per command, in process (the same run() the program's main calls).
@@ -46,14 +46,15 @@ json.dump(answers, sys.stdout)
 """
 
 
-def mod_decisions(bun: Path, snapshot: Path, commands: list[str], scratch: Path) -> list[bool]:
-    """Whether the mod would start pave-check for each command, under ``snapshot``'s word set."""
+def mod_decisions(bun: Path, snapshot: Path, commands: list[str], scratch: Path) -> list[tuple[bool, list[str]]]:
+    """For each command: whether the mod would start pave-check under ``snapshot``'s word set, and the
+    words its scan read (sorted)."""
     driver = scratch / "front-door-driver.ts"
     driver.write_text(_DRIVER % json.dumps(str(REGISTER)))
     proc = subprocess.run([str(bun), "run", str(driver)], input=json.dumps(
         {"snapshot": snapshot.read_text(), "commands": commands}), capture_output=True, text=True, timeout=300,
         check=True)
-    return json.loads(proc.stdout)
+    return [(ask, words) for ask, words in json.loads(proc.stdout)]
 
 
 def hook_answers(python: str, env: dict, cwd: Path, commands: list[str]) -> list[tuple[int, str]]:

@@ -115,8 +115,14 @@ def test_on_the_corpus_the_mod_skips_only_commands_the_classic_hook_leaves_alone
     commands = corpus_commands() + list(UNTOUCHED) + list(ACTED_ON)
     snapshot = client.home / ".dp" / "claude-mod" / "aliases.json"
 
-    asks = mod_decisions(install_manager("bun") / "bun", snapshot, commands, tmp_path)
+    decided = mod_decisions(install_manager("bun") / "bun", snapshot, commands, tmp_path)
     answers = hook_answers(str(BIN / "python"), client.env, client.project, commands)
+    asks = [ask for ask, _ in decided]
+
+    from dp.shell.words import command_words
+
+    for command, (_, words) in zip(commands, decided):  # the port reads the words the hook reads
+        assert words == sorted(command_words(command)), command
 
     skipped = [command for command, ask in zip(commands, asks) if not ask]
     acted = [command for command, (status, out) in zip(commands, answers) if status != 0 or out]

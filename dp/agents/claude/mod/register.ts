@@ -170,17 +170,31 @@ export function commandWords(text: string): Set<string> {
 }
 
 function dropPlainQuotes(text: string): string {
+  if (!text.includes('"') && !text.includes('\\')) {
+    // Only single quotes: every other piece between them is quoted; an unclosed last one keeps its words.
+    const pieces = text.split("'")
+    if (pieces.length % 2) return pieces.filter((_, index) => index % 2 === 0).join(' ')
+    return pieces.slice(0, -1).filter((_, index) => index % 2 === 0).join(' ') + pieces[pieces.length - 1]
+  }
   const out: string[] = []
   let i = 0
   let escaped = -1
   const n = text.length
+  // The next ' " and \ at or after i (n: none left), each searched again only once passed:
+  // a search per step would make a long run of '' pairs quadratic.
+  const found: Record<string, number> = { "'": -1, '"': -1, '\\': -1 }
   while (i < n) {
-    const stops = [text.indexOf("'", i), text.indexOf('"', i), text.indexOf('\\', i)].filter(at => at >= 0)
-    if (stops.length === 0) {
+    for (const mark of Object.keys(found)) {
+      if ((found[mark] ?? n) < i) {
+        const place = text.indexOf(mark, i)
+        found[mark] = place < 0 ? n : place
+      }
+    }
+    const at = Math.min(...Object.values(found))
+    if (at >= n) {
       out.push(text.slice(i))
       break
     }
-    const at = Math.min(...stops)
     out.push(text.slice(i, at))
     const mark = text[at]
     if (mark === '\\') {
