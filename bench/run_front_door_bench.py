@@ -71,6 +71,7 @@ def session(root: Path, claude: Path, calls: list[str], front_door: bool) -> dic
     result = client.run(turns, timeout=3600)
     seconds = time.monotonic() - started
     assert result.result["is_error"] is False, result.proc.stdout[-2000:]
+    assert log.exists(), "pave-check never started (not even at SessionStart): the plugin did not run"
     starts = asked(log)
     return {"seconds": seconds, "starts": len(starts), "bash": [s for s in starts if s != "PostToolBatch"],
             "client": client}
@@ -99,8 +100,8 @@ def main() -> int:
         scratch = Path(scratch)
         runs = {}
         for name, front in (("classic", False), ("front door", True)):
-            (scratch / name).mkdir()
-            runs[name] = session(scratch / name, claude, calls, front)
+            (scratch / name.replace(" ", "-")).mkdir()
+            runs[name] = session(scratch / name.replace(" ", "-"), claude, calls, front)
         client = runs["front door"]["client"]
         snapshot = client.home / ".dp" / "claude-mod" / "aliases.json"
         asks = [ask for ask, _ in mod_decisions(install_manager("bun") / "bun", snapshot, calls, scratch)]

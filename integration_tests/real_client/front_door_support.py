@@ -79,7 +79,7 @@ def recorded(client: RealClient) -> Path:
             path = plugin / "hooks" / name
             text = path.read_text()
             assert real in text, (path, text)
-            path.write_text(text.replace(real, str(wrapper)))
+            path.write_text(text.replace(real, shlex.quote(str(wrapper))))
     return log
 
 
