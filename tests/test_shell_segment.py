@@ -311,7 +311,8 @@ def test_plain_words_are_found_without_the_parser_exactly_as_the_parser_finds_th
 
     vocabulary = ["grep", "-rn", "foo", ".", "src/a.py", "sudo", "-u", "bob", "env", "A=1", "--include=x.py",
                   "xargs", "-0", "find", "-exec", "-ok", "+", "rm", "time", "timeout", "5", "command", "-v",
-                  "npm", "ci", "user@host:/tmp", "50%", "a,b", "/usr/bin/grep", "nice", "--", "-", "if", "x=1"]
+                  "npm", "ci", "user@host:/tmp", "50%", "a,b", "/usr/bin/grep", "nice", "--", "-", "if", "x=1",
+                  "src/*.py", "*", "a?c", "--include=*.ts", "*=1", "?"]
     operators = ["&&", "||", ";", "|"]
     rng = random.Random(17)
     taken = listed = 0
@@ -325,7 +326,7 @@ def test_plain_words_are_found_without_the_parser_exactly_as_the_parser_finds_th
         taken += 1
         listed += any(word in operators for word in words)
         assert _shape(segment.simple_commands(text)) == _shape(segment._parsed_commands(text)), text
-    assert taken > 2500 and listed > 1000
+    assert taken > 2500 and listed > 800
 
 
 @pytest.mark.parametrize("text", [
@@ -336,7 +337,7 @@ def test_plain_words_are_found_without_the_parser_exactly_as_the_parser_finds_th
     "grep x ",
     "grep 'x'",
     "grep $x",
-    "grep *.py",
+    "grep [ab].py",
     "grep ~/x",
     "grep x # note",
     "\\grep x",

@@ -87,9 +87,10 @@ def simple_commands(text: str) -> list[SimpleCommand] | None:
     return _parsed_commands(text)
 
 
-# What a word made only of these characters means needs no parser: no quoting, expansion, glob,
-# operator, redirection or comment can be in it, so its value is its text.
-_PLAIN_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:@%+,=-")
+# What a word made only of these characters means needs no parser: no quoting, expansion,
+# operator, redirection or comment can be in it, so its value is its text. A glob's * and ? are
+# in the word's value as typed (bashlex does not expand them either).
+_PLAIN_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:@%+,=-*?")
 
 
 # Between the simple commands of a plain list, standing as words of their own: what bashlex reads
