@@ -105,6 +105,24 @@ class Probe:
         """The user's binary: ``$DP_<PROGRAM>``, else the one on PATH."""
         return os.environ.get(f"DP_{self.program.upper()}") or shutil.which(self.program)
 
+    def not_found(self) -> str:
+        """The error when the user has no binary."""
+        return (f"dp doctor --live --agent {self.agent.name} runs your installed {self.agent.display}, but "
+                f"`{self.program}` is not on PATH; install it (npm install -g {self.package}) or name it "
+                f"with DP_{self.program.upper()}=PATH")
+
+    def no_calls(self) -> str:
+        """The error when no rule of the store gives the probe a call to make."""
+        return (f"the store has no rule {self.agent.display} can show; add one (dp alias --cmd grep --replace rg) "
+                "and run again")
+
+    def version(self, binary: str) -> str | None:
+        return version_of(binary)
+
+    def session_start(self, transcript) -> str:
+        """dp's session-start context as the model read it ('' when none reached it)."""
+        return session_context(self.opening(transcript))
+
     def calls(self, rules) -> list[tuple[str, dict]]:
         """(what it probes, scripted call): a shell command a rule rewrites, a tool name an alias corrects."""
         calls = []
@@ -120,23 +138,20 @@ class Probe:
         """Run the check; raises DpError when it cannot run at all (no binary, dp not installed, no rule)."""
         agent, binary = self.agent, self.find()
         if binary is None:
-            raise DpError(f"dp doctor --live --agent {agent.name} runs your installed {agent.display}, but "
-                          f"`{self.program}` is not on PATH; install it (npm install -g {self.package}) or name it "
-                          f"with DP_{self.program.upper()}=PATH")
+            raise DpError(self.not_found())
         problem = self.not_installed()
         if problem:
             raise DpError(problem)
         calls = self.calls(rules)
         if not calls:
-            raise DpError(f"the store has no rule {agent.display} can show; add one (dp alias --cmd grep --replace rg) "
-                          "and run again")
+            raise DpError(self.no_calls())
         with tempfile.TemporaryDirectory(prefix="dp-live-") as scratch, self.fake([[c] for _, c in calls]) as fake:
             proc = self._run(binary, Path(scratch), db_path, fake.url)
             transcript = self.transcript(fake)
         shown = self.results(transcript, [call for _, call in calls]) if transcript is not None else [""] * len(calls)
-        return {"client": agent.display, "binary": binary, "version": version_of(binary), "exit_code": proc.returncode,
+        return {"client": agent.display, "binary": binary, "version": self.version(binary), "exit_code": proc.returncode,
                 "probes": [self._report(label, call, text) for (label, call), text in zip(calls, shown)],
-                "session_start": session_context(self.opening(transcript) if transcript is not None else "")}
+                "session_start": self.session_start(transcript) if transcript is not None else ""}
 
     def _run(self, binary: str, scratch: Path, db_path: Path, url: str) -> subprocess.CompletedProcess:
         home, project = scratch / "home", scratch / "project"
