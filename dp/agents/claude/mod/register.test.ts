@@ -133,3 +133,9 @@ test('asks dp after a batch only when the client refused a tool name', async () 
   expect(batchAsksDp({ tool_calls: [{ tool_name: 'read_file',
     tool_response: '<tool_use_error>Error: No such tool available: read_file</tool_use_error>' }] })).toBe(true)
 })
+
+test('a command past the scan bound goes to dp unread; a long run of quote pairs is scanned in one pass', async () => {
+  expect(asksDp(`grep x ${"''".repeat(500000)}`, DOOR)).toBe(true)
+  expect(asksDp(`ls ${"''".repeat(30000)}`, DOOR)).toBe(false)
+  expect(asksDp(`ls ${'"" \\\\ '.repeat(8000)}`, DOOR)).toBe(false)
+})
