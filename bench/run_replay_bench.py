@@ -22,8 +22,11 @@ It reports, over the replayed calls:
 class) the earlier sessions also failed with. Exits 1 when wrong exceeds 1 % of
 the replayed calls.
 
-    python bench/run_replay_bench.py [--sessions bench/data/swe-agent] [--agent claude] [--learn-share 0.5]
-                                     [--answers-only] [--json]
+    python bench/run_replay_bench.py --sessions DIR [--agent claude] [--learn-share 0.5] [--answers-only] [--json]
+
+The public trajectories its figures come from are not part of the repository: bench/README.md
+names them (repository, commit, paths) and ``trajectories_to_transcripts.py`` rebuilds the
+session files from them.
 """
 
 from __future__ import annotations
@@ -46,7 +49,6 @@ from dp.learn.pairs import session_pairs
 from dp.store import Store, desires
 
 BIN = Path(sys.executable).parent
-HERE = Path(__file__).resolve().parent
 MAX_WRONG_SHARE = 0.01
 ANSWER_MARK = "Run this instead:\n"
 
@@ -225,7 +227,7 @@ def report(tally: dict) -> str:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sessions", type=Path, default=HERE / "data" / "swe-agent")
+    parser.add_argument("--sessions", type=Path, required=True, help="a directory of session files")
     parser.add_argument("--agent", default="claude", help="whose session files they are (dp ingest's readers)")
     parser.add_argument("--learn-share", type=float, default=0.5)
     parser.add_argument("--answers-only", action="store_true",

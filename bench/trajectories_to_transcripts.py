@@ -1,6 +1,6 @@
 """Public SWE-agent trajectories → Claude Code transcripts (the session files ``dp ingest`` reads).
 
-The replay benchmark's data (``bench/data/``) is built with this from public
+The replay benchmark's session files are built with this from public
 trajectory files (sources and commits in ``bench/README.md``). Only what the
 benchmark needs is kept: each shell call's command and the first
 ``MAX_RESULT_CHARS`` of its output, redacted with dp's own redaction; the
