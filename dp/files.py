@@ -19,6 +19,13 @@ Backups of files dp changes go to the user's dp directory
 (``~/.dp/backups/``), never beside the file: a repository's ``.claude/``
 must not collect dp litter. They are named after the real (link-resolved)
 file and the last ``BACKUP_GENERATIONS`` of each are kept.
+
+A dry run (``--dry-run`` of every command that changes a person's files) is a
+``Rehearsal``: while one is active, every change that goes through here —
+writes, removals, directories, the ``claude plugin`` commands dp would run —
+is recorded instead of made, and reads see the recorded content, so a command
+runs its real code path and the rehearsal says exactly what it would have
+changed. The store joins in (``dp.store.write``: an in-memory copy).
 """
 
 from __future__ import annotations
@@ -40,6 +47,80 @@ _KINDS = (
     (stat.S_ISCHR, "a character device"),
     (stat.S_ISBLK, "a block device"),
 )
+
+
+_rehearsal = None  # the active Rehearsal, if any
+
+
+class Rehearsal:
+    """A dry run: what dp would write, remove and run, recorded instead of done (``with Rehearsal() as r:``).
+
+    One mechanism at the bottom, so a command needs no dry-run branch of its own: ``replace_file``,
+    ``remove_file``, ``remove_tree``, ``make_directory``, ``set_mode`` and ``write_atomically`` (caches,
+    backups) change nothing while it is active, and ``read_bytes`` returns what the rehearsal wrote.
+    ``stores`` holds the store layer's in-memory copies of the stores the command opened.
+    """
+
+    def __init__(self):
+        self.files: dict[str, list] = {}  # real path -> [content before, content now]; None: no file
+        self.trees: list[str] = []
+        self.commands: list[str] = []
+        self.stores: dict = {}
+
+    def __enter__(self) -> "Rehearsal":
+        global _rehearsal
+        _rehearsal = self
+        return self
+
+    def __exit__(self, *exc) -> None:
+        global _rehearsal
+        _rehearsal = None
+        for copy in self.stores.values():
+            copy.close()
+
+    def holds(self, path) -> bool:
+        return os.path.realpath(path) in self.files
+
+    def content(self, path) -> bytes | None:
+        return self.files[os.path.realpath(path)][1]
+
+    def record(self, target: Path, before: bytes | None, after: bytes | None) -> None:
+        self.files.setdefault(str(target), [before, None])[1] = after
+
+    def changes(self) -> list[dict]:
+        """Each file whose content would change: ``describe_change`` of it, in the order first touched."""
+        return [describe_change(Path(path), before, after) for path, (before, after) in self.files.items()
+                if before != after]
+
+
+def rehearsing() -> Rehearsal | None:
+    """The active dry run, if any."""
+    return _rehearsal
+
+
+def would_run(command: str) -> bool:
+    """Whether ``command`` (as a person would type it) must not run because a dry run records it instead."""
+    if _rehearsal is None:
+        return False
+    _rehearsal.commands.append(command)
+    return True
+
+
+def describe_change(path: Path, before: bytes | None, after: bytes | None) -> dict:
+    """One file a dry run would write or delete: its status and a unified diff of the change."""
+    import difflib
+
+    if before == after:
+        status = "unchanged"
+    elif after is None:
+        status = "would be deleted"
+    else:
+        status = "would be created" if before is None else "would change"
+    old = (before or b"").decode("utf-8", "replace").splitlines(keepends=True)
+    new = (after or b"").decode("utf-8", "replace").splitlines(keepends=True)
+    diff = difflib.unified_diff(old, new, fromfile=str(path) if before is not None else "/dev/null",
+                                tofile=str(path) if after is not None else "/dev/null")
+    return {"path": str(path), "status": status, "diff": "".join(diff)}
 
 
 class FileChanged(DpError):
@@ -97,7 +178,10 @@ def read_bytes(path, limit: int = MAX_USER_FILE_BYTES) -> bytes | None:
 
     Never blocks (FIFOs and devices are refused before they are read) and
     refuses files over ``limit`` bytes; both are DpErrors naming the file.
+    During a dry run a file it changed reads as the rehearsal left it.
     """
+    if _rehearsal is not None and _rehearsal.holds(path):
+        return _rehearsal.content(path)
     try:
         return read_regular(path, limit)
     except FileNotFoundError:
@@ -146,25 +230,31 @@ def read_regular(path, limit: int = MAX_USER_FILE_BYTES, what: str = "", whole: 
         os.close(fd)
 
 
-def replace_file(path, data: bytes, *, expected: bytes | None, backup: bool = False) -> Path | None:
+def replace_file(path, data: bytes, *, expected: bytes | None, backup: bool = False,
+                 mode: int | None = None) -> Path | None:
     """Atomically give the user's file ``path`` the content ``data``.
 
     ``expected`` is the content the caller based its change on (None: the
     file did not exist, and it must still not exist when the new one is put
     in place); if the file changed in the meantime nothing is written. With
     ``backup`` the previous content is kept in the backups directory and the
-    backup's path is returned.
+    backup's path is returned. ``mode`` sets the file's permissions (default:
+    the old file's, or the umask's for a new one).
     """
     target = resolve(path)
     if read_bytes(target) != expected:
         raise FileChanged(f"{path} changed while dp was editing it; nothing was written, run the command again")
-    if expected is not None and _read_only(target):
+    if expected is not None and _read_only(target) and not (_rehearsal and _rehearsal.holds(target)):
         # Replacing by rename would succeed anyway; a read-only file is the
         # user saying "do not change this", so we ask instead of overriding.
         raise DpError(f"{path} is read-only; make it writable (chmod u+w) and run again (nothing was changed)")
+    if _rehearsal is not None:
+        _rehearsal.record(target, expected, data)
+        return None
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        mode = target.stat().st_mode & 0o7777 if expected is not None else default_mode()
+        if mode is None:
+            mode = target.stat().st_mode & 0o7777 if expected is not None else default_mode()
         backup_path = save_backup(target, expected) if backup and expected is not None else None
         write_atomically(target, data, mode, exclusive=expected is None)
     except FileExistsError:
@@ -174,11 +264,15 @@ def replace_file(path, data: bytes, *, expected: bytes | None, backup: bool = Fa
     return backup_path
 
 
-def remove_file(path, *, expected: bytes) -> Path:
-    """Delete the user's file ``path`` (content ``expected``) after backing it up; returns the backup."""
+def remove_file(path, *, expected: bytes) -> Path | None:
+    """Delete the user's file ``path`` (content ``expected``) after backing it up; returns the backup
+    (None in a dry run)."""
     target = resolve(path)
     if os.path.islink(path) or read_bytes(target) != expected:
         raise FileChanged(f"{path} changed while dp was editing it; nothing was written, run the command again")
+    if _rehearsal is not None:
+        _rehearsal.record(target, expected, None)
+        return None
     try:
         backup_path = save_backup(target, expected)
         os.unlink(target)
@@ -186,6 +280,51 @@ def remove_file(path, *, expected: bytes) -> Path:
         raise DpError(f"cannot remove {path}: {exc.strerror or exc}; the file was not changed") from None
     _fsync_directory(target.parent)
     return backup_path
+
+
+def remove_tree(path) -> None:
+    """Delete the directory ``path`` and everything in it (a dry run records it)."""
+    import shutil
+
+    if _rehearsal is not None:
+        _rehearsal.trees.append(str(path))
+        return
+    try:
+        shutil.rmtree(path)
+    except OSError as exc:
+        raise DpError(f"cannot remove {path}: {exc.strerror or exc}") from None
+
+
+def remove_empty_directory(path) -> bool:
+    """Remove ``path`` if it is an empty directory; whether it did (a dry run removes nothing)."""
+    if _rehearsal is not None:
+        return False
+    try:
+        os.rmdir(path)
+    except OSError:
+        return False
+    return True
+
+
+def discard(path) -> None:
+    """Delete a file of dp's own working data (a spooled record), if it is still there; a dry run keeps it."""
+    if _rehearsal is None:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+def make_directory(path) -> None:
+    """``mkdir -p path`` (a dry run creates nothing: the writes into it are recorded instead)."""
+    if _rehearsal is None:
+        Path(path).mkdir(parents=True, exist_ok=True)
+
+
+def set_mode(path, mode: int) -> None:
+    """Give the existing file ``path`` the permissions ``mode`` (a dry run leaves them)."""
+    if _rehearsal is None and stat.S_IMODE(os.stat(path).st_mode) != mode:
+        os.chmod(path, mode)
 
 
 def save_backup(target: Path, data: bytes) -> Path:
@@ -237,6 +376,8 @@ def write_atomically(target, data: bytes, mode: int | None = None, exclusive: bo
     """
     import tempfile  # not at the top: the hook writes its cache through here only on a miss
 
+    if _rehearsal is not None:  # a cache or a backup: nothing a dry run reports, nothing it may write
+        return
     target = Path(target)
     mode = default_mode() if mode is None else mode
     fd, temp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")

@@ -74,11 +74,10 @@ def drain(conn, db: str) -> int:
             rows.append(found)
         done.append(path)
     added = add(conn, rows) if rows else 0
+    from dp.files import discard
+
     for path in done:
-        try:
-            os.unlink(path)
-        except OSError:
-            pass  # another drain took it
+        discard(path)  # gone already: another drain took it
     return added
 
 

@@ -28,7 +28,7 @@ from dp.agents.settings import (
     sync_entries,
 )
 from dp.errors import DpError, did_you_mean
-from dp.files import backups_of, read_bytes, remove_file, replace_file
+from dp.files import backups_of, read_bytes, remove_empty_directory, remove_file, replace_file
 from dp.hook import HOOK_TIMEOUT_SECONDS
 from dp.store import DEFAULT_DB, Store, installs, read_rules
 
@@ -344,9 +344,7 @@ def _remove_if_empty(directory: Path) -> None:
     """Remove the agent's config directory dp's file left empty: ``.claude/``, or ``.github/hooks/``
     and then ``.github/`` — up to and including the first dot-directory, never the project above it."""
     while True:
-        try:
-            directory.rmdir()
-        except OSError:
+        if not remove_empty_directory(directory):
             return  # not empty, or not ours to remove: leave it
         if directory.name.startswith(".") or not directory.parent.name.startswith("."):
             return

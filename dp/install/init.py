@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dp.agents import get
+from dp.files import describe_change
 from dp.install import demo, hook
 
 
@@ -63,7 +64,7 @@ def init(
         pave_mcp.server_command()
     if dry_run:
         original, after = hook.planned(path, command, db_path, capture_command, agent)
-        report = plan(db_path, [file_change(path, original, after)],
+        report = plan(db_path, [describe_change(path, original, after)],
                       [f"register dp's MCP server in {pave_mcp.target(scope)[1]}"] if mcp else [],
                       _team_commands(agent))
         warning = hook.with_stability_warning({"command": command}).get("warning")
@@ -94,17 +95,6 @@ def _team_commands(agent) -> list[str]:
     return team["commands"] if team else []
 
 
-def file_change(path: Path, before: bytes | None, after: bytes) -> dict:
-    """One file ``dp init --dry-run`` would write: its status and a unified diff of the change."""
-    import difflib
-
-    status = "unchanged" if before == after else "would be created" if before is None else "would change"
-    old = (before or b"").decode("utf-8", "replace").splitlines(keepends=True)
-    diff = difflib.unified_diff(old, after.decode("utf-8", "replace").splitlines(keepends=True),
-                                fromfile=str(path) if before is not None else "/dev/null", tofile=str(path))
-    return {"path": str(path), "status": status, "diff": "".join(diff)}
-
-
 def plan(db_path: Path, files: list[dict], actions: list[str], commands: list[str]) -> dict:
     """What ``dp init`` would do, for ``--dry-run``: the store, each file and its diff, what it would run."""
     store = "exists" if db_path.exists() else "would be created"
@@ -128,7 +118,7 @@ def _init_plugin(db_path: Path, scope: str | None, explicit: Path | None, permis
     if dry_run:
         directory = plugin.market_dir(scope, db_path, Path.cwd())
         wanted = plugin.files(scope, db_path, permission, mode, capture)
-        files = [file_change(directory / relative, read_bytes(directory / relative), data)
+        files = [describe_change(directory / relative, read_bytes(directory / relative), data)
                  for relative, data in wanted.items()]
         commands = ["claude plugin " + " ".join(step) for step in plugin.client_steps(scope, directory)]
         return plan(db_path, files, ["take dp's hook entries out of the settings the plugin replaces",
@@ -152,7 +142,7 @@ def _init_agent_plugin(agent, db_path: Path, scope: str | None, explicit: Path |
         from dp.files import read_bytes
 
         wanted = agent_plugin.planned(agent, path, label, db_path, permission, mode, capture)
-        return plan(db_path, [file_change(target, read_bytes(target), data) for target, data in wanted.items()],
+        return plan(db_path, [describe_change(target, read_bytes(target), data) for target, data in wanted.items()],
                     [], [])
     store = ensure_store(db_path)
     installed = hook.with_stability_warning(agent_plugin.install(agent, scope, explicit, db_path, permission, mode,

@@ -15,11 +15,11 @@ found as well. ``purge`` also deletes the store, its directory's data
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 from dp.errors import DpError
-from dp.files import read_bytes, remove_file, replace_file
+from dp.files import (Rehearsal, read_bytes, rehearsing, remove_empty_directory, remove_file, remove_tree,
+                      replace_file)
 from dp.store import installs
 
 # A kind of install → the function that takes it out of one file: (path, scope, record) -> report.
@@ -59,7 +59,14 @@ def plan(db_path: Path, cwd: Path) -> list[installs.Install]:
 
 
 def uninstall(db_path: Path, cwd: Path, dry_run: bool = False) -> list[dict]:
-    """Remove every install in ``plan``; one report per place (``status`` removed/not_installed/error/would_remove)."""
+    """Remove every install in ``plan``; one report per place (``status`` removed/not_installed/error/would_remove).
+
+    With ``dry_run`` each remover runs in a rehearsal (``dp.files.Rehearsal``): the report says what it
+    would do to each file (delete it, or keep it because git tracks it) and nothing changes.
+    """
+    if dry_run and rehearsing() is None:
+        with Rehearsal():
+            return uninstall(db_path, cwd, dry_run)
     reports = []
     for entry in plan(db_path, cwd):
         remover = REMOVERS.get(entry.kind)
@@ -68,11 +75,9 @@ def uninstall(db_path: Path, cwd: Path, dry_run: bool = False) -> list[dict]:
             reports.append({**report, "status": "error",
                             "error": f"this dp does not know how to remove a {entry.kind!r} install; remove it by hand"})
             continue
-        if dry_run:
-            reports.append({**report, "status": "would_remove"})
-            continue
         try:
-            reports.append({**report, **remover(Path(entry.path), entry)})
+            done = {**report, **remover(Path(entry.path), entry)}
+            reports.append({**done, "status": "would_remove"} if dry_run and done["status"] == "removed" else done)
         except DpError as exc:
             reports.append({**report, "status": "error", "error": exc.message})
             continue
@@ -104,6 +109,44 @@ def tracked(path: Path) -> bool:
     except (DpError, OSError):
         return True
     return listed.exit_code == 0
+
+
+def tracked_in(directory: Path) -> set[Path] | None:
+    """The files under ``directory`` that git tracks (``set()``: none, or not in a work tree);
+    None when git cannot say, which counts as "all of them" (the safe side)."""
+    from dp.paths import find_upwards
+    from dp.process import run_process
+
+    if not directory.is_dir() or find_upwards(directory, ".git") is None:
+        return set()
+    try:
+        listed = run_process(["git", "ls-files", "-z", "--", "."], cwd=directory, timeout=30)
+    except (DpError, OSError):
+        return None
+    if listed.exit_code != 0:
+        return set()
+    return {directory / name for name in listed.output.split("\0") if name}
+
+
+def remove_untracked(directory: Path) -> list[Path]:
+    """Delete ``directory`` with everything in it, except what git tracks: a committed file is the
+    team's, and one person's uninstall never deletes it. Returns the tracked files kept (sorted)."""
+    kept = tracked_in(directory)
+    if kept is None:
+        return sorted(path for path in directory.rglob("*") if path.is_file() or path.is_symlink())
+    if not kept:
+        remove_tree(directory)
+        return []
+    for path in sorted(directory.rglob("*"), reverse=True):  # files before the directories holding them
+        if path in kept:
+            continue
+        if path.is_dir() and not path.is_symlink():
+            remove_empty_directory(path)
+        else:
+            data = read_bytes(path) if not path.is_symlink() else None
+            if data is not None:
+                remove_file(path, expected=data)
+    return sorted(kept)
 
 
 def _deletable(path: Path, entry: installs.Install) -> bool:
@@ -202,11 +245,11 @@ def purge_targets(db_path: Path) -> list[Path]:
 
 def purge(targets: list[Path]) -> None:
     for path in targets:
+        if path.is_dir() and not path.is_symlink():
+            remove_tree(path)
+            continue
         try:
-            if path.is_dir() and not path.is_symlink():
-                shutil.rmtree(path)
-            else:
-                os.unlink(path)
+            os.unlink(path)
         except FileNotFoundError:
             continue
         except OSError as exc:

@@ -43,8 +43,14 @@ def open_readonly(path) -> sqlite3.Connection | None:
     even a WAL reader cannot work (a read-only directory or file system, where
     SQLite cannot create the ``-shm`` file) it is read as an immutable file,
     so the rules still apply. Raises ``sqlite3.Error`` when the file exists
-    but cannot be read as a database.
+    but cannot be read as a database. In a dry run, the store as the dry run left it.
     """
+    rehearsed = _rehearsed(path)
+    return rehearsed if rehearsed is not None else open_file_readonly(path)
+
+
+def open_file_readonly(path) -> sqlite3.Connection | None:
+    """``open_readonly`` of the file itself, whatever a dry run has changed in its copy."""
     import os
     import stat
 
@@ -66,6 +72,29 @@ def open_readonly(path) -> sqlite3.Connection | None:
         conn.close()
         conn = connect(uri + "&immutable=1", BUSY_TIMEOUT_MS, uri=True)
     return conn
+
+
+def _rehearsed(path) -> sqlite3.Connection | None:
+    """In a dry run that changed the store at ``path``: a copy of its rehearsed content, so what the
+    command derives from the rules (hook filters, snapshots) is what it would derive after the change.
+
+    Asked of ``sys.modules``: a process that never loaded ``dp.files`` (the hook) has no dry run,
+    and pays nothing for the question.
+    """
+    import sys
+
+    files = sys.modules.get("dp.files")
+    rehearsal = files.rehearsing() if files is not None else None
+    if rehearsal is None or not rehearsal.stores:
+        return None
+    import os
+
+    copy = rehearsal.stores.get(os.path.abspath(os.path.expanduser(str(path))))
+    if copy is None:
+        return None
+    fresh = connect(":memory:", BUSY_TIMEOUT_MS)
+    copy.backup(fresh)
+    return fresh
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

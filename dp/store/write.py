@@ -17,11 +17,11 @@ from pathlib import Path
 
 from dp import UPGRADE_HINT
 from dp.errors import DpError
-from dp.files import resolve
+from dp.files import rehearsing, resolve
 from dp.rules.model import FIELDS, KEY_FIELDS, RECIPE, TOOL_ALIAS, Rule, kind_label
 from dp.store.connection import connect_for_writes, transaction, write_refused
 from dp.store.migrations import enable_wal, load_migrations, migrate
-from dp.store.read import DEFAULT_DB, open_readonly, schema_version
+from dp.store.read import DEFAULT_DB, open_file_readonly, open_readonly, schema_version
 
 WRITE_BUSY_TIMEOUT_MS = 15000
 TABLE = "aliases_v3"
@@ -57,9 +57,10 @@ class ImportReport:
 class Store:
     """A read-write handle on the alias store. Use ``Store.open(path)``."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path):
+    def __init__(self, conn: sqlite3.Connection, path: Path, rehearsed: bool = False):
         self.conn = conn
         self.path = path
+        self.rehearsed = rehearsed  # a dry run's in-memory copy: the rehearsal closes it
 
     @classmethod
     def open(cls, path) -> "Store":
@@ -69,9 +70,13 @@ class Store:
         directory named by --db or DP_DB must exist, so a typo is an error
         rather than a new, empty store somewhere. A read-only store and one
         written by a newer dp are refused with what to do, before anything
-        is written; a newer schema is never migrated down.
+        is written; a newer schema is never migrated down. In a dry run
+        (``dp.files.Rehearsal``) it is an in-memory copy of the store
+        (``rehearsed_copy``): the command's writes land there, the file is not touched.
         """
         path = Path(path).expanduser()
+        if rehearsing() is not None:
+            return cls(rehearsed_copy(path), path, rehearsed=True)
         check_location(path, create=path.absolute() == Path(DEFAULT_DB).expanduser().absolute())
         try:
             conn = connect_for_writes(path, WRITE_BUSY_TIMEOUT_MS)
@@ -86,7 +91,8 @@ class Store:
         return cls(conn, path)
 
     def close(self) -> None:
-        self.conn.close()
+        if not self.rehearsed:
+            self.conn.close()
 
     def __enter__(self) -> "Store":
         return self
@@ -383,3 +389,80 @@ def mark_rules_changed(db_path) -> None:
 
 class _DryRun(Exception):
     """Raised inside a transaction to roll it back on purpose."""
+
+
+def rehearsed_copy(path: Path) -> sqlite3.Connection:
+    """The dry run's in-memory copy of the store at ``path`` (made on first use, migrated like the file would be).
+
+    A store that does not exist yet starts empty, as ``Store.open`` would create it; nothing is
+    created on disk, not even ``~/.dp``.
+    """
+    from dp.store.connection import connect
+
+    copies = rehearsing().stores
+    key = os.path.abspath(path)
+    if key not in copies:
+        copy = connect(":memory:", WRITE_BUSY_TIMEOUT_MS)
+        try:
+            original = open_file_readonly(path) if path.is_file() else None
+            if original is not None:
+                try:
+                    original.backup(copy)
+                finally:
+                    original.close()
+            _refuse_newer(copy, path)
+            migrate(copy)
+        except sqlite3.Error as exc:
+            copy.close()
+            raise DpError(f"cannot open the alias store {path}: {exc} (check the path, or set --db / DP_DB)") from None
+        copies[key] = copy
+    return copies[key]
+
+
+def rehearsed_changes() -> list[dict]:
+    """What the dry run did to each store it opened, table by table, against the file as it is.
+
+    ``{"path", "status", "rules": {"added", "removed"}, "events": {"added", "removed"},
+    "trust": {…}, "installs": {…}}``: rules as ``Rule``s, events as counts per tool, trust and
+    install records as paths. A store with no change is left out.
+    """
+    reports = []
+    for key, copy in rehearsing().stores.items():
+        path = Path(key)
+        original = open_file_readonly(path) if path.is_file() else None
+        try:
+            report = {name: _table_change(original, copy, *how) for name, how in _REPORTED.items()}
+        finally:
+            if original is not None:
+                original.close()
+        report = {name: change for name, change in report.items() if change["added"] or change["removed"]}
+        if report or original is None:
+            reports.append({"path": key, "status": "would change" if original is not None else "would be created",
+                            **report})
+    return reports
+
+
+# What a dry run reports of each table: (table, columns read, one row in words or as data).
+_REPORTED = {
+    "rules": (TABLE, _COLUMNS, lambda row: Rule.from_row(row)),
+    "events": ("desires", "id, tool_name, outcome", lambda row: f"{row[2]} of {row[1]}"),
+    "trust": ("project_trust", "root, path, sha256", lambda row: row[1] or row[0]),
+    "installs": ("installs", "path, kind, scope, created_file, details", lambda row: f"{row[1]} in {row[0]}"),
+}
+
+
+def _table_change(original, copy, table: str, columns: str, shown) -> dict:
+    """The rows of ``table`` the copy has and the original lacks (``added``) and the other way round."""
+    query = f"SELECT {columns} FROM {table}"
+    before = _rows(original, query) if original is not None else []
+    after = _rows(copy, query)
+    gone, new = set(before) - set(after), set(after) - set(before)
+    return {"added": [shown(row) for row in after if row in new],
+            "removed": [shown(row) for row in before if row in gone]}
+
+
+def _rows(conn, query: str) -> list[tuple]:
+    try:
+        return list(conn.execute(query))
+    except sqlite3.OperationalError:  # an older store without the table
+        return []

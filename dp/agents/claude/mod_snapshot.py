@@ -25,7 +25,7 @@ import json
 from pathlib import Path
 
 from dp.agents.tools import argument_renames
-from dp.files import read_bytes, replace_file
+from dp.files import make_directory, read_bytes, replace_file
 from dp.rules.model import TOOL_ALIAS
 
 DIRECTORY = "claude-mod"
@@ -164,7 +164,7 @@ def write(db_path: Path) -> dict:
     projects = projects_in_effect(db_path)
     directory = state_dir(db_path)
     try:
-        (directory / FIXES).mkdir(parents=True, exist_ok=True)
+        make_directory(directory / FIXES)
     except OSError as exc:
         raise DpError(f"cannot write the Claude Code mod's snapshot in {directory}: {exc.strerror or exc}") from None
     path = directory / SNAPSHOT

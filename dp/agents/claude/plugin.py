@@ -40,7 +40,7 @@ from dp import DISTRIBUTION, INSTALL_HINT
 from dp.agents.claude import filters
 from dp.agents.settings import capture_entries, dump_settings, parse_settings, settings_path
 from dp.errors import DpError
-from dp.files import read_bytes, replace_file
+from dp.files import read_bytes, remove_empty_directory, replace_file, set_mode, would_run
 from dp.agents.claude import mod_snapshot
 from dp.store import Store, installs
 
@@ -233,11 +233,12 @@ def write_files(directory: Path, wanted: dict[str, bytes]) -> bool:
     for relative, data in wanted.items():
         path = directory / relative
         original = read_bytes(path)
+        mode = 0o755 if relative.endswith(RUNNER) else None
         if original != data:
-            replace_file(path, data, expected=original)
+            replace_file(path, data, expected=original, mode=mode)
             changed = True
-        if relative.endswith(RUNNER):
-            path.chmod(0o755)
+        elif mode is not None:
+            set_mode(path, mode)
     return changed
 
 
@@ -274,9 +275,13 @@ def removal_steps(scope: str) -> list[list[str]]:
 
 
 def run_steps(steps: list[list[str]], cwd: Path) -> dict:
-    """Run the steps with the ``claude`` on PATH; without one, the commands to run by hand."""
-    claude = claude_program()
+    """Run the steps with the ``claude`` on PATH; without one, the commands to run by hand.
+    A dry run records them (as having worked) and runs nothing."""
     commands = ["claude plugin " + shlex.join(step) for step in steps]
+    if [command for command in commands if would_run(command)]:
+        return {"ran": True, "commands": commands, "ok": True,
+                "results": [{"command": command, "ok": True, "output": ""} for command in commands]}
+    claude = claude_program()
     if claude is None:
         return {"ran": False, "commands": commands}
     results = []
@@ -492,14 +497,16 @@ def uninstall(path: Path, entry: installs.Install) -> dict:
     client = run_steps(removal_steps(scope), cwd if cwd.is_dir() else Path.home())
     touched = [str(p) for p in _settings_to_clean(scope, cwd) if forget_settings(p, scope)]
     existed = path.exists()
-    if existed:
-        shutil.rmtree(path)
-    if scope == "project" and entry.details.get("created_settings"):
-        _delete_if_empty(settings_path("project", project_dir=cwd))
-    if existed:
+    from dp.install.uninstall import remove_untracked, tracked
+
+    kept = remove_untracked(path) if existed else []  # a committed plugin is the team's: its files stay
+    project_settings = settings_path("project", project_dir=cwd)
+    if scope == "project" and entry.details.get("created_settings") and not tracked(project_settings):
+        _delete_if_empty(project_settings)
+    if existed and not kept:
         _remove_if_empty(path.parent)
-    return {"status": "removed" if existed or touched else "not_installed", "deleted": existed,
-            "client": client, "settings": touched}
+    return {"status": "removed" if existed or touched else "not_installed", "deleted": existed and not kept,
+            "client": client, "settings": touched, **({"kept_tracked": [str(p) for p in kept]} if kept else {})}
 
 
 def _settings_to_clean(scope: str, cwd: Path) -> list[Path]:
@@ -519,7 +526,4 @@ def _delete_if_empty(path: Path) -> None:
 
 
 def _remove_if_empty(directory: Path) -> None:
-    try:
-        directory.rmdir()
-    except OSError:
-        pass  # holds something else: not ours
+    remove_empty_directory(directory)  # holds something else: not ours, it stays

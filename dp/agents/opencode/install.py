@@ -116,14 +116,16 @@ def _make_parents(directory: Path, scope: str) -> list[Path]:
     while not current.exists() and len(missing) < limit + 1:
         missing.append(current)
         current = current.parent
+    from dp.files import make_directory
+
     for made in reversed(missing):
-        made.mkdir()
+        make_directory(made)
     return list(reversed(missing))
 
 
 def uninstall(path: Path, details: dict) -> dict:
     """Remove dp's plugin files at ``path`` and the directories dp created that are empty now."""
-    from dp.files import read_bytes, remove_file
+    from dp.files import read_bytes, remove_empty_directory, remove_file
 
     removed = 0
     for target in (path, path.with_name(CONFIG_NAME)):
@@ -135,9 +137,7 @@ def uninstall(path: Path, details: dict) -> dict:
         remove_file(target, expected=data)
         removed += 1
     for directory in reversed([Path(d) for d in details.get("created", ())]):
-        try:
-            directory.rmdir()
-        except OSError:
+        if not remove_empty_directory(directory):
             break  # not empty (the user's files), or already gone
     return {"status": "removed" if removed else "not_installed", "removed": removed, "deleted": removed > 0}
 

@@ -8,6 +8,8 @@ import typer
 
 from dp.cli.common import print_json, read_text_argument, status, warning
 from dp.cli.options import Shared, shared
+from dp.cli.rehearsal import rehearsed
+from dp.cli.views.aliases import describe, describe_key
 
 HELP = """Create, update (same key) or delete one alias rule.
 
@@ -29,6 +31,7 @@ Delete with the same identifying options:
 
 
 @shared()
+@rehearsed(own_plan=True)
 def alias(
     args: Optional[List[str]] = typer.Argument(None, metavar="[FROM [TO]]", show_default=False, help="What to match and what it becomes (see the modes above)."),
     cmd: Optional[str] = typer.Option(None, "--cmd", metavar="CMD", help="Scope the rule to Bash commands running CMD."),
@@ -163,42 +166,6 @@ def _warn_about_target(rule) -> None:
 
 def _noun(rule) -> str:
     return "Alias" if rule.match_kind == "" else "Rule"
-
-
-def describe_key(rule) -> str:
-    """The rule's identity, as a person would name it."""
-    from dp.rules.model import COMMAND, FLAG, RECIPE, TOOL_ALIAS, dashed
-
-    if rule.match_kind == TOOL_ALIAS:
-        return rule.from_name
-    if rule.match_kind == FLAG:
-        return f"{rule.command}: flag {dashed(rule.from_name)}"
-    if rule.match_kind == COMMAND:
-        return f"command {rule.command}"
-    if rule.match_kind == RECIPE:
-        return f"recipe {rule.from_name!r}"
-    scope = rule.command or f"{rule.tool}.{rule.param}"
-    return f"{scope}: {rule.match_kind} {rule.from_name!r}"
-
-
-def describe(rule) -> str:
-    """The rule's identity and what it turns things into."""
-    from dp.rules.model import FLAG, RECIPE, dashed
-
-    if rule.match_kind == FLAG:
-        target = dashed(rule.to_name)
-    elif rule.match_kind == RECIPE:
-        target = _preview(rule.to_name)
-    elif rule.match_kind in ("literal", "regex"):
-        target = repr(rule.to_name)
-    else:
-        target = rule.to_name
-    return f"{describe_key(rule)} -> {target}"
-
-
-def _preview(script: str, width: int = 40) -> str:
-    folded = " ".join(script.split())
-    return folded if len(folded) <= width else folded[: width - 3] + "..."
 
 
 def register(app: typer.Typer) -> None:

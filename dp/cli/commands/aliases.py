@@ -12,6 +12,7 @@ import typer
 
 from dp.cli.common import MAX_COLLECTION_BYTES, note, print_json, read_text_argument
 from dp.cli.options import Shared, shared
+from dp.cli.rehearsal import DRY_RUN_OPTION, rehearsed
 from dp.rules.model import MATCH_KINDS, kind_label
 
 LIST_HELP = """List every rule (table, or --json for the full rows).
@@ -57,12 +58,14 @@ def list_aliases(
 
 
 @shared()
+@rehearsed
 def export(
     output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write to FILE (default stdout)."),
     fmt: Format = typer.Option(Format.toml, "--format", metavar="toml|json", help="File format."),
     name: str = typer.Option("", "--name", metavar="TEXT", help="Collection name for [meta]."),
     description: str = typer.Option("", "--description", metavar="TEXT", help="Collection description for [meta]."),
     author: str = typer.Option("", "--author", metavar="TEXT", help="Collection author for [meta]."),
+    dry_run: bool = DRY_RUN_OPTION,
     opts: Shared = None,
 ) -> None:
     """Export every rule as a shareable collection (TOML or JSON).
@@ -71,6 +74,7 @@ def export(
     Examples:
       dp aliases export > aliases.toml
       dp aliases export --format json -o team.json --name team --author me
+      dp aliases export -o team.toml --dry-run    # the change to team.toml, as a diff
     """
     from dp.rules import collection
     from dp.store import read_rules
@@ -90,6 +94,7 @@ def export(
 
 
 @shared()
+@rehearsed(own_plan=True)
 def import_(
     file: str = typer.Argument(..., metavar="FILE", help="A .toml or .json collection (- for stdin)."),
     conflict: Conflict = typer.Option(Conflict.skip, "--conflict", metavar="skip|overwrite", help="What to do when a rule already exists."),

@@ -9,6 +9,7 @@ import typer
 from dp.cli.common import note, print_json
 from dp.cli.confirm import YES_OPTION, confirm_deletion
 from dp.cli.options import Shared, shared
+from dp.cli.rehearsal import rehearsed
 
 HELP = """List the failed tool calls dp captured (hooks, transcripts, imports), newest first.
 
@@ -31,6 +32,7 @@ ERROR_WIDTH = 60
 
 
 @shared()
+@rehearsed(own_plan=True)
 def desires(
     since: Optional[str] = typer.Option(None, "--since", metavar="WHEN", help="Only events since WHEN (7d, 12h, 2w or a date)."),
     tool: Optional[str] = typer.Option(None, "--tool", metavar="NAME", help="Only calls of tool NAME."),

@@ -10,6 +10,7 @@ import typer
 
 from dp.cli.common import note, print_json
 from dp.cli.options import Shared, shared
+from dp.cli.rehearsal import DRY_RUN_OPTION, rehearsed
 
 HELP = """Import failed tool calls recorded elsewhere into the dp store.
 
@@ -32,6 +33,7 @@ Examples:
   dp ingest --gemini-sessions
   dp ingest --codex-sessions
   dp ingest --desire-path-db ~/.dp/desires.db
+  dp ingest --claude-transcripts --dry-run    # how many events it would store
 """
 PROGRESS_FROM_FILES = 20
 
@@ -43,7 +45,9 @@ def _sources() -> list:
     return [(agent, agent.session_option) for agent in with_part("sessions") if agent.session_option]
 
 
-def ingest(directory: Optional[Path] = None, go_db: Optional[Path] = None, opts: Shared = None, **chosen) -> None:
+@rehearsed
+def ingest(directory: Optional[Path] = None, go_db: Optional[Path] = None, dry_run: bool = False, opts: Shared = None,
+           **chosen) -> None:
     from dp.errors import DpError
     from dp.store import Store
 
@@ -98,8 +102,9 @@ def _signature():
              for _, (option, key, _, words) in sources]
     go_db = inspect.Parameter("go_db", keyword, annotation=Optional[Path], default=typer.Option(
         None, "--desire-path-db", metavar="FILE", help="Import the Go desire-path tool's desires.db."))
+    dry_run = inspect.Parameter("dry_run", keyword, annotation=bool, default=DRY_RUN_OPTION)
     opts = inspect.Parameter("opts", keyword, annotation=Shared, default=None)
-    return inspect.Signature([directory, *flags, go_db, opts])
+    return inspect.Signature([directory, *flags, go_db, dry_run, opts])
 
 
 def _read(reader, conn, directory: Optional[Path], quiet: bool) -> dict:

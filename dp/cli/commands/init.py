@@ -10,6 +10,7 @@ import typer
 from dp.cli.commands.pave import AGENT_OPTION, MODE_OPTION, PERMISSION_OPTION, SCOPE_OPTION, SETTINGS_OPTION, YES_OPTION
 from dp.cli.common import print_json
 from dp.cli.options import Shared, shared
+from dp.cli.rehearsal import rehearsed
 from dp.agents import DEFAULT
 
 HELP = """Set dp up: create the alias store, install the Claude Code hook, and show it working.
@@ -39,6 +40,7 @@ Examples:
 
 
 @shared()
+@rehearsed(own_plan=True)
 def init(
     scope: Optional[str] = SCOPE_OPTION,
     settings: Optional[Path] = SETTINGS_OPTION,

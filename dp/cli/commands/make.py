@@ -9,6 +9,7 @@ import typer
 
 from dp.cli.common import note, print_json
 from dp.cli.options import Shared, shared
+from dp.cli.rehearsal import rehearsed
 from dp.cli.task_run import DRY_RUN_OPTION, TIMEOUT_OPTION, carry_out
 
 HELP = """Run a Makefile target as `make TARGET` (nothing else), list targets, or write a Makefile.
@@ -31,6 +32,7 @@ Examples:
 """
 
 @shared()
+@rehearsed(own_plan=True)
 def make(
     target: Optional[str] = typer.Argument(None, metavar="TARGET", show_default=False, help="The target to run."),
     list_targets: bool = typer.Option(False, "--list", "-l", help="List the Makefile's targets."),

@@ -78,7 +78,7 @@ def render_team(found: list[dict]) -> str:
 
 
 def render(found: list[dict]) -> str:
-    from dp.cli.commands.alias import describe
+    from dp.cli.views.aliases import describe
     from dp.cli.commands.desires import describe_input, first_line, fold
     from dp.rules.model import Rule
 

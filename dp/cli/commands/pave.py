@@ -9,6 +9,7 @@ import typer
 
 from dp.cli.common import note, print_json, status
 from dp.cli.options import Shared, shared
+from dp.cli.rehearsal import DRY_RUN_OPTION, rehearsed
 from dp.agents import listing
 
 HELP = """Put the rules to work: as Markdown for the agent, or as the Claude Code hook.
@@ -44,6 +45,7 @@ Examples:
   dp pave --mcp --scope project                    # .mcp.json: the project's tools for Claude Code
   dp pave --plugin                                 # dp as a Claude Code plugin, for you (user scope)
   dp pave --plugin --scope project                 # the team's plugin, committed in .claude/
+  dp pave --plugin --dry-run                       # each file as a diff, the claude commands; change nothing
 """
 
 # Shared with ``dp init``, which installs the hook too.
@@ -64,6 +66,7 @@ AGENT_OPTION = typer.Option(
 
 
 @shared()
+@rehearsed
 def pave(
     agents_md: bool = typer.Option(False, "--agents-md", help="Print the rules as agent instructions (Markdown)."),
     output: Optional[Path] = typer.Option(
@@ -82,6 +85,7 @@ def pave(
     mode: str = MODE_OPTION,
     yes: bool = YES_OPTION,
     agent: Optional[str] = AGENT_OPTION,
+    dry_run: bool = DRY_RUN_OPTION,
     opts: Shared = None,
 ) -> None:
     chosen = _one_mode(

@@ -8,6 +8,7 @@ import typer
 
 from dp.cli.common import print_json, status
 from dp.cli.options import Shared, shared
+from dp.cli.rehearsal import rehearsed
 
 HELP = """Project paving: the hook runs the agent's npm/yarn/pnpm/bun, Python-tool and task
 commands with the project's own tools. On by default.
@@ -25,6 +26,7 @@ dp paving on --project         on again for this repository
 
 
 @shared()
+@rehearsed(own_plan=True)
 def paving(
     state: Optional[str] = typer.Argument(None, metavar="[on|off]", help="Switch paving on or off."),
     project: bool = typer.Option(False, "--project", help="Only for this repository (its root directory)."),

@@ -9,6 +9,7 @@ import typer
 
 from dp.cli.common import note, print_json
 from dp.cli.options import Shared, shared
+from dp.cli.rehearsal import rehearsed
 
 HELP = """Propose aliases from the captured failures, each with its evidence.
 
@@ -34,6 +35,7 @@ Examples:
 
 
 @shared()
+@rehearsed(own_plan=True)
 def suggest(
     apply: Optional[str] = typer.Option(None, "--apply", metavar="ID", help="Create the suggested rule ID."),
     min_count: Optional[int] = typer.Option(

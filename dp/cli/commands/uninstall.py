@@ -8,6 +8,7 @@ from dp import UNINSTALL_HINT
 from dp.cli.common import print_json, status
 from dp.cli.confirm import YES_OPTION, confirm_deletion
 from dp.cli.options import Shared, shared
+from dp.cli.rehearsal import rehearsed
 
 HELP = f"""Remove everything dp installed: its hook entries in Claude Code settings (every
 scope it recorded, plus the user, project and local settings of this directory)
@@ -28,6 +29,7 @@ Examples:
 
 
 @shared()
+@rehearsed(own_plan=True)
 def uninstall(
     purge: bool = typer.Option(False, "--purge", help="Also delete the store, ~/.dp and dp's cache."),
     yes: bool = YES_OPTION,
@@ -66,11 +68,12 @@ def _print(reports: list[dict], doomed: list, dry_run: bool) -> None:
         line = _TEXT[report["status"]].format(what=_WHAT.get(report["kind"], report["kind"]), path=where,
                                               error=report.get("error", ""))
         if report["kind"] == "plugin" and report.get("client"):
-            line += _plugin_note(report["client"])
+            line += _plugin_note(report["client"], dry_run) + _kept_note(report.get("kept_tracked"), dry_run, report["path"])
         elif report.get("deleted"):
-            line += "; the file was dp's own and is deleted"
+            line += "; the file is dp's own and would be deleted" if dry_run else "; the file was dp's own and is deleted"
         elif report.get("kept_tracked"):
-            line += "; git tracks the file, so it stays (commit the change, or git rm it if nothing else needs it)"
+            line += ("; git tracks the file, so it would stay" if dry_run else
+                     "; git tracks the file, so it stays (commit the change, or git rm it if nothing else needs it)")
         status(line[0].upper() + line[1:])
     if not reports:
         status("dp has nothing installed here (no hook entries, no blocks).")
@@ -78,11 +81,21 @@ def _print(reports: list[dict], doomed: list, dry_run: bool) -> None:
         status(f"{'Would delete' if dry_run else 'Deleted'} {path}")
 
 
-def _plugin_note(client: dict) -> str:
+def _plugin_note(client: dict, dry_run: bool = False) -> str:
     """How the plugin left Claude Code itself: through ``claude plugin``, or the commands to run."""
     if client["ran"]:
-        return "; Claude Code's record of it removed with: " + "; ".join(client["commands"])
+        done = "would be removed" if dry_run else "removed"
+        return f"; Claude Code's record of it {done} with: " + "; ".join(client["commands"])
     return "; claude is not on PATH, so also run: " + "; ".join(client["commands"])
+
+
+def _kept_note(kept: list | None, dry_run: bool, directory: str) -> str:
+    """The committed files of a project's plugin stay: git tracks them, they are the team's (--json lists them)."""
+    if not kept:
+        return ""
+    stays = "would stay" if dry_run else "stay"
+    return (f"; git tracks {len(kept)} of its file{'s' if len(kept) != 1 else ''}, so they {stays} (the team's: "
+            f"git rm -r {directory} removes the plugin for everyone)")
 
 
 def register(app: typer.Typer) -> None:

@@ -6,6 +6,7 @@ import typer
 
 from dp.cli.common import note, print_json, status
 from dp.cli.options import Shared, shared
+from dp.cli.rehearsal import DRY_RUN_OPTION, rehearsed
 
 HELP = """Forget your trust in this repository: its .dp/rules.toml and .dp/rules.local.toml, and its
 own environment for project paving.
@@ -14,13 +15,15 @@ Their rules stop acting for your agents, and paving stops running the
 repository's own programs, until you run dp trust again.
 
 \b
-Example:
+Examples:
+  dp untrust --dry-run           # which trust would go, which settings would change
   dp untrust
 """
 
 
 @shared()
-def untrust(opts: Shared = None) -> None:
+@rehearsed
+def untrust(dry_run: bool = DRY_RUN_OPTION, opts: Shared = None) -> None:
     from dp.layers import trusting
 
     forgotten = trusting.untrust(opts.store, opts.directory)
