@@ -16,6 +16,21 @@ import time
 from pathlib import Path
 
 
+def real_checkout(path: Path, ignored: tuple[str, ...] = ()) -> Path:
+    """What a checkout looks like: sources, build output, node_modules, a binary, odd names
+    (``.gitignore`` lists build/, node_modules/ and ``ignored``). Not a git repository yet."""
+    (path / "src").mkdir(parents=True)
+    (path / "src" / "main.py").write_text("print('hi')\n")
+    (path / "node_modules" / "left-pad").mkdir(parents=True)
+    (path / "node_modules" / "left-pad" / "index.js").write_text("module.exports = 1\n")
+    (path / "build").mkdir()
+    (path / "build" / "app.bin").write_bytes(bytes(range(256)) * 4)
+    (path / "docs with spaces").mkdir()
+    (path / "docs with spaces" / "naïve notes.md").write_text("# notes\n")
+    (path / ".gitignore").write_text("".join(f"{line}\n" for line in ("build/", "node_modules/", *ignored)))
+    return path
+
+
 def make_repo(path: Path) -> Path:
     """A directory that dp sees as a repository root (it holds .git)."""
     path.mkdir(parents=True, exist_ok=True)

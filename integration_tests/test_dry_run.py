@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from task_projects import real_checkout
+
 REAL_SESSION = Path(__file__).parent.parent / "tests" / "fixtures" / "claude-2.1.330-session.jsonl"
 
 
@@ -28,17 +30,9 @@ def git(project: Path, *args: str) -> str:
 
 
 def real_project(root: Path) -> Path:
-    """A committed project as people have them: sources, node_modules, build output, a binary, odd names,
-    a team AGENTS.md and Claude Code project settings."""
-    (root / "src").mkdir(parents=True)
-    (root / "src" / "app.py").write_text("print('hi')\n")
-    (root / "node_modules" / "left-pad").mkdir(parents=True)
-    (root / "node_modules" / "left-pad" / "index.js").write_text("module.exports = s => s;\n")
-    (root / "build").mkdir()
-    (root / "build" / "app.bin").write_bytes(bytes(range(256)) * 8)
-    (root / "docs" / "we ird 'name' – ü.md").parent.mkdir()
-    (root / "docs" / "we ird 'name' – ü.md").write_text("# odd\n")
-    (root / ".gitignore").write_text("node_modules/\nbuild/\n")
+    """A committed project as people have them (``real_checkout``), with a team AGENTS.md and Claude Code
+    project settings."""
+    real_checkout(root)
     (root / "AGENTS.md").write_text("# Team notes\n\nRun make test before pushing.\n")
     (root / ".claude").mkdir()
     (root / ".claude" / "settings.json").write_text('{\n  "permissions": {"allow": ["Bash(make test)"]}\n}\n')
@@ -276,9 +270,9 @@ def test_uninstall_keeps_a_committed_project_plugin_and_takes_only_dps_entries_o
     assert settings["permissions"] == {"allow": ["Bash(make test)"]}
     assert "enabledPlugins" not in settings or not any("dp" in key for key in settings["enabledPlugins"])
     # The rest of the project is as it was.
-    assert (project / "build" / "app.bin").read_bytes() == bytes(range(256)) * 8
+    assert (project / "build" / "app.bin").read_bytes() == bytes(range(256)) * 4
     assert (project / "node_modules" / "left-pad" / "index.js").exists()
-    assert (project / "docs" / "we ird 'name' – ü.md").read_text() == "# odd\n"
+    assert (project / "docs with spaces" / "naïve notes.md").read_text() == "# notes\n"
 
 
 def test_uninstall_deletes_an_uncommitted_project_plugin_whole(setup, tmp_path, db_path):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from pathlib import Path
 
 import pytest
 from cli_assertions import assert_one_line_error
@@ -183,6 +184,11 @@ def test_generate_never_overwrites_without_force(dp, empty):
     assert json.loads(forced.stdout)["replaces_existing"] is True
     assert "\n\tpytest\n" in (empty / "Makefile").read_text()
     assert sorted(p.name for p in empty.iterdir()) == ["Makefile"]
+    # --force loses nothing: the replaced Makefile is kept in dp's backups, and dp says where.
+    assert Path(json.loads(forced.stdout)["backup"]).read_text() == "mine:\n\t@true\n"
+    again = dp("make", "--generate", "go", "--force", cwd=empty)
+    kept = again.stderr.split("the previous one is kept as ")[1].split(";")[0]
+    assert "\n\tpytest\n" in Path(kept).read_text()
 
 
 def test_generate_dry_run_writes_nothing(dp, empty):

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from capture_support import failure, no_such_tool, run_capture, success
 from hook_support import programs_dir
+from task_projects import real_checkout
 
 BIN = Path(sys.executable).parent
 BD_CALL = "bd create --wisp 'fix the build' && just test"
@@ -70,16 +71,8 @@ class Person:
 
 
 def _real_project(path: Path) -> None:
-    """What a checkout looks like: sources, build output, node_modules, a binary, odd names."""
-    (path / "src").mkdir(parents=True)
-    (path / "src" / "main.py").write_text("print('hi')\n")
-    (path / "node_modules" / "left-pad").mkdir(parents=True)
-    (path / "node_modules" / "left-pad" / "index.js").write_text("module.exports = 1\n")
-    (path / "build").mkdir()
-    (path / "build" / "app.bin").write_bytes(bytes(range(256)) * 4)
-    (path / "docs with spaces").mkdir()
-    (path / "docs with spaces" / "naïve notes.md").write_text("# notes\n")
-    (path / ".gitignore").write_text("build/\nnode_modules/\n.dp/rules.local.toml\n")
+    """What a checkout looks like (``real_checkout``), with a justfile."""
+    real_checkout(path, ignored=(".dp/rules.local.toml",))
     (path / "justfile").write_text("test:\n\techo tests\n")
 
 

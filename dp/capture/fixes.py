@@ -74,10 +74,11 @@ def drain(conn, db: str) -> int:
             rows.append(found)
         done.append(path)
     added = add(conn, rows) if rows else 0
-    from dp.files import discard
+    if done:  # dp.files (and its dry run) only when there is a file to delete: dp-capture runs on every call
+        from dp.files import discard
 
-    for path in done:
-        discard(path)  # gone already: another drain took it
+        for path in done:
+            discard(path)  # gone already: another drain took it
     return added
 
 

@@ -93,16 +93,17 @@ def makefile_destination(directory: Path, force: bool) -> Path:
     return existing
 
 
-def write_makefile(destination: Path, content: str, force: bool) -> None:
+def write_makefile(destination: Path, content: str, force: bool) -> Path | None:
     """Write ``content`` atomically through ``dp.files``: the old file stays whole until the new one is complete.
 
     Without ``force`` the file must still not exist when it is put in place,
     so a Makefile someone created meanwhile is never clobbered. A symlinked
-    Makefile is written through to its target and stays a link.
+    Makefile is written through to its target and stays a link. A replaced
+    Makefile is kept in dp's backups (returned), so ``--force`` loses nothing.
     """
     data = content.encode("utf-8")
     try:
-        replace_file(destination, data, expected=read_bytes(destination) if force else None)
+        return replace_file(destination, data, expected=read_bytes(destination) if force else None, backup=force)
     except FileChanged:
         if force:
             raise

@@ -130,13 +130,16 @@ def _generate(directory: Path, language: str, force: bool, dry_run: bool, as_jso
             note(f"dp: dry run; nothing was written. Would {'replace' if replaces else 'create'} {destination}:")
             typer.echo(content, nl=False)
         return
-    write_makefile(destination, content, force)
+    backup = write_makefile(destination, content, force)
+    if backup is not None:
+        report["backup"] = str(backup)
     if as_json:
         print_json(report)
     else:
+        kept = f"; the previous one is kept as {backup}" if backup is not None else ""
         note(
             f"dp: {'replaced' if replaces else 'wrote'} {destination} "
-            f"(targets: {', '.join(report['targets'])}); run one with `dp make TARGET`"
+            f"(targets: {', '.join(report['targets'])}){kept}; run one with `dp make TARGET`"
         )
 
 
