@@ -378,6 +378,8 @@ def mark_rules_changed(db_path) -> None:
     never ran. Best effort: a stamp that cannot be written is no reason to fail
     the change itself.
     """
+    if rehearsing() is not None:  # a dry run changed no rule
+        return
     stamp = rules_stamp(db_path)
     try:
         with open(stamp, "a"):
