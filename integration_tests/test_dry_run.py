@@ -20,6 +20,8 @@ import pytest
 
 from task_projects import real_checkout
 
+from dp.agents import DEFAULT, names
+
 REAL_SESSION = Path(__file__).parent.parent / "tests" / "fixtures" / "claude-2.1.330-session.jsonl"
 
 
@@ -218,8 +220,7 @@ def test_a_dry_run_before_anything_exists_creates_nothing_not_even_the_store(dp,
     ["pave", "--hook"],
     ["pave", "--plugin"],
     ["pave", "--plugin", "--scope", "project"],
-    *[["pave", "--hook", "--scope", "project", "--agent", agent] for agent in ("gemini", "codex", "copilot", "opencode",
-                                                                             "qwen")],
+    *[["pave", "--hook", "--scope", "project", "--agent", agent] for agent in names() if agent != DEFAULT],
     ["pave", "--mcp"],
     ["pave", "--claude-md"],
     ["make", "--generate", "python"],
