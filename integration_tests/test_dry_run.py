@@ -226,6 +226,8 @@ def test_a_dry_run_before_anything_exists_creates_nothing_not_even_the_store(dp,
     ["make", "--generate", "python"],
     ["aliases", "export", "--output", "AGENTS.md"],
     ["ingest", "--claude-transcripts"],
+    ["team", "connect", "postgresql://alice@127.0.0.1:1/dp"],  # nothing listens on port 1
+    ["team", "disconnect"],
 ])
 def test_every_dry_run_changes_nothing(setup, tmp_path, db_path, home, args):
     run, project, bin_dir = setup

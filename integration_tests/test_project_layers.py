@@ -168,22 +168,24 @@ def test_a_local_file_overrides_one_project_rule_for_one_person(team):
 def test_a_suggestion_applied_with_project_is_one_clean_hunk(team):
     ann, work, bob, clone = team
     bob.dp("trust", cwd=clone)
+    # The agent guessed a -cli name the team's tool does not have (gt is on PATH, gt-cli nowhere): dp
+    # suggests a rename only where the program typed is missing and what the agent ran instead is there.
     for session in ("s1", "s2"):
-        for event in (failure("python x.py", "Exit code 127\npython: command not found", session=session,
+        for event in (failure("gt-cli mail list", "Exit code 127\ngt-cli: command not found", session=session,
                               tool_use_id="f", cwd=str(clone)),
-                      success("python3 x.py", session=session, tool_use_id="s", cwd=str(clone))):
+                      success("gt mail list", session=session, tool_use_id="s", cwd=str(clone))):
             assert run_capture({**event, "tool_use_id": f"{session}{event['tool_use_id']}"}, env=bob.env).returncode == 0
     [item] = json.loads(bob.dp("suggest", "--json", cwd=clone).stdout)
     applied = bob.dp("suggest", "--apply", item["id"], "--project", cwd=clone / "src")
-    assert applied.stdout == f"Rule set in {clone}/.dp/rules.toml: command python -> python3\n"
+    assert applied.stdout == f"Rule set in {clone}/.dp/rules.toml: command gt-cli -> gt\n"
     diff = bob.git("diff", "--unified=1", cwd=clone)
     hunks = [line for line in diff.splitlines() if line.startswith("@@")]
     assert len(hunks) == 1 and diff.count("\n-") == 1, diff  # one hunk, nothing removed (only the --- header)
     added = [line[1:] for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
-    assert added == ["", "[[aliases]]", 'from = "python"', 'to = "python3"', 'tool = "Bash"', 'param = "command"',
-                     'command = "python"', 'match_kind = "command"']
+    assert added == ["", "[[aliases]]", 'from = "gt-cli"', 'to = "gt"', 'tool = "Bash"', 'param = "command"',
+                     'command = "gt-cli"', 'match_kind = "command"']
     # Bob trusted the file before and made this change himself: it still acts for him.
-    assert bob.bash("python y.py", clone) == "python3 y.py"
+    assert bob.bash("gt-cli mail send", clone) == "gt mail send"
     assert json.loads(bob.dp("suggest", "--json", cwd=clone).stdout) == []  # covered by the project rule now
     # Not in his store: the file is the one place it lives.
     assert json.loads(bob.dp("aliases", "--json", cwd=bob.home).stdout) == []

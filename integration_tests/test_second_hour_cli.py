@@ -97,7 +97,8 @@ def _commands(dp) -> list[str]:
     for name in found:
         page = dp(name, "--help").stdout
         if "Commands:" in page:
-            listed += [f"{name} {line.split()[0]}" for line in page.split("Commands:")[1].splitlines() if line.strip()]
+            listed += [f"{name} {match.group(1)}" for line in page.split("Commands:")[1].splitlines()
+                       if (match := re.match(r" {2}([a-z][a-z-]*)(?: {2,}|$)", line))]
         else:
             listed.append(name)
     return [name for name in listed if name != "pave-check"]

@@ -18,7 +18,7 @@ WHOLE_LINE = 10_000
 SECTIONS = (
     ("Set up", ("init", "doctor", "uninstall")),
     ("Rules", ("alias", "aliases", "trust", "untrust")),
-    ("Capture", ("desires", "paths", "suggest", "ingest")),
+    ("Capture", ("desires", "paths", "suggest", "ingest", "team")),
     ("Project", ("tasks", "run", "script", "make", "git", "paving")),
     ("Recipes", ("recipe",)),
     ("Agents", ("pave", "mcp", "pave-check")),

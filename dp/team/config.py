@@ -64,10 +64,10 @@ def update(db_path, change) -> dict:
 
     Creates the store's directory if need be; a concurrent writer's change is
     re-read and ``change`` applied again on top of it."""
-    from dp.files import FileChanged, read_bytes, replace_file
+    from dp.files import FileChanged, make_directory, read_bytes, replace_file
 
     path = state_path(db_path)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+    make_directory(os.path.dirname(path))
     for _ in range(5):
         before = read_bytes(path, MAX_STATE_BYTES)
         state = load(db_path)

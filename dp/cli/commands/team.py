@@ -8,6 +8,7 @@ import typer
 
 from dp.cli.common import note, print_json
 from dp.cli.options import Shared, shared
+from dp.cli.rehearsal import DRY_RUN_OPTION, rehearsed
 
 HELP = """Share captured failures with a team through PostgreSQL.
 
@@ -30,8 +31,9 @@ Examples:
 
 
 @shared()
+@rehearsed
 def connect(url: str = typer.Argument(..., metavar="URL", help="postgresql://USER@HOST[:PORT]/DATABASE (no password)."),
-            opts: Shared = None) -> None:
+            dry_run: bool = DRY_RUN_OPTION, opts: Shared = None) -> None:
     """Connect this store to a team database (the password: PGPASSWORD or ~/.pgpass, never the URL).
 
     \b
@@ -58,7 +60,8 @@ def connect(url: str = typer.Argument(..., metavar="URL", help="postgresql://USE
 
 
 @shared()
-def disconnect(opts: Shared = None) -> None:
+@rehearsed
+def disconnect(dry_run: bool = DRY_RUN_OPTION, opts: Shared = None) -> None:
     """Stop syncing this store with the connected team database (what was uploaded stays).
 
     \b
