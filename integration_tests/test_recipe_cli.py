@@ -363,7 +363,9 @@ steps:
 """)
     proc = subprocess.Popen([sys.executable, "-m", "dp.cli.main", "recipe", "run", "par.yaml"],
                             cwd=project, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+                            start_new_session=True,  # SIGINT as a terminal delivers it, even when pytest
+                            # was started with it ignored (`pytest … &` in a shell without job control)
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 20
         while not all((project / f"{n}.pid").is_file() and (project / f"{n}.pid").read_text()

@@ -177,7 +177,10 @@ def test_interrupting_us_takes_the_childs_whole_group_down(tmp_path):
         "run_process(['sh', '-c', 'sleep 60 & echo $! > pids; echo $$ >> pids; wait'],"
         " cwd='.', grace=0.5)\n"
     )
-    proc = subprocess.Popen([sys.executable, "-c", harness], cwd=tmp_path, stderr=subprocess.PIPE)
+    # Ctrl-C as a terminal delivers it: a shell without job control (`pytest … &`) starts us with SIGINT
+    # ignored, and Python then keeps ignoring it in the child, so give the child the default back.
+    proc = subprocess.Popen([sys.executable, "-c", harness], cwd=tmp_path, stderr=subprocess.PIPE,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     pids_file = tmp_path / "pids"
     deadline = time.monotonic() + 10
     while len(pids_file.read_text().split() if pids_file.exists() else []) < 2:
