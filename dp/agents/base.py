@@ -75,6 +75,13 @@ class Event:
         self.agent = None  # the adapter that read it: how the core spells a tool name back to the agent
 
 
+def hook_kind(payload: dict, events: dict, default: str | None = None) -> tuple:
+    """``(hook, kind)``: the hook event an agent named in its payload (``default`` when it names none)
+    and dp's kind for it, None when dp does not answer that event. Every adapter reads it first."""
+    hook = payload.get("hook_event_name", default)
+    return hook, events.get(hook) if isinstance(hook, str) else None
+
+
 def tool_call_event(kind: str, hook: str, payload: dict, error=None) -> Event | None:
     """The Event of a tool call sent in Claude Code's shape (``tool_name``, ``tool_input``,
     ``tool_use_id``, ``permission_mode``), which Codex CLI sends too; None without a tool name."""

@@ -19,7 +19,7 @@ import json
 
 from dp.agents.base import (
     AFTER_BATCH, BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START,
-    Agent, Event, Promise, hook_specific_answer, tool_call_event,
+    Agent, Event, Promise, hook_kind, hook_specific_answer, tool_call_event,
 )
 
 PRE_TOOL_USE = "PreToolUse"
@@ -91,8 +91,7 @@ class ClaudeCode(Agent):
         )
 
     def read_event(self, payload: dict) -> Event | None:
-        hook = payload.get("hook_event_name", PRE_TOOL_USE)
-        kind = EVENTS.get(hook) if isinstance(hook, str) else None
+        hook, kind = hook_kind(payload, EVENTS, PRE_TOOL_USE)
         if kind in (SESSION_START, AFTER_BATCH):
             return Event(kind, hook, payload)
         return tool_call_event(kind, hook, payload, payload.get("error")) if kind is not None else None

@@ -43,7 +43,7 @@ import os
 
 from dp.agents.base import (
     BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Event, Promise,
-    hook_specific_answer, tool_call_event,
+    hook_kind, hook_specific_answer, tool_call_event,
 )
 
 PRE_TOOL_USE = "PreToolUse"
@@ -94,8 +94,7 @@ class CodexCli(Agent):
         )
 
     def read_event(self, payload: dict) -> Event | None:
-        hook = payload.get("hook_event_name")
-        kind = EVENTS.get(hook) if isinstance(hook, str) else None
+        hook, kind = hook_kind(payload, EVENTS)
         if kind == SESSION_START:
             return Event(kind, hook, payload)
         event = tool_call_event(kind, hook, payload) if kind is not None else None

@@ -47,7 +47,7 @@ import json
 
 from dp.agents.base import (
     BLOCK, CONTEXT, DENY, NOTHING, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Decision,
-    Event, Promise,
+    Event, Promise, hook_kind,
 )
 
 BEFORE_TOOL = "BeforeTool"
@@ -117,8 +117,7 @@ class GeminiCli(Agent):
         )
 
     def read_event(self, payload: dict) -> Event | None:
-        hook = payload.get("hook_event_name")
-        kind = EVENTS.get(hook) if isinstance(hook, str) else None
+        hook, kind = hook_kind(payload, EVENTS)
         if kind == SESSION_START:
             return Event(kind, hook, payload)
         tool = payload.get("tool_name")

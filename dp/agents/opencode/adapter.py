@@ -59,7 +59,7 @@ import json
 
 from dp.agents.base import (
     BLOCK, CONTEXT, DENY, NOTHING, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Decision,
-    Event, Promise, json_object,
+    Event, Promise, hook_kind, json_object,
 )
 
 BEFORE = "tool.execute.before"
@@ -133,8 +133,7 @@ class OpenCode(Agent):
         )
 
     def read_event(self, payload: dict) -> Event | None:
-        hook = payload.get("hook_event_name")
-        kind = EVENTS.get(hook) if isinstance(hook, str) else None
+        hook, kind = hook_kind(payload, EVENTS)
         if kind is None:
             return None
         if kind == SESSION_START:

@@ -33,7 +33,7 @@ import json
 
 from dp.agents.base import (
     AFTER_BATCH, BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Event,
-    Promise, corrected_call, hook_specific_answer, tool_call_event,
+    Promise, corrected_call, hook_kind, hook_specific_answer, tool_call_event,
 )
 
 PRE_TOOL_USE = "PreToolUse"
@@ -110,8 +110,7 @@ class QwenCode(Agent):
         )
 
     def read_event(self, payload: dict) -> Event | None:
-        hook = payload.get("hook_event_name")
-        kind = EVENTS.get(hook) if isinstance(hook, str) else None
+        hook, kind = hook_kind(payload, EVENTS)
         if kind in (SESSION_START, AFTER_BATCH):
             return Event(kind, hook, payload)
         event = tool_call_event(kind, hook, payload, payload.get("error")) if kind is not None else None
