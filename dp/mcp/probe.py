@@ -49,12 +49,18 @@ def list_tools(argv: list[str], cwd, timeout: float = 20.0) -> list[str]:
         _stop(proc)
 
 
+def _gone(proc: subprocess.Popen) -> ProbeError:
+    """The server ended without answering: one sentence whether writing the request or reading the
+    answer noticed first (which one does is a race between its exit and our write)."""
+    return ProbeError(f"it exited without answering{_stderr_tail(proc)}")
+
+
 def _send(proc: subprocess.Popen, message: dict) -> None:
     try:
         proc.stdin.write(json.dumps(message).encode() + b"\n")
         proc.stdin.flush()
     except OSError:
-        raise ProbeError(f"it exited early{_stderr_tail(proc)}") from None
+        raise _gone(proc) from None
 
 
 def _response(proc: subprocess.Popen, request_id: int, deadline: float) -> dict:
@@ -76,7 +82,7 @@ def _response(proc: subprocess.Popen, request_id: int, deadline: float) -> dict:
                 continue
             chunk = os.read(proc.stdout.fileno(), 65536)
             if not chunk:
-                raise ProbeError(f"it exited without answering{_stderr_tail(proc)}")
+                raise _gone(proc)
             buffer += chunk
             if len(buffer) > MAX_LINE_BYTES:
                 raise ProbeError("it sent an oversized message")
