@@ -263,3 +263,28 @@ def test_a_rule_change_whose_sync_did_not_run_leaves_the_words_stale(run, db_pat
     assert run("alias", "--cmd", "ls", "--replace", "eza", cwd=project).returncode == 0
     door = _front_door(db_path)
     assert _recorded_fresh(door) and {"cat", "ls"} <= set(door["words"])
+
+
+def test_a_trusted_project_files_words_and_the_file_itself_are_the_front_doors(run, db_path, tmp_path):
+    """A trusted file's Bash rule words join the set, and the file is a source: edited (even back to the
+    trusted text, which acts again at once in the hook) the words read stale until dp syncs again."""
+    repo = tmp_path / "repo"
+    (repo / ".dp").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    rules = repo / ".dp" / "rules.toml"
+    text = ('[[aliases]]\nfrom = "wisp"\nto = "ephemeral"\ntool = "Bash"\nparam = "command"\n'
+            'command = "bd"\nmatch_kind = "flag"\n')
+    rules.write_text(text)
+    assert run("trust", cwd=repo).returncode == 0
+    door = _front_door(db_path)
+    assert "bd" in door["words"] and str(rules.resolve()) in [source["path"] for source in door["sources"]]
+    assert door["needs"] == {"pip": "install", "pip3": "install", "python": " -m", "python3": " -m"}
+    assert _recorded_fresh(door)
+
+    rules.write_text(text.replace("ephemeral", "temp"))  # untrusted now: inert in the hook
+    rules.write_text(text)  # trusted again, acting in the hook with no dp run
+    assert not _recorded_fresh(door)
+    assert run("alias", "-q", "--cmd", "python", "--replace", "python3", cwd=repo).returncode == 0
+    door = _front_door(db_path)
+    assert _recorded_fresh(door) and "bd" in door["words"]
+    assert "python" not in door["needs"]  # a rule on the word: every python call, as the hook fetches it

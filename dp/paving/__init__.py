@@ -34,8 +34,9 @@ def filter_words(dp_dir: str) -> frozenset:
     return WORDS if globally_enabled(dp_dir) else frozenset()
 
 
-# Words that only matter with another word present: `python -m MODULE`, `pip install`.
-_NEEDS = {"python": " -m", "python3": " -m", "pip": "install", "pip3": "install"}
+# Words that only matter with another word present: `python -m MODULE`, `pip install` (the mod's
+# front door reads this too, through its snapshot: dp.agents.claude.mod_snapshot).
+NEEDS = {"python": " -m", "python3": " -m", "pip": "install", "pip3": "install"}
 
 
 def gate(words, command: str, dp_dir: str, cwd: str):
@@ -44,7 +45,7 @@ def gate(words, command: str, dp_dir: str, cwd: str):
     if not cwd:
         return None
     found = WORDS.intersection(words)
-    if not any(_NEEDS.get(word, "") in command for word in found):
+    if not any(NEEDS.get(word, "") in command for word in found):
         return None
     from dp.paving.switch import enabled_for
 

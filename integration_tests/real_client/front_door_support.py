@@ -24,10 +24,10 @@ REGISTER = Path(dp.__file__).parent / "agents" / "claude" / "mod" / "register.ts
 
 # Reads {snapshot, commands} on stdin; prints one decision per command.
 _DRIVER = """
-import { asksDp, commandWords } from %s
+import { asksDp, commandWords, doorOf } from %s
 const { snapshot, commands } = JSON.parse(await Bun.stdin.text())
-const bash = JSON.parse(snapshot).bash
-const door = { words: new Set(bash.words), everything: bash.everything !== false }
+const door = doorOf(JSON.parse(snapshot))
+if (door === null) throw new Error('the snapshot holds no front door')
 console.log(JSON.stringify(commands.map(command => [asksDp(command, door), [...commandWords(command)].sort()])))
 """
 

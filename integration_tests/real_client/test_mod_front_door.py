@@ -109,10 +109,13 @@ def test_on_the_corpus_the_mod_skips_only_commands_the_classic_hook_leaves_alone
 
     A command the mod does not send to dp must be one pave-check answers with
     nothing; one it sends gets pave-check's own answer, so no rewrite can differ.
+    And the mod sends no more than the hook's own gate could act on: a command
+    whose words hold none of the snapshot's (``$( )``, here-docs, ``du -sh .``,
+    ``python -c``) stays in the client.
     """
     user_with_rules(client)
     client.dp("alias", "-q", "--cmd", "find", "--replace", "fd")
-    commands = corpus_commands() + list(UNTOUCHED) + list(ACTED_ON)
+    commands = corpus_commands() + list(UNTOUCHED) + list(ACTED_ON) + list(JUDGED_BY_WORDS)
     snapshot = client.home / ".dp" / "claude-mod" / "aliases.json"
 
     decided = mod_decisions(install_manager("bun") / "bun", snapshot, commands, tmp_path)
@@ -128,8 +131,30 @@ def test_on_the_corpus_the_mod_skips_only_commands_the_classic_hook_leaves_alone
     acted = [command for command, (status, out) in zip(commands, answers) if status != 0 or out]
     assert not set(skipped) & set(acted), sorted(set(skipped) & set(acted))
     assert set(UNTOUCHED) <= set(skipped) and set(ACTED_ON) <= set(acted)
+    # Nothing beyond the gate: each command sent to dp holds a word a rule is keyed on, or a paving
+    # word (with its needed text), as the snapshot says.
+    door = json.loads(snapshot.read_text())["bash"]
+    assert sorted(door["needs"]) == ["pip", "pip3", "python", "python3"]
+    assert [command for command, ask in zip(commands, asks) if ask != gate(door, command)] == []
+    assert set(JUDGED_BY_WORDS) <= set(skipped)
     print(f"corpus: {len(commands)} commands, the mod asks dp for {len(commands) - len(skipped)}, "
           f"pave-check acts on {len(acted)}")
+
+
+# Constructs the scan reads through: pave-check leaves each alone (no word of theirs has a rule here).
+JUDGED_BY_WORDS = ("ls $(cat list)", "cat <<EOF\nx\nEOF", 'eval "$X"', ". ./env.sh", "du -sh .",
+                   "python -c 'print(1)'", "diff <(ls a) <(ls b)")
+
+
+def gate(door: dict, command: str) -> bool:
+    """Whether pave-check's gate could pass for ``command`` under the snapshot's front door (the mod's
+    decision, spelled from dp.shell.words and dp.paving.gate)."""
+    from dp.shell.words import command_words
+
+    if door["everything"] or len(command) > 65536 or not command.isascii() or any(
+            not (char.isprintable() or char in "\t\n") for char in command):
+        return True
+    return any(word in door["words"] and door["needs"].get(word, "") in command for word in command_words(command))
 
 
 def test_the_snapshot_stays_true_a_stale_or_unreadable_one_sends_every_call_to_dp(client):

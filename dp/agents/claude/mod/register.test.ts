@@ -103,7 +103,8 @@ test('a project alias does not apply outside its repository', async ($, on) => {
 })
 
 // The front door for Bash: the hook's first word scan, and only WHETHER to ask dp.
-const DOOR = { words: new Set(['grep', 'npm', '/opt/bin/tool']), everything: false }
+const DOOR = { words: new Set(['grep', 'npm', '/opt/bin/tool', 'python']), needs: new Map([['python', ' -m']]),
+  everything: false }
 
 test('reads the words as the hook does: basenames, whole paths, quoted text dropped', async () => {
   expect([...commandWords('ls -la | /usr/bin/grep -n "grep x" && echo \'npm\'')].sort()).toEqual(
@@ -120,12 +121,27 @@ test('asks dp only for a command with a word a rule or paving can act on', async
   }
 })
 
-test('sends what the scan cannot judge, a stale snapshot and a rule on every call to dp', async () => {
-  for (const command of ['ls $(cat list)', 'ls `pwd`', 'cat <<EOF\nx\nEOF', 'eval "$X"', '. ./env.sh', 'ls caf\u00e9']) {
+test('judges substitutions, here-docs and eval by their words, as the hook gate does', async () => {
+  // pave-check answers none of these: no word of theirs has a rule or paving
+  for (const command of ['ls $(cat list)', 'ls `pwd`', 'cat <<EOF\nx\nEOF', 'eval "$X"', '. ./env.sh', 'find . -name x']) {
+    expect(asksDp(command, DOOR)).toBe(false)
+  }
+  for (const command of ['ls $(grep -l x .)', 'echo `npm ls`', 'cat <<EOF | grep x\ny\nEOF', 'f() { grep -n "$1" *.py; }']) {
     expect(asksDp(command, DOOR)).toBe(true)
   }
+})
+
+test('a paving word that needs more text counts only with it', async () => {
+  expect(asksDp('python -c "print(1)"', DOOR)).toBe(false)
+  expect(asksDp('python -m pytest -q', DOOR)).toBe(true)
+  expect(asksDp('python -c x', { ...DOOR, needs: new Map() })).toBe(true)
+})
+
+test('sends what the two scans could read apart, a stale snapshot and a rule on every call to dp', async () => {
+  expect(asksDp('ls caf\u00e9', DOOR)).toBe(true)
+  expect(asksDp('ls\rx', DOOR)).toBe(true)
   expect(asksDp('ls', null)).toBe(true)
-  expect(asksDp('ls', { words: new Set<string>(), everything: true })).toBe(true)
+  expect(asksDp('ls', { words: new Set<string>(), needs: new Map(), everything: true })).toBe(true)
 })
 
 test('asks dp after a batch only when the client refused a tool name', async () => {

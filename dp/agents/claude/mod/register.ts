@@ -140,7 +140,7 @@ function note(alias: Alias): string {
 
 // -- the front door for Bash ---------------------------------------------------
 
-type FrontDoor = { words: Set<string>; everything: boolean }
+type FrontDoor = { words: Set<string>; needs: Map<string, string>; everything: boolean }
 type HookAnswer = {
   allow?: true; ask?: string; deny?: string; updatedInput?: Record<string, unknown>; additionalContext?: string[]
 }
@@ -232,43 +232,66 @@ function closingQuote(text: string, at: number, escapes: boolean): number {
   return close
 }
 
-// Commands the scan cannot judge go to dp whatever their words: substitutions,
-// here-docs, words that run other text as a command, and anything beyond plain
-// printable ASCII (where two languages' ideas of whitespace could part).
-const UNJUDGED_MARKS = ['$(', '`', '<<', '<(', '>(']
-const UNJUDGED_WORDS = ['eval', 'source', '.', 'exec']
+// The scan is the hook's own gate: pave-check fetches rules for these words
+// only and gates paving on them, so a command holding none of them gets no
+// answer from it, whatever else it holds (`$( )`, here-docs, `eval`, `. file`:
+// dp/agents/claude/mod_snapshot.py `front_door`). Where the two languages could
+// read different words (anything beyond plain printable ASCII: their ideas of
+// whitespace part) the command goes to dp.
 const PLAIN = /^[\t\n\x20-\x7e]*$/
 
-// Whether dp must see this Bash command: the mod's one decision.
+// Whether dp must see this Bash command: the mod's one decision. A word in
+// `needs` (a paving word no rule is keyed on) counts only with its text in the
+// command (`python` only with ` -m`), as paving's own gate reads it.
 export function asksDp(command: unknown, door: FrontDoor | null): boolean {
   if (door === null || door.everything || typeof command !== 'string') return true
   if (command.length > MAX_SCANNED || !PLAIN.test(command)) return true
-  if (UNJUDGED_MARKS.some(mark => command.includes(mark))) return true
   for (const word of commandWords(command)) {
-    if (door.words.has(word) || UNJUDGED_WORDS.includes(word)) return true
+    if (!door.words.has(word)) continue
+    const needs = door.needs.get(word)
+    if (needs === undefined || command.includes(needs)) return true
   }
   return false
 }
 
+type BashSnapshot = { words?: unknown; needs?: unknown; everything?: unknown; sources?: unknown }
+
 // The snapshot's word set; null (every call to dp) when it is missing, odd, or
-// stale: a source it was made from (the rules stamp, the paving switch) has
-// changed since.
+// stale: a source it was made from (the rules stamp, the paving switch, a
+// trusted project file) has changed since.
 async function frontDoor($: EngineInterface, dir: string): Promise<FrontDoor | null> {
   try {
     const snapshot: unknown = JSON.parse(await $.fs.read(`${dir}/${SNAPSHOT}`))
-    const bash = (snapshot as { bash?: unknown }).bash as { words?: unknown; everything?: unknown; sources?: unknown }
-    if (typeof bash !== 'object' || bash === null || !Array.isArray(bash.words) || !Array.isArray(bash.sources)) return null
+    const door = doorOf(snapshot)
+    const bash = (snapshot as { bash: BashSnapshot }).bash
+    if (door === null || !Array.isArray(bash.sources)) return null
     for (const source of bash.sources as unknown[]) {
       const { path, mtime_ms: made } = (source ?? {}) as { path?: unknown; mtime_ms?: unknown }
       if (typeof path !== 'string') return null
       const now = (await $.fs.exists(path)) ? (await $.fs.stat(path)).mtimeMs : null
       if (now === null ? made !== null : typeof made !== 'number' || Math.abs(now - made) > 1) return null
     }
-    const words = new Set(bash.words.filter((word): word is string => typeof word === 'string'))
-    return { words, everything: bash.everything !== false }
+    return door
   } catch {
     return null
   }
+}
+
+// The front door a snapshot holds, its sources unread; null when it is odd.
+export function doorOf(snapshot: unknown): FrontDoor | null {
+  const bash = (snapshot as { bash?: unknown } | null)?.bash as BashSnapshot | undefined
+  if (typeof bash !== 'object' || bash === null || !Array.isArray(bash.words)) return null
+  const words = new Set(bash.words.filter((word): word is string => typeof word === 'string'))
+  return { words, needs: needsOf(bash.needs), everything: bash.everything !== false }
+}
+
+// The snapshot's `needs` ({word: text}); a word whose entry is odd counts
+// without it (more calls to dp, never fewer).
+function needsOf(listed: unknown): Map<string, string> {
+  const needs = new Map<string, string>()
+  if (typeof listed !== 'object' || listed === null) return needs
+  for (const [word, text] of Object.entries(listed)) if (typeof text === 'string' && text !== '') needs.set(word, text)
+  return needs
 }
 
 // The classic handler's command line, which the plugin's dp-plugin.json names
