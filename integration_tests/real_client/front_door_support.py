@@ -64,11 +64,12 @@ def hook_answers(python: str, env: dict, cwd: Path, commands: list[str]) -> list
     return [tuple(answer) for answer in json.loads(proc.stdout)]
 
 
-def recorded(client: RealClient) -> Path:
-    """Put a recording wrapper in place of pave-check in the installed plugin; the log it writes."""
-    log = client.root / "pave-check.log"
-    wrapper = client.root / "recording-pave-check"
-    real = str(BIN / "pave-check")
+def recorded(client: RealClient, program: str = "pave-check") -> Path:
+    """Put a recording wrapper in place of ``program`` (pave-check, dp-capture) in the installed plugin;
+    the log it writes, one line per start: the hook JSON it was given."""
+    log = client.root / f"{program}.log"
+    wrapper = client.root / f"recording-{program}"
+    real = str(BIN / program)
     wrapper.write_text("#!/bin/bash\ninput=$(cat)\n"
                        f"printf '%s\\n' \"$input\" >> {shlex.quote(str(log))}\n"
                        f"printf '%s' \"$input\" | exec {shlex.quote(real)} \"$@\"\n")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -49,7 +50,7 @@ def test_ordinary_commands_start_no_dp_process_and_rewrites_stay_as_today(tmp_pa
     client = release_client(tmp_path, warm_cache, release)
     client.init("--plugin")
     user_with_rules(client)
-    log = recorded(client)
+    log, capture_log = recorded(client), recorded(client, "dp-capture")
     expected = {command: classic_answer(client, command) for command in ACTED_ON}
     log.unlink(missing_ok=True)
 
@@ -57,8 +58,10 @@ def test_ordinary_commands_start_no_dp_process_and_rewrites_stay_as_today(tmp_pa
     session = client.run([[call] for call in calls])
 
     assert session.result["is_error"] is False, session.proc.stdout
-    # One dp process per command a rule or paving acts on; none for the rest, none after a batch.
+    # One dp process per command a rule or paving acts on; none for the rest, none after a batch,
+    # and no dp-capture at all: nothing failed.
     assert asked(log) == list(ACTED_ON)
+    assert not capture_log.exists(), capture_log.read_text()
     results = {call["input"]["command"]: session.tool_result(call["id"])["text"] for call in calls}
     for command in ACTED_ON:
         assert results[command] == expected[command], (command, results[command])
@@ -177,3 +180,43 @@ def test_the_snapshot_stays_true_a_stale_or_unreadable_one_sends_every_call_to_d
     # and after the snapshot broke, every call again.
     assert asked(log) == ["pwd", dp_alias, "oldtool x", "pwd"]
     assert session.tool_result(calls[5]["id"])["text"] == "newtool ran: x"
+
+
+def test_with_the_front_door_ordinary_calls_start_no_capture_and_a_failure_still_gets_its_answer(client):
+    """dp-capture through the mod: nothing for `ls` and the rest, the failed call captured in line with
+    the learned answer in its result, and the Bash calls just after it captured (the fix dp.learn reads)."""
+    from real_client.test_learned_answer import NOT_FOUND, _earlier_session
+
+    if shutil.which("gradle", path=client.env["PATH"]):
+        pytest.skip("this machine has gradle: the call would not fail")
+    client.init("--plugin")
+    wrapper = client.project / "gradlew"
+    wrapper.write_text("#!/bin/sh\necho BUILD SUCCESSFUL\n")
+    wrapper.chmod(0o755)
+    (client.project / "notes.txt").write_text("x marks the spot\n")
+    subprocess.run(["git", "init", "-q", str(client.project)], check=True)
+    _earlier_session(client, "earlier-1")
+    _earlier_session(client, "earlier-2")
+    assert json.loads(client.dp("suggest", "--json").stdout)[0]["alias"] == ["--recipe", "gradle", "./gradlew {{ args }}"]
+    pave_log, capture_log = recorded(client), recorded(client, "dp-capture")
+
+    ordinary = [bash(command) for command in UNTOUCHED]
+    failing, fix = bash("gradle -q build"), bash("./gradlew -q build")
+    later = [bash(command) for command in ("echo after", "ls", "pwd", "echo one", "echo two", "echo three")]
+    session = client.run([[call] for call in [*ordinary, failing, fix, *later]])
+
+    assert session.result["is_error"] is False, session.proc.stdout
+    assert asked(pave_log) == []  # no rule or paving word anywhere
+    captured = [(p["hook_event_name"], p["tool_input"]["command"]) for p in
+                (json.loads(line) for line in capture_log.read_text().splitlines())]
+    # The failure, then the FOLLOW_CALLS (5) Bash calls after it: nothing before it, nothing past them.
+    assert captured == [("PostToolUseFailure", "gradle -q build"), ("PostToolUse", "./gradlew -q build"),
+                        *[("PostToolUse", call["input"]["command"]) for call in later[:4]]]
+    assert session.tool_result(ordinary[1]["id"])["text"] == "hi"
+    assert NOT_FOUND.splitlines()[-1] in session.tool_result(failing["id"])["text"]
+    assert "Run this instead:\n./gradlew -q build" in session.shown(failing["id"])
+    rows = json.loads(client.dp("desires", "--json", check=False).stdout)
+    assert any("gradle -q build" in json.dumps(row) for row in rows), rows
+    report = json.loads(client.dp("doctor", "--json", check=False).stdout)
+    lines = [f["message"] for f in report["checks"] if f["check"] == "plugin"]
+    assert any("dp-capture only after a failure" in line for line in lines), lines

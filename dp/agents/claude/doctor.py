@@ -60,8 +60,10 @@ def _bash_path(record: dict | None) -> Finding:
     command with a word dp can act on) or the classic handler (pave-check for every call)."""
     latest = latest_session()
     if latest is not None and record and record.get("session_id") == latest and record.get("front_door"):
+        capture = ("; dp-capture only after a failure, for the calls just after it and for a call the mod fixed"
+                   if record.get("capture") else "")
         return Finding("plugin", OK, f"Bash went through the mod's front door in the latest session ({latest}): "
-                                     "pave-check started only for commands a rule or paving can act on")
+                                     f"pave-check started only for commands a rule or paving can act on{capture}")
     where = f"in the latest session ({latest})" if latest else "until a session loads the mod"
     return Finding("plugin", OK, f"Bash went to the classic hook {where}: pave-check started for every call")
 

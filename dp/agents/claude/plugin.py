@@ -98,8 +98,11 @@ def files(scope: str, db_path: Path, permission: str = "none", mode: str = "rewr
     for name in MOD_FILES:
         plugin[f"hooks/{name}"] = _text(name).encode()
     if scope == "user":  # the front door needs the user's own filters; a team plugin has one plain handler
-        plugin["hooks/dp-plugin.json"] = _json({"state": str(mod_snapshot.state_dir(db_path)),
-                                                "pave_check": _pave_check_command(scope, db_path, permission, mode)})
+        config = {"state": str(mod_snapshot.state_dir(db_path)),
+                  "pave_check": _pave_check_command(scope, db_path, permission, mode)}
+        if capture:  # the mod runs dp-capture itself where it is the front door
+            config["capture"] = _capture_command(scope, db_path)
+        plugin["hooks/dp-plugin.json"] = _json(config)
     else:
         plugin[RUNNER] = _text("dp-run").replace("{missing}", MISSING_DP).replace("{distribution}", DISTRIBUTION).encode()
     plugin[".claude-plugin/plugin.json"] = _json(_manifest(plugin))
@@ -159,34 +162,47 @@ def _hooks(scope: str, db_path: Path, permission: str, mode: str, capture: bool)
     command = _pave_check_command(scope, db_path, permission, mode)
     if scope == "user":
         entries = hook.wanted_entries(command, filtered=_filtered(), db_path=db_path)
-        capture_command = hook.capture_command_for(db_path) if capture else None
     else:  # each teammate's own rules: one plain handler (their filters are not known here)
         entries = filters.wanted(command, [], filtered=False)
-        capture_command = _runner_command("dp-capture") if capture else None
+    if capture:
+        entries.update(capture_entries(_capture_command(scope, db_path)))
     _step_aside_for_the_mod(entries)
-    if capture_command:
-        entries.update(capture_entries(capture_command))
     return {"description": "dp: pave-check, the corrections, capture, and the tool-name mod",
             "modules": ["./register.ts"], "hooks": entries}
 
 
+def _capture_command(scope: str, db_path: Path) -> str:
+    """The dp-capture command line of the plugin's hooks (a user-scope mod runs the same one)."""
+    if scope == "user":
+        from dp.install import hook
+
+        return hook.capture_command_for(db_path)
+    return _runner_command("dp-capture")
+
+
 def _step_aside_for_the_mod(entries: dict) -> None:
-    """The classic Bash and PostToolBatch handlers run pave-check only when the mod is not the front door.
+    """The classic Bash, PostToolBatch and capture handlers run dp only when the mod is not the front door.
 
     Where the mod loads it answers ``classic.PreToolUse`` for Bash itself
-    (starting pave-check only for a command with a word dp can act on), and
-    ``classic.PostToolBatch`` (only after a batch with a refused tool name), and sets
+    (starting pave-check only for a command with a word dp can act on),
+    ``classic.PostToolBatch`` (only after a batch with a refused tool name) and
+    the capture events (dp-capture only for a failure, the calls just after it
+    and a call it fixed), and sets
     ``DP_MOD_FRONT_DOOR`` to the session's id; the client runs these handlers
     through a shell, whose builtin test then ends them before any dp process
     starts. Where mods do not load (older clients, the rollout switch off) the
-    variable is unset and the handler runs pave-check exactly as before. The id,
+    variable is unset and the handler runs dp exactly as before. The id,
     not a flag, keeps a session started inside a Bash command (which inherits the
     variable) from skipping dp when its own mod did not load.
     """
+    from dp.agents.settings import CAPTURE_EVENTS
     from dp.rules.model import BASH_TOOL
 
     groups = [group for group in entries.get(filters.PRE, []) if group.get("matcher") == BASH_TOOL]
-    for group in groups + entries.get(filters.POST_TOOL_BATCH, []):
+    groups += entries.get(filters.POST_TOOL_BATCH, [])
+    for event in CAPTURE_EVENTS:
+        groups += entries.get(event, [])
+    for group in groups:
         for handler in group["hooks"]:
             handler["command"] = (f'[ "${{{FRONT_DOOR_VARIABLE}:-}}" = "${{CLAUDE_CODE_SESSION_ID:-}}" ] '
                                   f'&& [ -n "${{CLAUDE_CODE_SESSION_ID:-}}" ] || exec {handler["command"]}')

@@ -23,11 +23,19 @@
 // goes to dp. It reads the command's words with the hook's own first scan
 // (dp/shell/words.py `command_words`, ported below) and runs pave-check only
 // when a word is one a rule, recipe, trusted project file or paving can act on
-// (the snapshot's `bash.words`), or when the scan cannot judge the command;
+// (the snapshot's `bash.words`: the hook's own gate), or when the two scans
+// could read the command apart;
 // pave-check's answer is passed on as the classic hook's would be. It decides
 // only WHETHER to ask dp, never what to answer. Once it is the front door it
 // sets DP_MOD_FRONT_DOOR to the session's id, and the classic handler (a shell
 // line in hooks.json) steps aside; anything odd, and every call goes to dp.
+//
+// Capture the same way (`classic.PostToolUseFailure`, `classic.PostToolUse`):
+// dp-capture starts for a failed call (in line: its learned answer reaches the
+// model), for the Bash calls just after a failure (the fix dp.learn learns) and
+// for a call this mod fixed; the classic capture handlers step aside under the
+// same variable. An ordinary success starts nothing (`dp ingest` reads its
+// shapes from the transcript).
 //
 // The aliases come from a snapshot dp writes atomically on every rule change
 // (`<dp dir>/claude-mod/aliases.json`), with each trusted repository's own
@@ -294,13 +302,17 @@ function needsOf(listed: unknown): Map<string, string> {
   return needs
 }
 
-// The classic handler's command line, which the plugin's dp-plugin.json names
-// (a user-scope plugin only); without it this mod is no front door.
-async function paveCheckCommand($: EngineInterface): Promise<string | null> {
+// The classic handlers' command lines, which the plugin's dp-plugin.json names
+// (a user-scope plugin only): pave-check's, without which this mod is no front
+// door, and dp-capture's while capture is on.
+type Commands = { paveCheck: string; capture: string | null }
+
+async function dpCommands($: EngineInterface): Promise<Commands | null> {
   try {
-    const config: unknown = JSON.parse(await $.fs.read(`${$.plugin.root}/hooks/dp-plugin.json`))
-    const command = (config as { pave_check?: unknown }).pave_check
-    return typeof command === 'string' && command !== '' ? command : null
+    const config = JSON.parse(await $.fs.read(`${$.plugin.root}/hooks/dp-plugin.json`)) as Record<string, unknown>
+    const named = (key: string) => typeof config[key] === 'string' && config[key] !== '' ? config[key] as string : null
+    const paveCheck = named('pave_check')
+    return paveCheck === null ? null : { paveCheck, capture: named('capture') }
   } catch {
     return null
   }
@@ -392,35 +404,104 @@ function folded(dp: HookAnswer, others: HookAnswer): HookAnswer {
 }
 
 // Becomes the front door once per session, before the first Bash call: the
-// variable that makes the classic Bash handler step aside is set only when this
-// mod can run pave-check itself. The pave-check command, or null.
-async function openFrontDoor($: EngineInterface, session: string): Promise<string | null> {
+// variable that makes the classic Bash, PostToolBatch and capture handlers step
+// aside is set only when this mod can run pave-check (and dp-capture) itself.
+// The commands, or null.
+async function openFrontDoor($: EngineInterface, session: string): Promise<Commands | null> {
   try {
-    const command = await paveCheckCommand($)
-    if (command === null) return null
+    const commands = await dpCommands($)
+    if (commands === null) return null
     const set = await $.env.set('DP_MOD_FRONT_DOOR', session)
-    return set.deny === undefined ? command : null
+    return set.deny === undefined ? commands : null
   } catch {
     return null
   }
 }
 
-type Door = { session?: string; command?: Promise<string | null> }
+type Door = { session?: string; commands?: Promise<Commands | null> }
 
 // The front door of the current session: opened anew when the session's id
 // changes (`/clear`, a resume), since the classic handlers compare the variable
 // with the id they run under.
-async function currentDoor($: EngineInterface, door: Door): Promise<string | null> {
+async function currentDoor($: EngineInterface, door: Door): Promise<Commands | null> {
   try {
     const session = await $.session.id()
-    if (door.session !== session || door.command === undefined) {
+    if (door.session !== session || door.commands === undefined) {
       door.session = session
-      door.command = openFrontDoor($, session)
+      door.commands = openFrontDoor($, session)
     }
-    return await door.command
+    return await door.commands
   } catch {
     return null
   }
+}
+
+// The pave-check command once this mod is the session's front door, else null.
+async function paveCheck($: EngineInterface, door: Door): Promise<string | null> {
+  return (await currentDoor($, door))?.paveCheck ?? null
+}
+
+// -- capture: dp-capture only for what dp keeps of a call ----------------------
+
+// dp-capture stores a failure with its input (and prints a learned answer for
+// it), a success's command only within this many calls after a failure of its
+// session (dp/capture/events.py FOLLOW_CALLS: the fix dp.learn pairs with it),
+// and drains the records of calls this mod fixed. Any other success it would
+// store as shapes alone, which `dp ingest` reads from the session's transcript
+// (same event keys): no process for it here.
+const FOLLOW_CALLS = 5
+const CAPTURE_TIMEOUT_MS = 60000
+
+type Capture = { command: string | null; following: Map<string, number>; fixed: Set<string> }
+
+// The session's capture: dp-capture's command once this mod is the front door (else null: the
+// classic handlers run), with the counts kept across calls.
+async function captureOf($: EngineInterface, door: Door, following: Map<string, number>, fixed: Set<string>): Promise<Capture> {
+  return { command: (await currentDoor($, door))?.capture ?? null, following, fixed }
+}
+
+// `classic.PostToolUseFailure`: dp-capture in line, as the classic handler ran,
+// its learned answer before the other hooks' context.
+async function afterFailure<E, R>($: EngineInterface, capture: Capture, e: E, next: Beneath<E, R>): Promise<R> {
+  if (capture.command === null) return next(e)
+  let context: string[] = []
+  try {
+    capture.following.set(await $.session.id(), FOLLOW_CALLS)
+    context = contextOf((await runDp($, capture.command, e)).output)
+  } catch {
+    context = [] // capture is best effort, as dp-capture itself is
+  }
+  const others = (await next(e)) as { additionalContext?: string[] }
+  if (!context.length) return others as R
+  return { ...others, additionalContext: [...context, ...(others.additionalContext ?? [])] } as R
+}
+
+// Whether dp-capture keeps anything of this success: a Bash call within
+// FOLLOW_CALLS of a failure of its session (counted here), a call this mod fixed.
+export function captures(call: { tool_name?: unknown; tool_use_id?: unknown }, session: string,
+  following: Map<string, number>, fixed: Set<string>): boolean {
+  const id = typeof call.tool_use_id === 'string' ? call.tool_use_id : ''
+  const wasFixed = fixed.delete(id)
+  if (call.tool_name !== 'Bash') return wasFixed
+  const left = following.get(session) ?? 0
+  if (left <= 0) return wasFixed
+  if (left === 1) following.delete(session)
+  else following.set(session, left - 1)
+  return true
+}
+
+// `classic.PostToolUse`: dp-capture started, not waited for (the classic
+// handler is `async`), only when it keeps something of the call.
+async function afterSuccess<E, R>($: EngineInterface, capture: Capture, e: E, next: Beneath<E, R>,
+  judge: boolean): Promise<R> {
+  if (capture.command === null) return next(e)
+  if (!judge || captures(e as { tool_name?: unknown; tool_use_id?: unknown }, await $.session.id(), capture.following, capture.fixed)) {
+    const command = capture.command
+    void $.process.hookEnv()
+      .then(env => $.process.run(['/bin/sh', '-c', command], { stdin: JSON.stringify(e), timeoutMs: CAPTURE_TIMEOUT_MS, env }))
+      .catch(() => undefined)
+  }
+  return next(e)
 }
 
 type Beneath<E, R> = (e: E) => Promise<R>
@@ -462,12 +543,15 @@ export const register: Register = (on, options) => {
   const told = new Set<string>()
   let loadRecorded = false
 
-  const door: Door = {} // the pave-check command, once this mod is the session's front door
+  const door: Door = {} // dp's commands, once this mod is the session's front door
+  const following = new Map<string, number>() // session → Bash successes dp-capture still keeps
+  const fixedCalls = new Set<string>() // tool_use_ids this mod fixed: their capture drains the record
 
   on('turn.step', async function* ($, e, next) {
     if (!loadRecorded) {
       loadRecorded = true
-      await recordLoad($, (await currentDoor($, door)) !== null) // dp doctor's evidence
+      const commands = await currentDoor($, door)
+      await recordLoad($, commands !== null, (commands?.capture ?? null) !== null) // dp doctor's evidence
     }
     let state: State | null | undefined
     for await (const chunk of next(e)) {
@@ -490,13 +574,19 @@ export const register: Register = (on, options) => {
   // dp can act on. In `.catch` (the hook failed before the hooks beneath ran)
   // dp is asked whatever the command, as the stepped-aside handler would have.
   on('classic.PreToolUse', { tool: 'Bash' }, async ($, e, next) => {
-    return throughFrontDoor($, await currentDoor($, door), e, next, true)
-  }).catch(async ($, e, next) => next.called ? next(e) : throughFrontDoor($, await currentDoor($, door), e, next, false))
+    return throughFrontDoor($, await paveCheck($, door), e, next, true)
+  }).catch(async ($, e, next) => next.called ? next(e) : throughFrontDoor($, await paveCheck($, door), e, next, false))
 
   // After a batch: dp's correction matters only when the client refused a name.
   on('classic.PostToolBatch', async ($, e, next) => {
-    return afterBatch($, await currentDoor($, door), e, next, true)
-  }).catch(async ($, e, next) => next.called ? next(e) : afterBatch($, await currentDoor($, door), e, next, false))
+    return afterBatch($, await paveCheck($, door), e, next, true)
+  }).catch(async ($, e, next) => next.called ? next(e) : afterBatch($, await paveCheck($, door), e, next, false))
+
+  // After a call: dp-capture only for what it keeps (a failure, the calls just after it, a fixed call).
+  on('classic.PostToolUseFailure', async ($, e, next) => afterFailure($, await captureOf($, door, following, fixedCalls), e, next))
+    .catch(async ($, e, next) => next.called ? next(e) : afterFailure($, await captureOf($, door, following, fixedCalls), e, next))
+  on('classic.PostToolUse', async ($, e, next) => afterSuccess($, await captureOf($, door, following, fixedCalls), e, next, true))
+    .catch(async ($, e, next) => next.called ? next(e) : afterSuccess($, await captureOf($, door, following, fixedCalls), e, next, false))
 
   const targets = Array.isArray(options.tools) ? options.tools : KNOWN_TARGETS
   on('tool.call', { tool: targets as readonly (typeof KNOWN_TARGETS)[number][] }, async ($, e, next) => {
@@ -506,6 +596,7 @@ export const register: Register = (on, options) => {
     const fixed = withToolKeys(e as Record<string, unknown>, alias) as typeof e
     // Recorded before the call runs, so the dp-capture its PostToolUse starts finds it.
     await recordFix($, stateDirs.get(e.tool_use_id), alias, e as Record<string, unknown>)
+    fixedCalls.add(e.tool_use_id)
     stateDirs.delete(e.tool_use_id)
     const result = await next(fixed)
     if (result.deny !== undefined || told.has(alias.name)) return result
@@ -514,11 +605,11 @@ export const register: Register = (on, options) => {
   }).catch(($, e, next) => next(e))
 }
 
-async function recordLoad($: EngineInterface, frontDoor: boolean): Promise<void> {
+async function recordLoad($: EngineInterface, frontDoor: boolean, capture: boolean): Promise<void> {
   try {
     const dir = await stateDir($)
     const record = {
-      session_id: await $.session.id(), cwd: await $.session.cwd(), at: new Date().toISOString(), front_door: frontDoor,
+      session_id: await $.session.id(), cwd: await $.session.cwd(), at: new Date().toISOString(), front_door: frontDoor, capture,
     }
     await $.fs.write(`${dir}/loaded.json`, JSON.stringify(record))
   } catch {
