@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -60,15 +61,22 @@ def test_user_scope_writes_the_plugin_says_how_to_install_it_and_takes_dps_setti
     assert (plugin / "README.md").read_text().startswith("# dp for Claude Code")
     assert "MIT License" in (plugin / "LICENSE").read_text()
     assert json.loads((plugin / ".mcp.json").read_text())["mcpServers"]["dp"]["args"][-1] == "mcp"
-    # The mod runs the same pave-check as the front door for Bash; the classic Bash and PostToolBatch
-    # handlers then step aside (a shell test on the session's id), and run it as before where mods do not load.
+    # The mod runs the same pave-check as the front door for Bash, and the same dp-capture; the classic
+    # Bash, PostToolBatch and capture handlers then step aside (a shell test on the session's id), and run
+    # as before where mods do not load.
+    capture = f"{Path(pave_check.split()[0]).parent / 'dp-capture'} --db {db_path}"
     assert json.loads((plugin / "hooks" / "dp-plugin.json").read_text()) == {
-        "state": str(db_path.parent / "claude-mod"), "pave_check": pave_check}
+        "state": str(db_path.parent / "claude-mod"), "pave_check": pave_check, "capture": capture}
     bash_handlers = [h["command"] for g in hooks["hooks"]["PreToolUse"] if g["matcher"] == "Bash" for h in g["hooks"]]
     batch_handler = hooks["hooks"]["PostToolBatch"][0]["hooks"][0]["command"]
     for guarded in (*bash_handlers, batch_handler):
         assert guarded.startswith('[ "${DP_MOD_FRONT_DOOR:-}" = "${CLAUDE_CODE_SESSION_ID:-}" ]')
         assert guarded.endswith(f"|| exec {pave_check}")
+    for event in ("PostToolUse", "PostToolUseFailure"):
+        [handler] = hooks["hooks"][event][0]["hooks"]
+        assert handler["command"].startswith('[ "${DP_MOD_FRONT_DOOR:-}" = "${CLAUDE_CODE_SESSION_ID:-}" ]')
+        assert handler["command"].endswith(f"|| exec {capture}")
+        assert handler.get("async", False) is (event == "PostToolUse")
     user = json.loads(settings.read_text())
     assert "hooks" not in user  # never the same hook twice: the plugin carries them now
     assert user["pluginConfigs"]["dp@dp-local"]["options"]["tools"] == ["Read"]
