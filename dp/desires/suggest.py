@@ -182,7 +182,7 @@ def _learned_rule(item):
             return None
         return ("command", ["--cmd", item.from_text, "--replace", item.to_text],
                 (item.from_text, BASH_TOOL, BASH_PARAM, item.from_text, COMMAND),
-                f"{item.from_text}: command not found (not on PATH here); {then} {item.to_text}, which is")
+                f"{item.from_text}: command not found (not on PATH here); {then} {item.to_text}, which is on PATH")
     if item.kind == FLAG_CHANGE:
         return None  # _unknown_options proposes flag renames, reading flag groups (-rP) letter by letter
     if not _recipe_fits_here(item):
