@@ -168,6 +168,25 @@ def test_gemini_after_tool_carries_the_answer(dp, env, programs):
     assert output["hookEventName"] == "AfterTool" and output["additionalContext"].endswith("python3 y.py")
 
 
+def test_opencodes_plugin_gets_the_answer_as_a_note_once_per_session(dp, env, programs):
+    """OpenCode has no hook output: dp's plugin adds dp-capture's ``note`` to the failed command's result."""
+    programs("python3")
+    _two_sessions_fixing(env, "python x.py", NOT_FOUND.format("python"), "python3 x.py")
+    _learn(dp)
+
+    def after(call, session="ses_1"):
+        payload = {"hook_event_name": "tool.execute.after", "tool": "bash", "args": {"command": "python y.py"},
+                   "session_id": session, "call_id": call, "cwd": "/work/app",
+                   "output": "/bin/bash: line 1: python: command not found\n", "exit": 127}
+        proc = run_capture(payload, "--agent", "opencode", env=env)
+        assert proc.returncode == 0 and proc.stderr == b""
+        return json.loads(proc.stdout) if proc.stdout else {}
+
+    assert after("call_1")["note"].endswith("Run this instead:\npython3 y.py")
+    assert after("call_2") == {}
+    assert after("call_3", "ses_2")["note"].endswith("python3 y.py")
+
+
 def test_a_store_from_before_learning_fails_open(env, db_path):
     """A store at migration 0006 (no learned table): the failure is stored, nothing is printed."""
     assert run_capture(failure("python x.py", NOT_FOUND.format("python")), env=env).returncode == 0

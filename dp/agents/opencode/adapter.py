@@ -48,6 +48,7 @@ name for the moment it calls dp)::
     → {"hook_event_name": "session.start", "session_id", "cwd"}
     ← {"system": "..."}                added to the system prompt of the session
     → {"hook_event_name": "tool.execute.after", ..., "output", "exit"}   (dp-capture)
+    ← {"note": "..."}                  after a failed command: a learned answer, added to its result
     → {"hook_event_name": "tool.error", ..., "error"}                    (dp-capture)
 
 Imported on every hook call of OpenCode's: stdlib only.
@@ -125,7 +126,8 @@ class OpenCode(Agent):
             Promise("session_context", True, "`experimental.chat.system.transform`: the corrections in the system "
                                              "prompt (and AGENTS.md, which OpenCode reads)"),
             Promise("after_context", True, "a made-up tool name reaches the plugin (OpenCode's `invalid` tool), "
-                                           "which answers with dp's correction"),
+                                           "which answers with dp's correction; a learned answer after a "
+                                           "failed command is added to its result (`tool.execute.after`)"),
             Promise("capture", True, "`tool.execute.after` (commands that exit non-zero) and the `event` hook "
                                      "(calls that failed, which fire no after-hook)"),
             Promise("tool_alias_block", True, "the plugin sees the made-up name before OpenCode answers it and "
@@ -166,6 +168,8 @@ class OpenCode(Agent):
             output = {"note": text}
         elif event.kind == SESSION_START and kind == CONTEXT and text:
             output = {"system": text}
+        elif event.kind == POST_FAILURE and kind == CONTEXT and text:
+            output = {"note": text}  # dp-capture's learned answer: the plugin adds it to the failed call's result
         return (0, json.dumps(output) + "\n", "") if output else (0, "", "")
 
     # -- install side --

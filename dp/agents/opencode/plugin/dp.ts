@@ -15,7 +15,9 @@
 //   per session, added to the system prompt.
 // * `tool.execute.after` (a finished call, a command's exit code) and the
 //   `event` hook (a call that failed: OpenCode fires no after-hook for it):
-//   `dp-capture` records them.
+//   `dp-capture` records them. After a command that failed, dp-capture may
+//   answer `{"note"}`: an answer dp learned for that failure, added to the
+//   result the model reads (once per session: dp decides).
 //
 // Fail open: dp missing, slow, broken or answering nonsense leaves the call
 // exactly as the model wrote it. The programs come from `dp-opencode.json`
@@ -94,8 +96,8 @@ function run(argv: string[], payload: object, timeoutMs: number): Promise<string
   })
 }
 
-async function ask(argv: string[], payload: object): Promise<Answer> {
-  const text = await run(argv, payload, PAVE_TIMEOUT_MS)
+async function ask(argv: string[], payload: object, timeoutMs = PAVE_TIMEOUT_MS): Promise<Answer> {
+  const text = await run(argv, payload, timeoutMs)
   if (text.trim() === '') return {}
   try {
     const answer: unknown = JSON.parse(text)
@@ -129,7 +131,7 @@ export const DpPlugin: Plugin = async ({ directory }) => {
   const captured = new Set<string>()
   const systems = new Map<string, string>() // sessionID → the corrections up front
 
-  const capture = (payload: object) => run(dp.capture, payload, CAPTURE_TIMEOUT_MS).then(() => undefined)
+  const capture = (payload: object) => ask(dp.capture, payload, CAPTURE_TIMEOUT_MS)
   const remember = <T>(calls: Set<T> | Map<T, string>, call: T, note?: string) => {
     if (calls.size >= MAX_CALLS) calls.clear()
     if (calls instanceof Map) calls.set(call, note ?? '')
@@ -169,11 +171,13 @@ export const DpPlugin: Plugin = async ({ directory }) => {
         }
         remember(captured, input.callID)
         const exit = (output.metadata as { exit?: unknown } | undefined)?.exit
-        await capture({
+        const told = await capture({
           hook_event_name: 'tool.execute.after', tool: input.tool, args: input.args, session_id: input.sessionID,
           call_id: input.callID, cwd: directory, output: bounded(output.output),
           exit: typeof exit === 'number' ? exit : null,
         })
+        // a learned answer to this failure: read by the model right after the result, like a note
+        if (typeof told.note === 'string' && told.note !== '') output.output = `${output.output}\n\n${told.note}`
       } catch {
         // capture is best effort
       }
