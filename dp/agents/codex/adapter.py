@@ -85,7 +85,8 @@ class CodexCli(Agent):
             Promise("session_context", True, "SessionStart `additionalContext` (and AGENTS.md, which Codex reads)"),
             Promise("after_context", False,
                     "an unknown tool name never reaches a hook (Codex answers `unsupported call`); "
-                    "dp corrects tool names up front"),
+                    "dp corrects tool names up front. A learned answer after a failed command travels in "
+                    "PostToolUse `additionalContext` (a `developer` message after the result)"),
             Promise("capture", True,
                     "PostToolUse, with the exit code read from Codex's session file; "
                     "`dp ingest --codex-sessions` for the rest"),

@@ -136,7 +136,9 @@ class CopilotCli(Agent):
             Promise("session_context", True, "sessionStart `additionalContext` (the first user message)"),
             Promise("after_context", True, "the refusal of a hallucinated tool name is the correction itself, "
                                            "read as the call's result; a rewrite's note (preToolUse "
-                                           "`additionalContext`) arrives beside its result"),
+                                           "`additionalContext`) arrives beside its result, and a learned "
+                                           "answer after a failed command (postToolUse `additionalContext`) "
+                                           "is appended to that command's result"),
             Promise("capture", True, "postToolUseFailure (tool errors) and postToolUse (non-zero shell exits, "
                                      "shapes)"),
             Promise("tool_alias_block", True, "an unknown tool name reaches preToolUse: dp denies it with the "

@@ -101,7 +101,9 @@ class QwenCode(Agent):
             Promise("block", True, "a `deny` (or exit 2) whose reason the model reads as the tool's result"),
             Promise("session_context", True, "SessionStart `additionalContext`"),
             Promise("after_context", True,
-                    "PostToolBatch `additionalContext`, appended to the rejected call's result"),
+                    "PostToolBatch `additionalContext`, appended to the rejected call's result; a learned "
+                    "answer after a failed command is PostToolUseFailure `additionalContext`, appended to its "
+                    "result"),
             Promise("capture", True, "PostToolUseFailure (commands that exit non-zero too) and PostToolUse; "
                                      "`dp ingest --qwen-sessions` for made-up tool names"),
             Promise("tool_alias_block", False,
