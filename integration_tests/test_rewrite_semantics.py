@@ -349,6 +349,116 @@ FIND = [
     ("\\find . -name '*.py'", UNCHANGED),
 ]
 
+# rg → grep: the grep table read backwards (where ripgrep is missing). grep -r also searches the hidden
+# and .gitignored files rg skips: the translation must print every line rg prints, and besides them only
+# lines of those files (test_rg_and_its_grep_translation_agree). Every rg flag the reverse knows is here.
+RG = [
+    ("rg foo src/main.py", TRANSLATED),
+    ("rg -n foo src", TRANSLATED),
+    ("rg -n foo src docs", TRANSLATED),
+    ("rg foo", TRANSLATED),
+    ("rg -n foo .", TRANSLATED),
+    ("rg -i foo src/main.py src/util.py", TRANSLATED),
+    ("rg --ignore-case --line-number foo src", TRANSLATED),
+    ("rg -v foo src/sub/deep.txt", TRANSLATED),
+    ("rg --invert-match foo docs/guide.md", TRANSLATED),
+    ("rg -w foo src", TRANSLATED),
+    ("rg --word-regexp Cart src", TRANSLATED),
+    ("rg -x FOO src/sub/deep.txt", TRANSLATED),
+    ("rg --line-regexp FOO src", TRANSLATED),
+    ("rg -F 'foo+bar' src", TRANSLATED),
+    ("rg --fixed-strings '(a)' src", TRANSLATED),
+    ("rg -e foo -e bar src/util.py", TRANSLATED),
+    ("rg --regexp=foo src", TRANSLATED),
+    ("rg -l foo", TRANSLATED),
+    ("rg -l Cart .", TRANSLATED),
+    ("rg --files-with-matches foo src", TRANSLATED),
+    ("rg -l IHDR assets", TRANSLATED),
+    ("rg -m1 foo src/main.py", TRANSLATED),
+    ("rg --max-count 1 -n foo src", TRANSLATED),
+    ("rg -o 'foo[a-z]*' docs", TRANSLATED),
+    ("rg --only-matching -n Cart src", TRANSLATED),
+    ("rg -q foo src && echo found", TRANSLATED),
+    ("rg -q nomatch src || echo none", TRANSLATED),
+    ("rg --quiet IHDR . && echo png", TRANSLATED),
+    ("rg -b foo src/util.py", TRANSLATED),
+    ("rg --byte-offset foo docs/guide.md", TRANSLATED),
+    ("rg -H foo src/main.py", TRANSLATED),
+    ("rg --with-filename foo src/main.py", TRANSLATED),
+    ("rg -I foo src", TRANSLATED),
+    ("rg --no-filename -n foo src", TRANSLATED),
+    ("rg -0 -l foo src | tr '\\0' '\\n'", TRANSLATED),
+    ("rg --null -l foo docs | tr '\\0' '\\n'", TRANSLATED),
+    ("rg --color=never foo src/main.py", TRANSLATED),
+    ("rg --color never -n foo src", TRANSLATED),
+    ("rg --line-buffered foo src/main.py", TRANSLATED),
+    ("rg -A1 TODO src/main.py", TRANSLATED),
+    ("rg --after-context 1 foo docs/guide.md", TRANSLATED),
+    ("rg -B 1 -n foo src/util.py", TRANSLATED),
+    ("rg --before-context=1 foo docs", TRANSLATED),
+    ("rg -C1 foo docs/guide.md", TRANSLATED),
+    ("rg --context 1 -n Cart src", TRANSLATED),
+    ("rg -C1 --no-context-separator foo docs", TRANSLATED),
+    ("rg -a foo data.bin", TRANSLATED),
+    ("rg --text -c foo data.bin", UNCHANGED),
+    ("rg -s Foo src", TRANSLATED),
+    ("rg --no-messages foo missing.txt src/main.py", TRANSLATED),
+    ("rg -z foo src/main.py", UNCHANGED),  # rg -z searches compressed files: not grep's -z
+    ("rg --text foo data.bin", TRANSLATED),
+    ("rg -F -f patterns.txt src/main.py", TRANSLATED),
+    ("rg --null-data foo docs/guide.md", TRANSLATED),
+    ("rg -L foo docs dirlink", TRANSLATED),
+    ("rg --follow foo .", TRANSLATED),
+    ("rg -g '*.py' -n foo .", TRANSLATED),
+    ("rg -n foo -g '*.md'", TRANSLATED),
+    ("rg --glob '*.py' -l Cart src", TRANSLATED),
+    ("rg -g '!*.py' foo src", TRANSLATED),
+    ("rg -g '!sub/' foo src", TRANSLATED),
+    ("rg --glob='!node_modules/' -n foo .", TRANSLATED),
+    ("rg --hidden --no-ignore -n foo src", TRANSLATED),
+    ("rg --no-heading -n foo src", TRANSLATED),
+    ("rg -N foo src/main.py", TRANSLATED),
+    ("rg --no-line-number foo src", TRANSLATED),
+    # patterns: grep reads them as basic regexes where it can, with -E where extended ones read the same
+    ("rg 'foo|bar' src/util.py", TRANSLATED),
+    ("rg -n 'def [a-z]+' src", TRANSLATED),
+    ("rg 'constructor\\(' src", TRANSLATED),
+    ("rg 'total\\(' -n src tests", TRANSLATED),
+    ("rg '^(def|class) ' src", TRANSLATED),
+    ("rg 'o{2}' docs/guide.md", TRANSLATED),
+    ("rg '\\bfoo\\b' docs", TRANSLATED),
+    ("rg 'TODO|FIXME' -n .", TRANSLATED),
+    ("rg -n 'interface IssueContext' src", TRANSLATED),
+    ("rg \"Cart\" -n", TRANSLATED),
+    ("rg -in cart src | grep -v test", TRANSLATED),
+    ("rg -n Cart src | wc -l", TRANSLATED),
+    ("cat src/main.py | rg foo", TRANSLATED),
+    ("rg foo < src/main.py", TRANSLATED),
+    ("ls src/*.py | xargs rg -l foo", TRANSLATED),
+    ("count=$(rg -l foo src | wc -l); echo $count", TRANSLATED),
+    # --- left alone: an rg flag with no exact grep meaning, or a shape the table refuses
+    ("rg -c foo src", UNCHANGED),
+    ("rg --count foo src/main.py", UNCHANGED),
+    ("rg -t py foo", UNCHANGED),
+    ("rg --type py -n foo", UNCHANGED),
+    ("rg --files", UNCHANGED),
+    ("rg --files -g '*.md'", UNCHANGED),
+    ("rg -S foo src", UNCHANGED),
+    ("rg -u foo .", UNCHANGED),
+    ("rg -U 'foo\\nbar' src", UNCHANGED),
+    ("rg -P '\\d+' src", UNCHANGED),
+    ("rg --json foo src", UNCHANGED),
+    ("rg -r bar foo src/main.py", UNCHANGED),
+    ("rg -g 'src/*.py' foo", UNCHANGED),
+    ("rg -g '*.py' foo src/main.py", UNCHANGED),
+    ("rg IHDR assets/logo.png", UNCHANGED),
+    ("rg -f patterns.txt src", UNCHANGED),
+    ("rg '(a)\\1' src", UNCHANGED),
+    ("rg '\\d+' src/util.py", UNCHANGED),
+    ("rg \"$PAT\" src", UNCHANGED),
+    ("rg -M 100 foo src", UNCHANGED),
+]
+
 FIXTURE = {
     ".gitignore": "build/\ndist/\n*.log\nnode_modules/\n__pycache__/\n",
     ".hidden/secret.txt": "TODO hidden\nfoo\n",
@@ -520,6 +630,66 @@ def test_grep_and_its_rg_translation_agree(tools, tree, set_name, command, expec
 @pytest.mark.parametrize("command, expected", FIND)
 def test_find_and_its_fd_translation_agree(tools, tree, set_name, command, expected):
     _check(tools, tree, set_name, command, expected)
+
+
+@pytest.fixture(scope="module")
+def backwards(tree, tools):
+    """For one tool set: the environment whose store holds the rule rg → grep, and the files rg skips."""
+    root, work, _ = tree
+    made = {}
+
+    def for_set(name: str):
+        if name not in made:
+            (root / f"backwards-{name}").mkdir()
+            env = build_store(root / f"backwards-{name}", [["--cmd", "rg", "--replace", "grep"]])
+            env = {**env, "LC_ALL": "C.UTF-8", "PATH": tools(name)["PATH"]}
+            env.pop("RIPGREP_CONFIG_PATH", None)
+            listed = subprocess.run(["rg", "--files"], cwd=work, env=env, capture_output=True, text=True, check=True)
+            every = subprocess.run(["find", ".", "-type", "f"], cwd=work, capture_output=True, text=True, check=True)
+            every = {line.removeprefix("./") for line in every.stdout.splitlines()}
+            made[name] = env, every - set(listed.stdout.splitlines())
+        return made[name]
+
+    return for_set
+
+
+def _outside(lines: set, skipped: set) -> set:
+    """The output lines not from a file rg skips (hidden, .gitignored): ``path``, ``path:…`` or ``path-…``."""
+    return {line for line in lines if not any(line == path or line.startswith((f"{path}:", f"{path}-"))
+                                              for path in skipped)}
+
+
+@pytest.mark.parametrize("set_name", GREP_SETS)
+@pytest.mark.parametrize("command, expected", RG)
+def test_rg_and_its_grep_translation_agree(backwards, tree, set_name, command, expected):
+    """The grep table read backwards: rg's own output on a real tree, and its grep translation's."""
+    _, work, _ = tree
+    env, skipped = backwards(set_name)
+    new = rewritten(env, command, work)
+    if expected == UNCHANGED:
+        assert new == command
+        reason = hook(env, command, work, "--verbose").get("additionalContext", "")
+        assert "left as typed" in reason, f"--verbose gives no reason for leaving {command!r} alone: {reason!r}"
+        return
+    assert new != command and "grep" in new, "expected a translation"
+    assert subprocess.run(["bash", "-n", "-c", new]).returncode == 0
+    rg_lines, rg_error, rg_status = outcome(env, command, work)
+    grep_lines, grep_error, grep_status = outcome(env, new, work)
+    assert rg_lines <= grep_lines, f"{new}: rg found lines grep did not ({_versions(env)})"
+    assert _outside(grep_lines, skipped) == rg_lines, f"{new}: grep found more than rg outside the files rg skips"
+    assert grep_error == rg_error
+    if grep_lines == rg_lines:
+        assert grep_status == rg_status, new
+
+
+def test_every_rg_flag_the_reverse_knows_is_run():
+    """The backwards table's every rg flag appears in a translated command of RG."""
+    from dp.rules.tables.pairs import table_for
+
+    translated = " ".join(command for command, expected in RG if expected == TRANSLATED)
+    words = {word.split("=")[0] for word in translated.split()} | {word[:2] for word in translated.split()}
+    missing = [flag for flag in table_for("rg", "grep").flags if flag not in words]
+    assert not missing, f"flags of the reverse table no command of RG runs: {missing}"
 
 
 def test_the_suite_is_large_enough_and_mostly_translated():

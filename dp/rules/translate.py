@@ -107,12 +107,25 @@ def _pattern(value: Value, marks: set, table) -> Value:
         return value
     if value.literal is None:
         raise Refusal(f"the pattern {value.text} uses a shell expansion: its regex syntax cannot be checked")
+    if syntax == "rust":
+        return _from_rust(value, marks, table)
     converted = check_pattern(value.literal, syntax)
     if converted is None:
         raise Refusal(f"the pattern {value.text} uses regex syntax that {table.target} reads differently")
     if converted == value.literal:
         return value
     return Value(shlex.quote(converted), converted)
+
+
+def _from_rust(value: Value, marks: set, table) -> Value:
+    """An rg pattern given to grep as it is, where grep reads it the same: as a basic regex, or else as an
+    extended one (the mark ``ere``: ``-E``); refused when neither (``dp.rules.tables.reverse``)."""
+    basic = check_pattern(value.literal, "bre") == value.literal
+    extended = check_pattern(value.literal, "ere") == value.literal
+    if not (basic or extended):
+        raise Refusal(f"the pattern {value.text} reads differently in {table.target}")
+    marks.add("bre-only" if not extended else "ere" if not basic else "either")
+    return value
 
 
 class _Parsed:
@@ -309,6 +322,23 @@ def _value_in_next_word(args, i: int, spelled: str, name: str, entry: dict, pars
     return i + 2
 
 
+def _form(source: str, forms: list, value: Value) -> tuple[dict, Value]:
+    """(the entry, its value) of the first ``(before, after, flag, check, marks)`` form ``value`` fits."""
+    literal = value.literal
+    if literal is None:
+        raise Refusal(f"{source}: a shell expansion dp cannot read")
+    for before, after, flag, check, sets in forms:
+        if literal.startswith(before) and literal.endswith(after) and len(literal) > len(before) + len(after):
+            text = literal[len(before) : len(literal) - len(after)]
+            inner = Value(shlex.quote(text), text)
+            if not flag.startswith("--"):
+                return {"to": [flag, "{}"], "check": check, "sets": sets}, inner
+            if check and check != "pattern":  # `--include='*.py'`: checked here, as the word holds the value
+                check_value(check, inner, set(), None)
+            return {"to": [f"{flag}={inner.text}"], "sets": sets}, None
+    raise Refusal(f"{source}: no equivalent for this value")
+
+
 def _entry(table, name: str, parsed: _Parsed) -> dict:
     entry = table.flag(name, parsed.subcommand)
     if entry is None:
@@ -319,6 +349,8 @@ def _entry(table, name: str, parsed: _Parsed) -> dict:
 
 
 def _add(parsed: _Parsed, source: str, entry: dict, value: Value | None) -> None:
+    if "forms" in entry:  # a table read backwards: the value's shape picks the flag (-g '!G' is --exclude=G)
+        entry, value = _form(source, entry["forms"], value)
     if "choices" in entry:  # the value picks the translation (--binary-files=text is -a)
         if value.literal not in entry["choices"]:
             raise Refusal(f"{source}: {value.text} is not one of {', '.join(sorted(entry['choices']))}")

@@ -78,7 +78,8 @@ class TableError(Exception):
 class Table:
     """One tool pair's translation data, validated."""
 
-    __slots__ = ("source", "target", "style", "about", "flags", "operands", "adjust", "refuse", "subcommands", "path")
+    __slots__ = ("source", "target", "style", "about", "flags", "operands", "adjust", "refuse", "subcommands", "path",
+                 "raw_reverse")
 
     def __init__(self, data: dict, path: str = ""):
         self.source = data["source"]
@@ -91,6 +92,7 @@ class Table:
         self.refuse = data.get("refuse", [])
         self.subcommands = data.get("subcommands", {})
         self.path = path
+        self.raw_reverse = data.get("reverse")  # how the table reads backwards (dp.rules.tables.reverse)
 
     def flag(self, name: str, subcommand: str = ""):
         """The entry for source flag ``name`` (dict), or None when unknown."""
@@ -105,13 +107,20 @@ class Table:
 
 
 def table_for(source: str, target: str, directory: str = TABLE_DIR) -> Table | None:
-    """The table translating ``source`` into ``target``, or None if dp has none."""
+    """The table translating ``source`` into ``target``, or None if dp has none: a table file, or the
+    table of the other direction read backwards where it says how (``rg`` → ``grep``, its ``[reverse]``)."""
     if not (_NAME.match(source) and _NAME.match(target)):
         return None
     path = os.path.join(directory, f"{source}-to-{target}{SUFFIX}")
-    if not os.path.isfile(path):
+    if os.path.isfile(path):
+        return Table(compile_file(path), path)
+    other = os.path.join(directory, f"{target}-to-{source}{SUFFIX}")
+    if not os.path.isfile(other):
         return None
-    return Table(compile_file(path), path)
+    from dp.rules.tables.reverse import reverse_data
+
+    data = reverse_data(Table(compile_file(other), other))
+    return Table(data, other) if data is not None else None
 
 
 def load_tables(directory: str = TABLE_DIR) -> dict:
