@@ -46,6 +46,7 @@ from dp.agents import get
 from dp.capture import events, sessionfiles
 from dp.learn.answer import command_starts, normalised, words
 from dp.learn.pairs import session_pairs
+from dp.learn.tables import same_fix
 from dp.store import Store, desires
 
 BIN = Path(sys.executable).parent
@@ -159,7 +160,7 @@ def replay(calls: list, env: dict, store: Path, cwd: str) -> dict:
         answer = json.loads(_hook("pave-check", {**base, "hook_event_name": "PreToolUse"}, env, store) or "{}")
         rewritten = ((answer.get("hookSpecificOutput") or {}).get("updatedInput") or {}).get("command")
         if rewritten and normalised(rewritten) != normalised(command):
-            right = failed and fix is not None and normalised(rewritten) == normalised(fix)
+            right = failed and fix is not None and same_fix(rewritten, fix)
             _count(tally, "prevented" if right else "wrong", command, rewritten, fix, "rewrite")
             continue  # the rewritten call is what would have run: the original never failed
         if not failed:
@@ -169,7 +170,7 @@ def replay(calls: list, env: dict, store: Path, cwd: str) -> dict:
         context = (json.loads(told).get("hookSpecificOutput") or {}).get("additionalContext", "") if told else ""
         if ANSWER_MARK in context:
             said = context.split(ANSWER_MARK, 1)[1]
-            right = fix is not None and normalised(said) == normalised(fix)
+            right = fix is not None and same_fix(said, fix)
             _count(tally, "answered" if right else "wrong", command, said, fix, "answer")
     return tally
 

@@ -214,3 +214,54 @@ def test_a_repository_program_is_proposed_for_the_project_and_written_there(dp, 
     assert proc.returncode == 0, proc.stderr
     written = (repo / ".dp" / "rules.toml").read_text()
     assert 'from = "gradle"' in written and 'to = "./gradlew {{ args }}"' in written
+
+
+def _pave(env, command: str, cwd: str) -> str:
+    """What the real pave-check makes of ``command`` (the command itself when it changes nothing)."""
+    import subprocess
+
+    from hook_support import BIN
+
+    payload = {"hook_event_name": "PreToolUse", "tool_name": "Bash", "cwd": cwd, "session_id": "later",
+               "tool_input": {"command": command}}
+    proc = subprocess.run([str(BIN / "pave-check")], input=json.dumps(payload), capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    output = json.loads(proc.stdout)["hookSpecificOutput"] if proc.stdout else {}
+    return (output.get("updatedInput") or {}).get("command", command)
+
+
+def test_rg_missing_is_learned_as_the_grep_table_read_backwards(dp, env, programs, tmp_path):
+    """`rg -n foo src` (rg: command not found) → `grep -rn foo src`, in two sessions with different searches:
+    one rule rg → grep, whose rewrites and answers translate every flag through the table, or nothing."""
+    programs("grep", "ls")
+    missing = "Exit code 127\n/bin/bash: line 1: rg: command not found"
+    _session(env, "first", failure("cd /work/app && rg -n 'def main' src", missing),
+             success("cd /work/app && grep -rn 'def main' src"))
+    _session(env, "second", failure("rg -l TODO", missing), success("ls"), success("grep -R -l -I TODO ."))
+    [rule] = _learn(dp)
+    assert rule["alias"] == ["--cmd", "rg", "--replace", "grep"] and rule["sessions"] == 2
+    # the answer at the moment of failure is the translation, flags and all
+    text = _told(env, failure("rg -i -g '*.py' Cart .", missing, tool_use_id="g1"))
+    assert text.endswith("Run this instead:\ngrep -i --include='*.py' -r Cart .")
+    # an rg flag with no exact grep meaning: no answer rather than a wrong one
+    assert _told(env, failure("rg -t py Cart", missing, tool_use_id="g2"), "other") == ""
+    assert _told(env, failure("rg --files -g '*.md'", missing, tool_use_id="g3"), "third") == ""
+    # the rule, applied: pave-check translates the same way, and leaves rg -c alone
+    assert dp("suggest", "--apply", rule["id"]).returncode == 0
+    assert _pave(env, "rg -n 'def main' src", str(tmp_path)) == "grep -n -r 'def main' src"
+    assert _pave(env, "rg -c foo src", str(tmp_path)) == "rg -c foo src"
+
+
+def test_a_fix_that_is_not_the_translation_stays_evidence(dp, env, programs):
+    """rg → `grep -c` (a count where rg listed lines), rg → `git grep`: agents' other fixes are not the table's."""
+    programs("grep", "git", "sed")
+    missing = "Exit code 127\n/bin/bash: line 1: rg: command not found"
+    for name in ("a", "b", "c"):
+        _session(env, name, failure("rg -n foo src", missing), success("grep -rc foo src"))
+        _session(env, name + "-git", failure("rg foo", missing), success("git grep foo"))
+        # the `cd` both begin with makes no fix of the next call (a pair once learned as rg → sed)
+        _session(env, name + "-cd", failure("cd /w && rg function src/app.ts", missing),
+                 success("cd /w && sed -n '160,320p' src/app.ts"))
+    assert _learn(dp) == []
+    assert _told(env, failure("rg -n foo src", missing, tool_use_id="n1")) == ""

@@ -24,7 +24,8 @@ def told(conn, agent, event, row: dict) -> str:
     command = event.tool_input.get("command") if isinstance(event.tool_input, dict) else None
     if row["tool_name"] != "Bash" or not row["command"] or not isinstance(command, str) or not event.session:
         return ""
-    from dp.learn.answer import apply, message
+    from dp.learn.answer import message
+    from dp.learn.tables import corrected_call
     from dp.store.learned import answers_for, tell_once
 
     try:
@@ -34,7 +35,7 @@ def told(conn, agent, event, row: dict) -> str:
     for answer in found:
         if row["error_class"] not in answer["evidence"].get("error_classes", ()):
             continue
-        corrected = apply(answer, command)
+        corrected = corrected_call(answer, command)
         if corrected is None or not _target_present(answer, event.cwd):
             continue
         if not tell_once(conn, event.session, answer["id"]):

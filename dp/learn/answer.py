@@ -1,8 +1,10 @@
 """A learned answer applied to a failed call, and the sentence the agent reads.
 
 Runs in ``dp-capture`` after a failed call (stdlib only, no parse beyond
-``shlex``): the call's words are compared with the answer's ``from`` words at
-the place its kind says — where a command starts (command, path, recipe,
+``shlex``; a rename between two programs dp has a translation table for is
+translated through it instead, ``dp.learn.tables.corrected_call``): the
+call's words are compared with the answer's ``from`` words at the place its
+kind says — where a command starts (command, path, recipe,
 literal) or anywhere in a command led by the answer's command word (flag) —
 and the corrected call is the same words with that run replaced. Anything
 the words cannot say for sure (unbalanced quotes, no match) gives no answer.

@@ -6,7 +6,9 @@ failed call into the fix — the words that differ, where they sit — and that
 change is named by kind:
 
 * **command** — the command word alone changed, to a bare name, after
-  ``command not found`` (``python`` → ``python3``);
+  ``command not found`` (``python`` → ``python3``); or, between two programs
+  dp has a translation table for, the call translated through it
+  (``rg -n x src`` → ``grep -rn x src``, ``dp.learn.tables``);
 * **path** — the same, to a path (``mvn`` → ``./mvnw``): a program of one
   repository, never a PATH rename, so it answers only in that repository;
 * **literal** — the same characters with spaces moved (``find.`` → ``find .``);
@@ -25,6 +27,7 @@ from __future__ import annotations
 from difflib import SequenceMatcher
 
 from dp.learn.answer import COMMAND, FLAG, LITERAL, PATH, RECIPE, command_starts, words
+from dp.learn.tables import same_search, table_pair, translated
 
 MIN_SESSIONS = 2
 MAX_EXAMPLES = 3
@@ -42,16 +45,36 @@ def change(failed: str, fixed: str) -> tuple[str, str, str, str] | None:
     old, new = words(failed), words(fixed)
     if not old or not new:
         return None
+    through_table = _through_table(failed, fixed, old, new)
+    if through_table is not None:
+        return through_table
     opcodes = [op for op in SequenceMatcher(None, old, new, autojunk=False).get_opcodes() if op[0] != "equal"]
     if len(opcodes) != 1:
         return None
     tag, i1, i2, j1, j2 = opcodes[0]
     starts = command_starts(old)
     if i1 in starts:
+        if i2 > i1 and j2 > j1 and table_pair(old[i1], new[j1]):
+            return None  # two programs with a table between them: only the table says how (above)
         return _at_start(old, new, i1, i2, j1, j2)
     if tag == "replace" and i2 - i1 == 1 and j2 - j1 == 1 and old[i1].startswith("-") and new[j1].startswith("-"):
         owner = max((s for s in starts if s < i1), default=None)
         return (FLAG, old[owner], old[i1], new[j1]) if owner is not None else None
+    return None
+
+
+def _through_table(failed: str, fixed: str, old: list[str], new: list[str]):
+    """(command, program, program, its replacement) when the fix is ``failed`` translated through a table
+    dp ships (``rg -n x src`` → ``grep -rn x src``), else None."""
+    programs = {old[i] for i in command_starts(old)}
+    for j in command_starts(new):
+        target = new[j]
+        for source in programs - {target}:
+            if "/" in source or "/" in target or not table_pair(source, target):
+                continue
+            translation = translated(failed, source, target)
+            if translation is not None and same_search(translation, fixed, target):
+                return COMMAND, source, source, target
     return None
 
 

@@ -71,13 +71,39 @@ def same_intent(failed: str, fixed: str) -> bool:
     old, new = words(failed), words(fixed)
     if not old or not new:
         return False
-    old_starts, new_starts = command_starts(old), command_starts(new)
+    old_starts, new_starts = _changed(old, new), _changed(new, old)
     if not old_starts or not new_starts:
         return False
     if not (_heads_meet(old, old_starts, new, new_starts) or _heads_meet(new, new_starts, old, old_starts)):
         return False
     ratio = SequenceMatcher(None, old, new, autojunk=False).ratio()
-    return ratio >= MIN_OVERLAP or SequenceMatcher(None, failed, fixed, autojunk=False).ratio() >= 0.8
+    if ratio >= MIN_OVERLAP or SequenceMatcher(None, failed, fixed, autojunk=False).ratio() >= 0.8:
+        return True
+    return _overlap_through_table(failed, old, old_starts, new, new_starts)
+
+
+def _overlap_through_table(failed: str, old, old_starts, new, new_starts) -> bool:
+    """Whether ``failed``, translated through a table between its program and the fix's, shares most
+    of its words with the fix (``rg -l x`` and ``grep -R -l -I x .`` say the same in other words)."""
+    from dp.learn.tables import table_pair, translated
+
+    for source in {old[i] for i in old_starts}:
+        for target in {new[j] for j in new_starts} - {source}:
+            if table_pair(source, target):
+                translation = words(translated(failed, source, target) or "")
+                if translation and SequenceMatcher(None, translation, new, autojunk=False).ratio() >= MIN_OVERLAP:
+                    return True
+    return False
+
+
+def _changed(one: list[str], other: list[str]) -> list[int]:
+    """Where the simple commands of ``one`` start that ``other`` does not hold word for word: the
+    ``cd repo &&`` both calls begin with says nothing about whether one fixes the other."""
+    starts = command_starts(one)
+    ends = [*starts[1:], len(one)]
+    theirs = command_starts(other)
+    held = {tuple(other[a:b]) for a, b in zip(theirs, [*theirs[1:], len(other)])}
+    return [a for a, b in zip(starts, ends) if tuple(one[a:b]) not in held]
 
 
 def _heads_meet(one, one_starts, other, other_starts) -> bool:
@@ -94,9 +120,15 @@ def _family(word: str) -> str:
 
 
 def _related(one: str, other: str) -> bool:
+    """The same program, one named after the other (``python``/``python3``), or two programs dp
+    translates between (``rg``/``grep``: ``dp.learn.tables``)."""
     if not one or not other:
         return False
-    return one == other or (min(len(one), len(other)) >= 2 and (one.startswith(other) or other.startswith(one)))
+    if one == other or (min(len(one), len(other)) >= 2 and (one.startswith(other) or other.startswith(one))):
+        return True
+    from dp.learn.tables import table_pair
+
+    return table_pair(one, other)
 
 
 def _command(tool_input) -> str | None:

@@ -114,4 +114,5 @@ ADJUST = [
     {"when": ["no-paths"], "unless": ["stdin", "run-by"],
      "note": "grep -r also searches hidden and .gitignored files, which rg skips"},
 ]
-REFUSE = [{"when": ["ere", "bre-only"], "reason": "one pattern reads the same only as a basic regex, another only as an extended one"}]
+REFUSE = [{"when": ["ere", "bre-only"],
+           "reason": "one pattern reads the same only as a basic regex, another only as an extended one"}]
