@@ -62,10 +62,12 @@ def test_no_heavy_imports_when_no_rule_can_apply(store_env, payload, status):
 
 def test_the_parser_loads_only_when_a_rule_command_occurs_in_more_than_plain_words(store_env):
     """A command of plain words (most agent commands) is split without the lexer or bashlex."""
-    for command in ("grep -n x f", "cd src && grep -n x f | wc -l"):  # lists and pipelines of them too
+    # lists and pipelines of them too, and words holding quoted plain text
+    for command in ("grep -n x f", "cd src && grep -n x f | wc -l", "grep -n 'x y' f | wc -l",
+                    'git commit -m "fix: it" && grep --include=\'*.py\' -rn x .'):
         proc = probe(store_env, bash(command))
         assert proc == {"status": 0, "loaded": ["dp.rules.apply", "dp.shell.segment"]}, command
-    loaded = probe(store_env, bash("grep -n 'x y' f | wc -l"))["loaded"]
+    loaded = probe(store_env, bash('grep -n "$x" f | wc -l'))["loaded"]
     assert "bashlex" in loaded and "dp.shell.lexer" in loaded and "dp.shell.segment" in loaded
     assert "jinja2" not in loaded and "typer" not in loaded
 
@@ -86,9 +88,9 @@ def test_paving_words_outside_any_project_parse_nothing(store_env, tmp_path):
 def test_paving_in_a_project_loads_the_parser_but_not_the_cli(store_env, tmp_path):
     (tmp_path / "package.json").write_text('{"name": "app"}')
     (tmp_path / "pnpm-lock.yaml").write_text("lockfileVersion: '9.0'\n")
-    loaded = probe(store_env, {**bash("npm install && npm test -- --grep 'a b'"), "cwd": str(tmp_path)})["loaded"]
+    loaded = probe(store_env, {**bash("npm install && npm test -- --grep \"$PATTERN\""), "cwd": str(tmp_path)})["loaded"]
     assert "bashlex" in loaded and "typer" not in loaded and "jinja2" not in loaded
-    for command in ("npm install", "npm install && npm test -- --watch=false"):  # plain words: no parser
+    for command in ("npm install", "npm install && npm test -- --grep 'a b'"):  # plain words: no parser
         plain = probe(store_env, {**bash(command), "cwd": str(tmp_path)})["loaded"]
         assert "dp.shell.segment" in plain and "bashlex" not in plain and "typer" not in plain, command
 

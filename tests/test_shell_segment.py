@@ -312,7 +312,10 @@ def test_plain_words_are_found_without_the_parser_exactly_as_the_parser_finds_th
     vocabulary = ["grep", "-rn", "foo", ".", "src/a.py", "sudo", "-u", "bob", "env", "A=1", "--include=x.py",
                   "xargs", "-0", "find", "-exec", "-ok", "+", "rm", "time", "timeout", "5", "command", "-v",
                   "npm", "ci", "user@host:/tmp", "50%", "a,b", "/usr/bin/grep", "nice", "--", "-", "if", "x=1",
-                  "src/*.py", "*", "a?c", "--include=*.ts", "*=1", "?"]
+                  "src/*.py", "*", "a?c", "--include=*.ts", "*=1", "?",
+                  # quoted plain text, whole words or parts of one
+                  "'fix it'", '"a b"', "''", '""', "'grep'", "--message='x y'", "a'b c'd", "'&&'", "'|'",
+                  "' lead'", "'a;b'", '"(x)"', "'#'", "'x=1'", '"if"', "'~/x'"]
     operators = ["&&", "||", ";", "|"]
     rng = random.Random(17)
     taken = listed = 0
@@ -335,8 +338,15 @@ def test_plain_words_are_found_without_the_parser_exactly_as_the_parser_finds_th
     "grep  x",  # two spaces
     " grep x",
     "grep x ",
-    "grep 'x'",
     "grep $x",
+    "grep 'x",  # a quote not closed
+    "grep 'a$b'",  # what expands or escapes inside quotes
+    'grep "a`b`"',
+    "grep 'a\\b'",
+    "grep 'don'\\''t'",
+    'grep "a!b"',
+    "grep 'caf\u00e9'",
+    "grep 'a\nb'",
     "grep [ab].py",
     "grep ~/x",
     "grep x # note",

@@ -91,6 +91,10 @@ def simple_commands(text: str) -> list[SimpleCommand] | None:
 # operator, redirection or comment can be in it, so its value is its text. A glob's * and ? are
 # in the word's value as typed (bashlex does not expand them either).
 _PLAIN_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:@%+,=-*?")
+# What '…' or "…" may hold for the quotes to mean nothing but "this is text": printable ASCII
+# without what expands, escapes or ends a quote in either kind ($ ` \ ! ' ").
+_QUOTED_CHARACTERS = frozenset(chr(code) for code in range(32, 127)) - frozenset("$`\\!'\"")
+_QUOTES = ("'", '"')
 
 
 # Between the simple commands of a plain list, standing as words of their own: what bashlex reads
@@ -98,42 +102,100 @@ _PLAIN_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvw
 _PLAIN_OPERATORS = frozenset(("&&", "||", ";", "|"))
 
 
-def _plain_words(text: str) -> list[str] | None:
-    """``text``'s words when it is simple commands of plain words, single spaces apart, one after
-    the other (``&&``, ``||``, ``;``) or in a pipeline (``|``), each operator a word of its own.
+def _plain_words(text: str) -> list[tuple[str, str]] | None:
+    """``text``'s words, ``(source, value)``, when it is simple commands of plain words, single
+    spaces apart, one after the other (``&&``, ``||``, ``;``) or in a pipeline (``|``), each
+    operator a word of its own. A plain word may hold whole quoted strings of plain text
+    (``'fix it'``, ``--message="a b"``), whose value is the text between the quotes.
 
     Most commands agents run look like this (``grep -rn foo src``, ``npm ci && npm test``,
-    ``git log --oneline | head -5``): bashlex would find exactly these commands, so it is not
-    even loaded for them. A command's first word that is an assignment or a reserved word
-    (``time``, ``if``) means more than words, and goes to the parser, as does an operator
-    with no command on either side.
+    ``git log --oneline | head -5``, ``git commit -m 'fix it'``): bashlex would find exactly
+    these commands, so it is not even loaded for them. A command's first word that is an
+    assignment or a reserved word (``time``, ``if``) means more than words, and goes to the
+    parser, as does an operator with no command on either side.
     """
-    words = text.split(" ")
+    sources = _split_on_spaces(text)
+    if sources is None:
+        return None
+    words = []
     first = True  # the next word starts a command
-    for word in words:
-        if word in _PLAIN_OPERATORS:
+    for source in sources:
+        if source in _PLAIN_OPERATORS:
             if first:
                 return None
             first = True
-        elif not word or not _PLAIN_CHARACTERS.issuperset(word):
+            words.append((source, source))
+            continue
+        value = _plain_value(source)
+        if value is None:
             return None
-        elif first:
-            if "=" in word or word in RESERVED_WORDS:
+        if first:
+            if "=" in source or source in RESERVED_WORDS:
                 return None
             first = False
+        words.append((source, value))
     return None if first else words
 
 
-def _plain_commands(values: list[str]) -> list[SimpleCommand]:
-    """The simple commands of plain words (and those they run through ``find -exec``)."""
-    found, words, piped, start = [], [], False, 0
-    for value in [*values, ";"]:  # the last command ends like the others
-        if value in _PLAIN_OPERATORS:
-            found.extend(_plain_command(words, piped))
-            piped, words = value == "|", []  # every command after a | reads the pipe
+def _split_on_spaces(text: str) -> list[str] | None:
+    """``text`` split at each space outside quotes; None when a quote is not closed.
+
+    Each quote is found once (the next of each kind is remembered until passed), so even
+    100,000 characters of quote pairs split in linear time.
+    """
+    if "'" not in text and '"' not in text:
+        return text.split(" ")
+    words, i, n = [""], 0, len(text)
+    following = {quote: -1 for quote in _QUOTES}  # the next ' and " at or after i (n: none left)
+    while i < n:
+        for quote, place in following.items():
+            if place < i:
+                place = text.find(quote, i)
+                following[quote] = n if place < 0 else place
+        at = min(following.values())
+        pieces = text[i:at].split(" ")
+        words[-1] += pieces[0]
+        words.extend(pieces[1:])
+        if at >= n:
+            break
+        close = text.find(text[at], at + 1)
+        if close < 0:
+            return None
+        words[-1] += text[at : close + 1]
+        i = close + 1
+    return words
+
+
+def _plain_value(source: str) -> str | None:
+    """The value of a word of plain characters and quoted plain text, or None for any other word."""
+    if not source:
+        return None
+    if _PLAIN_CHARACTERS.issuperset(source):
+        return source
+    value, i, n = [], 0, len(source)
+    while i < n:
+        if source[i] in _QUOTES:
+            close = source.index(source[i], i + 1)  # _split_on_spaces saw it closed
+            part, allowed, i = source[i + 1 : close], _QUOTED_CHARACTERS, close + 1
         else:
-            words.append(Word(start, start + len(value), value, value, False))
-        start += len(value) + 1
+            end = min((place for place in (source.find(quote, i) for quote in _QUOTES) if place >= 0), default=n)
+            part, allowed, i = source[i:end], _PLAIN_CHARACTERS, end
+        if not allowed.issuperset(part):
+            return None
+        value.append(part)
+    return "".join(value)
+
+
+def _plain_commands(words: list[tuple[str, str]]) -> list[SimpleCommand]:
+    """The simple commands of plain words (and those they run through ``find -exec``)."""
+    found, command, piped, start = [], [], False, 0
+    for source, value in [*words, (";", ";")]:  # the last command ends like the others
+        if source in _PLAIN_OPERATORS:
+            found.extend(_plain_command(command, piped))
+            piped, command = source == "|", []  # every command after a | reads the pipe
+        else:
+            command.append(Word(start, start + len(source), value, source, False))
+        start += len(source) + 1
     return found
 
 
