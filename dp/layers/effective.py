@@ -125,16 +125,16 @@ def for_call(project, tool: str, words) -> list:
     parameter rules and its command rules for ``words`` (None: every command)."""
     if project is None:
         return []
-    return [rule for rule in project.active_rules()
-            if rule.tool == tool and (not rule.command or words is None or rule.command in words)]
+    return [rule for layer in project.layers if layer.acts for rule in layer.file.for_call(tool, words)]
 
 
 def tool_alias(project, tool: str):
     """The acting project tool-name alias for ``tool`` (local over project), or None."""
     found = None
-    for rule in project.active_rules() if project is not None else ():
-        if not rule.match_kind and rule.from_name == tool and not rule.tool and not rule.param and not rule.command:
-            found = rule
+    for layer in project.layers if project is not None else ():
+        aliases = layer.file.tool_aliases(tool) if layer.acts else []
+        if aliases:
+            found = aliases[-1]
     return found
 
 
