@@ -2,8 +2,6 @@
 help page), and how its own small state files (paving switch, cache, session notes) are read
 and written."""
 
-from __future__ import annotations
-
 import os
 
 

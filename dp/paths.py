@@ -13,12 +13,10 @@ imports neither ``typing`` nor, until a ``Path`` is asked for, ``pathlib`` (3 ms
 so the hook's paving path (``walk_up_text``) can use it for free.
 """
 
-from __future__ import annotations
-
 import os
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:  # for type checkers only: the annotations below are never evaluated
+if TYPE_CHECKING:  # for type checkers only: the annotations below are strings, never evaluated
     from typing import Iterator, Optional, Union
 
     PathLike = Union[str, os.PathLike[str]]
@@ -27,7 +25,7 @@ if TYPE_CHECKING:  # for type checkers only: the annotations below are never eva
 MAX_DEPTH = 40
 
 
-def inside(path: PathLike, root: PathLike) -> bool:
+def inside(path: "PathLike", root: "PathLike") -> bool:
     """Whether ``path`` is ``root`` or below it, comparing the paths as given.
 
     Both must already be absolute and normalised (``realpath``/``resolve``,
@@ -38,7 +36,7 @@ def inside(path: PathLike, root: PathLike) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def confined(path: PathLike, root: PathLike, *, strict: bool = False) -> Optional[Path]:
+def confined(path: "PathLike", root: "PathLike", *, strict: bool = False) -> "Optional[Path]":
     """``path`` with every symlink resolved, if that real path lies inside ``root``'s; else None.
 
     ``..``, an absolute path elsewhere and a symlink (anywhere along the path)
@@ -55,7 +53,7 @@ def confined(path: PathLike, root: PathLike, *, strict: bool = False) -> Optiona
     return real if inside(real, boundary) else None
 
 
-def walk_up(start: PathLike, stop: Optional[PathLike] = None, *, limit: int = MAX_DEPTH) -> Iterator[Path]:
+def walk_up(start: "PathLike", stop: "Optional[PathLike]" = None, *, limit: int = MAX_DEPTH) -> "Iterator[Path]":
     """``start``, then each parent, nearest first: the one walk up to a project root.
 
     The walk ends after ``stop`` (the repository root, a workspace root); a
@@ -77,7 +75,7 @@ def walk_up(start: PathLike, stop: Optional[PathLike] = None, *, limit: int = MA
         folder = folder.parent
 
 
-def walk_up_text(start: str, *, limit: int = MAX_DEPTH) -> Iterator[str]:
+def walk_up_text(start: str, *, limit: int = MAX_DEPTH) -> "Iterator[str]":
     """``walk_up(start)`` for an absolute, normalised ``start`` (a ``realpath``), as strings:
     the hook's walk, without importing ``pathlib``."""
     folder = os.path.normpath(start)
@@ -89,6 +87,6 @@ def walk_up_text(start: str, *, limit: int = MAX_DEPTH) -> Iterator[str]:
         folder = parent
 
 
-def find_upwards(start: PathLike, marker: str, stop: Optional[PathLike] = None) -> Optional[Path]:
+def find_upwards(start: "PathLike", marker: str, stop: "Optional[PathLike]" = None) -> "Optional[Path]":
     """The nearest directory at or above ``start`` (up to ``stop``) holding ``marker``."""
     return next((folder for folder in walk_up(start, stop) if (folder / marker).exists()), None)

@@ -12,8 +12,6 @@ module outside ``dp/agents/`` names an agent
 (``tests/test_package_layers.py``).
 """
 
-from __future__ import annotations
-
 DEFAULT = "claude"
 # --agent name → the module holding its adapter, in the order dp lists agents.
 MODULES = {

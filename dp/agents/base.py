@@ -30,8 +30,6 @@ Imported on every hook call: stdlib only, no dataclasses (``inspect`` costs
 milliseconds), nothing beyond plain classes.
 """
 
-from __future__ import annotations
-
 # -- events: what happened in the agent, in dp's terms ------------------------
 
 PRE_TOOL = "pre_tool"  # before a tool runs: block, rewrite or advise

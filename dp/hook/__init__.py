@@ -22,8 +22,6 @@ its options by hand. Bash parsing, Jinja2 and the rule logic are imported
 only when a rule could apply.
 """
 
-from __future__ import annotations
-
 import sys
 
 MAX_INPUT_BYTES = 1 << 20

@@ -20,8 +20,6 @@ Stdlib-only and cheap when there is nothing to find: the hook calls
 ``project_layers`` on every call that carries a working directory.
 """
 
-from __future__ import annotations
-
 from dp.layers.locate import LOCAL, PROJECT, USER, layer_files
 
 TRUSTED = "trusted"

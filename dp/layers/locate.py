@@ -7,8 +7,6 @@ bounded by ``dp.paths.MAX_DEPTH``, then one per layer file at that root. A
 call outside any repository has no project layer.
 """
 
-from __future__ import annotations
-
 import os
 
 from dp.paths import walk_up_text

@@ -16,8 +16,6 @@ a hit is the content the hash was taken of; a miss (the first call after a
 change) pays for the read, the hash, the TOML parse and any recipe compile.
 """
 
-from __future__ import annotations
-
 import os
 import stat
 from operator import itemgetter

@@ -22,8 +22,6 @@ Detection, translation and bashlex load only after that.
   reads them without importing this package back)
 """
 
-from __future__ import annotations
-
 from dp.paving.words import JAVASCRIPT_WORDS, PYTHON_WORDS, TASK_WORDS, WORDS  # noqa: F401 (dp.paving.WORDS …)
 
 

@@ -6,8 +6,6 @@ are its payload. Kept as a plain slotted class (no dataclasses) because the
 hook imports this on every tool call.
 """
 
-from __future__ import annotations
-
 # match_kind values. The empty string is a tool-name alias (block + suggest).
 TOOL_ALIAS = ""
 FLAG = "flag"

@@ -10,8 +10,6 @@ unguarded. Nested limits share the timers: the inner one re-arms what is
 left of the outer one when it ends.
 """
 
-from __future__ import annotations
-
 import time
 
 try:  # the C module itself: ``signal`` wraps it in enums, ~0.5 ms of every hook run (it guards all of it)

@@ -7,8 +7,6 @@ superset of the command names in the string; the store is asked only for
 rules about these words, and bashlex runs only when one has a rule.
 """
 
-from __future__ import annotations
-
 _SEPARATORS = str.maketrans(dict.fromkeys(";&|()<>`{}$=", " "))
 
 

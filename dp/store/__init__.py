@@ -38,8 +38,6 @@ schema version      ``migrations`` (``PRAGMA user_version``)
 database dp imports (the Go desire-path tool's ``desires.db``, read-only).
 """
 
-from __future__ import annotations
-
 from dp.store.location import db_location
 
 # The read helpers load with dp.rules.model; dp-capture, which needs only

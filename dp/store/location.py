@@ -1,7 +1,5 @@
 """Where the store is: one tiny module, because every hook process asks."""
 
-from __future__ import annotations
-
 DEFAULT_DB = "~/.dp/dp.db"
 
 

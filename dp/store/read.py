@@ -5,12 +5,8 @@ mode (set by the writer), so readers see only committed rules and never
 block the writer.
 """
 
-from __future__ import annotations
-
-import sqlite3
-
 from dp.rules.model import FIELDS, Rule
-from dp.store.connection import connect, readonly_uri
+from dp.store.connection import connect, readonly_uri, sqlite3  # the C module (dp.store.connection)
 from dp.store.location import DEFAULT_DB, db_location  # noqa: F401 (re-exported)
 
 BUSY_TIMEOUT_MS = 2000

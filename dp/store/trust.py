@@ -19,10 +19,9 @@ records trusts nothing. The writes go through ``Store`` transactions like
 every other change.
 """
 
-from __future__ import annotations
-
 import os
-import sqlite3
+
+from dp.store.connection import sqlite3  # the C module (dp.store.connection)
 
 TABLE = "project_trust"
 # The ``path`` of the record that trusts the repository itself.

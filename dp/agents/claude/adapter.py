@@ -13,8 +13,6 @@ What Claude Code's settings, filters and client look like lives in
 so the hook never loads them.
 """
 
-from __future__ import annotations
-
 import json
 
 from dp.agents.base import (

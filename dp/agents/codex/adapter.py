@@ -36,8 +36,6 @@ There is no failure event, and an unknown tool name never reaches a hook
 reads those from the session files.
 """
 
-from __future__ import annotations
-
 import json
 import os
 

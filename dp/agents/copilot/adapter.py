@@ -64,8 +64,6 @@ a ``trustedFolders`` entry. ``dp doctor`` says which applies.
 Imported only for ``--agent copilot`` (stdlib, no dataclasses).
 """
 
-from __future__ import annotations
-
 import json
 import os
 import re

@@ -41,8 +41,6 @@ integration_tests/real_client_gemini/; the binary wins over its docs):
   context: at session start and in ``GEMINI.md``.
 """
 
-from __future__ import annotations
-
 import json
 
 from dp.agents.base import (

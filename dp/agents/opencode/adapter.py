@@ -54,8 +54,6 @@ name for the moment it calls dp)::
 Imported on every hook call of OpenCode's: stdlib only.
 """
 
-from __future__ import annotations
-
 import json
 
 from dp.agents.base import (

@@ -27,8 +27,6 @@ Observed in the shipped code and the real binary of ``@qwen-code/qwen-code`` 0.2
 Imported on every Qwen Code hook call: stdlib only.
 """
 
-from __future__ import annotations
-
 import json
 
 from dp.agents.base import (
