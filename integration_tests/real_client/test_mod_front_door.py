@@ -79,15 +79,18 @@ def test_where_mods_do_not_load_the_classic_handler_asks_dp_for_every_call(tmp_p
     client = release_client(tmp_path, warm_cache, release)
     install_plugin(client)
     user_with_rules(client)
-    log = recorded(client)
+    log, capture_log = recorded(client), recorded(client, "dp-capture")
     client.env.update(switch)
 
     calls = [bash(command) for command in ("ls", "grep -rn x .", "npm install")]
     session = client.run([[call] for call in calls])
 
     assert session.result["is_error"] is False, session.proc.stdout
-    # The plain Bash handler for every call, and the correction hook after every batch, as before.
+    # The plain Bash handler for every call, and the correction hook after every batch, as before;
+    # dp-capture after every call that ran (async: the last one may outlive a -p session).
     assert asked(log) == ["ls", "PostToolBatch", "grep -rn x .", "PostToolBatch", "npm install", "PostToolBatch"]
+    captured = [json.loads(line) for line in capture_log.read_text().splitlines()]
+    assert [(p["hook_event_name"], p["tool_input"]["command"]) for p in captured][0] == ("PostToolUse", "ls")
     # dp's answers reached the client (2.1.286's auto-mode classifier may still hold the paved call back).
     assert "grep → rg" in session.shown(calls[1]["id"]) and "ran `pnpm install`" in session.shown(calls[2]["id"])
     if release == "2.1.240":
