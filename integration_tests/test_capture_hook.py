@@ -158,3 +158,26 @@ def test_the_import_path_is_stdlib_only(store, env, payload):
     result = json.loads(proc.stdout.splitlines()[-1])
     assert result == {"status": 0, "third_party": []}
     assert len(stored(store)) >= 1
+
+
+def test_an_array_of_payloads_is_stored_in_order_and_the_calls_after_a_failure_keep_their_commands(store, env):
+    """The Claude Code mod hands a failure's followers over in one process (a JSON array)."""
+    calls = [success("ls -la", tool_use_id="toolu_a"),
+             failure("gradle -q test --token s3cr3tvalue", "Exit code 127\ngradle: command not found",
+                     tool_use_id="toolu_b"),
+             success("./gradlew -q test", tool_use_id="toolu_c"), "not a payload",
+             success(tool="Read", tool_input={"file_path": "/a"}, tool_use_id="toolu_d")]
+    proc = run_capture(json.dumps(calls), env=env)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, b"", b"")
+    rows = stored(store)
+    assert [(r["event_key"], r["outcome"]) for r in rows] == [
+        ("s1:toolu_a#0", "success"), ("s1:toolu_b", "failure"), ("s1:toolu_c#0", "success"), ("s1:toolu_d#0", "success")]
+    assert rows[0]["tool_input"] is None  # before the failure: shapes only
+    assert json.loads(rows[1]["tool_input"])["command"] == "gradle -q test --token [redacted]"
+    assert json.loads(rows[2]["tool_input"]) == {"command": "./gradlew -q test"}  # the fix dp.learn reads
+
+
+def test_an_array_is_bounded(store, env):
+    calls = [success(f"echo {n}", tool_use_id=f"toolu_{n}") for n in range(40)]
+    assert run_capture(json.dumps(calls), env=env).returncode == 0
+    assert len(stored(store)) == 16

@@ -23,12 +23,15 @@ import sys
 
 # PostToolUse payloads carry the tool's whole output; past this the event is dropped.
 MAX_PAYLOAD_BYTES = 16 << 20
+# At most this many payloads in one array (the mod hands over a failure and the calls around it).
+MAX_PAYLOADS = 16
 BUSY_TIMEOUT_SECONDS = 60
 USAGE = """usage: dp-capture [--agent NAME] [--db PATH]
 
 The after-tool hook dp installs into coding agents (`dp init`; Claude Code's
 PostToolUse/PostToolUseFailure, --agent gemini for Gemini CLI's AfterTool): records
-failed calls (redacted) and the shapes of successful ones in the dp store. It
+failed calls (redacted) and the shapes of successful ones in the dp store (one hook
+payload on stdin, or a JSON array of them, stored in order). It
 always exits 0 and prints nothing, except a learned answer right after a failed
 call (once per session and answer; see `dp suggest`).
 """
@@ -82,12 +85,24 @@ def record(db, data: bytes, agent_name: str | None = None) -> int:
 
 
 def capture(db, data: bytes, agent_name: str | None = None) -> tuple[int, str]:
-    """Store the event in ``data``; (rows added, what to print: a learned answer after a failure, or '')."""
+    """Store the event in ``data``; (rows added, what to print: a learned answer after a failure, or '').
+
+    ``data`` is one hook payload, or a JSON array of them stored in order (dp's Claude Code mod
+    hands over the calls after a failure in one process: dp/agents/claude/mod/register.ts);
+    what is printed is the last payload's.
+    """
     import json
 
     payload = json.loads(data.decode("utf-8"))
-    if not isinstance(payload, dict):
-        return 0, ""
+    added, told = 0, ""
+    for one in payload[:MAX_PAYLOADS] if isinstance(payload, list) else [payload]:
+        if isinstance(one, dict):
+            stored, told = _capture_one(db, one, agent_name)
+            added += stored
+    return added, told
+
+
+def _capture_one(db, payload: dict, agent_name: str | None) -> tuple[int, str]:
     rows, event, agent = _read(payload, agent_name)
     if not rows:
         return 0, ""

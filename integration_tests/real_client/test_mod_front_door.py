@@ -185,11 +185,14 @@ def test_the_snapshot_stays_true_a_stale_or_unreadable_one_sends_every_call_to_d
     assert session.tool_result(calls[5]["id"])["text"] == "newtool ran: x"
 
 
-def test_with_the_front_door_ordinary_calls_start_no_capture_and_a_failure_still_gets_its_answer(client):
+@pytest.mark.parametrize("release", [None, LATEST], ids=["pinned", LATEST])
+def test_with_the_front_door_ordinary_calls_start_no_capture_and_a_failure_still_gets_its_answer(
+        tmp_path, warm_cache, release):
     """dp-capture through the mod: nothing for `ls` and the rest, the failed call captured in line with
     the learned answer in its result, and the Bash calls just after it captured (the fix dp.learn reads)."""
     from real_client.test_learned_answer import NOT_FOUND, _earlier_session
 
+    client = release_client(tmp_path, warm_cache, release)
     if shutil.which("gradle", path=client.env["PATH"]):
         pytest.skip("this machine has gradle: the call would not fail")
     client.init("--plugin")
@@ -210,16 +213,21 @@ def test_with_the_front_door_ordinary_calls_start_no_capture_and_a_failure_still
 
     assert session.result["is_error"] is False, session.proc.stdout
     assert asked(pave_log) == []  # no rule or paving word anywhere
-    captured = [(p["hook_event_name"], p["tool_input"]["command"]) for p in
-                (json.loads(line) for line in capture_log.read_text().splitlines())]
-    # The failure, then the FOLLOW_CALLS (5) Bash calls after it: nothing before it, nothing past them.
-    assert captured == [("PostToolUseFailure", "gradle -q build"), ("PostToolUse", "./gradlew -q build"),
-                        *[("PostToolUse", call["input"]["command"]) for call in later[:4]]]
+    starts = [json.loads(line) for line in capture_log.read_text().splitlines()]
+    captured = [[(p["hook_event_name"], p["tool_input"]["command"]) for p in (s if isinstance(s, list) else [s])]
+                for s in starts]
+    # Two processes: the failure in line, then the FOLLOW_CALLS (5) Bash calls after it, handed over
+    # together once the last of them ran. Nothing before the failure, nothing past them.
+    assert captured == [[("PostToolUseFailure", "gradle -q build")],
+                        [("PostToolUse", "./gradlew -q build"), *[("PostToolUse", c["input"]["command"]) for c in later[:4]]]]
     assert session.tool_result(ordinary[1]["id"])["text"] == "hi"
     assert NOT_FOUND.splitlines()[-1] in session.tool_result(failing["id"])["text"]
     assert "Run this instead:\n./gradlew -q build" in session.shown(failing["id"])
     rows = json.loads(client.dp("desires", "--json", check=False).stdout)
     assert any("gradle -q build" in json.dumps(row) for row in rows), rows
+    # The fix's command is stored (what dp.learn pairs with the failure): a third session's pair.
+    item = json.loads(client.dp("suggest", "--json").stdout)[0]
+    assert item["sessions"] == 3 and "./gradlew -q build" in [e["then"] for e in item["evidence"]], item
     report = json.loads(client.dp("doctor", "--json", check=False).stdout)
     lines = [f["message"] for f in report["checks"] if f["check"] == "plugin"]
     assert any("dp-capture only after a failure" in line for line in lines), lines

@@ -3,7 +3,7 @@
 // (`turn.step`), the session's tools (`tool.list`) and dp's snapshot (`fs.read`).
 import { expect, test } from 'claude-code/testing'
 import type { On, TurnStepChunk } from 'claude-code'
-import { asksDp, batchAsksDp, commandWords } from './register'
+import { afterCall, asksDp, batchAsksDp, commandWords } from './register'
 
 const SNAPSHOT = JSON.stringify({
   version: 1,
@@ -154,4 +154,20 @@ test('a command past the scan bound goes to dp unread; a long run of quote pairs
   expect(asksDp(`grep x ${"''".repeat(500000)}`, DOOR)).toBe(true)
   expect(asksDp(`ls ${"''".repeat(30000)}`, DOOR)).toBe(false)
   expect(asksDp(`ls ${'"" \\\\ '.repeat(8000)}`, DOOR)).toBe(false)
+})
+
+// Capture: dp-capture only for what dp keeps of a call.
+test('after a failure the next five Bash calls are held and handed over together; other calls start nothing', async () => {
+  const held = new Map([['s', { left: 5, calls: [] as unknown[] }]])
+  const fixed = new Set(['toolu_fixed'])
+  const call = (n: number, tool = 'Bash') => ({ tool_name: tool, tool_use_id: `toolu_${n}`, tool_input: { command: `c${n}` },
+    tool_response: { stdout: 'big' } })
+  expect(afterCall(call(0), 'other', held, fixed)).toEqual([]) // another session: no failure there
+  expect(afterCall(call(1, 'Read'), 's', held, fixed)).toEqual([]) // not Bash: never a fix dp.learn reads
+  for (const n of [2, 3, 4, 5]) expect(afterCall(call(n), 's', held, fixed)).toEqual([])
+  const handed = afterCall(call(6), 's', held, fixed)
+  expect(handed.map(c => (c as { tool_use_id: string }).tool_use_id)).toEqual(['toolu_2', 'toolu_3', 'toolu_4', 'toolu_5', 'toolu_6'])
+  expect(handed.every(c => !('tool_response' in (c as object)))).toBe(true)
+  expect(afterCall(call(7), 's', held, fixed)).toEqual([]) // the window is over
+  expect(afterCall({ ...call(8, 'Read'), tool_use_id: 'toolu_fixed' }, 's', held, fixed)).toHaveLength(1) // a call the mod fixed
 })

@@ -35,7 +35,7 @@
 // model), for the Bash calls just after a failure (the fix dp.learn learns) and
 // for a call this mod fixed; the classic capture handlers step aside under the
 // same variable. An ordinary success starts nothing (`dp ingest` reads its
-// shapes from the transcript).
+// shapes from the transcript), and the calls after a failure go in one process.
 //
 // The aliases come from a snapshot dp writes atomically on every rule change
 // (`<dp dir>/claude-mod/aliases.json`), with each trusted repository's own
@@ -448,26 +448,33 @@ async function paveCheck($: EngineInterface, door: Door): Promise<string | null>
 // session (dp/capture/events.py FOLLOW_CALLS: the fix dp.learn pairs with it),
 // and drains the records of calls this mod fixed. Any other success it would
 // store as shapes alone, which `dp ingest` reads from the session's transcript
-// (same event keys): no process for it here.
+// (same event keys): no process for it here. The Bash calls after a failure are
+// held and handed over together (dp-capture takes a JSON array, stored in
+// order): when the last of them ran, with the next failure, or at the end of
+// the turn (`classic.Stop`).
 const FOLLOW_CALLS = 5
 const CAPTURE_TIMEOUT_MS = 60000
 
-type Capture = { command: string | null; following: Map<string, number>; fixed: Set<string> }
+// Per session: how many more Bash calls after its latest failure dp-capture keeps, and those held.
+type Held = { left: number; calls: unknown[] }
+type Capture = { command: string | null; held: Map<string, Held>; fixed: Set<string> }
 
 // The session's capture: dp-capture's command once this mod is the front door (else null: the
-// classic handlers run), with the counts kept across calls.
-async function captureOf($: EngineInterface, door: Door, following: Map<string, number>, fixed: Set<string>): Promise<Capture> {
-  return { command: (await currentDoor($, door))?.capture ?? null, following, fixed }
+// classic handlers run), with what is held across calls.
+async function captureOf($: EngineInterface, door: Door, held: Map<string, Held>, fixed: Set<string>): Promise<Capture> {
+  return { command: (await currentDoor($, door))?.capture ?? null, held, fixed }
 }
 
 // `classic.PostToolUseFailure`: dp-capture in line, as the classic handler ran,
-// its learned answer before the other hooks' context.
+// with the calls held before it; its learned answer before the other hooks' context.
 async function afterFailure<E, R>($: EngineInterface, capture: Capture, e: E, next: Beneath<E, R>): Promise<R> {
   if (capture.command === null) return next(e)
   let context: string[] = []
   try {
-    capture.following.set(await $.session.id(), FOLLOW_CALLS)
-    context = contextOf((await runDp($, capture.command, e)).output)
+    const session = await $.session.id()
+    const before = capture.held.get(session)?.calls ?? []
+    capture.held.set(session, { left: FOLLOW_CALLS, calls: [] })
+    context = contextOf((await runDp($, capture.command, before.length ? [...before, e] : e)).output)
   } catch {
     context = [] // capture is best effort, as dp-capture itself is
   }
@@ -476,30 +483,54 @@ async function afterFailure<E, R>($: EngineInterface, capture: Capture, e: E, ne
   return { ...others, additionalContext: [...context, ...(others.additionalContext ?? [])] } as R
 }
 
-// Whether dp-capture keeps anything of this success: a Bash call within
-// FOLLOW_CALLS of a failure of its session (counted here), a call this mod fixed.
-export function captures(call: { tool_name?: unknown; tool_use_id?: unknown }, session: string,
-  following: Map<string, number>, fixed: Set<string>): boolean {
-  const id = typeof call.tool_use_id === 'string' ? call.tool_use_id : ''
-  const wasFixed = fixed.delete(id)
-  if (call.tool_name !== 'Bash') return wasFixed
-  const left = following.get(session) ?? 0
-  if (left <= 0) return wasFixed
-  if (left === 1) following.delete(session)
-  else following.set(session, left - 1)
-  return true
+// What to do with a success: the calls to hand to dp-capture now (none: nothing).
+// A Bash call within FOLLOW_CALLS of a failure of its session is held (without
+// its output, which dp-capture never reads for a success), all of them handed
+// over with the last; a call this mod fixed otherwise goes alone.
+export function afterCall(call: Record<string, unknown>, session: string, held: Map<string, Held>,
+  fixed: Set<string>): unknown[] {
+  const wasFixed = fixed.delete(typeof call.tool_use_id === 'string' ? call.tool_use_id : '')
+  const window = held.get(session)
+  if (call.tool_name !== 'Bash' || window === undefined || window.left <= 0) return wasFixed ? [call] : []
+  const { tool_response: _output, ...kept } = call
+  window.calls.push(kept)
+  window.left -= 1
+  if (window.left > 0) return []
+  held.delete(session)
+  return window.calls
 }
 
-// `classic.PostToolUse`: dp-capture started, not waited for (the classic
-// handler is `async`), only when it keeps something of the call.
+// dp-capture on `calls` (one payload, or an array), not waited for: the
+// classic success handler is `async` too.
+function captureLater($: EngineInterface, command: string, calls: unknown[]): void {
+  const stdin = JSON.stringify(calls.length === 1 ? calls[0] : calls)
+  void $.process.hookEnv()
+    .then(env => $.process.run(['/bin/sh', '-c', command], { stdin, timeoutMs: CAPTURE_TIMEOUT_MS, env }))
+    .catch(() => undefined)
+}
+
+// `classic.PostToolUse`: dp-capture only when it keeps something of the call;
+// `judge` false (the hook failed) hands the call over whatever it is.
 async function afterSuccess<E, R>($: EngineInterface, capture: Capture, e: E, next: Beneath<E, R>,
   judge: boolean): Promise<R> {
   if (capture.command === null) return next(e)
-  if (!judge || captures(e as { tool_name?: unknown; tool_use_id?: unknown }, await $.session.id(), capture.following, capture.fixed)) {
-    const command = capture.command
-    void $.process.hookEnv()
-      .then(env => $.process.run(['/bin/sh', '-c', command], { stdin: JSON.stringify(e), timeoutMs: CAPTURE_TIMEOUT_MS, env }))
-      .catch(() => undefined)
+  const call = e as Record<string, unknown>
+  const calls = judge ? afterCall(call, await $.session.id(), capture.held, capture.fixed) : [call]
+  if (calls.length) captureLater($, capture.command, calls)
+  return next(e)
+}
+
+// `classic.Stop` (the turn ended): the calls held so far go to dp-capture now,
+// waited for, and the session's window goes on into the next turn.
+async function atTurnEnd<E, R>($: EngineInterface, capture: Capture, e: E, next: Beneath<E, R>): Promise<R> {
+  try {
+    const window = capture.command === null ? undefined : capture.held.get(await $.session.id())
+    if (window !== undefined && window.calls.length && capture.command !== null) {
+      const calls = window.calls.splice(0)
+      await runDp($, capture.command, calls.length === 1 ? calls[0] : calls)
+    }
+  } catch {
+    // capture is best effort
   }
   return next(e)
 }
@@ -544,7 +575,7 @@ export const register: Register = (on, options) => {
   let loadRecorded = false
 
   const door: Door = {} // dp's commands, once this mod is the session's front door
-  const following = new Map<string, number>() // session → Bash successes dp-capture still keeps
+  const held = new Map<string, Held>() // session → the Bash calls after its failure dp-capture keeps
   const fixedCalls = new Set<string>() // tool_use_ids this mod fixed: their capture drains the record
 
   on('turn.step', async function* ($, e, next) {
@@ -583,10 +614,12 @@ export const register: Register = (on, options) => {
   }).catch(async ($, e, next) => next.called ? next(e) : afterBatch($, await paveCheck($, door), e, next, false))
 
   // After a call: dp-capture only for what it keeps (a failure, the calls just after it, a fixed call).
-  on('classic.PostToolUseFailure', async ($, e, next) => afterFailure($, await captureOf($, door, following, fixedCalls), e, next))
-    .catch(async ($, e, next) => next.called ? next(e) : afterFailure($, await captureOf($, door, following, fixedCalls), e, next))
-  on('classic.PostToolUse', async ($, e, next) => afterSuccess($, await captureOf($, door, following, fixedCalls), e, next, true))
-    .catch(async ($, e, next) => next.called ? next(e) : afterSuccess($, await captureOf($, door, following, fixedCalls), e, next, false))
+  on('classic.PostToolUseFailure', async ($, e, next) => afterFailure($, await captureOf($, door, held, fixedCalls), e, next))
+    .catch(async ($, e, next) => next.called ? next(e) : afterFailure($, await captureOf($, door, held, fixedCalls), e, next))
+  on('classic.PostToolUse', async ($, e, next) => afterSuccess($, await captureOf($, door, held, fixedCalls), e, next, true))
+    .catch(async ($, e, next) => next.called ? next(e) : afterSuccess($, await captureOf($, door, held, fixedCalls), e, next, false))
+  on('classic.Stop', async ($, e, next) => atTurnEnd($, await captureOf($, door, held, fixedCalls), e, next))
+    .catch(($, e, next) => next(e))
 
   const targets = Array.isArray(options.tools) ? options.tools : KNOWN_TARGETS
   on('tool.call', { tool: targets as readonly (typeof KNOWN_TARGETS)[number][] }, async ($, e, next) => {
