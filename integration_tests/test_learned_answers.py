@@ -251,6 +251,8 @@ def test_rg_missing_is_learned_as_the_grep_table_read_backwards(dp, env, program
     assert dp("suggest", "--apply", rule["id"]).returncode == 0
     assert _pave(env, "rg -n 'def main' src", str(tmp_path)) == "grep -n -r 'def main' src"
     assert _pave(env, "rg -c foo src", str(tmp_path)) == "rg -c foo src"
+    programs("grep", "rg")  # where ripgrep is installed, rg runs as typed
+    assert _pave(env, "rg -n 'def main' src", str(tmp_path)) == "rg -n 'def main' src"
 
 
 def test_a_fix_that_is_not_the_translation_stays_evidence(dp, env, programs):

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import struct
 import subprocess
 import zlib
@@ -647,7 +648,10 @@ def backwards(tree, tools):
             listed = subprocess.run(["rg", "--files"], cwd=work, env=env, capture_output=True, text=True, check=True)
             every = subprocess.run(["find", ".", "-type", "f"], cwd=work, capture_output=True, text=True, check=True)
             every = {line.removeprefix("./") for line in every.stdout.splitlines()}
-            made[name] = env, every - set(listed.stdout.splitlines())
+            only_grep = root / f"backwards-{name}" / "no-rg"  # the hook's PATH: grep there, rg missing
+            only_grep.mkdir()
+            (only_grep / "grep").symlink_to(shutil.which("grep"))
+            made[name] = env, {**env, "PATH": str(only_grep)}, every - set(listed.stdout.splitlines())
         return made[name]
 
     return for_set
@@ -664,11 +668,11 @@ def _outside(lines: set, skipped: set) -> set:
 def test_rg_and_its_grep_translation_agree(backwards, tree, set_name, command, expected):
     """The grep table read backwards: rg's own output on a real tree, and its grep translation's."""
     _, work, _ = tree
-    env, skipped = backwards(set_name)
-    new = rewritten(env, command, work)
+    env, hook_env, skipped = backwards(set_name)
+    new = rewritten(hook_env, command, work)
     if expected == UNCHANGED:
         assert new == command
-        reason = hook(env, command, work, "--verbose").get("additionalContext", "")
+        reason = hook(hook_env, command, work, "--verbose").get("additionalContext", "")
         assert "left as typed" in reason, f"--verbose gives no reason for leaving {command!r} alone: {reason!r}"
         return
     assert new != command and "grep" in new, "expected a translation"
@@ -680,6 +684,14 @@ def test_rg_and_its_grep_translation_agree(backwards, tree, set_name, command, e
     assert grep_error == rg_error
     if grep_lines == rg_lines:
         assert grep_status == rg_status, new
+
+
+def test_where_rg_is_installed_its_calls_stay_as_typed(backwards, tree):
+    """rg → grep stands in for a missing ripgrep only: with rg on PATH the hook leaves rg alone, and says why."""
+    _, work, _ = tree
+    env, _, _ = backwards("debian")
+    assert rewritten(env, "rg -n foo src", work) == "rg -n foo src"
+    assert "it is on PATH" in hook(env, "rg -n foo src", work, "--verbose").get("additionalContext", "")
 
 
 def test_every_rg_flag_the_reverse_knows_is_run():

@@ -137,6 +137,15 @@ class _Pass:
             self.remarks.append(f"{command.name} left as typed: {'; '.join(why)}")
         return bool(why)
 
+    def present(self, program: str) -> bool:
+        """Whether ``program`` is there (on PATH), with the remark saying so; False when the caller gave
+        no ``programs`` to ask (a translation asked for on its own: ``dp.learn.tables``)."""
+        if self.programs is None or not self.programs.where(program):
+            return False
+        self.remarks.append(f"{program} left as typed: it is on PATH (a table read backwards stands in for a "
+                            "missing program only)")
+        return True
+
     def _fire(self, rule: Rule, extra=()) -> None:
         if rule.key not in self.fired:
             rank = (APPLY_ORDER.index(rule.match_kind), self._rank(rule))
@@ -241,6 +250,8 @@ class _CommandEdits:
         except (TableError, OSError, ValueError) as error:
             self.pass_.remarks.append(f"{command.name} → {rule.to_name}: table unreadable ({error})")
             return command.program
+        if table is not None and table.backwards and self.pass_.present(command.name):
+            return command.program  # rg → grep is ripgrep's stand-in where it is missing, never a preference
         if table is None:
             self.edits.append((command.word.start, command.word.end, rule.to_name))
             self.pass_._fire(rule)

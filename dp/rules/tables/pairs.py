@@ -79,7 +79,7 @@ class Table:
     """One tool pair's translation data, validated."""
 
     __slots__ = ("source", "target", "style", "about", "flags", "operands", "adjust", "refuse", "subcommands", "path",
-                 "raw_reverse")
+                 "raw_reverse", "backwards")
 
     def __init__(self, data: dict, path: str = ""):
         self.source = data["source"]
@@ -93,6 +93,7 @@ class Table:
         self.subcommands = data.get("subcommands", {})
         self.path = path
         self.raw_reverse = data.get("reverse")  # how the table reads backwards (dp.rules.tables.reverse)
+        self.backwards = bool(data.get("backwards"))  # this table is another read backwards
 
     def flag(self, name: str, subcommand: str = ""):
         """The entry for source flag ``name`` (dict), or None when unknown."""

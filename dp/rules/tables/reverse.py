@@ -22,6 +22,9 @@ ways:
   counting and listing binary files rg skips in directories;
 * the forward table's ``[[refuse]]`` shapes refuse here too.
 
+A table read backwards acts only where its source program is missing
+(``dp.rules.apply``): grep is ripgrep's stand-in, never a preference.
+
 What no flag can say: rg skips hidden files and those ``.gitignore``
 ignores, ``grep -r`` searches them. The translation finds every line rg
 finds, and those in the files rg skips (``integration_tests/test_rewrite_semantics.py``
@@ -51,7 +54,7 @@ def reverse_data(forward) -> dict | None:
             merged[long] = merged[short]
     for word in section.get("drop", []):
         merged.setdefault(word, {"to": []})
-    return {"source": forward.target, "target": forward.source, "style": "options",
+    return {"source": forward.target, "target": forward.source, "style": "options", "backwards": True,
             "about": section.get("about", ""), "flags": merged,
             "operands": {"pattern": True, "check": {"default": "rust", "fixed": "any"},
                          "binary-names": forward.operands.get("binary-names", [])},
