@@ -7,13 +7,17 @@ transcripts by default), the sessions are ordered by their first call and split
 ``dp suggest --apply``); the later part is replayed call by call: every Bash call
 through the real ``pave-check`` (PreToolUse JSON), and every failed one through
 the real ``dp-capture`` (PostToolUseFailure JSON, the after-failure answer). The
-programs on the hooks' PATH are stubs for those the earlier sessions ran
-successfully, minus those they found missing: the machine the sessions came from.
+programs on the hooks' PATH are stubs (``Machines``): for learning, those the
+earlier sessions ran successfully, minus those they found missing; for each
+replayed session, also what it ran itself, minus what it found missing, so a
+session whose machine had ripgrep keeps its ``rg``. A session file is a session
+of its own (a subagent's transcript shares its parent's session id).
 
 It reports, over the replayed calls:
 
 * (a) failures **prevented**: the hook rewrote the call into the agent's own later
-  fix (dp.learn's pair, compared as normalised words);
+  fix (dp.learn's pair, compared as normalised words, or as the same search
+  through a translation table: ``dp.learn.tables.same_fix``);
 * (b) failures **answered** correctly: the after-failure answer is that fix;
 * (c) **wrong** rewrites or answers: anything else the hooks changed or said,
   including a rewrite of a call that had succeeded.
@@ -32,6 +36,7 @@ session files from them.
 from __future__ import annotations
 
 import argparse
+import bisect
 import json
 import os
 import shutil
@@ -54,18 +59,32 @@ MAX_WRONG_SHARE = 0.01
 ANSWER_MARK = "Run this instead:\n"
 
 
-def read_calls(agent, directory: Path) -> list:
-    """Every Bash call of the session files under ``directory`` (``desires.bash_calls`` rows), each with
-    its command: the reader's pass keeps every success's command here, not only those after a failure."""
+def read_files(agent, files: list[Path]) -> list[list]:
+    """The Bash calls of each session file (``desires.bash_calls`` rows), each with its command: the
+    reader's pass keeps every success's command here, not only those after a failure. One store for all
+    files, each file read on its own so its rows are known by their ids; a row's session is made the
+    file's own (a subagent's transcript shares its parent's session id, and ids restart per file)."""
     scratch = Path(tempfile.mkdtemp(prefix="dp-replay-read-"))
     kept, sessionfiles.keep_after_failures = sessionfiles.keep_after_failures, _keep_every_command
+    bounds = []
     try:
         with Store.open(scratch / "read.db") as store:
-            agent.part("sessions").ingest(store.conn, directory)
-            return list(desires.bash_calls(store.conn))
+            for path in files:
+                single = scratch / "one"
+                single.mkdir()
+                (single / path.name).symlink_to(path.resolve())
+                agent.part("sessions").ingest(store.conn, single)
+                shutil.rmtree(single)
+                bounds.append(store.conn.execute("SELECT coalesce(max(id), 0) FROM desires").fetchone()[0])
+            rows = list(desires.bash_calls(store.conn))
     finally:
         sessionfiles.keep_after_failures = kept
         shutil.rmtree(scratch, ignore_errors=True)
+    per_file: list[list] = [[] for _ in files]
+    for row in rows:
+        index = bisect.bisect_left(bounds, row[0])
+        per_file[index].append((*row[:6], f"{row[6]}@{index}", *row[7:]))
+    return per_file
 
 
 def _keep_every_command(rows):
@@ -76,42 +95,62 @@ def _keep_every_command(rows):
 def split(agent, directory: Path, share: float, into: Path) -> tuple[Path, Path, list, list]:
     """(learn dir, replay dir, learn calls, replay calls): the session files by their first call's time."""
     files = sorted(path for path in directory.rglob("*") if path.is_file())
-    dated = []
-    for path in files:
-        single = Path(tempfile.mkdtemp(prefix="dp-replay-one-"))
-        (single / path.name).symlink_to(path.resolve())
-        calls = read_calls(agent, single)
-        shutil.rmtree(single, ignore_errors=True)
-        if calls:
-            dated.append((min(call[8] for call in calls), path, calls))
+    dated = [(min(call[8] for call in calls), path, calls)
+             for path, calls in zip(files, read_files(agent, files)) if calls]
     dated.sort(key=lambda item: item[0])
     cut = int(len(dated) * share)
     parts = (into / "learn", into / "replay")
     for part in parts:
         part.mkdir(parents=True)
     for index, (_when, path, _calls) in enumerate(dated):
-        shutil.copy(path, parts[index >= cut] / path.name)
+        relative = path.relative_to(directory)  # a subagent's transcript keeps its place under its session
+        (parts[index >= cut] / relative).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(path, parts[index >= cut] / relative)
     learn_calls = [call for _w, _p, calls in dated[:cut] for call in calls]
     replay_calls = [call for _w, _p, calls in dated[cut:] for call in calls]
     return parts[0], parts[1], learn_calls, replay_calls
 
 
-def stub_path(calls: list, into: Path) -> str:
-    """A PATH of stubs: the programs the calls ran successfully, minus those found missing."""
+def programs_of(calls: list) -> tuple[set, set]:
+    """(the programs the calls ran successfully, those they found missing)."""
     missing = {call[5] for call in calls if call[1] == "failure" and call[4] == "command not found"}
     ran = set()
     for call in calls:
-        command = json.loads(call[2])["command"] if call[2] else ""
-        found = words(command) or []
-        if call[1] == "success":
+        if call[1] == "success" and call[2]:
+            found = words(json.loads(call[2]).get("command") or "") or []
             ran |= {found[i] for i in command_starts(found) if "/" not in found[i]}
-    into.mkdir()
-    for name in sorted(ran - missing):
+    return ran, missing
+
+
+def stubs(names, into: Path) -> str:
+    """A directory of stub programs named ``names``; its path."""
+    into.mkdir(parents=True)
+    for name in sorted(names):
         if name and name.replace("-", "").replace("_", "").replace(".", "").isalnum():
             stub = into / name
             stub.write_text("#!/bin/sh\nexit 0\n")
             stub.chmod(0o755)
     return str(into)
+
+
+class Machines:
+    """The PATH each session ran with, as stubs: the programs the earlier sessions ran successfully, minus
+    those found missing (where learning runs); for a replayed session, also what it ran itself, minus
+    what it found missing (its own machine: ripgrep installed on one, missing on another)."""
+
+    def __init__(self, learn_calls: list, replay_calls: list, into: Path):
+        ran, missing = programs_of(learn_calls)
+        self.missing_anywhere = missing | programs_of(replay_calls)[1]
+        self.learned = ran - missing
+        self.base = stubs(self.learned - self.missing_anywhere, into / "base")
+        self.learn_path = f"{stubs(self.learned & self.missing_anywhere, into / 'learn')}{os.pathsep}{self.base}"
+        self.into, self.made = into, 0
+
+    def path_for(self, calls: list) -> str:
+        ran, missing = programs_of(calls)
+        extra = ((ran | self.learned) & self.missing_anywhere | ran) - missing
+        self.made += 1
+        return f"{stubs(extra, self.into / f'session-{self.made}')}{os.pathsep}{self.base}"
 
 
 def learn(env: dict, store: Path, agent, learn_dir: Path, apply_rules: bool = True) -> list[dict]:
@@ -138,14 +177,16 @@ def _hook(program: str, payload: dict, env: dict, store: Path) -> str:
     return proc.stdout
 
 
-def replay(calls: list, env: dict, store: Path, cwd: str) -> dict:
-    """Every later call through pave-check, every later failure through dp-capture; the tallies."""
-    fixes = {}
+def replay(calls: list, env: dict, store: Path, cwd: str, machines: Machines) -> dict:
+    """Every later call through pave-check, every later failure through dp-capture, each session on its
+    own machine's PATH; the tallies."""
+    fixes, paths = {}, {}
     sessions: dict[str, list] = {}
     for call in calls:
         sessions.setdefault(call[6], []).append(call)
-    for session_calls in sessions.values():
+    for session, session_calls in sessions.items():
         fixes.update({(pair.session, pair.failed_id): pair.fixed for pair in session_pairs(session_calls)})
+        paths[session] = {**env, "PATH": machines.path_for(session_calls)}
     tally = {"replayed": 0, "failures": 0, "with_fix": 0, "prevented": 0, "answered": 0, "wrong": 0, "examples": []}
     for n, call in enumerate(calls):
         row_id, outcome, tool_input, error, klass, _word, session = call[:7]
@@ -157,7 +198,8 @@ def replay(calls: list, env: dict, store: Path, cwd: str) -> dict:
         tally["with_fix"] += fix is not None
         base = {"session_id": session, "cwd": cwd, "tool_name": "Bash", "tool_input": {"command": command},
                 "tool_use_id": f"toolu_replay_{n}", "transcript_path": ""}
-        answer = json.loads(_hook("pave-check", {**base, "hook_event_name": "PreToolUse"}, env, store) or "{}")
+        answer = json.loads(_hook("pave-check", {**base, "hook_event_name": "PreToolUse"}, paths[session], store)
+                            or "{}")
         rewritten = ((answer.get("hookSpecificOutput") or {}).get("updatedInput") or {}).get("command")
         if rewritten and normalised(rewritten) != normalised(command):
             right = failed and fix is not None and same_fix(rewritten, fix)
@@ -166,7 +208,7 @@ def replay(calls: list, env: dict, store: Path, cwd: str) -> dict:
         if not failed:
             continue
         told = _hook("dp-capture", {**base, "hook_event_name": "PostToolUseFailure", "error": error or "error"},
-                     env, store)
+                     paths[session], store)
         context = (json.loads(told).get("hookSpecificOutput") or {}).get("additionalContext", "") if told else ""
         if ANSWER_MARK in context:
             said = context.split(ANSWER_MARK, 1)[1]
@@ -198,20 +240,26 @@ def run(sessions: Path, agent_name: str, share: float, apply_rules: bool = True)
         cwd = work / "project"
         cwd.mkdir()
         env = {key: value for key, value in os.environ.items() if not key.startswith(("DP_", "CLAUDE"))}
-        env.update(HOME=str(home), PATH=stub_path(learn_calls, work / "bin"), NO_COLOR="1")
+        machines = Machines(learn_calls, replay_calls, work / "bin")
+        env.update(HOME=str(home), PATH=machines.learn_path, NO_COLOR="1")
         store = work / "dp.db"
         rules = learn(env, store, agent, learn_dir, apply_rules)
         answers = Store.open(store)
         learned = answers.conn.execute("SELECT count(*) FROM learned").fetchone()[0]
         answers.close()
-        tally = replay(replay_calls, env, store, str(cwd))
+        tally = replay(replay_calls, env, store, str(cwd), machines)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    tally.update(sessions_learned=len({c[6] for c in learn_calls}), sessions_replayed=len({c[6] for c in replay_calls}),
+    tally.update(sessions_learned=_sessions(learn_calls), sessions_replayed=_sessions(replay_calls),
                  learned_answers=learned, rules_applied=[" ".join(item["alias"]) for item in rules],
                  recurring_failures=recurring(learn_calls, replay_calls))
     tally["wrong_share"] = tally["wrong"] / tally["replayed"] if tally["replayed"] else 0.0
     return tally
+
+
+def _sessions(calls: list) -> int:
+    """How many sessions the calls are of (a subagent's transcript is part of its parent's session)."""
+    return len({call[6].rsplit("@", 1)[0] for call in calls})
 
 
 def report(tally: dict) -> str:

@@ -1,23 +1,37 @@
-"""Public SWE-agent trajectories → Claude Code transcripts (the session files ``dp ingest`` reads).
+"""Public agent trajectories → Claude Code transcripts (the session files ``dp ingest`` reads).
 
 The replay benchmark's session files are built with this from public
-trajectory files (sources and commits in ``bench/README.md``). Only what the
-benchmark needs is kept: each shell call's command and the first
-``MAX_RESULT_CHARS`` of its output, redacted with dp's own redaction; the
-agent's own tools (``str_replace_editor``, ``submit`` …) are left out. A
-trajectory has no exit codes, so a call failed when its output says so the way
-a shell does (``command not found``, ``No such file or directory`` …, the
-patterns below). Each trajectory becomes one session; its calls are given
-times one second apart, and trajectories one hour apart in the order given,
-so "split by time" splits by that order.
+trajectory files (sources and commits in ``bench/README.md``). Each file's
+format is recognised by its content:
 
-    python bench/trajectories_to_transcripts.py OUT_DIR SOURCE_LABEL FILE.traj …
+* a SWE-agent trajectory (``*.traj``: JSON with a ``trajectory`` list);
+* a Claude Code session as ``claude -p --output-format stream-json`` prints
+  it (JSON lines, a ``system``/``init`` line, then ``assistant``/``user`` lines);
+* a Codex CLI session as ``codex exec --json`` prints it (``thread.started``,
+  ``item.completed`` lines with ``command_execution`` items and exit codes);
+* a Codex CLI session rendered as Markdown by ai-workflow-agent
+  (``# Codex Agent 実行ログ``: a ``コマンド`` line and ``failed (exit_code=N)``
+  per command).
+
+Only what the benchmark needs is kept: each tool call (a Claude Code session
+keeps every tool, the others their shell calls) and the first
+``MAX_RESULT_CHARS`` of its output, redacted with dp's own redaction. A
+Codex command is the one its ``bash -lc`` wrapper runs. A SWE-agent
+trajectory has no exit codes, so a call failed when its output says so the
+way a shell does (``command not found``, ``No such file or directory`` …, the
+patterns below); the other formats record exit codes or ``is_error``. Each
+file becomes one session; its calls are given times two seconds apart, and
+files one hour apart in the order given, so "split by time" splits by that
+order.
+
+    python bench/trajectories_to_transcripts.py OUT_DIR SOURCE_LABEL FILE …
 """
 
 from __future__ import annotations
 
 import json
 import re
+import shlex
 import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -33,30 +47,118 @@ AGENT_TOOLS = frozenset({"str_replace_editor", "submit", "open", "goto", "scroll
                          "python_code", "exit_format", "exit_context", "exit_api"})
 FAILED = re.compile(r"command not found|^[^\n]*: not found|No such file or directory|unrecognized (?:option|arguments)|"
                     r"invalid option|unknown option|Traceback \(most recent call last\)|^usage: |^error: ", re.M)
+CODEX_MARKDOWN = "# Codex Agent"
+# One command of a rendered Codex log: the command in backticks, its status line, its output block.
+MARKDOWN_CALL = re.compile(r"^\*\*コマンド\*\*: `(?P<command>.*?)`\n\*\*ステータス\*\*: (?P<status>\w+)"
+                           r"(?: \(exit_code=(?P<code>-?\d+)\))?\n(?:\n```text\n(?P<output>.*?)\n```)?", re.M | re.S)
 
 
 def shell_calls(trajectory: dict):
-    """(command, output, failed) for each shell call of a SWE-agent trajectory, in order."""
+    """(tool, input, output, failed) for each shell call of a SWE-agent trajectory, in order."""
     for step in trajectory.get("trajectory") or ():
         action = (step.get("action") or "").strip()
         if not action or action.split()[0] in AGENT_TOOLS:
             continue
         output = step.get("observation") or ""
-        yield action[:MAX_COMMAND_CHARS], output, bool(FAILED.search(output[:4000]))
+        yield "Bash", {"command": action[:MAX_COMMAND_CHARS]}, output, bool(FAILED.search(output[:4000]))
+
+
+def stream_json_calls(lines: list[dict]):
+    """(tool, input, output, failed) for each tool call of a ``claude -p --output-format stream-json`` session."""
+    calls = {}
+    for entry in lines:
+        message = entry.get("message")
+        blocks = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(blocks, list):
+            continue
+        for block in blocks:
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "tool_use" and isinstance(block.get("id"), str):
+                calls[block["id"]] = (block.get("name"), block.get("input"))
+            elif block.get("type") == "tool_result" and block.get("tool_use_id") in calls:
+                name, tool_input = calls.pop(block["tool_use_id"])
+                if isinstance(name, str) and isinstance(tool_input, dict):
+                    yield name, tool_input, _text(block.get("content")), block.get("is_error") is True
+
+
+def _text(content) -> str:
+    if isinstance(content, list):
+        return "\n".join(b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text")
+    return content if isinstance(content, str) else ""
+
+
+def codex_json_calls(lines: list[dict]):
+    """(tool, input, output, failed) for each command of a ``codex exec --json`` session."""
+    for entry in lines:
+        item = entry.get("item") if entry.get("type") == "item.completed" else None
+        if isinstance(item, dict) and item.get("type") == "command_execution" and isinstance(item.get("command"), str):
+            code = item.get("exit_code")
+            if isinstance(code, int):
+                yield _codex_call(item["command"], item.get("aggregated_output") or "", code)
+
+
+def codex_markdown_calls(text: str):
+    """(tool, input, output, failed) for each command of a Codex session rendered as Markdown."""
+    for found in MARKDOWN_CALL.finditer(text):
+        if found.group("code") is not None:
+            yield _codex_call(found.group("command"), found.group("output") or "", int(found.group("code")))
+
+
+def _codex_call(command: str, output: str, code: int):
+    """A Codex command as the agent wrote it (the script its ``bash -lc`` wrapper runs), with its exit code."""
+    inner = unwrap(command)
+    text = f"Exit code {code}\n{output}" if code else output
+    return "Bash", {"command": inner[:MAX_COMMAND_CHARS]}, text, code != 0
+
+
+def unwrap(command: str) -> str:
+    """The script of ``bash -lc 'SCRIPT'`` (``/bin/bash -lc``, ``bash -c`` …); any other command as it is."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return command
+    if len(words) == 3 and words[0].rsplit("/", 1)[-1] in ("bash", "sh", "zsh") and words[1] in ("-lc", "-c"):
+        return words[2]
+    return command
+
+
+def calls_of(path: Path):
+    """The calls of one trajectory file, its format recognised by its content; [] for any other file."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    if text.startswith(CODEX_MARKDOWN):
+        return list(codex_markdown_calls(text))
+    stripped = text.lstrip()
+    if stripped.startswith("{") and "\n{" not in stripped[:200000].rstrip():
+        try:
+            return list(shell_calls(json.loads(text)))
+        except (ValueError, AttributeError):
+            pass
+    lines = []
+    for line in text.splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(entry, dict):
+            lines.append(entry)
+    if any(str(entry.get("type", "")).startswith(("thread.", "item.")) for entry in lines[:5]):
+        return list(codex_json_calls(lines))
+    return list(stream_json_calls(lines))
 
 
 def transcript(session: str, calls, start: datetime) -> str:
     """Claude Code transcript lines for ``calls`` (the shape ``dp ingest --claude-transcripts`` reads)."""
     lines = []
-    for n, (command, output, failed) in enumerate(calls):
+    for n, (tool, tool_input, output, failed) in enumerate(calls):
         when = (start + timedelta(seconds=2 * n)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
         then = (start + timedelta(seconds=2 * n + 1)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
         call_id = f"toolu_{session[-12:]}_{n:04d}"
         lines.append({"type": "assistant", "sessionId": session, "timestamp": when, "cwd": "/testbed",
                       "message": {"role": "assistant", "content": [
-                          {"type": "tool_use", "id": call_id, "name": "Bash", "input": {"command": command}}]}})
+                          {"type": "tool_use", "id": call_id, "name": tool, "input": tool_input}]}})
         text = redact_text(output.replace("\r\n", "\n")[:MAX_RESULT_CHARS])
-        if failed and "Exit code" not in text:
+        if failed and tool == "Bash" and "Exit code" not in text:
             text = "Exit code 1\n" + text
         lines.append({"type": "user", "sessionId": session, "timestamp": then, "cwd": "/testbed",
                       "message": {"role": "user", "content": [
@@ -72,10 +174,10 @@ def main(argv: list[str]) -> int:
     out.mkdir(parents=True, exist_ok=True)
     existing = len(list(out.glob("*.jsonl")))
     for n, name in enumerate(files):
-        calls = list(shell_calls(json.loads(Path(name).read_text(encoding="utf-8"))))
+        calls = calls_of(Path(name))
         if not calls:
             continue
-        session = f"{label}-{Path(name).stem}"[:80]
+        session = f"{label}-{existing + n:05d}-{Path(name).name.rsplit('.', 1)[0][-60:]}"
         start = START + timedelta(hours=existing + n)
         (out / f"{session}.jsonl").write_text(transcript(session, calls, start), encoding="utf-8")
     return 0

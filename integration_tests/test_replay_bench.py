@@ -73,3 +73,37 @@ def test_an_answer_the_agent_did_not_take_counts_as_wrong(tmp_path):
     assert status == 1  # 1 of 2 replayed calls is far above 1 %
     assert tally["examples"][0] == {"outcome": "wrong", "how": "rewrite", "call": "python b.py", "dp": "python3 b.py",
                                     "agent_fix": "uv run python b.py"}
+
+
+RG_MISSING = "Exit code 127\n/bin/bash: line 1: rg: command not found"
+
+
+def _rg_sessions(root: Path) -> None:
+    """rg missing on the agents' machines, fixed with the grep that means the same; one later machine has it."""
+    _session(root, "early-1", 0, [("Bash", {"command": "rg -n 'def main' src"}, RG_MISSING, True),
+                                  ("Bash", {"command": "grep -rn 'def main' src"}, "src/app.py:3:def main():", False)])
+    _session(root, "early-2", 100, [("Bash", {"command": "cd api && rg -i token"}, RG_MISSING, True),
+                                    ("Bash", {"command": "cd api && grep -R -i token ."}, "./auth.py:TOKEN", False)])
+    _session(root, "late-1", 200, [("Bash", {"command": "rg -l TODO"}, RG_MISSING, True),
+                                   ("Bash", {"command": "grep -rl TODO ."}, "./notes.md", False),
+                                   # -t has no exact grep meaning: left alone, though the agent found a grep
+                                   ("Bash", {"command": "rg -t py Cart"}, RG_MISSING, True),
+                                   ("Bash", {"command": "grep -rn --include='*.py' Cart ."}, "./cart.py:1", False)])
+    _session(root, "late-2", 300, [("Bash", {"command": "rg -n Cart src"}, "src/cart.py:1:class Cart:", False),
+                                   ("Bash", {"command": "git status --short"}, "", False)])
+
+
+def test_rg_missing_is_prevented_through_the_grep_table_read_backwards(tmp_path):
+    """The learned rule rg → grep rewrites the later `rg -l TODO` into grep's same search (the agent's own fix
+    in other words), leaves `rg -t py` alone, and never touches rg where the session's machine had it."""
+    _rg_sessions(tmp_path)
+    status, tally = _bench(tmp_path)
+    assert status == 0
+    assert tally["rules_applied"] == ["--cmd rg --replace grep"]
+    # the grep after `rg -t py` is no fix dp can tell (its table has no -t): one failure with a fix
+    assert (tally["failures"], tally["recurring_failures"], tally["with_fix"]) == (2, 2, 1)
+    assert (tally["prevented"], tally["answered"], tally["wrong"]) == (1, 0, 0)
+    assert tally["examples"] == [{"outcome": "prevented", "how": "rewrite", "call": "rg -l TODO",
+                                  "dp": "grep -l -r -I TODO", "agent_fix": "grep -rl TODO ."}]
+    status, tally = _bench(tmp_path, "--answers-only")
+    assert (status, tally["prevented"], tally["answered"], tally["wrong"]) == (0, 0, 1, 0)

@@ -79,20 +79,20 @@ def same_intent(failed: str, fixed: str) -> bool:
     ratio = SequenceMatcher(None, old, new, autojunk=False).ratio()
     if ratio >= MIN_OVERLAP or SequenceMatcher(None, failed, fixed, autojunk=False).ratio() >= 0.8:
         return True
-    return _overlap_through_table(failed, old, old_starts, new, new_starts)
+    return _overlap_through_table(failed, fixed, old, old_starts, new, new_starts)
 
 
-def _overlap_through_table(failed: str, old, old_starts, new, new_starts) -> bool:
-    """Whether ``failed``, translated through a table between its program and the fix's, shares most
-    of its words with the fix (``rg -l x`` and ``grep -R -l -I x .`` say the same in other words)."""
-    from dp.learn.tables import table_pair, translated
+def _overlap_through_table(failed: str, fixed: str, old, old_starts, new, new_starts) -> bool:
+    """Whether ``failed``, translated through a table between its program and the fix's, is the fix's
+    search or shares most of its words with it (``rg -l x`` and ``grep -rl x .`` say the same in other words)."""
+    from dp.learn.tables import same_search, table_pair, translated
 
     for source in {old[i] for i in old_starts}:
         for target in {new[j] for j in new_starts} - {source}:
-            if table_pair(source, target):
-                translation = words(translated(failed, source, target) or "")
-                if translation and SequenceMatcher(None, translation, new, autojunk=False).ratio() >= MIN_OVERLAP:
-                    return True
+            translation = translated(failed, source, target) if table_pair(source, target) else None
+            if translation and (SequenceMatcher(None, words(translation), new, autojunk=False).ratio() >= MIN_OVERLAP
+                                or same_search(translation, fixed, target)):
+                return True
     return False
 
 
