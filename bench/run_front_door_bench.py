@@ -79,9 +79,11 @@ def session(root: Path, claude: Path, calls: list[str], front_door: bool) -> dic
     assert result.result["is_error"] is False, result.proc.stdout[-2000:]
     assert log.exists(), "pave-check never started (not even at SessionStart): the plugin did not run"
     starts = asked(log)
-    captures = capture_log.read_text().splitlines() if capture_log.exists() else []
+    captures = [json.loads(line) for line in capture_log.read_text().splitlines()] if capture_log.exists() else []
+    payloads = [p for start in captures for p in (start if isinstance(start, list) else [start])]
+    failures = sum(1 for p in payloads if p.get("hook_event_name") == "PostToolUseFailure")
     return {"seconds": seconds, "starts": len(starts), "bash": [s for s in starts if s != "PostToolBatch"],
-            "captures": len(captures), "client": client}
+            "captures": len(captures), "failures": failures, "captured": len(payloads), "client": client}
 
 
 def _without_front_door(client: RealClient) -> None:
@@ -125,7 +127,7 @@ def main() -> int:
     print(f"{len(calls)} Bash calls from {Path(args.corpus).name}, one per turn; rules grep → rg and a recipe, "
           f"paving on in a pnpm project; Claude Code {version()}")
     print(f"  pave-check acts on {touched} of them; the mod's word scan sends {sum(asks)} to dp "
-          f"({sum(asks) - touched} hold a rule's word pave-check then leaves alone)")
+          f"({sum(asks) - touched} hold a word a rule or paving is keyed on and pave-check leaves them alone)")
     print("| path | dp processes | pave-check for Bash calls | pave-check after batches | dp-capture | client wall time |")
     print("|---|---|---|---|---|---|")
     for name, run in runs.items():
@@ -135,6 +137,8 @@ def main() -> int:
     classic, front = runs["classic"], runs["front door"]
     print(f"front door / classic: {(front['starts'] + front['captures']) / max(classic['starts'] + classic['captures'], 1):.2f}× "
           f"the processes, {front['seconds'] / classic['seconds']:.2f}× the wall time")
+    print(f"dp-capture with the front door: {front['captures']} processes for {front['captured']} calls, "
+          f"{front['failures']} of them failed (each with up to 5 Bash calls after it)")
     if len(front["bash"]) != sum(asks):
         print(f"note: the session started pave-check for {len(front['bash'])} Bash calls, the scan says {sum(asks)}")
     return 1 if missed else 0
