@@ -28,10 +28,10 @@ def repo_root(directory: str) -> str | None:
         return None
     for folder in walk_up_text(directory):
         try:
-            os.stat(os.path.join(folder, ".git"))
-        except (OSError, ValueError):
-            continue
-        return folder
+            if os.access(os.path.join(folder, ".git"), os.F_OK):  # not a stat: one that fails raises, at a cost
+                return folder
+        except ValueError:  # a NUL in the agent's cwd
+            return None
     return None
 
 

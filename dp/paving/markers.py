@@ -9,8 +9,6 @@ marker — a new lockfile, an edited package.json, a created ``.venv`` —
 misses the cache and detection runs again. Stdlib-only.
 """
 
-from __future__ import annotations
-
 import json
 import os
 
@@ -33,17 +31,24 @@ MAX_ENTRIES = 64
 
 
 def fingerprint(start: str) -> list:
-    """``[[path, mtime_ns], …]`` of the markers from ``start`` up to the repository root."""
+    """``[[path, mtime_ns], …]`` of the markers from ``start`` up to the repository root.
+
+    Asks ``os.access`` whether each marker is there and ``stat``s only those that are: most are
+    not, and a ``stat`` that fails raises, which cost the hook three times as much (a millisecond
+    for a call four directories deep in no project, where the walk goes up to ``/``).
+    """
     found = []
     for folder in walk_up_text(start):
+        prefix = os.path.join(folder, "")
         for name in MARKERS:
-            path = os.path.join(folder, name)
-            try:
-                found.append([path, os.stat(path).st_mtime_ns])
-            except OSError:
-                pass
-        if os.path.exists(os.path.join(folder, ".git")):
-            found.append([os.path.join(folder, ".git"), 0])
+            path = prefix + name
+            if os.access(path, os.F_OK):
+                try:
+                    found.append([path, os.stat(path).st_mtime_ns])
+                except OSError:  # gone since
+                    pass
+        if os.access(prefix + ".git", os.F_OK):
+            found.append([prefix + ".git", 0])
             break
     return found
 

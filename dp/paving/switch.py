@@ -7,8 +7,6 @@ unreadable file means on (the default from ``dp init``). Stdlib-only: the
 hook reads it whenever a paving word occurs.
 """
 
-from __future__ import annotations
-
 import os
 
 from dp.cachedir import read_json_object
