@@ -124,3 +124,16 @@ def test_the_list_check_sees_a_hand_kept_list(tmp_path):
                       'MESSAGE = "use one of claude, gemini, codex"\n', encoding="utf-8")
     found = hand_kept_lists(module, ("claude", "gemini", "codex"), ("Claude Code", "Gemini CLI", "Codex CLI"))
     assert found == ["line 1: ['claude', 'codex', 'gemini']", "line 3: 'use one of claude, gemini, codex'"]
+
+
+def test_no_agent_spells_another_tool_with_one_of_dps_own_names():
+    """dp's canonical tool names (Claude Code's) answer for themselves in ``canonical_anywhere``,
+    which the hook asks on a block without importing every adapter: that holds only while no
+    agent uses one of them for a different tool, a new agent included."""
+    from dp.agents import all_agents, canonical_anywhere
+    from dp.agents.tools import BUILTIN_TOOLS
+
+    for agent in all_agents():
+        for own, canonical in agent.tool_names.items():
+            assert own not in BUILTIN_TOOLS or canonical == own, (agent.name, own, canonical)
+    assert all(canonical_anywhere(name) == name for name in BUILTIN_TOOLS)

@@ -130,7 +130,16 @@ def refuse_unless_forced(rule, force: bool, where: str = "") -> None:
 
 
 def canonical_anywhere(tool: str) -> str:
-    """dp's canonical name for ``tool`` as any agent spells it (``run_shell_command`` → ``Bash``)."""
+    """dp's canonical name for ``tool`` as any agent spells it (``run_shell_command`` → ``Bash``).
+
+    One of dp's own names (Claude Code's: ``Read``) is its own answer, without importing every
+    adapter: the hook asks this on a block and for an alias to such a name, and no agent spells
+    another tool that way (``tests/test_agent_addition.py`` keeps it so).
+    """
+    from dp.agents.tools import BUILTIN_TOOLS
+
+    if tool in BUILTIN_TOOLS:
+        return tool
     for agent in all_agents():
         if tool in agent.tool_names:
             return agent.canonical(tool)

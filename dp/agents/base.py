@@ -273,7 +273,7 @@ class Agent:
     def spelled_params(self, agent_tool: str, rules) -> list:
         """``rules`` about a tool's parameters, each naming the parameter as this agent's
         ``agent_tool`` does, so the rewrite reads and writes the agent's own arguments."""
-        if not self.tool_args.get(agent_tool):
+        if not rules or not self.tool_args.get(agent_tool):
             return rules
         from dp.rules.model import Rule
 

@@ -6,8 +6,6 @@ the ``tool_name`` of a PreToolUse payload. MCP tools are named
 ``mcp__<server>__<tool>`` and are always possible.
 """
 
-from __future__ import annotations
-
 BUILTIN_TOOLS = frozenset(
     {
         "Agent",

@@ -341,7 +341,7 @@ def _decide(conn, options, event, project=None):
     """The decision for one call; ``conn`` is None when there is no store (no user rules),
     ``project`` the project layers of the call's directory (dp.layers), None when it has none."""
     from dp.agents.base import BLOCK, Decision
-    from dp.rules.model import BASH_PARAM, BASH_TOOL
+    from dp.rules import BASH_PARAM, BASH_TOOL
 
     tool, tool_input = event.tool, event.tool_input
     alias = _tool_alias(conn, event, project)
@@ -493,7 +493,7 @@ def _with_project(user_rules, project, tool: str, text: str, words):
 def _rules(conn, tool: str, text: str, words=None):
     """The tool's rules that could apply to ``text`` (parameter rules always do),
     recipes with their compiled programs attached."""
-    from dp.rules.model import RECIPE
+    from dp.rules import RECIPE
     from dp.store.read import recipe_programs
 
     rules = _matching_rules(conn, tool, text, words)

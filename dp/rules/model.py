@@ -2,29 +2,15 @@
 
 A rule is one row of ``aliases_v3``. Its identity is the primary key
 ``(from_name, tool, param, command, match_kind)``; ``to_name`` and ``message``
-are its payload. Kept as a plain slotted class (no dataclasses) because the
-hook imports this on every tool call.
+are its payload; the names of its fields and kinds are ``dp.rules``'. Kept as a
+plain slotted class (no dataclasses) because the hook imports this whenever a
+rule concerns its call.
 """
 
-# match_kind values. The empty string is a tool-name alias (block + suggest).
-TOOL_ALIAS = ""
-FLAG = "flag"
-COMMAND = "command"
-LITERAL = "literal"
-REGEX = "regex"
-RECIPE = "recipe"
-
-MATCH_KINDS = (TOOL_ALIAS, FLAG, COMMAND, LITERAL, REGEX, RECIPE)
-
-# The order the hook applies Bash rules in, independent of their names.
-APPLY_ORDER = (RECIPE, COMMAND, FLAG, LITERAL, REGEX)
-
-# The tool and parameter every command-scoped rule targets.
-BASH_TOOL = "Bash"
-BASH_PARAM = "command"
-
-FIELDS = ("from_name", "to_name", "tool", "param", "command", "match_kind", "message", "created_at")
-KEY_FIELDS = ("from_name", "tool", "param", "command", "match_kind")
+from dp.rules import (  # noqa: F401 (the vocabulary, dp.rules: imported from here all over dp)
+    APPLY_ORDER, BASH_PARAM, BASH_TOOL, COMMAND, FIELDS, FLAG, KEY_FIELDS, LITERAL, MATCH_KINDS, RECIPE, REGEX,
+    TOOL_ALIAS,
+)
 
 
 def dashed(flag: str) -> str:

@@ -5,7 +5,7 @@ mode (set by the writer), so readers see only committed rules and never
 block the writer.
 """
 
-from dp.rules.model import FIELDS, Rule
+from dp.rules import FIELDS
 from dp.store.connection import connect, readonly_uri, sqlite3  # the C module (dp.store.connection)
 from dp.store.location import DEFAULT_DB, db_location  # noqa: F401 (re-exported)
 
@@ -97,17 +97,28 @@ def schema_version(conn: sqlite3.Connection) -> int:
     return conn.execute("PRAGMA user_version").fetchone()[0]
 
 
-def tool_alias(conn: sqlite3.Connection, tool_name: str) -> Rule | None:
-    """The tool-name alias for ``tool_name``, if one exists (primary-key lookup)."""
-    row = conn.execute(
+def _rules(rows) -> list:
+    """``Rule``s of rows in ``FIELDS`` order; the class loads only when there is a row (on most
+    hook calls there is none: a module less to import)."""
+    if not rows:
+        return []
+    from dp.rules.model import Rule
+
+    return [Rule(*row) for row in rows]
+
+
+def tool_alias(conn: sqlite3.Connection, tool_name: str):
+    """The tool-name alias (a ``Rule``) for ``tool_name``, if one exists (primary-key lookup)."""
+    rows = conn.execute(
         f"SELECT {_COLUMNS} FROM aliases_v3 WHERE from_name = ? AND tool = '' AND param = ''"
         " AND command = '' AND match_kind = ''",
         (tool_name,),
-    ).fetchone()
-    return Rule(*row) if row else None
+    ).fetchall()
+    rules = _rules(rows)
+    return rules[0] if rules else None
 
 
-def rules_for_tool(conn: sqlite3.Connection, tool: str, commands=()) -> list[Rule]:
+def rules_for_tool(conn: sqlite3.Connection, tool: str, commands=()) -> list:
     """Rules for ``tool`` that apply to the given command words, in insertion order.
 
     Returns the tool's parameter rules (``command = ''``) plus the rules whose
@@ -120,7 +131,7 @@ def rules_for_tool(conn: sqlite3.Connection, tool: str, commands=()) -> list[Rul
         f"SELECT {_COLUMNS} FROM aliases_v3 WHERE tool = ? AND command IN ({marks}) ORDER BY rowid",
         (tool, "", *commands),
     ).fetchall()
-    return [Rule(*row) for row in rows]
+    return _rules(rows)
 
 
 def recipe_programs(conn: sqlite3.Connection, templates) -> dict[str, str]:
@@ -136,6 +147,6 @@ def recipe_programs(conn: sqlite3.Connection, templates) -> dict[str, str]:
     return dict(rows)
 
 
-def all_rules(conn: sqlite3.Connection) -> list[Rule]:
+def all_rules(conn: sqlite3.Connection) -> list:
     """Every rule, in insertion order, without creating or migrating anything."""
-    return [Rule(*row) for row in conn.execute(f"SELECT {_COLUMNS} FROM aliases_v3 ORDER BY rowid")]
+    return _rules(conn.execute(f"SELECT {_COLUMNS} FROM aliases_v3 ORDER BY rowid").fetchall())
