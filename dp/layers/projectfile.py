@@ -20,7 +20,7 @@ import os
 import stat
 from operator import itemgetter
 
-from dp.rules.model import FIELDS, KEY_FIELDS, RECIPE, Rule
+from dp.rules import FIELDS, KEY_FIELDS, RECIPE
 
 # A project file over this size is refused as a whole (its layer is inert).
 MAX_BYTES = 1 << 20
@@ -96,7 +96,10 @@ def load(source: str, path: str, info) -> ProjectFile:
     return ProjectFile(source, path, real, sha256, problem=problem, rows=rows)
 
 
-def _rule(row, source: str) -> Rule:
+def _rule(row, source: str):
+    """The ``Rule`` of a cached row (the class loads with the first one a call needs)."""
+    from dp.rules.model import Rule
+
     rule = Rule(*row[: len(FIELDS)])
     rule.program, rule.line, rule.source = row[len(FIELDS)], row[len(FIELDS) + 1], source
     return rule
@@ -122,7 +125,7 @@ def _read(path: str) -> tuple:
     return real, digest, "", [(*(getattr(rule, name) for name in FIELDS), _program(rule), rule.line) for rule in rules]
 
 
-def parse(data: bytes) -> list[Rule]:
+def parse(data: bytes) -> list:
     """The rules in a project file's bytes, each with its ``line``; DpError naming the line of what is wrong."""
     from dp.errors import DpError
     from dp.layers.tomlscan import entry_blocks
@@ -153,7 +156,7 @@ def parse(data: bytes) -> list[Rule]:
     return rules
 
 
-def _program(rule: Rule) -> str:
+def _program(rule) -> str:
     """A recipe's compiled program (what the store keeps beside a recipe rule), '' when Jinja2 must render it."""
     if rule.match_kind != RECIPE:
         return ""

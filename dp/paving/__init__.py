@@ -8,7 +8,8 @@ project's own command — the same decision ``dp tasks`` reports (dp.runners)
 
 This module is imported by the hook on every Bash call, so it is stdlib-only
 and cheap: ``gate`` answers from a set intersection (and, only when a word
-matches, one small read of the switch file) whether paving could apply.
+matches, the marker stats up to the repository root, then one small read of
+the switch file) whether paving could apply.
 Detection, translation and bashlex load only after that.
 
 * ``dp.paving.switch``   — on/off, globally and per project (``dp paving``)
@@ -45,10 +46,6 @@ def gate(words, command: str, dp_dir: str, cwd: str):
     found = WORDS.intersection(words)
     if not any(NEEDS.get(word, "") in command for word in found):
         return None
-    from dp.paving.switch import enabled_for
-
-    if not enabled_for(dp_dir, cwd):
-        return None
     import os
 
     from dp.paving.markers import fingerprint
@@ -56,7 +53,11 @@ def gate(words, command: str, dp_dir: str, cwd: str):
     directory = os.path.realpath(cwd)
     fp = fingerprint(directory)
     if not any(not path.endswith("/.git") for path, _ in fp):
-        return None  # in no project: nothing to pave, and no parse to pay for
+        return None  # in no project: nothing to pave, and no parse (nor the switch file) to pay for
+    from dp.paving.switch import enabled_for
+
+    if not enabled_for(dp_dir, directory):
+        return None
     paving = Paving(dp_dir, directory)
     paving.fingerprints[directory] = fp
     return paving
