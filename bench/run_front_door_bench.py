@@ -46,7 +46,8 @@ os.environ.setdefault("DP_TESTS_CACHE", str(Path.home() / ".cache" / "dp-tests")
 from corpus import commands as read_commands  # noqa: E402
 from real_client.claude_install import ensure_installed, version  # noqa: E402
 from real_client.client_support import BIN, RealClient  # noqa: E402
-from real_client.front_door_support import asked, hook_answers, mod_decisions, recorded, user_with_rules  # noqa: E402
+from real_client.front_door_support import (asked, hook_answers, hook_seconds, mod_decisions, recorded,
+                                             user_with_rules)  # noqa: E402
 from real_managers import install_manager  # noqa: E402
 
 from dp.agents.claude.fake_api import bash  # noqa: E402
@@ -70,8 +71,8 @@ def session(root: Path, claude: Path, calls: list[str], front_door: bool) -> dic
     log, capture_log = recorded(client), recorded(client, "dp-capture")
     if not front_door:
         _without_front_door(client)
-    log.unlink(missing_ok=True)
-    capture_log.unlink(missing_ok=True)
+    for path in (log, capture_log, Path(f"{log}.ns"), Path(f"{capture_log}.ns")):
+        path.unlink(missing_ok=True)
     turns = [[bash(command, timeout=3000)] for command in calls]
     started = time.monotonic()
     result = client.run(turns, timeout=3600)
@@ -83,7 +84,8 @@ def session(root: Path, claude: Path, calls: list[str], front_door: bool) -> dic
     payloads = [p for start in captures for p in (start if isinstance(start, list) else [start])]
     failures = sum(1 for p in payloads if p.get("hook_event_name") == "PostToolUseFailure")
     return {"seconds": seconds, "starts": len(starts), "bash": [s for s in starts if s != "PostToolBatch"],
-            "captures": len(captures), "failures": failures, "captured": len(payloads), "client": client}
+            "captures": len(captures), "failures": failures, "captured": len(payloads),
+            "hook_seconds": hook_seconds(log) + hook_seconds(capture_log), "client": client}
 
 
 def _without_front_door(client: RealClient) -> None:
@@ -128,15 +130,17 @@ def main() -> int:
           f"paving on in a pnpm project; Claude Code {version()}")
     print(f"  pave-check acts on {touched} of them; the mod's word scan sends {sum(asks)} to dp "
           f"({sum(asks) - touched} hold a word a rule or paving is keyed on and pave-check leaves them alone)")
-    print("| path | dp processes | pave-check for Bash calls | pave-check after batches | dp-capture | client wall time |")
-    print("|---|---|---|---|---|---|")
+    print("| path | dp processes | pave-check for Bash calls | pave-check after batches | dp-capture "
+          "| time in dp's hooks | client wall time |")
+    print("|---|---|---|---|---|---|---|")
     for name, run in runs.items():
         total = run["starts"] + run["captures"]
         print(f"| {name} | {total} | {len(run['bash'])} | {run['starts'] - len(run['bash'])} | {run['captures']} "
-              f"| {run['seconds']:.1f} s |")
+              f"| {run['hook_seconds']:.1f} s | {run['seconds']:.1f} s |")
     classic, front = runs["classic"], runs["front door"]
     print(f"front door / classic: {(front['starts'] + front['captures']) / max(classic['starts'] + classic['captures'], 1):.2f}× "
-          f"the processes, {front['seconds'] / classic['seconds']:.2f}× the wall time")
+          f"the processes, {front['hook_seconds'] / max(classic['hook_seconds'], 1e-9):.2f}× the time in dp's hooks, "
+          f"{front['seconds'] / classic['seconds']:.2f}× the wall time")
     print(f"dp-capture with the front door: {front['captures']} processes for {front['captured']} calls, "
           f"{front['failures']} of them failed (each with up to 5 Bash calls after it)")
     if len(front["bash"]) != sum(asks):

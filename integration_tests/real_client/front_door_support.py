@@ -66,13 +66,18 @@ def hook_answers(python: str, env: dict, cwd: Path, commands: list[str]) -> list
 
 def recorded(client: RealClient, program: str = "pave-check") -> Path:
     """Put a recording wrapper in place of ``program`` (pave-check, dp-capture) in the installed plugin;
-    the log it writes, one line per start: the hook JSON it was given."""
+    the log it writes, one line per start: the hook JSON it was given (and, beside it, how long
+    each run took: ``hook_seconds``)."""
     log = client.root / f"{program}.log"
     wrapper = client.root / f"recording-{program}"
     real = str(BIN / program)
     wrapper.write_text("#!/bin/bash\ninput=$(cat)\n"
                        f"printf '%s\\n' \"$input\" >> {shlex.quote(str(log))}\n"
-                       f"printf '%s' \"$input\" | exec {shlex.quote(real)} \"$@\"\n")
+                       "start=$(date +%s%N)\n"
+                       f"printf '%s' \"$input\" | {shlex.quote(real)} \"$@\"\n"
+                       "status=$?\n"
+                       f"echo $(( $(date +%s%N) - start )) >> {shlex.quote(str(log))}.ns\n"
+                       "exit $status\n")
     wrapper.chmod(0o755)
     installed = json.loads((client.home / ".claude" / "plugins" / "installed_plugins.json").read_text())
     for plugin in (client.home / ".dp" / "claude-plugin" / "dp", Path(installed["plugins"]["dp@dp-local"][0]["installPath"])):
@@ -82,6 +87,12 @@ def recorded(client: RealClient, program: str = "pave-check") -> Path:
             assert real in text, (path, text)
             path.write_text(text.replace(real, shlex.quote(str(wrapper))))
     return log
+
+
+def hook_seconds(log: Path) -> float:
+    """The time the recorded program's runs took together (each from its start to its exit), in seconds."""
+    times = Path(f"{log}.ns")
+    return sum(int(line) for line in times.read_text().split()) / 1e9 if times.exists() else 0.0
 
 
 def asked(log: Path) -> list[str]:
