@@ -321,9 +321,10 @@ async function dpCommands($: EngineInterface): Promise<Commands | null> {
 // pave-check run on a classic hook's own stdin: exit 2 is a block with its
 // stderr, JSON on exit 0 the hook's `hookSpecificOutput`, anything else (it
 // failed) no answer, as a failed classic hook is.
-async function runDp($: EngineInterface, command: string, payload: unknown): Promise<{ block?: string; output: Record<string, unknown> }> {
+async function runDp($: EngineInterface, command: string, payload: unknown,
+  timeoutMs = PAVE_CHECK_TIMEOUT_MS): Promise<{ block?: string; output: Record<string, unknown> }> {
   const ran = await $.process.run(['/bin/sh', '-c', command], {
-    stdin: JSON.stringify(payload), timeoutMs: PAVE_CHECK_TIMEOUT_MS, env: await $.process.hookEnv(),
+    stdin: JSON.stringify(payload), timeoutMs, env: await $.process.hookEnv(),
   })
   if (ran.exitCode === 2) return { block: ran.stderr.trim() || 'blocked by dp', output: {} }
   if (ran.exitCode !== 0 || ran.stdout.trim() === '') return { output: {} }
@@ -474,7 +475,9 @@ async function afterFailure<E, R>($: EngineInterface, capture: Capture, e: E, ne
     const session = await $.session.id()
     const before = capture.held.get(session)?.calls ?? []
     capture.held.set(session, { left: FOLLOW_CALLS, calls: [] })
-    context = contextOf((await runDp($, capture.command, before.length ? [...before, e] : e)).output)
+    capture.fixed.delete(String((e as { tool_use_id?: unknown }).tool_use_id))
+    const payload = before.length ? [...before, e] : e
+    context = contextOf((await runDp($, capture.command, payload, CAPTURE_TIMEOUT_MS)).output)
   } catch {
     context = [] // capture is best effort, as dp-capture itself is
   }
@@ -520,14 +523,15 @@ async function afterSuccess<E, R>($: EngineInterface, capture: Capture, e: E, ne
   return next(e)
 }
 
-// `classic.Stop` (the turn ended): the calls held so far go to dp-capture now,
-// waited for, and the session's window goes on into the next turn.
+// `classic.Stop` (the turn ended) and `classic.SessionEnd`: the calls held so
+// far go to dp-capture now, waited for; the session's window goes on into its
+// next turn.
 async function atTurnEnd<E, R>($: EngineInterface, capture: Capture, e: E, next: Beneath<E, R>): Promise<R> {
   try {
     const window = capture.command === null ? undefined : capture.held.get(await $.session.id())
     if (window !== undefined && window.calls.length && capture.command !== null) {
       const calls = window.calls.splice(0)
-      await runDp($, capture.command, calls.length === 1 ? calls[0] : calls)
+      await runDp($, capture.command, calls.length === 1 ? calls[0] : calls, CAPTURE_TIMEOUT_MS)
     }
   } catch {
     // capture is best effort
@@ -619,6 +623,8 @@ export const register: Register = (on, options) => {
   on('classic.PostToolUse', async ($, e, next) => afterSuccess($, await captureOf($, door, held, fixedCalls), e, next, true))
     .catch(async ($, e, next) => next.called ? next(e) : afterSuccess($, await captureOf($, door, held, fixedCalls), e, next, false))
   on('classic.Stop', async ($, e, next) => atTurnEnd($, await captureOf($, door, held, fixedCalls), e, next))
+    .catch(($, e, next) => next(e))
+  on('classic.SessionEnd', async ($, e, next) => atTurnEnd($, await captureOf($, door, held, fixedCalls), e, next))
     .catch(($, e, next) => next(e))
 
   const targets = Array.isArray(options.tools) ? options.tools : KNOWN_TARGETS
