@@ -228,6 +228,9 @@ def test_with_the_front_door_ordinary_calls_start_no_capture_and_a_failure_still
     # The fix's command is stored (what dp.learn pairs with the failure): a third session's pair.
     item = json.loads(client.dp("suggest", "--json").stdout)[0]
     assert item["sessions"] == 3 and "./gradlew -q build" in [e["then"] for e in item["evidence"]], item
+    # The successes no process captured are in the session file: dp ingest stores exactly those.
+    report = json.loads(client.dp("ingest", "--claude-transcripts", "--json").stdout)["claude_transcripts"]
+    assert (report["failures"], report["successes"]) == (1, 12) and report["added"] == 12 - 5, report
     report = json.loads(client.dp("doctor", "--json", check=False).stdout)
     lines = [f["message"] for f in report["checks"] if f["check"] == "plugin"]
     assert any("dp-capture only after a failure" in line for line in lines), lines
