@@ -183,3 +183,81 @@ def test_a_trusted_project_rule_loads_what_a_store_rule_loads(store_env, tmp_pat
     report = _layer_probe(store_env, {**bash("bd create --wisp x"), "cwd": str(repo)})
     assert report["status"] == 0 and "dp.rules.apply" in report["loaded"]
     assert not {"tomllib", "hashlib", "bashlex", "jinja2", "typer", "pathlib"} & set(report["loaded"])
+
+
+MODULES_PROBE = """
+import io, json, sys
+already = set(sys.modules)  # what the interpreter (and an editable install's import hook) brought
+sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[2].encode()))
+from dp.hook import main
+status = main(["--agent", sys.argv[1]])
+loaded = set(sys.modules) - already
+print(json.dumps({"status": status, "dp": sorted(name for name in loaded if name.split(".")[0] == "dp"),
+                  "stdlib": sorted(name for name in loaded if name.split(".")[0] != "dp")}))
+"""
+
+# Every dp module a call no rule touches imports, one by one: each costs the hook about 0.1 ms
+# (importlib's own work, whatever the module's size), and a dozen of them were what held the
+# no-match cases over their budget (docs/benchmarks.md). A module added here must pay for itself.
+NO_MATCH_MODULES = ["dp", "dp.agents", "dp.agents.base", "dp.hook", "dp.layers", "dp.layers.locate", "dp.paths",
+                    "dp.rules", "dp.shell", "dp.shell.guard", "dp.store", "dp.store.connection",
+                    "dp.store.location", "dp.store.read"]
+BASH_WORDS_MODULES = ["dp.paving", "dp.paving.words", "dp.shell.words"]
+# With a trusted project file: its cached read and the trust record, nothing more (no TOML, no hash).
+LAYER_MODULES = ["dp.cachedir", "dp.layers.effective", "dp.layers.projectfile", "dp.store.trust"]
+# What the floor (`python -I -c "import sqlite3, json"`) imports and the hook does without: sqlite3's
+# Python layer and datetime (dp.store.connection uses the C module), __future__, zlib, pathlib.
+NEVER_ON_THE_HOT_PATH = {"sqlite3", "sqlite3.dbapi2", "datetime", "__future__", "zlib", "pathlib", "typing",
+                         "dataclasses", "enum", "hashlib", "tomllib", "importlib.util", "contextlib"}
+
+
+def _modules(env, agent: str, payload: dict) -> dict:
+    proc = subprocess.run([sys.executable, "-c", MODULES_PROBE, agent, json.dumps(payload)], capture_output=True,
+                          text=True, env=env, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.splitlines()[-1])
+
+
+def _adapter(agent: str) -> list:
+    return [f"dp.agents.{agent}", f"dp.agents.{agent}.adapter"]
+
+
+@pytest.mark.parametrize("agent", ["claude", "gemini", "copilot", "codex", "opencode", "qwen"])
+def test_a_call_no_rule_touches_imports_exactly_these_modules(store_env, tmp_path, agent):
+    """Counted, not timed: the no-match paths of every agent (a non-Bash tool, a Bash command no rule
+    names, a paving word in no project) import the listed dp modules and none of the avoidable stdlib
+    ones. The store holds `read_file → Read`, which in Gemini CLI and Qwen Code is the tool itself:
+    it neither blocks nor loads the other agents' adapters."""
+    from dp.agents import get
+
+    adapter = get(agent)
+    read = adapter.sample_payload(adapter.agent_tool("Read"), {"file_path": "/x"}, str(tmp_path))
+    bash_call = adapter.sample_payload(adapter.agent_tool("Bash"), {"command": "git status && ls -la | head -5"},
+                                       str(tmp_path))
+    paving_word = adapter.sample_payload(adapter.agent_tool("Bash"), {"command": "npm ci && npm test"},
+                                         str(tmp_path))
+    expected = sorted(NO_MATCH_MODULES + _adapter(agent))
+    report = _modules(store_env, agent, read)
+    row = ["dp.rules.model"] if adapter.is_own_tool("read_file") else []  # the alias row, read and set aside
+    assert (report["status"], report["dp"]) == (0, sorted(expected + row))
+    assert not NEVER_ON_THE_HOT_PATH & set(report["stdlib"]), report["stdlib"]
+    for payload, extra in ((bash_call, []), (paving_word, ["dp.paving.markers"])):
+        report = _modules(store_env, agent, payload)
+        assert (report["status"], report["dp"]) == (0, sorted(expected + BASH_WORDS_MODULES + extra))
+        assert not NEVER_ON_THE_HOT_PATH & set(report["stdlib"]), report["stdlib"]
+
+
+def test_a_trusted_project_file_adds_its_cached_read_and_the_trust_record(store_env, tmp_path):
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "src" / "deep").mkdir(parents=True)
+    (repo / ".dp").mkdir()
+    (repo / ".dp" / "rules.toml").write_text('[[aliases]]\nfrom = "wisp"\nto = "ephemeral"\ntool = "Bash"\n'
+                                             'param = "command"\ncommand = "bd"\nmatch_kind = "flag"\n')
+    assert subprocess.run([str(Path(sys.executable).parent / "dp"), "trust", "-C", str(repo)], env=store_env,
+                          capture_output=True, timeout=60).returncode == 0
+    unrelated = {**bash("git status && ls -la | head -5"), "cwd": str(repo / "src" / "deep")}
+    _modules(store_env, "claude", unrelated)  # the first call after trust fills the cache
+    report = _modules(store_env, "claude", unrelated)
+    assert report["dp"] == sorted(NO_MATCH_MODULES + _adapter("claude") + BASH_WORDS_MODULES + LAYER_MODULES)
+    assert not NEVER_ON_THE_HOT_PATH & set(report["stdlib"]), report["stdlib"]

@@ -319,9 +319,12 @@ class Agent:
         """
         if not self.is_own_tool(from_name):
             return True
+        canonical = self.canonical(from_name)
+        if to_name == canonical:  # dp's own name for this very tool: no other name to look up
+            return False
         from dp.agents import canonical_anywhere
 
-        return self.canonical(from_name) != canonical_anywhere(to_name)
+        return canonical != canonical_anywhere(to_name)
 
     def spelled_rules(self, rules) -> list:
         """``rules`` as this agent reads them: tools in its own names, aliases that are no correction here left out."""
