@@ -150,17 +150,23 @@ def _layer_probe(env, payload) -> dict:
     return json.loads(proc.stdout.splitlines()[-1])
 
 
-def test_a_project_file_is_parsed_once_then_read_from_the_cache(store_env, tmp_path):
-    """The project layer costs a stat walk and a cache read: TOML, hashing and the rule logic load
-    only on the first call after the file changed, or when one of its rules concerns the call."""
+def _trusted_repository(env, tmp_path) -> Path:
+    """A repository (with src/deep inside) whose .dp/rules.toml, one flag rule for bd, the user trusted."""
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
     (repo / "src" / "deep").mkdir(parents=True)
     (repo / ".dp").mkdir()
     (repo / ".dp" / "rules.toml").write_text('[[aliases]]\nfrom = "wisp"\nto = "ephemeral"\ntool = "Bash"\n'
                                              'param = "command"\ncommand = "bd"\nmatch_kind = "flag"\n')
-    assert subprocess.run([str(Path(sys.executable).parent / "dp"), "trust", "-C", str(repo)], env=store_env,
+    assert subprocess.run([str(Path(sys.executable).parent / "dp"), "trust", "-C", str(repo)], env=env,
                           capture_output=True, timeout=60).returncode == 0
+    return repo
+
+
+def test_a_project_file_is_parsed_once_then_read_from_the_cache(store_env, tmp_path):
+    """The project layer costs a stat walk and a cache read: TOML, hashing and the rule logic load
+    only on the first call after the file changed, or when one of its rules concerns the call."""
+    repo = _trusted_repository(store_env, tmp_path)
     unrelated = {**bash("ls -la && git status"), "cwd": str(repo / "src" / "deep")}
     assert _layer_probe(store_env, unrelated) == {"status": 0, "loaded": ["dp.layers.projectfile"]}
     (repo / ".dp" / "rules.toml").write_text((repo / ".dp" / "rules.toml").read_text() + "# changed\n")
@@ -248,14 +254,7 @@ def test_a_call_no_rule_touches_imports_exactly_these_modules(store_env, tmp_pat
 
 
 def test_a_trusted_project_file_adds_its_cached_read_and_the_trust_record(store_env, tmp_path):
-    repo = tmp_path / "repo"
-    (repo / ".git").mkdir(parents=True)
-    (repo / "src" / "deep").mkdir(parents=True)
-    (repo / ".dp").mkdir()
-    (repo / ".dp" / "rules.toml").write_text('[[aliases]]\nfrom = "wisp"\nto = "ephemeral"\ntool = "Bash"\n'
-                                             'param = "command"\ncommand = "bd"\nmatch_kind = "flag"\n')
-    assert subprocess.run([str(Path(sys.executable).parent / "dp"), "trust", "-C", str(repo)], env=store_env,
-                          capture_output=True, timeout=60).returncode == 0
+    repo = _trusted_repository(store_env, tmp_path)
     unrelated = {**bash("git status && ls -la | head -5"), "cwd": str(repo / "src" / "deep")}
     _modules(store_env, "claude", unrelated)  # the first call after trust fills the cache
     report = _modules(store_env, "claude", unrelated)
