@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from hook_support import build_store
 
+from dp.agents import names
+
 PROBE = """
 import io, json, sys
 sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))
@@ -228,7 +230,7 @@ def _adapter(agent: str) -> list:
     return [f"dp.agents.{agent}", f"dp.agents.{agent}.adapter"]
 
 
-@pytest.mark.parametrize("agent", ["claude", "gemini", "copilot", "codex", "opencode", "qwen"])
+@pytest.mark.parametrize("agent", names())
 def test_a_call_no_rule_touches_imports_exactly_these_modules(store_env, tmp_path, agent):
     """Counted, not timed: the no-match paths of every agent (a non-Bash tool, a Bash command no rule
     names, a paving word in no project) import the listed dp modules and none of the avoidable stdlib
