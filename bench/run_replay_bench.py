@@ -19,6 +19,11 @@ It reports, over the replayed calls:
   fix (dp.learn's pair, compared as normalised words, or as the same search
   through a translation table: ``dp.learn.tables.same_fix``);
 * (b) failures **answered** correctly: the after-failure answer is that fix;
+* failures whose program was missing, rewritten or answered with the call
+  **translated** exactly through a shipped table (``rg`` → ``grep``, what
+  ``integration_tests/test_rewrite_semantics.py`` proves means the same) where
+  the agent's own later fix was another search, or none followed: counted apart,
+  neither right nor wrong;
 * (c) **wrong** rewrites or answers: anything else the hooks changed or said,
   including a rewrite of a call that had succeeded.
 
@@ -51,7 +56,7 @@ from dp.agents import get
 from dp.capture import events, sessionfiles
 from dp.learn.answer import command_starts, normalised, words
 from dp.learn.pairs import session_pairs
-from dp.learn.tables import same_fix
+from dp.learn.tables import same_fix, table_pair, translated
 from dp.store import Store, desires
 
 BIN = Path(sys.executable).parent
@@ -177,9 +182,9 @@ def _hook(program: str, payload: dict, env: dict, store: Path) -> str:
     return proc.stdout
 
 
-def replay(calls: list, env: dict, store: Path, cwd: str, machines: Machines) -> dict:
+def replay(calls: list, env: dict, store: Path, cwd: str, machines: Machines, rules=()) -> dict:
     """Every later call through pave-check, every later failure through dp-capture, each session on its
-    own machine's PATH; the tallies."""
+    own machine's PATH; the tallies. ``rules``: the (program, its replacement) renames learned."""
     fixes, paths = {}, {}
     sessions: dict[str, list] = {}
     for call in calls:
@@ -187,7 +192,8 @@ def replay(calls: list, env: dict, store: Path, cwd: str, machines: Machines) ->
     for session, session_calls in sessions.items():
         fixes.update({(pair.session, pair.failed_id): pair.fixed for pair in session_pairs(session_calls)})
         paths[session] = {**env, "PATH": machines.path_for(session_calls)}
-    tally = {"replayed": 0, "failures": 0, "with_fix": 0, "prevented": 0, "answered": 0, "wrong": 0, "examples": []}
+    tally = {"replayed": 0, "failures": 0, "with_fix": 0, "prevented": 0, "answered": 0, "translated": 0, "wrong": 0,
+             "examples": []}
     for n, call in enumerate(calls):
         row_id, outcome, tool_input, error, klass, _word, session = call[:7]
         command = json.loads(tool_input)["command"]
@@ -203,7 +209,7 @@ def replay(calls: list, env: dict, store: Path, cwd: str, machines: Machines) ->
         rewritten = ((answer.get("hookSpecificOutput") or {}).get("updatedInput") or {}).get("command")
         if rewritten and normalised(rewritten) != normalised(command):
             right = failed and fix is not None and same_fix(rewritten, fix)
-            _count(tally, "prevented" if right else "wrong", command, rewritten, fix, "rewrite")
+            _count(tally, "prevented" if right else _other(call, rewritten, rules), command, rewritten, fix, "rewrite")
             continue  # the rewritten call is what would have run: the original never failed
         if not failed:
             continue
@@ -213,8 +219,22 @@ def replay(calls: list, env: dict, store: Path, cwd: str, machines: Machines) ->
         if ANSWER_MARK in context:
             said = context.split(ANSWER_MARK, 1)[1]
             right = fix is not None and same_fix(said, fix)
-            _count(tally, "answered" if right else "wrong", command, said, fix, "answer")
+            _count(tally, "answered" if right else _other(call, said, rules), command, said, fix, "answer")
     return tally
+
+
+def _other(call, changed: str, rules: list) -> str:
+    """How to count a rewrite or answer that is not the agent's own fix: ``translated`` when the call's
+    program was missing and what dp gave is the call translated exactly through a shipped table (what
+    integration_tests/test_rewrite_semantics.py proves means the same), else ``wrong``."""
+    command = json.loads(call[2])["command"]
+    if call[1] != "failure" or call[4] != "command not found":
+        return "wrong"
+    left = words(changed) or []
+    exact = [(source, translated(command, source, target)) for source, target in rules if table_pair(source, target)]
+    return "translated" if any(found is not None and normalised(found) == normalised(changed)
+                               and source not in {left[i] for i in command_starts(left)}  # all of it, or it fails
+                               for source, found in exact) else "wrong"
 
 
 def _count(tally: dict, key: str, command: str, changed: str, fix, how: str) -> None:
@@ -247,7 +267,8 @@ def run(sessions: Path, agent_name: str, share: float, apply_rules: bool = True)
         answers = Store.open(store)
         learned = answers.conn.execute("SELECT count(*) FROM learned").fetchone()[0]
         answers.close()
-        tally = replay(replay_calls, env, store, str(cwd), machines)
+        renames = [(row[0], row[1]) for row in _renames(store)]
+        tally = replay(replay_calls, env, store, str(cwd), machines, renames)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     tally.update(sessions_learned=_sessions(learn_calls), sessions_replayed=_sessions(replay_calls),
@@ -255,6 +276,12 @@ def run(sessions: Path, agent_name: str, share: float, apply_rules: bool = True)
                  recurring_failures=recurring(learn_calls, replay_calls))
     tally["wrong_share"] = tally["wrong"] / tally["replayed"] if tally["replayed"] else 0.0
     return tally
+
+
+def _renames(store: Path) -> list:
+    """(program, its replacement) of every command rename learned (rules and answers alike)."""
+    with Store.open(store) as opened:
+        return opened.conn.execute("SELECT command, to_text FROM learned WHERE kind = 'command'").fetchall()
 
 
 def _sessions(calls: list) -> int:
@@ -270,6 +297,7 @@ def report(tally: dict) -> str:
              f"{tally['failures']} ({tally['recurring_failures']}; {tally['with_fix']})"],
             ["(a) prevented by a rewrite equal to the agent's fix", tally["prevented"]],
             ["(b) answered correctly at the moment of failure", tally["answered"]],
+            ["missing program: the call translated exactly, not the agent's fix", tally["translated"]],
             ["(c) wrong rewrites or answers", f"{tally['wrong']} ({tally['wrong_share']:.1%} of replayed calls)"]]
     return markdown_table(["replay", "value"], rows)
 

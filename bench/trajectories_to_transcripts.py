@@ -22,9 +22,14 @@ way a shell does (``command not found``, ``No such file or directory`` …, the
 patterns below); the other formats record exit codes or ``is_error``. Each
 file becomes one session; its calls are given times two seconds apart, and
 files one hour apart in the order given, so "split by time" splits by that
-order.
+order. With ``--git``, the files are every version of the files so named in a
+repository's history (each distinct content once, a Markdown rendering
+skipped where its raw log is beside it), and a session starts at its commit's
+time (plus a minute per file of the same run), so sessions of several
+repositories interleave by their real time.
 
     python bench/trajectories_to_transcripts.py OUT_DIR SOURCE_LABEL FILE …
+    python bench/trajectories_to_transcripts.py --git REPO OUT_DIR SOURCE_LABEL [NAME …]
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import subprocess
 import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -125,7 +131,11 @@ def unwrap(command: str) -> str:
 
 def calls_of(path: Path):
     """The calls of one trajectory file, its format recognised by its content; [] for any other file."""
-    text = path.read_text(encoding="utf-8", errors="replace")
+    return calls_in(path.read_text(encoding="utf-8", errors="replace"))
+
+
+def calls_in(text: str):
+    """The calls of one trajectory file's text, its format recognised by its content."""
     if text.startswith(CODEX_MARKDOWN):
         return list(codex_markdown_calls(text))
     stripped = text.lstrip()
@@ -166,7 +176,51 @@ def transcript(session: str, calls, start: datetime) -> str:
     return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
 
 
+def history(repo: str, names: tuple[str, ...]):
+    """(commit time, path, text) of every version of a file named ``names`` in the history of the git
+    repository ``repo`` up to its checked-out commit, oldest commit first, each distinct content once. A session rendered as
+    Markdown beside its raw log (``agent_log.md`` by ``agent_log_raw.txt``) is read from the raw log."""
+    log = subprocess.run(["git", "-C", repo, "log", "--reverse", "--format=@%H %ct", "--name-only", "--diff-filter=AM",
+                          "HEAD"], capture_output=True, text=True, check=True).stdout
+    seen, commit, when = set(), "", 0
+    for line in log.splitlines():
+        if line.startswith("@"):
+            commit, when = line[1:].split()[0], int(line.split()[1])
+            continue
+        if not line.endswith(names):
+            continue
+        raw = line.rsplit("/", 1)[0] + "/agent_log_raw.txt" if "/" in line else "agent_log_raw.txt"
+        if line.endswith("agent_log.md") and _size(repo, f"{commit}:{raw}"):
+            continue
+        blob = subprocess.run(["git", "-C", repo, "rev-parse", f"{commit}:{line}"], capture_output=True,
+                              text=True).stdout.strip()
+        if blob and blob not in seen:
+            seen.add(blob)
+            text = subprocess.run(["git", "-C", repo, "cat-file", "blob", blob], capture_output=True).stdout
+            yield when, line, text.decode("utf-8", "replace")
+
+
+def _size(repo: str, spec: str) -> int:
+    proc = subprocess.run(["git", "-C", repo, "cat-file", "-s", spec], capture_output=True, text=True)
+    return int(proc.stdout) if proc.returncode == 0 else 0
+
+
+def write(out: Path, session: str, calls, start: datetime) -> None:
+    (out / f"{session}.jsonl").write_text(transcript(session, calls, start), encoding="utf-8")
+
+
 def main(argv: list[str]) -> int:
+    if len(argv) >= 4 and argv[0] == "--git":  # --git REPO OUT_DIR LABEL NAME …
+        repo, out, label, names = argv[1], Path(argv[2]), argv[3], tuple(argv[4:]) or ("agent_log_raw.txt",)
+        out.mkdir(parents=True, exist_ok=True)
+        same_commit: dict[int, int] = {}
+        for n, (when, path, text) in enumerate(history(repo, names)):
+            calls = calls_in(text)
+            if calls:
+                same_commit[when] = same_commit.get(when, -1) + 1
+                start = datetime.fromtimestamp(when, timezone.utc) + timedelta(minutes=same_commit[when])
+                write(out, f"{label}-{n:05d}-{path.replace('/', '_')[-60:].rsplit('.', 1)[0]}", calls, start)
+        return 0
     if len(argv) < 3:
         print(__doc__.strip().splitlines()[-1].strip(), file=sys.stderr)
         return 2
@@ -175,11 +229,9 @@ def main(argv: list[str]) -> int:
     existing = len(list(out.glob("*.jsonl")))
     for n, name in enumerate(files):
         calls = calls_of(Path(name))
-        if not calls:
-            continue
-        session = f"{label}-{existing + n:05d}-{Path(name).name.rsplit('.', 1)[0][-60:]}"
-        start = START + timedelta(hours=existing + n)
-        (out / f"{session}.jsonl").write_text(transcript(session, calls, start), encoding="utf-8")
+        if calls:
+            session = f"{label}-{existing + n:05d}-{Path(name).name.rsplit('.', 1)[0][-60:]}"
+            write(out, session, calls, START + timedelta(hours=existing + n))
     return 0
 
 

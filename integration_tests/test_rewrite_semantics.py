@@ -458,6 +458,7 @@ RG = [
     ("rg '\\d+' src/util.py", UNCHANGED),
     ("rg \"$PAT\" src", UNCHANGED),
     ("rg -M 100 foo src", UNCHANGED),
+    ("rg --files | rg -i main", UNCHANGED),  # the first rg has no grep: translating the second mends nothing
 ]
 
 FIXTURE = {

@@ -107,4 +107,4 @@ def _canonical(command: str):
                 flags.append(word)
         else:
             rest.append(word.removeprefix("./").rstrip("/") or word)
-    return sorted(flags), rest
+    return sorted(set(flags)), rest  # a flag given twice (`grep -n x -n`) means it once

@@ -96,6 +96,7 @@ class _Pass:
         self.pave = pave
         self.programs = programs
         self.fired: dict = {}  # rule key → (kind rank, rule rank, note)
+        self.backwards: dict = {"made": [], "refused": False}  # a table read backwards, in the string at hand
         self.paving_notes: list[str] = []
         self.remarks: list[str] = []
         self._by_name: dict = {}
@@ -184,10 +185,23 @@ class _Pass:
         if only_first:
             commands = commands[:1]
         edits: list = []
+        self.backwards = {"made": [], "refused": False}
         # Innermost (latest-starting) first: a translation takes its nested commands' edits along.
         for command in sorted(commands, key=lambda command: -command.start):
             _CommandEdits(self, text, param, kinds, edits).collect(command)
+        if self.backwards["refused"] and self.backwards["made"]:
+            self._undo_backwards(edits)
         return apply_edits(text, edits)
+
+    def _undo_backwards(self, edits: list) -> None:
+        """A table read backwards stands in for a missing program: where one of its calls in the string
+        cannot be translated, the string fails all the same, so none is (``rg --files | rg x``)."""
+        for edit, rule in self.backwards["made"]:
+            if edit in edits:
+                edits.remove(edit)
+            self.fired.pop(rule.key, None)
+            self.remarks.append(f"{rule.command} left as typed: another {rule.command} call of the command has no "
+                                f"{rule.to_name} equivalent")
 
 
 class _CommandEdits:
@@ -261,6 +275,7 @@ class _CommandEdits:
             replacement, notes = _engine(table)(command, table, self._composer(consumed))
         except Refusal as refusal:
             self.pass_.remarks.append(f"{command.name} left as typed, not translated to {rule.to_name}: {refusal}")
+            self.pass_.backwards["refused"] |= table.backwards
             return command.program
         for edit in consumed:
             self.edits.remove(edit)
@@ -269,6 +284,8 @@ class _CommandEdits:
         start, end = command.word.start, (command.args[-1].end if command.args else command.word.end)
         inside = [self.text[s:e] for s, e in command.redirects if start <= s < end]
         self.edits.append((start, end, " ".join([replacement, *inside])))
+        if table.backwards:
+            self.pass_.backwards["made"].append((self.edits[-1], rule))
         self.pass_._fire(rule, notes)
         return None
 
