@@ -19,8 +19,8 @@ It reports, over the replayed calls:
   fix (dp.learn's pair, compared as normalised words, or as the same search
   through a translation table: ``dp.learn.tables.same_fix``);
 * (b) failures **answered** correctly: the after-failure answer is that fix;
-* failures whose program was missing, rewritten or answered with the call
-  **translated** exactly through a shipped table (``rg`` → ``grep``, what
+* calls whose program was missing on their session's machine, rewritten or
+  answered with the call **translated** exactly through a shipped table (``rg`` → ``grep``, what
   ``integration_tests/test_rewrite_semantics.py`` proves means the same) where
   the agent's own later fix was another search, or none followed: counted apart,
   neither right nor wrong;
@@ -185,13 +185,14 @@ def _hook(program: str, payload: dict, env: dict, store: Path) -> str:
 def replay(calls: list, env: dict, store: Path, cwd: str, machines: Machines, rules=()) -> dict:
     """Every later call through pave-check, every later failure through dp-capture, each session on its
     own machine's PATH; the tallies. ``rules``: the (program, its replacement) renames learned."""
-    fixes, paths = {}, {}
+    fixes, paths, missing = {}, {}, {}
     sessions: dict[str, list] = {}
     for call in calls:
         sessions.setdefault(call[6], []).append(call)
     for session, session_calls in sessions.items():
         fixes.update({(pair.session, pair.failed_id): pair.fixed for pair in session_pairs(session_calls)})
         paths[session] = {**env, "PATH": machines.path_for(session_calls)}
+        missing[session] = programs_of(session_calls)[1]
     tally = {"replayed": 0, "failures": 0, "with_fix": 0, "prevented": 0, "answered": 0, "translated": 0, "wrong": 0,
              "examples": []}
     for n, call in enumerate(calls):
@@ -209,7 +210,8 @@ def replay(calls: list, env: dict, store: Path, cwd: str, machines: Machines, ru
         rewritten = ((answer.get("hookSpecificOutput") or {}).get("updatedInput") or {}).get("command")
         if rewritten and normalised(rewritten) != normalised(command):
             right = failed and fix is not None and same_fix(rewritten, fix)
-            _count(tally, "prevented" if right else _other(call, rewritten, rules), command, rewritten, fix, "rewrite")
+            counted = "prevented" if right else _other(call, rewritten, rules, missing[session])
+            _count(tally, counted, command, rewritten, fix, "rewrite")
             continue  # the rewritten call is what would have run: the original never failed
         if not failed:
             continue
@@ -219,19 +221,20 @@ def replay(calls: list, env: dict, store: Path, cwd: str, machines: Machines, ru
         if ANSWER_MARK in context:
             said = context.split(ANSWER_MARK, 1)[1]
             right = fix is not None and same_fix(said, fix)
-            _count(tally, "answered" if right else _other(call, said, rules), command, said, fix, "answer")
+            _count(tally, "answered" if right else _other(call, said, rules, missing[session]), command, said, fix,
+                   "answer")
     return tally
 
 
-def _other(call, changed: str, rules: list) -> str:
+def _other(call, changed: str, rules: list, missing: set) -> str:
     """How to count a rewrite or answer that is not the agent's own fix: ``translated`` when the call's
-    program was missing and what dp gave is the call translated exactly through a shipped table (what
-    integration_tests/test_rewrite_semantics.py proves means the same), else ``wrong``."""
+    program was missing on its session's machine (``missing``: this call failed so, or another of the
+    session did: ``rg x || grep x``) and what dp gave is the call translated exactly through a shipped
+    table (what integration_tests/test_rewrite_semantics.py proves means the same), else ``wrong``."""
     command = json.loads(call[2])["command"]
-    if call[1] != "failure" or call[4] != "command not found":
-        return "wrong"
     left = words(changed) or []
-    exact = [(source, translated(command, source, target)) for source, target in rules if table_pair(source, target)]
+    exact = [(source, translated(command, source, target)) for source, target in rules
+             if table_pair(source, target) and source in missing]
     return "translated" if any(found is not None and normalised(found) == normalised(changed)
                                and source not in {left[i] for i in command_starts(left)}  # all of it, or it fails
                                for source, found in exact) else "wrong"

@@ -107,3 +107,55 @@ def test_rg_missing_is_prevented_through_the_grep_table_read_backwards(tmp_path)
                                   "dp": "grep -l -r -I TODO", "agent_fix": "grep -rl TODO ."}]
     status, tally = _bench(tmp_path, "--answers-only")
     assert (status, tally["prevented"], tally["answered"], tally["wrong"]) == (0, 0, 1, 0)
+
+
+def _line(kind: str, session: str, when: str, content, **extra) -> str:
+    return json.dumps({"type": kind, "sessionId": session, "timestamp": when, "cwd": "/work/app", "uuid": when,
+                       "message": {"role": kind, "content": content}, **extra}) + "\n"
+
+
+def _claude_session(directory: Path, session: str, day: int, calls, sidechain: bool = False) -> None:
+    """A transcript as Claude Code writes it: client lines of its own, text blocks, non-Bash tools, results as
+    lists of blocks, an interrupted call, a subagent's transcript beside it, a torn last line."""
+    lines = [json.dumps({"type": "queue-operation", "operation": "enqueue", "sessionId": session}) + "\n",
+             _line("user", session, f"2026-01-{day:02d}T09:00:00.000Z", "fix the search")]
+    for n, (name, tool_input, result, failed) in enumerate(calls):
+        when = f"2026-01-{day:02d}T09:{n + 1:02d}:00.000Z"
+        call_id = f"toolu_{'agent_' if sidechain else ''}{session}_{n}"  # ids are unique across files, as Claude's are
+        lines.append(_line("assistant", session, when, [{"type": "text", "text": "Looking."},
+                                                        {"type": "tool_use", "id": call_id, "name": name,
+                                                         "input": tool_input}], isSidechain=sidechain))
+        lines.append(_line("user", session, when.replace(":00.000Z", ":30.000Z"),
+                           [{"type": "tool_result", "tool_use_id": call_id, "is_error": failed,
+                             "content": [{"type": "text", "text": result}]}], isSidechain=sidechain))
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / (f"agent-{session}.jsonl" if sidechain else f"{session}.jsonl")
+    path.write_text("".join(lines) + '{"type": "assistant", "message": {"content": [{"type": "tool_u')
+
+
+def test_real_claude_code_transcript_shapes_are_read_and_counted(tmp_path):
+    """Subagent transcripts share their parent's session id and restart nothing: each file is counted on its own;
+    non-Bash tools, an interrupted call, client lines and a torn last line neither crash nor count as calls."""
+    interrupted = "[Request interrupted by user for tool use]"
+    fixed = [("Read", {"file_path": "/work/app/a.py"}, "1\tprint()", False),
+             ("Bash", {"command": "python manage.py check"}, NOT_FOUND, True),
+             ("Bash", {"command": "python3 manage.py check"}, "System check identified no issues", False),
+             ("Grep", {"pattern": "main"}, "a.py", False)]
+    for n, name in enumerate(("s1", "s2")):
+        _claude_session(tmp_path / "-work-app", name, 1 + n, fixed)
+    later = [("Bash", {"command": "sleep 600"}, interrupted, True),
+             ("Bash", {"command": "python -m pytest -q"}, NOT_FOUND, True),
+             ("Bash", {"command": "python3 -m pytest -q"}, "3 passed", False),
+             ("Task", {"description": "look around", "prompt": "find the tests"}, "done", False)]
+    _claude_session(tmp_path / "-work-app", "s3", 5, later)
+    # the subagent of s3: the same session id, its own file (read on its own: row ids restart there)
+    _claude_session(tmp_path / "-work-app" / "s3" / "subagents", "s3", 6,
+                    [("Bash", {"command": "ls tests"}, "test_a.py", False),
+                     ("Bash", {"command": "python -c 'import a'"}, NOT_FOUND, True),
+                     ("Bash", {"command": "python3 -c 'import a'"}, "", False)], sidechain=True)
+    status, tally = _bench(tmp_path, "--learn-share", "0.5")
+    assert status == 0
+    assert (tally["sessions_learned"], tally["sessions_replayed"]) == (2, 1)  # s3 and its subagent: one session
+    assert tally["replayed"] == 6  # Bash calls with a result only
+    assert (tally["failures"], tally["recurring_failures"], tally["with_fix"]) == (3, 2, 2)
+    assert (tally["prevented"], tally["answered"], tally["translated"], tally["wrong"]) == (2, 0, 0, 0)
