@@ -211,8 +211,9 @@ NO_MATCH_MODULES = ["dp", "dp.agents", "dp.agents.base", "dp.hook", "dp.layers",
                     "dp.rules", "dp.shell", "dp.shell.guard", "dp.store", "dp.store.connection",
                     "dp.store.location", "dp.store.read"]
 BASH_WORDS_MODULES = ["dp.paving", "dp.paving.words", "dp.shell.words"]
-# With a trusted project file: its cached read and the trust record, nothing more (no TOML, no hash).
-LAYER_MODULES = ["dp.cachedir", "dp.layers.effective", "dp.layers.projectfile", "dp.store.trust"]
+# With a trusted project file: its cached read, nothing more (no TOML, no hash); the trust record is
+# read by dp.store.read, already loaded, so dp.store.trust (the writes) stays out.
+LAYER_MODULES = ["dp.cachedir", "dp.layers.effective", "dp.layers.projectfile"]
 # What the floor (`python -I -c "import sqlite3, json"`) imports and the hook does without: sqlite3's
 # Python layer and datetime (dp.store.connection uses the C module), __future__, zlib, pathlib.
 NEVER_ON_THE_HOT_PATH = {"sqlite3", "sqlite3.dbapi2", "datetime", "__future__", "zlib", "pathlib", "typing",

@@ -76,10 +76,10 @@ def project_layers(conn, directory: str, located=None) -> ProjectLayers | None:
 
     from dp.layers.locate import real_location
     from dp.layers.projectfile import ProjectFile, load
-    from dp.store.trust import REPOSITORY, records
+    from dp.store.read import REPOSITORY, trust_records
 
     real_root = os.path.realpath(root)
-    trusted = records(conn, real_root)  # the one query: this repository's records
+    trusted = trust_records(conn, real_root)  # the one query: this repository's records
     layers = []
     for source, path, info in found:
         real, ours = real_location(real_root, path)

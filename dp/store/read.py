@@ -11,6 +11,13 @@ from dp.store.location import DEFAULT_DB, db_location  # noqa: F401 (re-exported
 
 BUSY_TIMEOUT_MS = 2000
 _COLUMNS = ", ".join(FIELDS)
+# Trust records (dp.store.trust writes them): the table, and the ``path`` of the record that
+# trusts the repository itself.
+TRUST_TABLE = "project_trust"
+REPOSITORY = ""
+# The layer files a record from before 0006 counts for, relative to the repository root
+# (dp.layers.locate.FILES; migrations/0006_trust_by_repository.sql moves exactly these).
+_LEGACY_TRUST_FILES = (".dp/rules.toml", ".dp/rules.local.toml")
 
 
 def read_or_empty(path, read) -> list:
@@ -150,3 +157,32 @@ def recipe_programs(conn: sqlite3.Connection, templates) -> dict[str, str]:
 def all_rules(conn: sqlite3.Connection) -> list:
     """Every rule, in insertion order, without creating or migrating anything."""
     return _rules(conn.execute(f"SELECT {_COLUMNS} FROM aliases_v3 ORDER BY rowid").fetchall())
+
+
+def trust_records(conn, root: str) -> dict:
+    """``{real path: sha256}`` trusted in the repository whose real root is ``root``
+    (``REPOSITORY`` present when the repository itself is); {} when nothing is, or no store.
+
+    Here rather than in ``dp.store.trust``: the hook asks on every call in a repository with a
+    layer file, and a module of its own cost it more than the query.
+    """
+    if conn is None:
+        return {}
+    try:
+        return dict(conn.execute(f"SELECT path, sha256 FROM {TRUST_TABLE} WHERE root = ?", (root,)).fetchall())
+    except sqlite3.OperationalError:
+        return _legacy_trust_records(conn, root)
+
+
+def _legacy_trust_records(conn, root: str) -> dict:
+    """A store from before 0006: a file's record counts for the repository it sits at the root of."""
+    import os
+
+    paths = [os.path.join(root, name) for name in _LEGACY_TRUST_FILES]
+    try:
+        found = dict(conn.execute(f"SELECT path, sha256 FROM {TRUST_TABLE} WHERE path IN (?, ?)", paths).fetchall())
+    except sqlite3.OperationalError:  # a store from before trust records
+        return {}
+    if found:
+        found[REPOSITORY] = ""
+    return found

@@ -13,45 +13,20 @@ repository is never borrowed by another (a link to a trusted file, or a copy
 of it, is a file of a repository nobody trusted).
 
 ``records`` is the hook's read: one indexed query per repository on the
-read-only connection. A store not yet migrated to 0006 (the hook never
-migrates) is read the way 0006 moves its records; a store older than trust
-records trusts nothing. The writes go through ``Store`` transactions like
+read-only connection, kept in ``dp.store.read`` with the hook's other reads
+(a module of its own cost the hook more than the query). A store not yet
+migrated to 0006 (the hook never migrates) is read the way 0006 moves its
+records; a store older than trust records trusts nothing. The writes go through ``Store`` transactions like
 every other change.
 """
 
 import os
 
 from dp.store.connection import sqlite3  # the C module (dp.store.connection)
-
-TABLE = "project_trust"
-# The ``path`` of the record that trusts the repository itself.
-REPOSITORY = ""
-# The layer files a record from before 0006 counts for, relative to the repository root
-# (dp.layers.locate.FILES; migrations/0006_trust_by_repository.sql moves exactly these).
-_LEGACY_FILES = (os.path.join(".dp", "rules.toml"), os.path.join(".dp", "rules.local.toml"))
-
-
-def records(conn, root: str) -> dict:
-    """``{real path: sha256}`` trusted in the repository whose real root is ``root``
-    (``REPOSITORY`` present when the repository itself is); {} when nothing is, or no store."""
-    if conn is None:
-        return {}
-    try:
-        return dict(conn.execute(f"SELECT path, sha256 FROM {TABLE} WHERE root = ?", (root,)).fetchall())
-    except sqlite3.OperationalError:
-        return _legacy_records(conn, root)
-
-
-def _legacy_records(conn, root: str) -> dict:
-    """A store from before 0006: a file's record counts for the repository it sits at the root of."""
-    paths = [os.path.join(root, name) for name in _LEGACY_FILES]
-    try:
-        found = dict(conn.execute(f"SELECT path, sha256 FROM {TABLE} WHERE path IN (?, ?)", paths).fetchall())
-    except sqlite3.OperationalError:  # a store from before trust records
-        return {}
-    if found:
-        found[REPOSITORY] = ""
-    return found
+from dp.store.read import _LEGACY_TRUST_FILES as _LEGACY_FILES
+from dp.store.read import REPOSITORY  # noqa: F401 (re-exported)
+from dp.store.read import TRUST_TABLE as TABLE
+from dp.store.read import trust_records as records
 
 
 def repository_trusted(conn, root: str) -> bool:
