@@ -461,6 +461,62 @@ RG = [
     ("rg --files | rg -i main", UNCHANGED),  # the first rg has no grep: translating the second mends nothing
 ]
 
+# fd → find: the find table read backwards (where fd is missing); find also lists the hidden and
+# .gitignored files fd skips (test_fd_and_its_find_translation_agree).
+FD = [
+    ("fd -g '*.py'", TRANSLATED),
+    ("fd --glob '*.md' docs", TRANSLATED),
+    ("fd -g '*.TXT'", TRANSLATED),
+    ("fd -g 'UPPER*'", TRANSLATED),
+    ("fd -g '*.py' src tests", TRANSLATED),
+    ("fd -s -g '*.md'", TRANSLATED),
+    ("fd --case-sensitive -g 'readme*'", TRANSLATED),
+    ("fd -i -g 'README*'", TRANSLATED),
+    ("fd --ignore-case -g '*.txt'", TRANSLATED),
+    ("fd cart", TRANSLATED),
+    ("fd Cart src", TRANSLATED),
+    ("fd main", TRANSLATED),
+    ("fd test_ tests", TRANSLATED),
+    ("fd -e py", TRANSLATED),
+    ("fd -e md docs", TRANSLATED),
+    ("fd --extension=txt", TRANSLATED),
+    ("fd -e py cart", TRANSLATED),
+    ("fd -t f", TRANSLATED),
+    ("fd -t d", TRANSLATED),
+    ("fd -tl", TRANSLATED),
+    ("fd --type f -e py src", TRANSLATED),
+    ("fd --type=d -g 'sub'", TRANSLATED),
+    ("fd . src", TRANSLATED),
+    ("fd . src -d 1", TRANSLATED),
+    ("fd -d 2 -e py", TRANSLATED),
+    ("fd --max-depth 1 -t f", TRANSLATED),
+    ("fd --min-depth 2 -t f", TRANSLATED),
+    ("fd -H -g '*.py'", TRANSLATED),
+    ("fd --hidden --no-ignore -e py", TRANSLATED),
+    ("fd -I cart", TRANSLATED),
+    ("fd -L -g '*.md'", TRANSLATED),
+    ("fd --follow guide", TRANSLATED),
+    ("fd --one-file-system -e py", TRANSLATED),
+    ("fd -0 -e py | tr '\\0' '\\n'", TRANSLATED),
+    ("fd --print0 -g '*.md' | tr '\\0' '\\n'", TRANSLATED),
+    ("fd -e py | wc -l", TRANSLATED),
+    ("fd -g '*.py' | xargs grep -l foo", TRANSLATED),
+    # --- left alone
+    ("fd '\\.py$'", UNCHANGED),
+    ("fd 'test.*py'", UNCHANGED),
+    ("fd -x wc -l", UNCHANGED),
+    ("fd -e py -X wc -l", UNCHANGED),
+    ("fd -E node_modules -e js", UNCHANGED),
+    ("fd -p src/main", UNCHANGED),
+    ("fd -t x", UNCHANGED),
+    ("fd -t e", UNCHANGED),
+    ("fd -e py -e md", UNCHANGED),
+    ("fd -g 'src/*.py'", UNCHANGED),
+    ("fd -a -e py", UNCHANGED),
+    ("fd -l -e py", UNCHANGED),
+    ("fd \"$PAT\"", UNCHANGED),
+]
+
 FIXTURE = {
     ".gitignore": "build/\ndist/\n*.log\nnode_modules/\n__pycache__/\n",
     ".hidden/secret.txt": "TODO hidden\nfoo\n",
@@ -636,22 +692,25 @@ def test_find_and_its_fd_translation_agree(tools, tree, set_name, command, expec
 
 @pytest.fixture(scope="module")
 def backwards(tree, tools):
-    """For one tool set: the environment whose store holds the rule rg → grep, and the files rg skips."""
+    """For one tool set: (the environment whose store holds the rules rg → grep and fd → find, the hook's
+    environment, where grep and find are and rg and fd are not, the files rg skips)."""
     root, work, _ = tree
     made = {}
 
     def for_set(name: str):
         if name not in made:
             (root / f"backwards-{name}").mkdir()
-            env = build_store(root / f"backwards-{name}", [["--cmd", "rg", "--replace", "grep"]])
+            env = build_store(root / f"backwards-{name}", [["--cmd", "rg", "--replace", "grep"],
+                                                           ["--cmd", "fd", "--replace", "find"]])
             env = {**env, "LC_ALL": "C.UTF-8", "PATH": tools(name)["PATH"]}
             env.pop("RIPGREP_CONFIG_PATH", None)
             listed = subprocess.run(["rg", "--files"], cwd=work, env=env, capture_output=True, text=True, check=True)
             every = subprocess.run(["find", ".", "-type", "f"], cwd=work, capture_output=True, text=True, check=True)
             every = {line.removeprefix("./") for line in every.stdout.splitlines()}
-            only_grep = root / f"backwards-{name}" / "no-rg"  # the hook's PATH: grep there, rg missing
+            only_grep = root / f"backwards-{name}" / "no-rg"  # the hook's PATH: grep and find, no rg or fd
             only_grep.mkdir()
-            (only_grep / "grep").symlink_to(shutil.which("grep"))
+            for program in ("grep", "find"):
+                (only_grep / program).symlink_to(shutil.which(program))
             made[name] = env, {**env, "PATH": str(only_grep)}, every - set(listed.stdout.splitlines())
         return made[name]
 
@@ -664,10 +723,10 @@ def _outside(lines: set, skipped: set) -> set:
                                               for path in skipped)}
 
 
-@pytest.mark.parametrize("set_name", GREP_SETS)
-@pytest.mark.parametrize("command, expected", RG)
-def test_rg_and_its_grep_translation_agree(backwards, tree, set_name, command, expected):
-    """The grep table read backwards: rg's own output on a real tree, and its grep translation's."""
+def _read_backwards(backwards, tree, set_name, command, expected, target):
+    """(env, tree, files rg skips, (the command's outcome, its translation's)): the translation into
+    ``target`` finds all the command finds; None for the outcomes when the command is one the hook must
+    leave alone (checked here: unchanged, with the reason in verbose mode)."""
     _, work, _ = tree
     env, hook_env, skipped = backwards(set_name)
     new = rewritten(hook_env, command, work)
@@ -675,16 +734,24 @@ def test_rg_and_its_grep_translation_agree(backwards, tree, set_name, command, e
         assert new == command
         reason = hook(hook_env, command, work, "--verbose").get("additionalContext", "")
         assert "left as typed" in reason, f"--verbose gives no reason for leaving {command!r} alone: {reason!r}"
-        return
-    assert new != command and "grep" in new, "expected a translation"
+        return env, work, skipped, None
+    assert new != command and target in new, "expected a translation"
     assert subprocess.run(["bash", "-n", "-c", new]).returncode == 0
-    rg_lines, rg_error, rg_status = outcome(env, command, work)
-    grep_lines, grep_error, grep_status = outcome(env, new, work)
-    assert rg_lines <= grep_lines, f"{new}: rg found lines grep did not ({_versions(env)})"
-    assert _outside(grep_lines, skipped) == rg_lines, f"{new}: grep found more than rg outside the files rg skips"
-    assert grep_error == rg_error
-    if grep_lines == rg_lines:
-        assert grep_status == rg_status, new
+    before, after = outcome(env, command, work), outcome(env, new, work)
+    assert before[0] <= after[0], f"{new}: {command.split()[0]} found what {target} did not ({_versions(env)})"
+    return env, work, skipped, (before, after)
+
+
+@pytest.mark.parametrize("set_name", GREP_SETS)
+@pytest.mark.parametrize("command, expected", RG)
+def test_rg_and_its_grep_translation_agree(backwards, tree, set_name, command, expected):
+    """The grep table read backwards: rg's own output on a real tree, and its grep translation's."""
+    _, _, skipped, outcomes = _read_backwards(backwards, tree, set_name, command, expected, "grep")
+    if outcomes is not None:
+        (rg_lines, rg_error, rg_status), (grep_lines, grep_error, grep_status) = outcomes
+        assert _outside(grep_lines, skipped) == rg_lines, "grep found more than rg outside the files rg skips"
+        assert grep_error == rg_error
+        assert grep_status == rg_status or grep_lines != rg_lines
 
 
 def test_where_rg_is_installed_its_calls_stay_as_typed(backwards, tree):
@@ -695,6 +762,18 @@ def test_where_rg_is_installed_its_calls_stay_as_typed(backwards, tree):
     assert "it is on PATH" in hook(env, "rg -n foo src", work, "--verbose").get("additionalContext", "")
 
 
+@pytest.mark.parametrize("set_name", FIND_SETS)
+@pytest.mark.parametrize("command, expected", FD)
+def test_fd_and_its_find_translation_agree(backwards, tree, set_name, command, expected):
+    """The find table read backwards: fd's own output on a real tree, and its find translation's."""
+    env, work, _, outcomes = _read_backwards(backwards, tree, set_name, command, expected, "find")
+    if outcomes is not None:
+        # exactly what fd finds when told to search hidden and ignored files too
+        everything = outcome(env, command.replace("fd ", "fd --hidden --no-ignore ", 1), work)[0]
+        assert outcomes[1][0] == everything, sorted(outcomes[1][0] ^ everything)[:8]
+        assert outcomes[1][1:] == outcomes[0][1:]  # errors, exit status
+
+
 def test_every_rg_flag_the_reverse_knows_is_run():
     """The backwards table's every rg flag appears in a translated command of RG."""
     from dp.rules.tables.pairs import table_for
@@ -703,6 +782,17 @@ def test_every_rg_flag_the_reverse_knows_is_run():
     words = {word.split("=")[0] for word in translated.split()} | {word[:2] for word in translated.split()}
     missing = [flag for flag in table_for("rg", "grep").flags if flag not in words]
     assert not missing, f"flags of the reverse table no command of RG runs: {missing}"
+
+
+def test_every_fd_flag_the_reverse_knows_is_run():
+    """The backwards find table's every fd flag, and fd's pattern flags, appear in a translated command of FD."""
+    from dp.rules.findexpr import _FD_PATTERN_FLAGS
+    from dp.rules.tables.pairs import table_for
+
+    translated = " ".join(command for command, expected in FD if expected == TRANSLATED)
+    words = {word.split("=")[0] for word in translated.split()} | {word[:2] for word in translated.split()}
+    missing = [flag for flag in [*table_for("fd", "find").flags, *_FD_PATTERN_FLAGS] if flag not in words]
+    assert not missing, f"flags of the reverse table no command of FD runs: {missing}"
 
 
 def test_the_suite_is_large_enough_and_mostly_translated():

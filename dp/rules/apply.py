@@ -33,6 +33,10 @@ def _engine(table):
         from dp.rules.findexpr import translate_find
 
         return translate_find
+    if table.style == "find-backwards":
+        from dp.rules.findexpr import translate_fd
+
+        return translate_fd
     from dp.rules.translate import translate
 
     return translate

@@ -1,4 +1,5 @@
-"""The ``style = "find"`` translation engine: ``find`` expressions into fd flags.
+"""The ``style = "find"`` translation engine: ``find`` expressions into fd flags (and, at the end,
+``translate_fd``: fd's flags back into a find expression, the table read backwards).
 
 find reads ``[-L|-P] [start points…] [expression]`` where the expression is a
 chain of primaries (``-name G -type f -exec … {} ;``). fd has one pattern,
@@ -172,4 +173,99 @@ def _assemble(table, expression: _Expression):
         words.append(".")  # fd's pattern comes before the paths: any name
     words.extend(path.text for path in expression.paths)
     words.extend(expression.exec_words)
+    return " ".join(words), notes
+
+
+# fd's pattern flags, read by the engine itself: (name, takes a value).
+_FD_PATTERN_FLAGS = {"-g": False, "--glob": False, "-e": True, "--extension": True, "-s": False,
+                     "--case-sensitive": False, "-i": False, "--ignore-case": False}
+_PLAIN_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+
+
+def translate_fd(command, table, source_text=None) -> tuple[str, list[str]]:
+    """fd → find, the find table read backwards (``dp.rules.tables.reverse``); raises Refusal.
+
+    fd's pattern becomes ``-name`` or ``-iname`` by fd's smart case (a pattern with no capital letter
+    ignores case): a ``--glob`` as it is, a plain word as ``*word*`` (fd's regex finds it anywhere in
+    the name), ``.`` or none as no test, ``--extension EXT`` as ``*.EXT`` (always ignoring case); any
+    other regex refuses. ``-mindepth 1`` keeps find from printing the start points, which fd never does.
+    """
+    options, globals_, tests, positional, pattern = [], [], [], [], {"glob": None, "case": None, "ext": None}
+    args, i = command.args, 0
+    while i < len(args):
+        word = args[i].value
+        if args[i].masked:
+            raise Refusal(f"{args[i].raw!r} holds a construct dp does not read")
+        if not word.startswith("-") or word == "-":
+            positional.append(_literal(shell_value(args[i], pattern=True), "fd"))
+            i += 1
+            continue
+        name, has_value, inline = word.partition("=") if word.startswith("--") else (word[:2], "", word[2:])
+        if not word.startswith("--") and inline and not (_FD_PATTERN_FLAGS.get(name) or
+                                                         (table.flag(name) or {}).get("value")):
+            raise Refusal(f"fd {word}: grouped flags dp does not split")
+        value = None
+        takes = _FD_PATTERN_FLAGS.get(name, (table.flag(name) or {}).get("value", False))
+        if takes:
+            if inline or has_value:
+                value = inline if inline else word.split("=", 1)[1]
+            elif i + 1 < len(args):
+                i += 1
+                value = _literal(shell_value(args[i], pattern=True), name).literal
+            else:
+                raise Refusal(f"{name} without its value")
+        i += 1
+        if name in _FD_PATTERN_FLAGS:
+            _fd_pattern_flag(name, value, pattern)
+            continue
+        entry = table.flag(name)
+        if entry is None:
+            raise Refusal(f"fd {name} has no known find equivalent")
+        if takes:
+            checked = check_value(entry["check"], Value(value, value), set(), table) if entry.get("check") else None
+            if entry.get("check") == "find-type" and value not in _FIND_TYPES:
+                raise Refusal(f"fd --type {value} has no find equivalent")
+            (globals_ if entry["to"][0] in ("-maxdepth", "-mindepth") else tests).extend(
+                expand(entry["to"], checked or Value(value, value)))
+        else:
+            (options if entry.get("global") else globals_ if entry["to"] == ["-xdev"] else tests).extend(entry["to"])
+    return _fd_assemble(options, globals_, tests, positional, pattern)
+
+
+def _fd_pattern_flag(name: str, value, pattern: dict) -> None:
+    if name in ("-g", "--glob"):
+        pattern["glob"] = True
+    elif name in ("-e", "--extension"):
+        if pattern["ext"] is not None or not value or not set(value) <= _PLAIN_WORD:
+            raise Refusal(f"fd {name} {value}: one plain extension only")
+        pattern["ext"] = value
+    else:
+        pattern["case"] = "ignore" if name in ("-i", "--ignore-case") else "sensitive"
+
+
+def _fd_assemble(options, globals_, tests, positional, pattern):
+    import shlex
+
+    texts = [value.literal for value in positional]
+    name_pattern, paths = (texts[0], texts[1:]) if texts else (None, [])
+    names = []
+    if name_pattern not in (None, "", "."):
+        if pattern["glob"]:
+            if "/" in name_pattern or "**" in name_pattern:
+                raise Refusal("a glob with '/' matches the whole path in fd")
+            glob = name_pattern
+        elif set(name_pattern) <= _PLAIN_WORD:
+            glob = f"*{name_pattern}*"
+        else:
+            raise Refusal(f"the regex {name_pattern!r} has no find -name equivalent")
+        ignore = pattern["case"] == "ignore" or (pattern["case"] is None and name_pattern == name_pattern.lower())
+        names += ["-iname" if ignore else "-name", shlex.quote(glob)]
+    if pattern["ext"] is not None:
+        names += ["-iname", shlex.quote(f"*.{pattern['ext']}")]
+    if any(path.startswith("-") or any(c in path for c in "*?[") for path in paths):
+        raise Refusal("a start point find would read as an expression")
+    depth = [] if "-mindepth" in globals_ else ["-mindepth", "1"]
+    words = ["find", *options, *(shlex.quote(path) for path in paths or ["."]), *depth, *globals_,
+             *[word for word in tests if word != "-print0"], *names, *(["-print0"] if "-print0" in tests else [])]
+    notes = ["note: find also lists hidden and .gitignored files, which fd skips"]
     return " ".join(words), notes

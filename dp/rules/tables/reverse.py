@@ -1,4 +1,5 @@
-"""A shipped translation table read backwards: ``rg`` → ``grep`` where ripgrep is missing.
+"""A shipped translation table read backwards: ``rg`` → ``grep`` where ripgrep is missing (and
+``fd`` → ``find``: ``_find_backwards``, whose engine is ``dp.rules.findexpr.translate_fd``).
 
 Agents type ``rg`` where it is not installed and then run the ``grep`` that
 means the same; ``dp.learn`` learns that rename. Its flags are translated by
@@ -42,23 +43,52 @@ def reverse_data(forward) -> dict | None:
     """The table data translating ``forward.target`` back into ``forward.source``, or None when the table
     has no ``[reverse]`` section (only an options-style table can have one)."""
     section = forward.raw_reverse
-    if not isinstance(section, dict) or forward.style != "options":
+    if not isinstance(section, dict) or forward.style not in ("options", "find"):
         return None
+    if forward.style == "find":
+        return _find_backwards(forward, section)
     flags: dict = {}
     for name, entry in forward.flags.items():
         for target, reversed_entry in _backwards(name, entry):
             flags.setdefault(target, []).append(reversed_entry)
-    merged = {target: _merge(entries) for target, entries in flags.items()}
-    for long, short in section.get("long", {}).items():
-        if short in merged:
-            merged[long] = merged[short]
-    for word in section.get("drop", []):
-        merged.setdefault(word, {"to": []})
+    merged = _other_names({target: _merge(entries) for target, entries in flags.items()}, section)
     return {"source": forward.target, "target": forward.source, "style": "options", "backwards": True,
             "about": section.get("about", ""), "flags": merged,
             "operands": {"pattern": True, "check": {"default": "rust", "fixed": "any"},
                          "binary-names": forward.operands.get("binary-names", [])},
             "adjust": ADJUST, "refuse": [*map(_refuse_backwards, forward.refuse), *REFUSE]}
+
+
+def _find_backwards(forward, section: dict) -> dict:
+    """fd → find: each fd flag a find primary translates to one for one (``--type`` is ``-type``,
+    ``--max-depth`` is ``-maxdepth``), the engine ``dp.rules.findexpr.translate_fd`` building the
+    expression (fd's pattern, its smart case) around them."""
+    flags = {}
+    for name, entry in forward.flags.items():
+        to = entry.get("to", [])
+        if "unknown" in entry or "batch" in entry or not to or not name.startswith("-"):
+            continue
+        if entry.get("value") and len(to) == 2 and to[1] == "{}" and to[0] not in flags:
+            flags[to[0]] = {"value": True, "to": [name, "{}"], "check": entry.get("check", "")}
+        elif not entry.get("value") and len(to) == 1 and to[0] not in flags:
+            flags[to[0]] = {"to": [name], "global": name in _FIND_OPTIONS}
+    return {"source": forward.target, "target": forward.source, "style": "find-backwards", "backwards": True,
+            "about": section.get("about", ""), "flags": _other_names(flags, section)}
+
+
+def _other_names(flags: dict, section: dict) -> dict:
+    """``flags`` with the target program's other names for them (``[reverse.long]``) and the flags that
+    say what the source does anyway (``drop``: translated to nothing)."""
+    for long, short in section.get("long", {}).items():
+        if short in flags:
+            flags[long] = flags[short]
+    for word in section.get("drop", []):
+        flags.setdefault(word, {"to": []})
+    return flags
+
+
+# find's options that go before the start points.
+_FIND_OPTIONS = ("-L", "-P", "-H")
 
 
 def _refuse_backwards(rule: dict) -> dict:
