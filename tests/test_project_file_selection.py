@@ -1,9 +1,9 @@
 """A project file read from dp's cache selects a call's rules by the cached keys and index: exactly
-the rules, in file order, that looking at every row selects (dp.layers.projectfile)."""
+the rules, in file order, that looking at every row selects (dp.layers.effective)."""
 
 import itertools
 
-from dp.layers.projectfile import ProjectFile, _read
+from dp.layers.effective import ProjectFile, _read
 
 ENTRIES = [
     ("wisp", "ephemeral", "Bash", "command", "bd", "flag"),

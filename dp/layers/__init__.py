@@ -8,8 +8,8 @@ hook (any agent), the SessionStart context, ``dp aliases``, ``dp paths`` /
 A project file acts only after ``dp trust`` (``dp.store.trust``).
 
 Modules: ``locate`` (the stat-only walk to the repository root),
-``projectfile`` (read, validate, hash, cache), ``effective`` (trust and
-merge), ``tomlscan`` / ``edit`` (changing the file losslessly), ``view``
+``projectfile`` (parse and validate), ``effective`` (the cached read, trust
+and merge), ``tomlscan`` / ``edit`` (changing the file losslessly), ``view``
 (the CLI's entry: the store's rules plus the layers, for a directory),
 ``synced`` (whether the hook filters still match the trusted files).
 """

@@ -23,8 +23,8 @@ from __future__ import annotations
 import os
 
 from dp.errors import DpError
-from dp.layers.locate import FILES, real_location, repo_root
-from dp.layers.projectfile import MAX_BYTES, parse
+from dp.layers.locate import FILES, MAX_BYTES, real_location, repo_root
+from dp.layers.projectfile import parse
 from dp.layers.tomlscan import entry_blocks, toml_string
 from dp.rules.model import Rule
 

@@ -16,6 +16,8 @@ LOCAL = "local"
 USER = "user"
 # The layers a repository can hold, lowest first; the user's store is below both.
 FILES = ((PROJECT, os.path.join(".dp", "rules.toml")), (LOCAL, os.path.join(".dp", "rules.local.toml")))
+# A layer file over this size is refused as a whole (its layer is inert).
+MAX_BYTES = 1 << 20
 
 
 def repo_root(directory: str) -> str | None:

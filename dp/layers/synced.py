@@ -7,7 +7,7 @@ that changes by other means (a pull, an edit) stops acting at once (its hash
 no longer matches), but its words would stay in the filters. So every sync
 records here which trusted files acted (``state``), and the SessionStart
 answer compares that record with the files as they are now (``stale``): one
-stat per trusted file (the parse is cached by ``dp.layers.projectfile``),
+stat per trusted file (the parse is cached by ``dp.layers.effective``),
 never on the per-call path, and a sync only when they differ.
 """
 
