@@ -140,6 +140,22 @@ def test_a_recipe_is_no_rule_where_its_program_is_on_path_but_stays_an_answer(dp
     assert [item["alias"] for item in _learn(dp)] == [["--recipe", "pip", "uv pip {{ args }}"]]
 
 
+def test_a_program_seen_working_as_typed_gets_no_rule_but_keeps_its_answer(dp, env, programs):
+    """python was missing in two sessions, and ran as typed in a third (an activated virtualenv, another
+    machine): a rule would rewrite such calls too, so only the answer after a failure is learned."""
+    programs("python3")
+    _two_sessions_fixing(env, "python manage.py test", NOT_FOUND.format("python"), "python3 manage.py test")
+    _session(env, "venv", success("source .venv/bin/activate && python manage.py migrate"))
+    assert _learn(dp) == []
+    text = _told(env, failure("python x.py", NOT_FOUND.format("python"), tool_use_id="v1"))
+    assert text.endswith("Run this instead:\npython3 x.py")
+    # asking whether python is there is not running it
+    dp("desires", "--purge", "--yes")
+    _two_sessions_fixing(env, "python manage.py test", NOT_FOUND.format("python"), "python3 manage.py test")
+    _session(env, "probe", success("command -v python || python3 --version"))
+    assert [item["alias"] for item in _learn(dp)] == [["--cmd", "python", "--replace", "python3"]]
+
+
 def test_answers_learned_from_ingested_transcripts(dp, env, programs, tmp_path):
     programs("python3")
     root = tmp_path / "projects"
@@ -239,6 +255,8 @@ def test_rg_missing_is_learned_as_the_grep_table_read_backwards(dp, env, program
     _session(env, "first", failure("cd /work/app && rg -n 'def main' src", missing),
              success("cd /work/app && grep -rn 'def main' src"))
     _session(env, "second", failure("rg -l TODO", missing), success("ls"), success("grep -R -l -I TODO ."))
+    # another machine had ripgrep: no obstacle, the hook leaves rg as typed wherever it is there (below)
+    _session(env, "with-rg", success("rg -n TODO src"))
     [rule] = _learn(dp)
     assert rule["alias"] == ["--cmd", "rg", "--replace", "grep"] and rule["sessions"] == 2
     # the answer at the moment of failure is the translation, flags and all

@@ -155,7 +155,7 @@ def _learned(conn, found: dict) -> None:
     from dp.learn.store import learn
 
     for item in learn(conn)[0]:
-        proposal = _learned_rule(item)
+        proposal = _learned_rule(conn, item)
         if proposal is None:
             continue
         kind, alias, key, reason = proposal
@@ -166,26 +166,31 @@ def _learned(conn, found: dict) -> None:
             candidate.add(event, 0.8, then=pair.fixed)
 
 
-def _learned_rule(item):
+def _learned_rule(conn, item):
     """(kind, dp alias arguments, rule key, why) for one learned answer; None for a rename whose
-    program is on this PATH (or whose replacement is not), for a recipe likewise (``_recipe_fits_here``),
-    and for a changed option (``_unknown_options`` reads those): they stay answers at the moment of failure."""
+    program is on this PATH or ran as typed in some session (or whose replacement is not on PATH), for a
+    recipe likewise (``_recipe_fits_here``), and for a changed option (``_unknown_options`` reads those):
+    they stay answers at the moment of failure. A rule acts on every later call, so one learned from a
+    missing program must not reach the calls of a machine, or an activated virtualenv, where it is there
+    and works as typed; the answer after a failure only ever follows a failure."""
     import shutil
 
     from dp.learn.answer import COMMAND, FLAG as FLAG_CHANGE
+    from dp.learn.tables import table_pair
     from dp.rules.build import recipe_command
 
     sessions = len(item.sessions)
     then = f"in {sessions} sessions the agent then ran"
     if item.kind == COMMAND:
-        if shutil.which(item.from_text) is not None or shutil.which(item.to_text) is None:
+        standing_in = table_pair(item.from_text, item.to_text)
+        if _there(conn, item.from_text, standing_in) or shutil.which(item.to_text) is None:
             return None
         return ("command", ["--cmd", item.from_text, "--replace", item.to_text],
                 (item.from_text, BASH_TOOL, BASH_PARAM, item.from_text, COMMAND),
                 f"{item.from_text}: command not found (not on PATH here); {then} {item.to_text}, which is on PATH")
     if item.kind == FLAG_CHANGE:
         return None  # _unknown_options proposes flag renames, reading flag groups (-rP) letter by letter
-    if not _recipe_fits_here(item):
+    if not _recipe_fits_here(conn, item):
         return None
     prefix = item.from_text
     return ("recipe", ["--recipe", prefix, f"{item.to_text} {{{{ args }}}}"],
@@ -194,15 +199,24 @@ def _learned_rule(item):
             + (" (a program of the repository: apply it with --project)" if item.kind == "path" else ""))
 
 
-def _recipe_fits_here(item) -> bool:
+def _there(conn, program: str, standing_in: bool = False) -> bool:
+    """Whether ``program`` is on this PATH or was seen running as typed in a call that succeeded. A rename
+    through a table read backwards (``rg`` → ``grep``) is ``standing_in``: the hook itself leaves the call
+    as typed wherever the program is there, so only this PATH is asked."""
+    import shutil
+
+    return shutil.which(program) is not None or not standing_in and desires.ran_as_typed(conn, program)
+
+
+def _recipe_fits_here(conn, item) -> bool:
     """Whether a learned change of a command's first words may become a rule on this machine: one learned
-    only from a missing program (``pip`` → ``uv pip``) never where that program is on PATH, whose calls
-    succeed as typed, and never towards a program PATH lacks (a repository's ``./mvnw`` is checked where
+    only from a missing program (``pip`` → ``uv pip``) never where that program is on PATH or ran as typed
+    (``_there``): its calls succeed as typed there, and never towards a program PATH lacks (a repository's ``./mvnw`` is checked where
     the rule acts, in the project)."""
     import shutil
 
     if item.evidence()["error_classes"] == ["command not found"] and "/" not in item.command \
-            and shutil.which(item.command) is not None:
+            and _there(conn, item.command):
         return False
     target = item.to_text.split(" ")[0]
     return "/" in target or shutil.which(target) is not None

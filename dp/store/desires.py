@@ -157,6 +157,14 @@ def failed_recently(conn: sqlite3.Connection, session_id: str, calls: int) -> bo
     return any(row[0] == "failure" for row in rows)
 
 
+def ran_as_typed(conn: sqlite3.Connection, command: str) -> bool:
+    """Whether ``command`` is one of the commands of a Bash call that succeeded in some session: the
+    program was there, on some machine or in some environment (``source .venv/bin/activate && python``).
+    A shape after ``||`` may not have run; counting it anyway errs toward leaving calls alone."""
+    return conn.execute("SELECT 1 FROM desires WHERE outcome = 'success' AND tool_name = 'Bash' AND command = ? "
+                        "LIMIT 1", (command,)).fetchone() is not None
+
+
 def succeeded_subcommands(conn: sqlite3.Connection, command: str) -> list[str]:
     """Every subcommand of ``command`` seen succeeding in Bash."""
     rows = conn.execute(
