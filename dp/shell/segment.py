@@ -11,6 +11,7 @@ leaves the command alone.
 from __future__ import annotations
 
 from dp.shell.syntax import RESERVED_WORDS
+from dp.shell.words import next_mark
 from dp.shell.wrappers import basename, program_index
 
 # Longer commands are left alone rather than risk a slow parse.
@@ -148,11 +149,7 @@ def _split_on_spaces(text: str) -> list[str] | None:
     words, i, n = [""], 0, len(text)
     following = {quote: -1 for quote in _QUOTES}  # the next ' and " at or after i (n: none left)
     while i < n:
-        for quote, place in following.items():
-            if place < i:
-                place = text.find(quote, i)
-                following[quote] = n if place < 0 else place
-        at = min(following.values())
+        at = next_mark(text, following, i)
         pieces = text[i:at].split(" ")
         words[-1] += pieces[0]
         words.extend(pieces[1:])

@@ -36,11 +36,7 @@ def _drop_plain_quotes(text: str) -> str:
     # search from i per step would make 1 MiB of '' pairs cost seconds (quadratic).
     found = {"'": -1, '"': -1, "\\": -1}
     while i < n:
-        for mark, place in found.items():
-            if place < i:
-                place = text.find(mark, i)
-                found[mark] = n if place < 0 else place
-        at = min(found.values())
+        at = next_mark(text, found, i)
         if at >= n:
             out.append(text[i:])
             break
@@ -64,6 +60,17 @@ def _drop_plain_quotes(text: str) -> str:
             out.append(f" {inner} " if "$(" in inner or "`" in inner else " ")
             i = close + 1
     return "".join(out)
+
+
+def next_mark(text: str, found: dict, i: int) -> int:
+    """Where the first of ``found``'s marks occurs at or after ``i`` (``len(text)``: none left).
+    ``found`` remembers each mark's next place and searches again only once it is passed, so a
+    scan over a text full of marks stays linear; start it with every place at -1."""
+    for mark, place in found.items():
+        if place < i:
+            place = text.find(mark, i)
+            found[mark] = len(text) if place < 0 else place
+    return min(found.values())
 
 
 def closing_quote(text: str, at: int, escapes: bool) -> int:
