@@ -44,7 +44,7 @@ import pathological
 
 from dp.agents import get, names
 from dp.agents.base import BLOCK, DENY, NOTHING, REWRITE
-from dp.hook import WALL_CEILING_SECONDS
+from dp.hook import WALL_CEILING_SECONDS, gate
 from dp.rules.model import BASH_PARAM, BASH_TOOL, COMMAND, FLAG, RECIPE, Rule
 from dp.store import Store
 
@@ -302,6 +302,8 @@ def main() -> int:
         places = {PNPM_PROJECT: pnpm_project(tmp / "app"), NO_PROJECT: tmp / "scratch",
                   LAYERED_PROJECT: layered_project(tmp / "team", stores["10k"])}
         (tmp / "scratch").mkdir()
+        for store in stores.values():  # what every dp command that changes rules or trust does after it
+            gate.write(store)
         claude = get()
         # (agent, case name) → (argv, payload, expected answer); Claude Code's every case, the others AGENT_CASES.
         runs_of = {}

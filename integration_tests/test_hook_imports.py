@@ -208,13 +208,15 @@ print(json.dumps({"status": status, "dp": sorted(name for name in loaded if name
 # Every dp module a call no rule touches imports, one by one: each costs the hook about 0.1 ms
 # (importlib's own work, whatever the module's size), and a dozen of them were what held the
 # no-match cases over their budget (docs/benchmarks.md). A module added here must pay for itself.
-NO_MATCH_MODULES = ["dp", "dp.agents", "dp.agents.base", "dp.hook", "dp.layers", "dp.layers.locate", "dp.paths",
-                    "dp.rules", "dp.shell", "dp.shell.guard", "dp.store", "dp.store.connection",
-                    "dp.store.location", "dp.store.read"]
-BASH_WORDS_MODULES = ["dp.paving", "dp.paving.words", "dp.shell.words"]
-# With a trusted project file: its cached read and trust check, nothing more (no TOML, no hash, not
-# the parse in dp.layers.projectfile); the trust record is read by dp.store.read, already loaded, so
-# dp.store.trust (the writes) stays out.
+# Such a call is answered from the gate beside the store (dp.hook.gate): no SQLite, no layer walk.
+NO_MATCH_MODULES = ["dp", "dp.agents", "dp.agents.base", "dp.hook", "dp.hook.gate", "dp.rules", "dp.shell",
+                    "dp.shell.guard", "dp.store", "dp.store.location"]
+BASH_WORDS_MODULES = ["dp.shell.words"]
+# A call holding a word the gate lists takes the full path: the store, the walk to a project's layer
+# files. A paving word no rule is keyed on first costs paving's marker walk, which ends it in no project.
+FULL_PATH_MODULES = ["dp.layers", "dp.layers.locate", "dp.paths", "dp.store.connection", "dp.store.read"]
+PAVING_MODULES = ["dp.paths", "dp.paving", "dp.paving.markers", "dp.paving.words"]
+# A trusted project file's cached read and trust check, when a call names one of its commands.
 LAYER_MODULES = ["dp.cachedir", "dp.layers.effective"]
 # What the floor (`python -I -c "import sqlite3, json"`) imports and the hook does without: sqlite3's
 # Python layer and datetime (dp.store.connection uses the C module), __future__, zlib, pathlib.
@@ -248,20 +250,27 @@ def test_a_call_no_rule_touches_imports_exactly_these_modules(store_env, tmp_pat
     paving_word = adapter.sample_payload(adapter.agent_tool("Bash"), {"command": "npm ci && npm test"},
                                          str(tmp_path))
     expected = sorted(NO_MATCH_MODULES + _adapter(agent))
-    report = _modules(store_env, agent, read)
-    row = ["dp.rules.model"] if adapter.is_own_tool("read_file") else []  # the alias row, read and set aside
-    assert (report["status"], report["dp"]) == (0, sorted(expected + row))
+    report = _modules(store_env, agent, read)  # in Gemini CLI and Qwen Code the alias's name is the tool's own
+    assert (report["status"], report["dp"]) == (0, expected)
     assert not NEVER_ON_THE_HOT_PATH & set(report["stdlib"]), report["stdlib"]
-    for payload, extra in ((bash_call, []), (paving_word, ["dp.paving.markers"])):
-        report = _modules(store_env, agent, payload)
-        assert (report["status"], report["dp"]) == (0, sorted(expected + BASH_WORDS_MODULES + extra))
-        assert not NEVER_ON_THE_HOT_PATH & set(report["stdlib"]), report["stdlib"]
+    report = _modules(store_env, agent, bash_call)
+    assert (report["status"], report["dp"]) == (0, sorted(expected + BASH_WORDS_MODULES))
+    assert not NEVER_ON_THE_HOT_PATH & set(report["stdlib"]), report["stdlib"]
+    report = _modules(store_env, agent, paving_word)  # in no project: paving's marker walk, and no store
+    assert (report["status"], report["dp"]) == (0, sorted(expected + BASH_WORDS_MODULES + PAVING_MODULES))
+    assert not NEVER_ON_THE_HOT_PATH & set(report["stdlib"]), report["stdlib"]
 
 
-def test_a_trusted_project_file_adds_its_cached_read_and_the_trust_record(store_env, tmp_path):
+def test_a_trusted_project_file_adds_nothing_to_a_call_its_rules_do_not_name(store_env, tmp_path):
+    """The trusted file's words are in the gate (the full path would find no rule of it here), so
+    neither its cached read nor the walk up to it is paid; a call naming its command reads it."""
     repo = _trusted_repository(store_env, tmp_path)
     unrelated = {**bash("git status && ls -la | head -5"), "cwd": str(repo / "src" / "deep")}
-    _modules(store_env, "claude", unrelated)  # the first call after trust fills the cache
     report = _modules(store_env, "claude", unrelated)
-    assert report["dp"] == sorted(NO_MATCH_MODULES + _adapter("claude") + BASH_WORDS_MODULES + LAYER_MODULES)
+    assert report["dp"] == sorted(NO_MATCH_MODULES + _adapter("claude") + BASH_WORDS_MODULES)
+    assert not NEVER_ON_THE_HOT_PATH & set(report["stdlib"]), report["stdlib"]
+    named = {**bash("bd list"), "cwd": str(repo / "src" / "deep")}
+    _modules(store_env, "claude", named)  # the first call after trust fills the cache
+    report = _modules(store_env, "claude", named)
+    assert set(LAYER_MODULES + FULL_PATH_MODULES) <= set(report["dp"])
     assert not NEVER_ON_THE_HOT_PATH & set(report["stdlib"]), report["stdlib"]

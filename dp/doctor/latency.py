@@ -37,7 +37,23 @@ def check_latency(files: list[SettingsFile], db_path: Path, cwd: Path) -> Findin
         label = "pave-check" + (f" ({skipped})" if skipped else " (not installed)")
     payload = sample_payload("Bash", {"command": "git status", "description": "dp doctor latency probe"}, cwd)
     call(command, payload, cwd)
-    return _judge(call(command, payload, cwd), label, shlex.join(command))
+    return _with_gate(_judge(call(command, payload, cwd), label, shlex.join(command)), db_path)
+
+
+def _with_gate(finding: Finding, db_path: Path) -> Finding:
+    """A fast call whose gate (dp.hook.gate) is missing or stale is a warning: every call the rules
+    never name opens the store instead of being answered from the gate (correct, but slower)."""
+    from dp.hook import gate
+
+    if finding.status != OK or not Path(db_path).expanduser().is_file():
+        return finding
+    state = gate.state(db_path)
+    if state == "fresh":
+        return finding
+    return Finding("latency", WARNING,
+                   f"{finding.message}, but the hook's gate beside the store is {state}: every call opens the store",
+                   "start a new agent session (its SessionStart rewrites the gate) or change any rule",
+                   gate=state, **finding.details)
 
 
 def _installed_command(files: list[SettingsFile], own) -> tuple[list[str] | None, str, str]:

@@ -208,6 +208,16 @@ def decide(options: Options, event):
     if event.kind != PRE_TOOL:
         options.say(f"{event.hook}: pave-check acts before a tool runs (dp-capture handles this event)")
         return Decision(NOTHING)
+    if not options.verbose:  # --verbose takes the full path, which says why a call went ahead
+        from dp.hook import gate
+
+        known = gate.answer(options.db, event)
+        if known == gate.NOTHING:
+            return Decision(NOTHING)
+        if known is not None:
+            from dp.agents.base import BLOCK
+
+            return Decision(BLOCK, known.message or _correction(event, known))
     conn = _open_store(options)
     try:
         return _decide(conn, options, event, _project(conn, event.cwd))
@@ -248,8 +258,10 @@ def _context(options, event) -> str:
 
 def _refresh_filters(options, conn) -> None:
     """At SessionStart only: when a trusted project file changed since dp last synced the hook
-    filters (dp.layers.synced: a stat per trusted file), sync them now, in a process of its own
-    (dp.install sits above the hook), before the session's hooks are read. Fails open."""
+    filters (dp.layers.synced: a stat per trusted file), or the hook's gate is not in line with
+    the rules (dp.hook.gate: a dp that made none yet, a change whose sync never ran), sync them
+    now, in a process of its own (dp.install sits above the hook), before the session's hooks
+    are read. Fails open."""
     if conn is None:
         return
     import subprocess
@@ -257,9 +269,11 @@ def _refresh_filters(options, conn) -> None:
     from dp.layers.synced import stale
     from dp.store.read import db_location
 
+    from dp.hook.gate import state
+
     try:
         db = db_location(options.db)
-        if stale(db, conn):
+        if stale(db, conn) or state(db) != "fresh":
             subprocess.run(own_python("dp.install.refresh", str(db)), cwd="/", stdin=subprocess.DEVNULL,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=REFRESH_SECONDS,
                            check=False)

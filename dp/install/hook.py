@@ -29,7 +29,7 @@ from dp.agents.settings import (
 )
 from dp.errors import DpError, did_you_mean
 from dp.files import backups_of, read_bytes, remove_empty_directory, remove_file, replace_file
-from dp.hook import HOOK_TIMEOUT_SECONDS
+from dp.hook import HOOK_TIMEOUT_SECONDS, gate
 from dp.store import DEFAULT_DB, Store, installs, read_rules
 
 
@@ -153,6 +153,7 @@ def install(path: Path, command: str, scope: str, db_path: Path, support: dict |
         details["agent"] = agent.name
     with Store.open(db_path) as store:
         installs.record(store, path, installs.HOOK, scope, created_file=not existed, details=details)
+    gate.write(db_path)
     return report
 
 
@@ -229,6 +230,7 @@ def sync_installed(db_path: Path) -> list[dict]:
     (``{"settings", "status", "error"?}``); a file whose dp entries the user
     removed by hand is left alone (and reported by ``dp doctor``).
     """
+    gate.write(db_path)
     changes = _sync_parts(db_path)
     for entry in installs.read(db_path, installs.HOOK):
         path = Path(entry.path)

@@ -231,12 +231,13 @@ REMOVERS.update({
 
 
 def purge_targets(db_path: Path) -> list[Path]:
-    """What ``--purge`` deletes: the store (and its WAL files), dp's own directory, dp's cache."""
+    """What ``--purge`` deletes: the store (and its WAL files and hook gate), dp's own directory, dp's cache."""
     from dp.cachedir import cache_dir
     from dp.store import DEFAULT_DB
+    from dp.store.location import HOOK_GATE_SUFFIX
 
     store = Path(db_path).expanduser().absolute()
-    targets = [store, Path(f"{store}-wal"), Path(f"{store}-shm")]
+    targets = [store, Path(f"{store}-wal"), Path(f"{store}-shm"), Path(f"{store}{HOOK_GATE_SUFFIX}")]
     home = DEFAULT_DB.expanduser().absolute().parent  # ~/.dp: backups, captured data, switches
     targets.append(home)
     targets.append(Path(cache_dir()))

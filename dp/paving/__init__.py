@@ -41,19 +41,12 @@ NEEDS = {"python": " -m", "python3": " -m", "pip": "install", "pip3": "install"}
 def gate(words, command: str, dp_dir: str, cwd: str):
     """A ``Paving`` for this call when a paving word occurs, paving is on and the
     directory is inside some project (a marker file on the way up), else None."""
-    if not cwd:
+    if not cwd or not wanted(words, command):
         return None
-    found = WORDS.intersection(words)
-    if not any(NEEDS.get(word, "") in command for word in found):
-        return None
-    import os
-
-    from dp.paving.markers import fingerprint
-
-    directory = os.path.realpath(cwd)
-    fp = fingerprint(directory)
-    if not any(not path.endswith("/.git") for path, _ in fp):
+    found = project_markers(cwd)
+    if found is None:
         return None  # in no project: nothing to pave, and no parse (nor the switch file) to pay for
+    directory, fp = found
     from dp.paving.switch import enabled_for
 
     if not enabled_for(dp_dir, directory):
@@ -61,6 +54,25 @@ def gate(words, command: str, dp_dir: str, cwd: str):
     paving = Paving(dp_dir, directory)
     paving.fingerprints[directory] = fp
     return paving
+
+
+def wanted(words, command: str) -> bool:
+    """Whether the command holds a paving word, with the text it needs (``NEEDS``)."""
+    return any(NEEDS.get(word, "") in command for word in WORDS.intersection(words))
+
+
+def project_markers(cwd: str):
+    """``(directory, markers)`` for a ``cwd`` inside some project (a marker file on the way up to the
+    repository root; dp.paving.markers), else None: paving acts nowhere else."""
+    import os
+
+    from dp.paving.markers import fingerprint
+
+    directory = os.path.realpath(cwd)
+    fp = fingerprint(directory)
+    if not any(not path.endswith("/.git") for path, _ in fp):
+        return None
+    return directory, fp
 
 
 def _trusts_nothing(root: str) -> bool:

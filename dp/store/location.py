@@ -1,6 +1,12 @@
 """Where the store is: one tiny module, because every hook process asks."""
 
 DEFAULT_DB = "~/.dp/dp.db"
+# Beside the store: the file whose token and time say when the rules last changed (dp.store.write
+# writes it on every committed rule or trust change; one per directory, so a change in any store
+# there counts for all), and, per store (its name plus this suffix), what the hook derives from
+# its rules to answer calls no rule is keyed on without opening it (dp.hook.gate).
+RULES_STAMP = "rules.changed"
+HOOK_GATE_SUFFIX = ".hook-gate"
 
 
 def db_location(explicit=None) -> str:

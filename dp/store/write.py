@@ -21,6 +21,7 @@ from dp.files import rehearsing, resolve
 from dp.rules.model import FIELDS, KEY_FIELDS, RECIPE, TOOL_ALIAS, Rule, kind_label
 from dp.store.connection import connect_for_writes, transaction, write_refused
 from dp.store.migrations import enable_wal, load_migrations, migrate
+from dp.store.location import HOOK_GATE_SUFFIX, RULES_STAMP
 from dp.store.read import DEFAULT_DB, open_file_readonly, open_readonly, schema_version
 
 WRITE_BUSY_TIMEOUT_MS = 15000
@@ -361,32 +362,33 @@ class _WriteTransaction(transaction):
         )
 
 
-RULES_STAMP = "rules.changed"
-
-
 def rules_stamp(db_path) -> Path:
-    """The file whose time says when the rules last changed (beside the store)."""
+    """The file whose token and time say when the rules last changed (beside the store)."""
     return Path(db_path).expanduser().absolute().parent / RULES_STAMP
 
 
 def mark_rules_changed(db_path) -> None:
-    """Touch the rules stamp after a committed rule or trust change.
+    """Give the rules stamp a new token (and so a new time) after a committed rule or trust change.
 
     What dp derives from the rules for readers without SQLite (the Claude Code
-    mod's snapshot) records the stamp's time it was made at; a stamp newer than
-    that says the derived copy is stale, even when the step that rewrites it
-    never ran. Best effort: a stamp that cannot be written is no reason to fail
-    the change itself.
+    mod's snapshot, the hook's gate: dp.hook.gate) records the stamp as it was
+    when made; a stamp that reads otherwise says the derived copy is stale, even
+    when the step that rewrites it never ran. The token tells two changes apart
+    within one tick of a coarse file clock. A stamp that cannot be written is no
+    reason to fail the change itself, but then the hook's gate goes (it could
+    no longer tell it is stale): every call takes the full path until the next sync.
     """
     if rehearsing() is not None:  # a dry run changed no rule
         return
     stamp = rules_stamp(db_path)
     try:
-        with open(stamp, "a"):
-            pass
-        os.utime(stamp)
+        with open(stamp, "w", encoding="ascii") as handle:
+            handle.write(os.urandom(8).hex())
     except OSError:
-        pass
+        try:
+            os.unlink(f"{Path(db_path).expanduser().absolute()}{HOOK_GATE_SUFFIX}")
+        except OSError:
+            pass
 
 
 class _DryRun(Exception):

@@ -103,57 +103,32 @@ def _project_entry(project) -> dict | None:
 
 def front_door(db_path: Path) -> dict:
     """What the mod needs to decide whether a Bash call goes to dp at all:
-    ``{"words", "needs", "everything", "sources"}``.
+    ``{"words", "needs", "everything", "sources"}``, pave-check's own gate (dp.hook.gate) in the mod's terms.
 
-    ``words`` is every command word pave-check could act on (the key of each
-    Bash rule of the store and of every trusted project file, and project
-    paving's words while paving is on: a superset, since a project's file acts
-    only in its own repository and paving only where it is on there), matched
-    against the same word scan the hook runs first (dp.shell.words). pave-check
-    fetches rules for those words only and gates paving on them
-    (dp.hook ``_decide``), so a command holding none of them gets no answer
-    from it, whatever else it holds (``$( )``, here-docs, ``eval``, ``.``).
-    ``needs``: a paving word no rule is keyed on that acts only with more text
-    in the command (dp.paving.NEEDS: ``python`` only with `` -m``), as paving's
-    own gate reads it.
+    ``words`` is every command word pave-check could act on, matched against
+    the same word scan the hook runs first (dp.shell.words); ``needs`` a paving
+    word that acts only with more text in the command (``python`` only with
+    `` -m``). pave-check fetches rules for those words only and gates paving on
+    them (dp.hook ``_decide``), so a command holding none of them gets no
+    answer from it, whatever else it holds (``$( )``, here-docs, ``eval``, ``.``).
     ``everything``: some rule needs every Bash call (a rule on no command word,
     an alias of the name Bash), so the mod asks dp each time. ``sources`` are
-    the files whose change makes the words stale (the rules stamp
-    dp.store.write touches on every rule or trust change, the paving switch,
-    every project file the user trusted: one edited back to its trusted text
-    acts again with no dp run in between), with their times as read here: the
-    mod sends every call to dp while one reads otherwise, so a rule change whose
-    sync did not run costs processes, never a missed rewrite.
+    the files whose change makes the words stale (dp.hook.gate.sources), with
+    their times as read here, before the rules: the mod sends every call to dp
+    while one reads otherwise, so a rule change whose sync did not run costs
+    processes, never a missed rewrite.
     """
-    from dp.install.hook import trusted_project_rules
-    from dp.paving import NEEDS, filter_words
-    from dp.paving.switch import state_path
+    from dp.hook import gate
     from dp.rules.model import BASH_TOOL
-    from dp.store import read_rules
-    from dp.store.write import rules_stamp
 
-    sources = [_source(rules_stamp(db_path)), _source(Path(state_path(str(state_dir(db_path).parent))))]
-    sources += [_source(Path(path)) for path in _trusted_files(db_path)]
-    ruled, everything = set(), False
-    for rule in read_rules(db_path) + trusted_project_rules(db_path):
-        if rule.match_kind == TOOL_ALIAS:
-            everything |= rule.from_name == BASH_TOOL  # blocks every Bash call
-        elif rule.tool == BASH_TOOL:
-            if rule.command:
-                ruled.add(rule.command)
-            else:
-                everything = True  # fetched for every Bash call (dp.store.read.rules_for_tool)
-    paving = set(filter_words(str(Path(db_path).expanduser().absolute().parent)))
-    needs = {word: NEEDS[word] for word in sorted(paving - ruled) if word in NEEDS}
-    return {"words": sorted(ruled | paving), "needs": needs, "everything": everything, "sources": sources}
-
-
-def _trusted_files(db_path: Path) -> list[str]:
-    """Every project file the user trusts (present or not), by its real path."""
-    from dp.store.read import read_or_empty
-    from dp.store.trust import REPOSITORY, all_trusted
-
-    return sorted({path for _, path, _ in read_or_empty(db_path, all_trusted) if path != REPOSITORY})
+    sources = [_source(Path(path)) for path in gate.sources(db_path)]
+    try:
+        found = gate.contents(db_path)
+    except Exception:  # noqa: BLE001 - rules that cannot be read: the mod asks dp for every call
+        found = {"words": [], "needs": {}, "everything": True, "aliases": {}, "project_aliases": []}
+    # An alias of the name Bash blocks every call.
+    everything = found["everything"] or BASH_TOOL in found["aliases"] or BASH_TOOL in found["project_aliases"]
+    return {"words": found["words"], "needs": found["needs"], "everything": everything, "sources": sources}
 
 
 def _source(path: Path) -> dict:
