@@ -249,3 +249,13 @@ def test_the_gate_answers_every_call_as_the_full_path_does(tmp_path, agent):
     let_through = sum(1 for answer in without[1] if answer == [0, "", ""])
     assert let_through > 50 and len(calls) - let_through > 150  # both kinds, in numbers
     assert without[1][calls.index(["open_file", {"path": "x"}])] != [0, "", ""]  # the alias answers
+
+
+def test_dp_init_leaves_a_gate_in_line_before_any_rule(tmp_path):
+    """A new install's first calls are answered from the gate: `dp init` writes it with the store."""
+    env = isolated_env(tmp_path)
+    (tmp_path / "home" / ".claude").mkdir(parents=True)
+    dp(env, "init")
+    assert gate_file(env).is_file()
+    assert _doctor_latency(env, tmp_path)["status"] == "ok"
+    assert rewritten(env, "git status", tmp_path) is None

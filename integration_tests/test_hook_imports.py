@@ -273,4 +273,3 @@ def test_a_trusted_project_file_adds_nothing_to_a_call_its_rules_do_not_name(sto
     _modules(store_env, "claude", named)  # the first call after trust fills the cache
     report = _modules(store_env, "claude", named)
     assert set(LAYER_MODULES + FULL_PATH_MODULES) <= set(report["dp"])
-    assert not NEVER_ON_THE_HOT_PATH & set(report["stdlib"]), report["stdlib"]

@@ -258,25 +258,28 @@ def _context(options, event) -> str:
 
 def _refresh_filters(options, conn) -> None:
     """At SessionStart only: when a trusted project file changed since dp last synced the hook
-    filters (dp.layers.synced: a stat per trusted file), or the hook's gate is not in line with
-    the rules (dp.hook.gate: a dp that made none yet, a change whose sync never ran), sync them
-    now, in a process of its own (dp.install sits above the hook), before the session's hooks
-    are read. Fails open."""
+    filters (dp.layers.synced: a stat per trusted file), sync them now, in a process of its own
+    (dp.install sits above the hook), before the session's hooks are read; when only the hook's
+    gate is not in line with the rules (dp.hook.gate: a dp that wrote none yet, a change whose
+    sync never ran), write that alone. Fails open."""
     if conn is None:
         return
     import subprocess
 
+    from dp.hook.gate import state
     from dp.layers.synced import stale
     from dp.store.read import db_location
 
-    from dp.hook.gate import state
-
     try:
         db = db_location(options.db)
-        if stale(db, conn) or state(db) != "fresh":
-            subprocess.run(own_python("dp.install.refresh", str(db)), cwd="/", stdin=subprocess.DEVNULL,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=REFRESH_SECONDS,
-                           check=False)
+        if stale(db, conn):
+            argv = own_python("dp.install.refresh", str(db))
+        elif state(db) != "fresh":
+            argv = own_python("dp.install.refresh", str(db), "--gate")
+        else:
+            return
+        subprocess.run(argv, cwd="/", stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, timeout=REFRESH_SECONDS, check=False)
     except Exception:  # noqa: BLE001 - the session's context matters more than fresher filters
         return
 

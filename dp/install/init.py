@@ -14,17 +14,21 @@ from dp.install import demo, hook
 
 
 def ensure_store(db_path: Path) -> dict:
-    """Create (or open and migrate) the store; what it holds now."""
+    """Create (or open and migrate) the store, and the hook's gate beside it (dp.hook.gate: the
+    first call of a new install is answered from it); what the store holds now."""
+    from dp.hook import gate
     from dp.store import Store
 
     existed = db_path.exists()
     with Store.open(db_path) as store:
-        return {
+        report = {
             "path": str(db_path),
             "status": "exists" if existed else "created",
             "schema_version": store.schema_version,
             "rules": len(store.list_rules()),
         }
+    gate.write(db_path)
+    return report
 
 
 def init(

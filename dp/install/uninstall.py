@@ -237,8 +237,10 @@ def purge_targets(db_path: Path) -> list[Path]:
     from dp.store.location import HOOK_GATE_SUFFIX
 
     store = Path(db_path).expanduser().absolute()
-    targets = [store, Path(f"{store}-wal"), Path(f"{store}-shm"), Path(f"{store}{HOOK_GATE_SUFFIX}")]
+    targets = [store, Path(f"{store}-wal"), Path(f"{store}-shm")]
     home = DEFAULT_DB.expanduser().absolute().parent  # ~/.dp: backups, captured data, switches
+    if home not in store.parents:  # a store elsewhere (--db): its gate beside it; in ~/.dp it goes with it
+        targets.append(Path(f"{store}{HOOK_GATE_SUFFIX}"))
     targets.append(home)
     targets.append(Path(cache_dir()))
     return [path for path in dict.fromkeys(targets) if path.exists() or path.is_symlink()]
