@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import glob
 import os
+import shlex
 import shutil
 import socket
 import subprocess
@@ -68,6 +69,18 @@ class Cluster:
     def stop(self, mode: str = "fast") -> None:
         self._run(self.programs / "pg_ctl", "-D", self.data, "-m", mode, "-w", "stop", check=False)
 
+    def watch(self, owner: int) -> None:
+        """Stop the cluster and remove its directory once the process ``owner`` is gone: a worker
+        killed mid-run (xdist's, a Ctrl-C'd pytest) runs no teardown, and its postgres would
+        outlive it. A detached ``sh`` polls the owner's pid; after a normal teardown it finds
+        nothing left to stop and ends with its owner."""
+        stop = shlex.join([*self.as_user, str(self.programs / "pg_ctl"), "-D", str(self.data), "-m", "immediate",
+                           "-w", "stop"])
+        script = (f"while kill -0 {owner} 2>/dev/null; do sleep 2; done; {stop} >/dev/null 2>&1; "
+                  f"rm -rf {shlex.quote(str(self.root))}")
+        subprocess.Popen(["sh", "-c", script], cwd="/", start_new_session=True, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
     def admin_url(self, database: str = "postgres") -> str:
         return f"postgresql://{ADMIN}:{ADMIN_PASSWORD}@127.0.0.1:{self.port}/{database}"
 
@@ -99,6 +112,7 @@ def start_cluster(skip):
     except subprocess.CalledProcessError as exc:
         shutil.rmtree(root, ignore_errors=True)
         skip(f"cannot start a throwaway PostgreSQL cluster: {exc.stderr.strip()[-300:]}")
+    cluster.watch(os.getpid())
     return cluster
 
 
