@@ -208,10 +208,11 @@ def decide(options: Options, event):
     if event.kind != PRE_TOOL:
         options.say(f"{event.hook}: pave-check acts before a tool runs (dp-capture handles this event)")
         return Decision(NOTHING)
+    words = _command_words(event)
     if not options.verbose:  # --verbose takes the full path, which says why a call went ahead
         from dp.hook import gate
 
-        known = gate.answer(options.db, event)
+        known = gate.answer(options.db, event, words)
         if known == gate.NOTHING:
             return Decision(NOTHING)
         if known is not None:
@@ -220,10 +221,24 @@ def decide(options: Options, event):
             return Decision(BLOCK, known.message or _correction(event, known))
     conn = _open_store(options)
     try:
-        return _decide(conn, options, event, _project(conn, event.cwd))
+        return _decide(conn, options, event, words, _project(conn, event.cwd))
     finally:
         if conn is not None:
             conn.close()
+
+
+def _command_words(event):
+    """The words of a Bash call's command that could name a program (dp.shell.words), read once
+    for the gate and the full path (a 1 MiB command costs the scan a few hundred milliseconds);
+    None for any other call."""
+    from dp.rules import BASH_PARAM, BASH_TOOL
+
+    command = event.tool_input.get(BASH_PARAM) if isinstance(event.tool_input, dict) else None
+    if event.tool != BASH_TOOL or not isinstance(command, str) or not command:
+        return None
+    from dp.shell.words import command_words
+
+    return command_words(command)
 
 
 # Decision kinds (dp.agents.base), repeated here for the hook's own use.
@@ -354,9 +369,10 @@ def _open_store(options):
     return conn
 
 
-def _decide(conn, options, event, project=None):
+def _decide(conn, options, event, words, project=None):
     """The decision for one call; ``conn`` is None when there is no store (no user rules),
-    ``project`` the project layers of the call's directory (dp.layers), None when it has none."""
+    ``words`` the command words of a Bash call (``_command_words``), ``project`` the project
+    layers of the call's directory (dp.layers), None when it has none."""
     from dp.agents.base import BLOCK, Decision
     from dp.rules import BASH_PARAM, BASH_TOOL
 
@@ -369,11 +385,6 @@ def _decide(conn, options, event, project=None):
         return Decision(NOTHING)
 
     command = tool_input.get(BASH_PARAM) if tool == BASH_TOOL else None
-    words = None
-    if isinstance(command, str) and command:
-        from dp.shell.words import command_words
-
-        words = command_words(command)
 
     def fetch(text):
         user = _rules(conn, tool, text, words if text == command else None) if conn is not None else []

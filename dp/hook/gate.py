@@ -34,7 +34,7 @@ or a hundred thousand.
 
 import os
 
-from dp.store.location import HOOK_GATE_SUFFIX, RULES_STAMP, db_location
+from dp.store.location import RULES_STAMP, db_location, hook_gate
 
 MAGIC = b"dp-hook-gate 2\n"
 # A header longer than this is not read (the full path answers).
@@ -54,25 +54,24 @@ class Alias:
         self.from_name, self.to_name, self.message = from_name, to_name, message
 
 
-def answer(db, event):
-    """What the gate beside the store ``db`` (--db, else the default) proves for ``event``: ``NOTHING``
+def answer(db, event, words):
+    """What the gate beside the store ``db`` (--db, else the default) proves for ``event``, whose
+    command words (a Bash call's, dp.shell.words; None for any other call) are ``words``: ``NOTHING``
     when no rule, tool-name alias or paving could act on it, the store's ``Alias`` when one blocks it,
     None whenever it cannot tell (the full path decides)."""
     try:
-        with open(os.path.abspath(db_location(db)) + HOOK_GATE_SUFFIX, "rb") as handle:
-            return _answer(handle, os.path.dirname(handle.name), event)
+        with open(hook_gate(db), "rb") as handle:
+            return _answer(handle, os.path.dirname(handle.name), event, words)
     except Exception:  # noqa: BLE001 - a gate that cannot be read proves nothing: the full path decides
         return None
 
 
-def _answer(handle, directory: str, event):
-    import json
-
+def _answer(handle, directory: str, event, words):
     from dp.rules import BASH_PARAM, BASH_TOOL
 
-    if handle.readline(64) != MAGIC:
+    header = _header(handle)
+    if header is None:
         return None
-    header = json.loads(handle.readline(MAX_HEADER_BYTES))
     name = event.agent_tool
     if name in header["project_aliases"]:
         return None  # a trusted project's alias acts only in its repository: the walk decides
@@ -81,23 +80,29 @@ def _answer(handle, directory: str, event):
         return Alias(name, *alias) if _fresh(directory, header) else None
     if event.tool != BASH_TOOL:
         return None if event.tool in header["tools"] else _nothing(directory, header)
-    command = event.tool_input.get(BASH_PARAM) if isinstance(event.tool_input, dict) else None
     if header["everything"]:
         return None
-    if not isinstance(command, str) or not command:
-        return _nothing(directory, header)  # only parameter rules apply to it: ``everything`` says none
-    from dp.shell.words import command_words
-
+    if words is None:
+        return _nothing(directory, header)  # no command: only parameter rules apply, and there are none
     listed = _Words(handle, header["buckets"])
-    paving = [word for word in command_words(command) if listed.has(word)]
+    paving = [word for word in words if listed.has(word)]
     if any(word not in header["paving"] for word in paving):
         return None  # a rule's word
     if paving and event.cwd:
         from dp.paving import project_markers, wanted
 
-        if wanted(paving, command) and project_markers(event.cwd) is not None:
+        if wanted(paving, event.tool_input[BASH_PARAM]) and project_markers(event.cwd) is not None:
             return None  # paving may act here
     return _nothing(directory, header)
+
+
+def _header(handle):
+    """The gate's header line, read; None for a file of another format."""
+    if handle.readline(64) != MAGIC:
+        return None
+    import json
+
+    return json.loads(handle.readline(MAX_HEADER_BYTES))
 
 
 def _nothing(directory: str, header: dict):
@@ -173,15 +178,10 @@ def contents(db_path) -> dict:
     from dp.paving import NEEDS, filter_words
     from dp.rules import BASH_TOOL, TOOL_ALIAS
     from dp.store import read_rules
-    from dp.store.read import open_readonly
+    from dp.store.read import read_store
 
     store = read_rules(db_path)
-    conn = open_readonly(db_path)
-    try:
-        project = trusted_rules(conn) if conn is not None else []
-    finally:
-        if conn is not None:
-            conn.close()
+    project = read_store(db_path, trusted_rules)
     words, tools, everything = set(), set(), False
     for rule in store + project:
         if rule.match_kind == TOOL_ALIAS:
@@ -206,11 +206,11 @@ def sources(db_path) -> list[str]:
     project file the user trusts (present or not: one edited back to its trusted text acts again
     with no dp run in between)."""
     from dp.paving.switch import state_path
-    from dp.store.read import read_or_empty
+    from dp.store.read import read_store
     from dp.store.trust import REPOSITORY, all_trusted
 
     directory = _directory(db_path)
-    trusted = sorted({path for _, path, _ in read_or_empty(db_path, all_trusted) if path != REPOSITORY})
+    trusted = sorted({path for _, path, _ in read_store(db_path, all_trusted) if path != REPOSITORY})
     return [os.path.join(directory, RULES_STAMP), state_path(directory), *trusted]
 
 
@@ -238,7 +238,7 @@ def write(db_path) -> bool:
         offsets, block = _buckets([word for word in words if word and b"\n" not in word])
         header = {"stamp": token, "sources": times, "buckets": offsets,
                   **{key: found[key] for key in ("everything", "paving", "aliases", "project_aliases", "tools")}}
-        write_atomically(_gate(db_path), MAGIC + json_line(header) + block)
+        write_atomically(hook_gate(db_path), MAGIC + json_line(header) + block)
         return True
     except Exception:  # noqa: BLE001 - no gate is always correct; a wrong one never is
         remove(db_path)
@@ -261,11 +261,6 @@ def _buckets(words: list[bytes]) -> tuple[list[int], bytes]:
     return offsets, b"".join(parts)
 
 
-def _gate(db_path) -> str:
-    """The gate of the store at ``db_path``: its own file beside it (stores may share a directory)."""
-    return os.path.abspath(db_location(db_path)) + HOOK_GATE_SUFFIX
-
-
 def _directory(db_path) -> str:
     """The directory of the store at ``db_path`` (a path as the CLI holds it), absolute."""
     return os.path.dirname(os.path.abspath(db_location(db_path)))
@@ -280,7 +275,7 @@ def json_line(value) -> bytes:
 def remove(db_path) -> None:
     """Take the gate away (best effort): every call takes the full path until the next write."""
     try:
-        os.unlink(_gate(db_path))
+        os.unlink(hook_gate(db_path))
     except OSError:
         pass
 
@@ -288,13 +283,9 @@ def remove(db_path) -> None:
 def state(db_path) -> str:
     """``fresh``, ``stale`` or ``missing``: what ``dp doctor`` says of the gate."""
     try:
-        with open(_gate(db_path), "rb") as handle:
-            if handle.readline(64) != MAGIC:
-                return "stale"
-            import json
-
-            header = json.loads(handle.readline(MAX_HEADER_BYTES))
-            return "fresh" if _fresh(_directory(db_path), header) else "stale"
+        with open(hook_gate(db_path), "rb") as handle:
+            header = _header(handle)
+            return "fresh" if header is not None and _fresh(_directory(db_path), header) else "stale"
     except FileNotFoundError:
         return "missing"
     except (OSError, ValueError, KeyError, TypeError, IndexError):

@@ -234,13 +234,13 @@ def purge_targets(db_path: Path) -> list[Path]:
     """What ``--purge`` deletes: the store (and its WAL files and hook gate), dp's own directory, dp's cache."""
     from dp.cachedir import cache_dir
     from dp.store import DEFAULT_DB
-    from dp.store.location import HOOK_GATE_SUFFIX
+    from dp.store.location import hook_gate
 
     store = Path(db_path).expanduser().absolute()
     targets = [store, Path(f"{store}-wal"), Path(f"{store}-shm")]
     home = DEFAULT_DB.expanduser().absolute().parent  # ~/.dp: backups, captured data, switches
     if home not in store.parents:  # a store elsewhere (--db): its gate beside it; in ~/.dp it goes with it
-        targets.append(Path(f"{store}{HOOK_GATE_SUFFIX}"))
+        targets.append(Path(hook_gate(store)))
     targets.append(home)
     targets.append(Path(cache_dir()))
     return [path for path in dict.fromkeys(targets) if path.exists() or path.is_symlink()]

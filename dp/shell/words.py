@@ -13,23 +13,11 @@ _SEPARATORS = str.maketrans(dict.fromkeys(";&|()<>`{}$=", " "))
 def command_words(text: str) -> set[str]:
     """Every word that could be a command name in ``text``: by basename (what kind of program,
     for paving), and a word with a ``/`` also whole (the one program a path names, for a rule
-    that names that path).
-
-    The last string's words are kept: the hook's gate (dp.hook.gate) and its full path ask for
-    the same command in turn, and a 1 MiB command costs the scan a few hundred milliseconds."""
-    if text is _last[0]:
-        return set(_last[1])
-    scanned = text
+    that names that path)."""
     if "'" in text or '"' in text or "\\" in text:
-        scanned = _drop_plain_quotes(text)
-    words = scanned.translate(_SEPARATORS).split()
-    found = ({word.rpartition("/")[2] for word in words} | {word for word in words if "/" in word}) - {""}
-    _last[:] = [text, frozenset(found)]
-    return found
-
-
-# The string command_words read last, and its words.
-_last: list = [None, frozenset()]
+        text = _drop_plain_quotes(text)
+    words = text.translate(_SEPARATORS).split()
+    return ({word.rpartition("/")[2] for word in words} | {word for word in words if "/" in word}) - {""}
 
 
 def _drop_plain_quotes(text: str) -> str:

@@ -18,3 +18,11 @@ def db_location(explicit=None) -> str:
     import os
 
     return os.path.expanduser(str(explicit or os.environ.get("DP_DB") or DEFAULT_DB))
+
+
+def hook_gate(explicit=None) -> str:
+    """The hook's gate of the store ``db_location(explicit)`` names: its own file beside it (stores may
+    share a directory), by the store's absolute path."""
+    import os
+
+    return os.path.abspath(db_location(explicit)) + HOOK_GATE_SUFFIX

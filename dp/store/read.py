@@ -30,6 +30,17 @@ def read_or_empty(path, read) -> list:
         conn = open_readonly(path)
     except sqlite3.Error:
         return []
+    return _reading(conn, read)
+
+
+def read_store(path, read) -> list:
+    """``read(conn)`` on the store opened read-only, or ``[]`` when it is missing; raises when it
+    cannot be read. For what must not be derived from less than the store holds (the hook's gate,
+    dp.hook.gate: it would answer for calls the missing rules act on)."""
+    return _reading(open_readonly(path), read)
+
+
+def _reading(conn, read) -> list:
     if conn is None:
         return []
     try:

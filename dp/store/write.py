@@ -21,7 +21,7 @@ from dp.files import rehearsing, resolve
 from dp.rules.model import FIELDS, KEY_FIELDS, RECIPE, TOOL_ALIAS, Rule, kind_label
 from dp.store.connection import connect_for_writes, transaction, write_refused
 from dp.store.migrations import enable_wal, load_migrations, migrate
-from dp.store.location import HOOK_GATE_SUFFIX, RULES_STAMP
+from dp.store.location import RULES_STAMP, hook_gate
 from dp.store.read import DEFAULT_DB, open_file_readonly, open_readonly, schema_version
 
 WRITE_BUSY_TIMEOUT_MS = 15000
@@ -386,7 +386,7 @@ def mark_rules_changed(db_path) -> None:
             handle.write(os.urandom(8).hex())
     except OSError:
         try:
-            os.unlink(f"{Path(db_path).expanduser().absolute()}{HOOK_GATE_SUFFIX}")
+            os.unlink(hook_gate(db_path))
         except OSError:
             pass
 

@@ -121,11 +121,11 @@ def front_door(db_path: Path) -> dict:
     from dp.hook import gate
     from dp.rules.model import BASH_TOOL
 
-    sources = [_source(Path(path)) for path in gate.sources(db_path)]
     try:
+        sources = [_source(Path(path)) for path in gate.sources(db_path)]
         found = gate.contents(db_path)
     except Exception:  # noqa: BLE001 - rules that cannot be read: the mod asks dp for every call
-        found = {"words": [], "needs": {}, "everything": True, "aliases": {}, "project_aliases": []}
+        sources, found = [], {"words": [], "needs": {}, "everything": True, "aliases": {}, "project_aliases": []}
     # An alias of the name Bash blocks every call.
     everything = found["everything"] or BASH_TOOL in found["aliases"] or BASH_TOOL in found["project_aliases"]
     return {"words": found["words"], "needs": found["needs"], "everything": everything, "sources": sources}
