@@ -119,6 +119,15 @@ class Decision:
         self.permission = permission
 
 
+def unrun(note: str) -> str:
+    """A rewrite's note for a refusal, where nothing ran: paving's "ran `pnpm install` instead of
+    `npm install`" (dp.paving.plan) says what the rewrite ran; a refused call ran nothing, so the
+    model is told to use it instead (``--mode advise``, and an adapter refusing a rewrite)."""
+    import re
+
+    return re.sub(r"\bran (`[^`]*`) instead of\b", r"use \1 instead of", note)
+
+
 def corrected_call(tool_input: dict, updated_input: dict) -> str:
     """What a refusal tells the model to issue instead of ``tool_input``
     (``--mode advise``, and an adapter turning a rewrite it cannot keep within
@@ -215,8 +224,9 @@ class Agent:
     # What the agent writes in a tool result when it rejected a tool name it does not know: an after-batch
     # event whose call carries one of these is corrected with the tool-name alias (dp.hook.events).
     unknown_tool_marks: tuple = ()
-    # Whether ``dp init``'s demonstration shows a tool-name alias as text only, because the agent rejects
-    # a tool name it does not know before any hook runs (Claude Code, observed in 2.1.330).
+    # Whether ``dp init``'s demonstration also shows the correction right after a rejected tool name, sent
+    # as Claude Code's PostToolBatch (observed in 2.1.330). Whether it shows the corrections at session
+    # start instead of a block is the ``tool_alias_block`` promise (dp.install.demo.told_up_front).
     demo_rejects_unknown_tools = False
     # The client version dp's facts about the agent were observed in (docs/agents/<agent>.md).
     observed = ""

@@ -78,16 +78,31 @@ def _reach_lines(rules) -> list[str]:
         )
     if known:
         lines.append(f"aliases of tools it has ({', '.join(known[:5])}) are blocked by PreToolUse")
-    if bash:
+    idle = _idle(bash)
+    acting = [rule for rule in bash if all(rule is not r for r, _ in idle)]
+    if acting:
         lines.append(
-            f"{_count(bash, 'Bash rule rewrites', 'Bash rules rewrite')} the command before it runs "
+            f"{_count(acting, 'Bash rule rewrites', 'Bash rules rewrite')} the command before it runs "
             "(PreToolUse updatedInput), and the model is told what changed; listed at session start too"
         )
+    if idle:
+        programs = ", ".join(dict.fromkeys(program for _, missing in idle for program in missing))
+        lines.append(f"{_count(idle, 'Bash rule', 'Bash rules')} cannot act here: {programs} "
+                     f"{'is' if ',' not in programs else 'are'} not installed, so the hook leaves "
+                     f"{'that command' if len(idle) == 1 else 'those commands'} as typed (see rules)")
     if params:
         lines.append(f"{_count(params, 'tool-parameter rule rewrites', 'tool-parameter rules rewrite')} "
                      "the input before the call runs")
     return lines
 
 
-def _count(items: list, one: str, many: str) -> str:
+def _idle(rules) -> list:
+    """(rule, its missing programs) for each rule that would put a program into the command that is not
+    on this PATH (``dp.rules.programs``): the hook leaves their commands as typed, so they rewrite nothing."""
+    from dp.rules.programs import missing_programs
+
+    return [(rule, missing) for rule in rules for missing in [missing_programs(rule)] if missing]
+
+
+def _count(items, one: str, many: str) -> str:
     return f"{len(items)} {one if len(items) == 1 else many}"

@@ -554,7 +554,7 @@ def _matching_rules(conn, tool: str, text: str, words=None):
 
 def _response(options, tool_input: dict, result):
     """The Decision for a rewrite pass's ``result``: advice, a deny carrying the corrected call, or a rewrite."""
-    from dp.agents.base import DENY, REWRITE, Decision, corrected_call
+    from dp.agents.base import DENY, REWRITE, Decision, corrected_call, unrun
 
     notes = result.notes + (result.remarks if options.explains else [])
     if not notes:
@@ -563,5 +563,5 @@ def _response(options, tool_input: dict, result):
     if result.updated_input == tool_input:  # advice only (`pip install` in a uv project, `grep -P` left alone …)
         return Decision(CONTEXT, context)
     if options.mode == "advise":
-        return Decision(DENY, f"{context}. {corrected_call(tool_input, result.updated_input)}")
+        return Decision(DENY, f"{unrun(context)}. {corrected_call(tool_input, result.updated_input)}")
     return Decision(REWRITE, context, result.updated_input, options.permission)

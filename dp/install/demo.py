@@ -16,8 +16,15 @@ new way of reaching the model adds a scene, not a special case. ``block`` is
 the PreToolUse answer for a tool name a client does send (an MCP tool, a
 built-in): the hook must still block it, but it is not what happens to
 ``read_file`` in Claude Code, so ``dp init`` prints it only when it fails.
-The session-start and correction scenes are Claude Code's (``REJECTS_UNKNOWN_TOOLS``);
-other agents show the block as their adapter reads it.
+An agent that rejects an unknown tool name before any hook (its ``tool_alias_block`` promise
+not kept: Claude Code, Codex CLI, Gemini CLI, Qwen Code) is shown the session-start scene instead
+of a block it never produces; the correction right after the rejected call is Claude Code's
+(``demo_rejects_unknown_tools``). An agent whose hook sees the name shows the block.
+
+The rewrite's target (``rg``) is often not installed (stock Debian, Ubuntu, macOS), and the hook
+rightly leaves ``grep`` as typed then. That is dp working, not failing: the scene says which
+program is missing and runs the hook once more with a stand-in for it first on PATH (an empty
+script the hook only looks up, never runs), so the user sees what dp does once it is there.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ from dp.agents.settings import command_words
 from dp.hook.events import UNKNOWN_TOOL_ERROR
 from dp.install.hook import call, sample_payload
 from dp.rules.model import BASH_PARAM, BASH_TOOL, COMMAND, Rule
+from dp.rules.programs import missing_programs
 
 BLOCK_RULE = Rule("read_file", "Read")
 REWRITE_RULE = Rule("grep", "rg", BASH_TOOL, BASH_PARAM, "grep", COMMAND)
@@ -51,14 +59,16 @@ def with_store(command: str, db: Path) -> str:
     return shlex.join([*kept[:1], "--db", str(db), *kept[1:]])
 
 
-def block_rule(agent=None) -> Rule:
-    """The demonstration's tool-name alias: one that is a correction in ``agent``.
+def block_rule(agent=None) -> Rule | None:
+    """The demonstration's tool-name alias: one that is a correction in ``agent``; None for an agent
+    with no tool it could name (Codex CLI's hooks see only its shell: no Read to send the model to).
 
     ``read_file → Read`` is what models get wrong in Claude Code; in an agent
     whose Read *is* ``read_file`` (Gemini CLI) the mistake runs the other way.
     """
     if agent is None or agent.corrects(BLOCK_RULE.from_name, BLOCK_RULE.to_name):
-        return BLOCK_RULE
+        target = agent.agent_tool(BLOCK_RULE.to_name) if agent else BLOCK_RULE.to_name
+        return BLOCK_RULE if agent is None or agent.is_own_tool(target) else None
     return Rule(BLOCK_RULE.to_name, agent.agent_tool(BLOCK_RULE.to_name))
 
 
@@ -67,24 +77,53 @@ def run(command: str, agent=None) -> dict:
     from dp.store import Store
 
     blocking = block_rule(agent)
+    rules = [rule for rule in (blocking, REWRITE_RULE) if rule is not None]
+    missing = missing_programs(REWRITE_RULE)
     with tempfile.TemporaryDirectory(prefix="dp-demo-") as scratch:
         scratch_dir = Path(scratch)
         db = scratch_dir / "demo.db"
         with Store.open(db) as store:
-            for rule in (blocking, REWRITE_RULE):
+            for rule in rules:
                 store.set_rule(rule)
         demo_command = with_store(command, db)
-        calls = {name: call(demo_command, payload, scratch_dir)
-                 for name, payload in _payloads(blocking, scratch_dir, agent).items()}
-    scenes = {"rewrite": _rewrite(calls["rewrite"], agent), "block": _block(blocking, calls["block"], agent)}
+        payloads = _payloads(blocking, scratch_dir, agent)
+        calls = {name: call(demo_command, payload, scratch_dir) for name, payload in payloads.items()}
+        if missing:  # what the hook does once the program is there
+            calls["rewrite_with"] = call(demo_command, payloads["rewrite"], scratch_dir,
+                                         path_first=_stand_ins(scratch_dir, missing))
+    scenes = {"rewrite": _rewrite(calls["rewrite"], agent, missing, calls.get("rewrite_with"))}
+    if "block" in calls:
+        scenes["block"] = _block(blocking, calls["block"], agent)
+    if "correction" in calls:
+        scenes = {"correction": _correction(blocking, calls["correction"]), **scenes}
     if "session_start" in calls:
-        scenes = {"session_start": _session_start(blocking, calls["session_start"]),
-                  "correction": _correction(blocking, calls["correction"]), **scenes}
+        scenes = {"session_start": _session_start(blocking, calls["session_start"]), **scenes}
     return {
         "ok": all(scene["ok"] for scene in scenes.values()),
-        "rules": [f"{rule.from_name} → {rule.to_name}" for rule in (blocking, REWRITE_RULE)],
+        "rules": [f"{rule.from_name} → {rule.to_name}" for rule in rules],
         **scenes,
     }
+
+
+def _stand_ins(scratch: Path, programs: list[str]) -> Path:
+    """A directory of empty executables named ``programs``: the hook looks them up and never runs them."""
+    directory = scratch / "stand-ins"
+    directory.mkdir()
+    for program in programs:
+        stand_in = directory / program
+        stand_in.write_text("#!/bin/sh\nexit 0\n")
+        stand_in.chmod(0o755)
+    return directory
+
+
+def told_up_front(agent=None) -> bool:
+    """Whether ``agent`` rejects a tool name it does not know before any hook runs (its
+    ``tool_alias_block`` promise is not kept), so the demo shows the corrections at session start
+    instead of a block the agent never produces."""
+    from dp.agents import get
+
+    promise = next(p for p in (agent or get()).promises() if p.name == "tool_alias_block")
+    return not promise.kept
 
 
 def rejects_unknown_tools(agent=None) -> bool:
@@ -95,25 +134,26 @@ def rejects_unknown_tools(agent=None) -> bool:
     return (agent or get()).demo_rejects_unknown_tools
 
 
-def _payloads(blocking: Rule, cwd: Path, agent=None) -> dict:
+def _payloads(blocking: Rule | None, cwd: Path, agent=None) -> dict:
     """The payload of each scene, shaped as the agent sends it."""
     shell = agent.agent_tool(BASH_TOOL) if agent else BASH_TOOL
-    payloads = {
-        "rewrite": sample_payload(shell, {"command": SAMPLE_COMMAND, "description": "Find TODOs"}, cwd, agent),
-        "block": sample_payload(blocking.from_name, {"file_path": "src/app.py"}, cwd, agent),
-    }
+    payloads = {"rewrite": sample_payload(shell, {"command": SAMPLE_COMMAND, "description": "Find TODOs"}, cwd, agent)}
+    if told_up_front(agent):
+        payloads["session_start"] = _event("SessionStart", cwd, agent, source="startup")
+    if blocking is None:
+        return payloads
+    payloads["block"] = sample_payload(blocking.from_name, {"file_path": "src/app.py"}, cwd, agent)
     if rejects_unknown_tools(agent):
         rejected = {"tool_name": blocking.from_name, "tool_input": {"file_path": "src/app.py"},
                     "tool_use_id": "toolu_dp_sample",
                     "tool_response": f"<tool_use_error>Error: {UNKNOWN_TOOL_ERROR}: {blocking.from_name}</tool_use_error>"}
-        payloads["session_start"] = _event("SessionStart", cwd, source="startup")
-        payloads["correction"] = _event("PostToolBatch", cwd, tool_calls=[rejected])
+        payloads["correction"] = _event("PostToolBatch", cwd, agent, tool_calls=[rejected])
     return payloads
 
 
-def _event(name: str, cwd: Path, **fields) -> dict:
-    """A Claude Code payload of an event that is not about one tool call (SessionStart, PostToolBatch)."""
-    common = {key: value for key, value in sample_payload("", {}, cwd).items()
+def _event(name: str, cwd: Path, agent=None, **fields) -> dict:
+    """``agent``'s payload of an event that is not about one tool call (SessionStart, PostToolBatch)."""
+    common = {key: value for key, value in sample_payload("", {}, cwd, agent).items()
               if key not in ("tool_name", "tool_input", "tool_use_id")}
     return {**common, "hook_event_name": name, **fields}
 
@@ -124,11 +164,12 @@ def _context(result) -> str | None:
     return context if isinstance(context, str) else None
 
 
-def _session_start(blocking: Rule, result) -> dict:
+def _session_start(blocking: Rule | None, result) -> dict:
     """What the model is shown before its first turn: the corrections, one per line."""
     context = _context(result) or ""
     lines = [line for line in context.splitlines()[1:] if line.strip()]
-    ok = result.returncode == 0 and any(blocking.from_name in line for line in lines)
+    named = REWRITE_RULE.from_name if blocking is None else blocking.from_name
+    ok = result.returncode == 0 and any(named in line for line in lines)
     return {"event": "SessionStart", "lines": lines, "exit_code": result.returncode,
             "error": result.error or _stderr(result), "seconds": round(result.seconds, 3), "ok": ok}
 
@@ -143,12 +184,14 @@ def _correction(blocking: Rule, result) -> dict:
             "seconds": round(result.seconds, 3), "ok": ok}
 
 
-def _rewrite(result, agent=None) -> dict:
+def _rewrite(result, agent=None, missing: list[str] = (), with_program=None) -> dict:
+    """The Bash rewrite; with its target ``missing`` here, left as typed, and what it is once installed
+    (``with_program``: the same call with a stand-in for it on PATH)."""
     answer = result.decision(agent)
     updated = answer.updated_input if answer.kind == REWRITE else {}
     advice = answer.text if answer.kind == DENY else None
     rewritten = updated.get("command") if isinstance(updated.get("command"), str) else None
-    return {
+    scene = {
         "tool_name": agent.agent_tool(BASH_TOOL) if agent else BASH_TOOL,
         "command": SAMPLE_COMMAND,
         "rewritten": rewritten,
@@ -160,6 +203,12 @@ def _rewrite(result, agent=None) -> dict:
         "seconds": round(result.seconds, 3),
         "ok": result.returncode == 0 and (rewritten not in (None, SAMPLE_COMMAND) or bool(advice)),
     }
+    if missing and with_program is not None:
+        once = _rewrite(with_program, agent)
+        left_as_typed = result.returncode == 0 and rewritten is None and advice is None
+        scene.update(missing=list(missing), once_installed=once["rewritten"] or once["advice"],
+                     ok=left_as_typed and once["ok"])
+    return scene
 
 
 def _block(blocking: Rule, result, agent=None) -> dict:

@@ -393,13 +393,17 @@ class HookCall:
         return (agent or agents.get()).read_answer(self.returncode or 0, self.stdout, self.stderr)
 
 
-def call(command: str | list[str], payload: dict, cwd: Path, timeout: float = HOOK_TIMEOUT_SECONDS) -> HookCall:
+def call(command: str | list[str], payload: dict, cwd: Path, timeout: float = HOOK_TIMEOUT_SECONDS,
+         path_first: Path | None = None) -> HookCall:
     """Run the hook with the payload on stdin, as Claude Code does.
 
     A string goes through the shell like a settings entry; an argv list
-    runs without one (for commands dp did not write itself).
+    runs without one (for commands dp did not write itself). ``path_first`` is put
+    before PATH (the demo's stand-in for a program this machine lacks).
     """
     env = {**os.environ, "CLAUDE_PROJECT_DIR": str(cwd)}
+    if path_first is not None:
+        env["PATH"] = os.pathsep.join([str(path_first), env.get("PATH", os.defpath)])
     started = time.perf_counter()
     try:
         proc = subprocess.run(

@@ -181,10 +181,10 @@ def _outcome(payload: dict, tool: str) -> tuple[str, str | None]:
 
 def refusal(event: Event, decision) -> str:
     """The reason of a refused rewrite: what dp would have changed and the command to issue instead."""
-    from dp.agents.base import corrected_call
+    from dp.agents.base import corrected_call, unrun
 
     tool_input = event.tool_input if isinstance(event.tool_input, dict) else {}
-    return (f"{decision.text}. {corrected_call(tool_input, decision.updated_input or {})}\n"
+    return (f"{unrun(decision.text)}. {corrected_call(tool_input, decision.updated_input or {})}\n"
             "(dp did not run it for you: Codex would approve a rewritten command without asking, "
             "and this session asks before running commands.)")
 

@@ -31,7 +31,7 @@ import json
 
 from dp.agents.base import (
     AFTER_BATCH, BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Event,
-    Promise, corrected_call, hook_kind, hook_specific_answer, tool_call_event,
+    Promise, corrected_call, hook_kind, unrun, hook_specific_answer, tool_call_event,
 )
 
 PRE_TOOL_USE = "PreToolUse"
@@ -177,7 +177,7 @@ class QwenCode(Agent):
 def refusal(event: Event, decision) -> str:
     """A rewrite as Qwen Code can take it: what dp would change, and the call to issue instead."""
     tool_input = event.tool_input if isinstance(event.tool_input, dict) else {}
-    return (f"{decision.text.rstrip().rstrip('.')}. {corrected_call(tool_input, decision.updated_input or {})}\n"
+    return (f"{unrun(decision.text).rstrip().rstrip('.')}. {corrected_call(tool_input, decision.updated_input or {})}\n"
             "(dp did not run it for you: Qwen Code runs no rewritten call from a hook, so reissue it and "
             "Qwen Code's own approval applies.)")
 

@@ -135,15 +135,24 @@ def _print_report(store: dict, hook_lines: list[str], shown: dict, paving: dict,
         typer.echo(f"     {line}")
     _print_paving(paving)
     typer.echo("")
-    typer.echo("Live demo: the installed hook, with a throwaway store holding two sample rules")
+    count = {1: "one sample rule", 2: "two sample rules"}[len(shown["rules"])]
+    typer.echo(f"Live demo: the installed hook, with a throwaway store holding {count}")
     typer.echo(f"(rules: {', '.join(shown['rules'])}):")
-    tool_name = _tool_name_lines(shown, client, plugin) if "correction" in shown else _block_lines(shown["block"])
+    if "correction" in shown:
+        tool_name = _tool_name_lines(shown, client, plugin)
+    elif "block" not in shown:  # no tool of the agent's that an alias could name (Codex CLI)
+        tool_name = []
+    elif "session_start" in shown:
+        tool_name = _rejected_lines(shown, agent)
+    else:
+        tool_name = _block_lines(shown["block"])
     for line in [*_session_lines(shown.get("session_start")), *tool_name, *_rewrite_lines(shown["rewrite"])]:
         typer.echo(f"  {line}")
     if shown["ok"]:
         typer.echo("")
         typer.echo("Next:")
-        typer.echo("  dp alias --cmd grep --replace rg          add your own rules (see dp alias --help)")
+        first = "dp alias read_file Read" if shown["rewrite"].get("missing") else "dp alias --cmd grep --replace rg"
+        typer.echo(f"  {first:<40}  add your own rules (see dp alias --help)")
         if agent is None or agent.name == DEFAULT:
             typer.echo("  dp pave --agents-md --output AGENTS.md    tell the agent about them up front")
         else:
@@ -188,17 +197,44 @@ def _tool_name_lines(shown: dict, client: str, plugin: bool = False) -> list[str
     return lines
 
 
+def _rejected_lines(shown: dict, agent) -> list[str]:
+    """An agent that rejects an unknown tool name before any hook: no block to show, the corrections
+    above are what the model has (a block of a name the agent does send is shown only when it fails)."""
+    block = shown["block"]
+    lines = [f"agent calls tool {block['tool_name']}: {agent.display} has no such tool and rejects the call "
+             "itself, before any hook runs; the model has the right name from session start"]
+    if not block["ok"]:
+        lines.append(f"  the hook does NOT block it when a client sends it (exit {block['exit_code']}) "
+                     f"{block['error'] or block['message']}".rstrip())
+    return lines
+
+
 def _rewrite_lines(rewrite: dict) -> list[str]:
     lines = [f"agent runs {rewrite['tool_name']}: {rewrite['command']}"]
+    if rewrite.get("missing"):
+        missing = ", ".join(rewrite["missing"])
+        return [*lines, f"  -> left as typed: {missing} is not installed here, and dp never rewrites to a missing "
+                        "program",
+                f"  -> once {missing} is installed, runs instead: {rewrite['once_installed']}"]
     if rewrite["rewritten"]:
         lines.append(f"  -> runs instead: {rewrite['rewritten']}")
     elif rewrite["advice"]:
-        lines.append(f"  -> denied with advice (--mode advise): {rewrite['advice']}")
+        lines.append(f"  -> denied with advice: {_first_line(_corrected(rewrite['advice']))} (the model runs it itself)")
     else:
         lines.append(f"  -> NOT rewritten (exit {rewrite['exit_code']}) {rewrite['error']}".rstrip())
     if rewrite["additional_context"]:
         lines.append(f"  the agent is told: {rewrite['additional_context']}")
     return lines
+
+
+def _corrected(advice: str) -> str:
+    """The command a refusal tells the model to run (``dp.agents.base.corrected_call``), else the advice."""
+    marker = "Run this instead:\n"
+    return f"run `{advice.split(marker, 1)[1].splitlines()[0]}`" if marker in advice else advice
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else ""
 
 
 def _block_lines(block: dict) -> list[str]:

@@ -1,0 +1,96 @@
+"""The first run on a stock machine (issue 49): what ``dp init`` and ``dp doctor`` say is true here.
+
+Each test runs the installed ``dp`` and ``pave-check`` as a person does, on a PATH with only a
+stock system's programs (``stock_machine``: no ripgrep, fd or uv), or for another agent.
+"""
+
+from __future__ import annotations
+
+import json
+
+from stock_machine import stock_path
+
+
+def test_init_without_ripgrep_says_what_is_missing_and_succeeds(dp, tmp_path):
+    path = stock_path(tmp_path)
+    proc = dp("init", extra_env={"PATH": path})
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert ("  agent runs Bash: grep -n TODO src/app.py\n"
+            "    -> left as typed: rg is not installed here, and dp never rewrites to a missing program\n"
+            "    -> once rg is installed, runs instead: rg -n TODO src/app.py\n") in proc.stdout
+    assert "error" not in proc.stderr
+    # The next step it offers works here too (grep → rg would not).
+    assert "  dp alias read_file Read " in proc.stdout and "dp alias --cmd grep" not in proc.stdout
+
+    demo = json.loads(dp("init", "--json", extra_env={"PATH": path}).stdout)["demo"]
+    assert demo["ok"] is True
+    assert (demo["rewrite"]["missing"], demo["rewrite"]["rewritten"]) == (["rg"], None)
+    assert demo["rewrite"]["once_installed"] == "rg -n TODO src/app.py"
+
+
+def test_doctor_names_every_rule_that_cannot_act_here_and_why(dp, tmp_path):
+    path = {"PATH": stock_path(tmp_path)}
+    dp("init", extra_env=path)
+    for rule in (("--cmd", "grep", "--replace", "rg"), ("--cmd", "find", "--replace", "fd"),
+                 ("--cmd", "cat", "--replace", "head")):
+        dp("alias", *rule, extra_env=path)
+    proc = dp("doctor", "--json", extra_env=path)
+    report = json.loads(proc.stdout)
+    assert proc.returncode == 0 and report["summary"]["error"] == 0, proc.stdout
+    messages = [check["message"] for check in report["checks"]]
+    assert "command grep → rg: rg is not on PATH, so the hook leaves grep commands as typed" in messages
+    assert "command find → fd: fd is not on PATH, so the hook leaves find commands as typed" in messages
+    reach = [message for message in messages if "Bash rule" in message]
+    # The rule that acts is counted as acting; the two that cannot are not claimed to rewrite.
+    assert any(message.endswith("1 Bash rule rewrites the command before it runs (PreToolUse updatedInput), and "
+                                "the model is told what changed; listed at session start too") for message in reach)
+    assert any(message.endswith("2 Bash rules cannot act here: rg, fd are not installed, so the hook leaves those "
+                                "commands as typed (see rules)") for message in reach), reach
+
+
+def _shell_call(command: str, permission_mode: str) -> dict:
+    return {"session_id": "s", "turn_id": "t", "transcript_path": None, "hook_event_name": "PreToolUse",
+            "model": "m", "permission_mode": permission_mode, "tool_name": "Bash",
+            "tool_input": {"command": command}, "tool_use_id": "call_1"}
+
+
+def test_codex_demo_shows_no_tool_name_block_codex_never_produces(dp, home):
+    proc = dp("init", "--agent", "codex")
+    assert proc.returncode == 0, proc.stderr
+    demo = proc.stdout[proc.stdout.index("Live demo"):]
+    # Codex answers an unknown tool name itself ("unsupported call") and has no Read: no block, no alias.
+    assert "blocked" not in demo and "read_file" not in demo and "Read" not in demo
+    assert "session starts: the model is shown the corrections\n    - grep: Use `rg` instead of `grep`" in demo
+    assert "agent runs Bash: grep -n TODO src/app.py" in demo
+
+
+def test_gemini_demo_shows_the_alias_as_told_not_blocked(dp, home):
+    proc = dp("init", "--agent", "gemini")
+    assert proc.returncode == 0, proc.stderr
+    demo = proc.stdout[proc.stdout.index("Live demo"):]
+    assert "blocked" not in demo
+    assert "    - Do NOT call `Read`. Use `read_file` instead." in demo
+    assert ("  agent calls tool Read: Gemini CLI has no such tool and rejects the call itself, before any hook "
+            "runs; the model has the right name from session start") in demo
+
+
+def test_codex_refusal_does_not_say_dp_ran_the_command(dp, pave_check, tmp_path):
+    project = tmp_path / "web"
+    (project / ".git").mkdir(parents=True)
+    (project / "package.json").write_text('{"name": "web", "scripts": {"test": "vitest"}}\n')
+    (project / "pnpm-lock.yaml").write_text("lockfileVersion: '9.0'\n")
+    (project / "node_modules").mkdir()
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for program in ("pnpm", "npm"):
+        (bin_dir / program).write_text("#!/bin/sh\nexit 0\n")
+        (bin_dir / program).chmod(0o755)
+    import os
+
+    env = {"PATH": f"{bin_dir}:{os.environ['PATH']}"}
+    payload = {**_shell_call("npm install", "default"), "cwd": str(project)}
+    proc = pave_check(payload, "--agent", "codex", extra_env=env)
+    assert proc.returncode == 0, proc.stderr
+    reason = json.loads(proc.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
+    assert "`pnpm install` instead of `npm install`" in reason and "Run this instead:\npnpm install" in reason
+    assert "ran `" not in reason
