@@ -94,3 +94,47 @@ def test_codex_refusal_does_not_say_dp_ran_the_command(dp, pave_check, tmp_path)
     reason = json.loads(proc.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
     assert "`pnpm install` instead of `npm install`" in reason and "Run this instead:\npnpm install" in reason
     assert "ran `" not in reason
+
+
+# -- no Claude Code on the machine (finding 6) ------------------------------------------------------
+
+
+def _agents() -> list[str]:
+    from dp.agents import names
+
+    return list(names())
+
+
+def test_without_claude_code_init_offers_every_agent_and_dry_run_shows_the_plan(dp, home):
+    (home / ".claude").rmdir()  # Claude Code never ran here, and no claude is on PATH
+    proc = dp("init")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    [line] = proc.stderr.splitlines()
+    offered = line.split("dp init --agent ", 1)[1]
+    assert [name.strip() for name in offered.replace(" or ", ", ").split(",")] == _agents()
+
+    plan = dp("init", "--dry-run")
+    assert plan.returncode == 0, plan.stderr
+    assert plan.stdout.startswith("Dry run: nothing was written, created or run.\n"
+                                  "Note:  no Claude Code on this machine (no claude on PATH, no ~/.claude): dp init "
+                                  "would write nothing; with --agent claude it would do this\n")
+    assert f"File:  {home / '.claude' / 'settings.json'} (would be created)" in plan.stdout
+    assert list(home.iterdir()) == []
+
+
+def test_doctor_without_claude_code_says_so_and_suggests_nothing_that_needs_it(dp, home):
+    (home / ".claude").rmdir()
+    report = json.loads(dp("doctor", "--json").stdout)
+    [hook] = [check for check in report["checks"] if check["check"] == "hook"]
+    assert hook["message"].startswith("no Claude Code found (no claude on PATH, no ~/.claude)")
+    assert report["summary"]["error"] == 0
+    fixes = " ".join(check["fix"] or "" for check in report["checks"])
+    assert "dp pave --hook" not in fixes and "dp init (" not in fixes and not fixes.count("dp init;")
+    assert "capture" not in [check["check"] for check in report["checks"]]
+
+    assert dp("init", "--agent", "codex").returncode == 0  # set up for another agent: content
+    report = json.loads(dp("doctor", "--json").stdout)
+    [hook] = [check for check in report["checks"] if check["check"] == "hook"]
+    assert (hook["status"], hook["message"]) == (
+        "ok", "no Claude Code found (no claude on PATH, no ~/.claude): nothing to check for it; dp is installed for "
+              "Codex CLI")

@@ -22,13 +22,13 @@ from dp.doctor.agents import check_agents, installed_agents
 from dp.doctor.capture import check_capture
 from dp.doctor.collisions import check_colliding_hooks
 from dp.doctor.findings import Finding
-from dp.doctor.hook import check_hook
+from dp.doctor.hook import check_hook, claude_present
 from dp.doctor.latency import check_latency
 from dp.doctor.layers import check_layers, layer_paths, rules_to_check
 from dp.doctor.mcp_check import check_mcp
 from dp.doctor.paving import check_paving
 from dp.doctor.rules import check_rules
-from dp.doctor.settings_files import check_settings, settings_files
+from dp.doctor.settings_files import check_settings, installed, settings_files
 from dp.doctor.store import check_store
 from dp.doctor.team import check_team
 
@@ -50,7 +50,7 @@ def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> lis
     findings.append(check_latency(files, db_path, cwd))
     findings += check_paving(db_path, cwd)
     findings += check_mcp(cwd)
-    findings += check_capture(files, db_path, rules)
+    findings += check_capture(files, db_path, rules, claude_here=bool(installed(files)) or claude_present())
     findings += check_team(db_path)
     for agent in with_part("doctor"):
         findings += agent.part("doctor").check(db_path, cwd, rules)

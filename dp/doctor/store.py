@@ -25,7 +25,9 @@ def check_store(db_path: Path, layered: int = 0) -> tuple[list[Finding], list[Ru
     except sqlite3.Error as exc:
         return [Finding("store", ERROR, f"cannot open {db_path}: {exc}", _MOVE_ASIDE)], None
     if conn is None:
-        return [Finding("store", WARNING, f"{db_path} does not exist yet", "dp init")], None
+        from dp.doctor.hook import init_command
+
+        return [Finding("store", WARNING, f"{db_path} does not exist yet", init_command())], None
     try:
         version = schema_version(conn)
         rules = all_rules(conn)

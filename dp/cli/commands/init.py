@@ -23,7 +23,7 @@ The demonstration runs the installed pave-check against a throwaway store
 with two sample rules, so your own store stays empty until you add rules.
 Safe to run again: nothing is duplicated. Without Claude Code on the machine
 (no claude on PATH, no ~/.claude) it writes nothing and says so, unless you
-name the agent (--agent claude). In a clone whose committed team plugin
+name the agent (--agent NAME); --dry-run then shows what --agent claude would do. In a clone whose committed team plugin
 (.claude/dp-plugin) you have not registered, it registers it for you.
 
 \b
@@ -74,10 +74,13 @@ def init(
     check_permission(permission, yes)
     if plugin and (mcp or "plugin" not in chosen.parts):
         raise DpError("--plugin is Claude Code's plugin and brings dp mcp with it; leave out --mcp and --agent")
-    if agent is None and settings is None and scope in (None, "user"):
-        _require_default_agent()
+    absent = agent is None and settings is None and scope in (None, "user") and not _default_agent_here()
+    if absent and not dry_run:
+        raise DpError(no_default_agent())
     report = set_up(opts.store, scope, settings, permission, mode, mcp, capture=not no_capture, agent=chosen,
                     plugin=plugin, dry_run=dry_run)
+    if absent:  # the plan is what naming the agent would do: dp init itself writes nothing here
+        report["note"] = f"{NO_DEFAULT_AGENT}: dp init would write nothing; with --agent {chosen.name} it would do this"
     if dry_run and not opts.json:
         _print_plan(report)
         return
@@ -256,24 +259,31 @@ def _print_mcp(result: dict) -> None:
         typer.echo(f"     {line}")
 
 
-NO_DEFAULT_AGENT = ("no Claude Code on this machine (no claude on PATH, no ~/.claude): nothing was written. Install "
-                  "Claude Code and run dp init again; to write its settings anyway: dp init --agent claude; for "
-                  "another agent: dp init --agent gemini, codex or copilot")
+NO_DEFAULT_AGENT = "no Claude Code on this machine (no claude on PATH, no ~/.claude)"
 
 
-def _require_default_agent() -> None:
+def no_default_agent() -> str:
+    """The error of ``dp init`` where Claude Code is not: nothing written, and every agent dp can be set up for."""
+    from dp.agents import names
+
+    *others, last = names()
+    return (f"{NO_DEFAULT_AGENT}: nothing was written. Install Claude Code and run dp init again, or name "
+            f"your agent: dp init --agent {', '.join(others)} or {last}")
+
+
+def _default_agent_here() -> bool:
     """``dp init`` with no agent named writes Claude Code's user settings only where Claude Code is."""
     from dp.agents import get
-    from dp.errors import DpError
 
-    if not get().is_present():
-        raise DpError(NO_DEFAULT_AGENT)
+    return get().is_present()
 
 
 def _print_plan(plan: dict) -> None:
     """``dp init --dry-run``: what would be written and run; nothing was."""
     store = plan["store"]
     typer.echo("Dry run: nothing was written, created or run.")
+    if plan.get("note"):
+        typer.echo(f"Note:  {plan['note']}")
     typer.echo(f"Store: {store['path']} ({store['status']})")
     for change in plan["files"]:
         typer.echo(f"File:  {change['path']} ({change['status']})")
