@@ -244,6 +244,11 @@ class Agent:
         """The version of the client installed here ("2.1.330"), None when it is not found or does not say."""
         return None
 
+    def lacks(self, version: str | None) -> str | None:
+        """What the agent's release ``version`` lacks of what dp can do in it, with the upgrade, in one
+        line for ``dp init`` and ``dp doctor``; None when nothing (the default: no release is known to)."""
+        return None
+
     def is_present(self) -> bool:
         """Whether this machine has the agent (``dp init`` with no agent named writes the default
         agent's settings only then)."""

@@ -37,6 +37,7 @@ class Probe:
 
     program = ""  # the binary's name on PATH; ``$DP_<PROGRAM>`` names another
     package = ""  # its npm package, for the install hint
+    oldest = ""  # the oldest release dp's hooks are checked with (a failure below it: upgrade)
     timeout = RUN_TIMEOUT_SECONDS
     signs = ("dp:",)  # a line of a tool result holding one of these is dp's
 
@@ -123,15 +124,20 @@ class Probe:
         """dp's session-start context as the model read it ('' when none reached it)."""
         return session_context(self.opening(transcript))
 
-    def calls(self, rules) -> list[tuple[str, dict]]:
-        """(what it probes, scripted call): a shell command a rule rewrites, a tool name an alias corrects."""
+    def upgrade(self) -> str:
+        """How the user upgrades the agent (the fix when it is older than ``oldest``)."""
+        return f"npm install -g {self.package}@latest"
+
+    def calls(self, rules) -> list[tuple[str, dict, object]]:
+        """(what it probes, scripted call, its rule): a shell command a rule rewrites, a tool name an alias corrects."""
         calls = []
         bash_rule = next((r for r in rules if r.tool == BASH_TOOL and r.command and r.match_kind != TOOL_ALIAS), None)
         if bash_rule is not None:
-            calls.append((f"Bash rule for {bash_rule.command}", self.shell_call(probe_command(bash_rule))))
+            calls.append((f"Bash rule for {bash_rule.command}", self.shell_call(probe_command(bash_rule)), bash_rule))
         alias = next((r for r in rules if r.match_kind == TOOL_ALIAS and self.shows_alias(r)), None)
         if alias is not None:
-            calls.append((f"tool-name alias {alias.from_name} → {alias.to_name}", self.alias_call(alias.from_name)))
+            calls.append((f"tool-name alias {alias.from_name} → {alias.to_name}", self.alias_call(alias.from_name),
+                          alias))
         return calls
 
     def run(self, db_path: Path, rules) -> dict:
@@ -145,13 +151,67 @@ class Probe:
         calls = self.calls(rules)
         if not calls:
             raise DpError(self.no_calls())
-        with tempfile.TemporaryDirectory(prefix="dp-live-") as scratch, self.fake([[c] for _, c in calls]) as fake:
+        with tempfile.TemporaryDirectory(prefix="dp-live-") as scratch, self.fake([[c] for _, c, _ in calls]) as fake:
             proc = self._run(binary, Path(scratch), db_path, fake.url)
             transcript = self.transcript(fake)
-        shown = self.results(transcript, [call for _, call in calls]) if transcript is not None else [""] * len(calls)
-        return {"client": agent.display, "binary": binary, "version": self.version(binary), "exit_code": proc.returncode,
-                "probes": [self._report(label, call, text) for (label, call), text in zip(calls, shown)],
-                "session_start": self.session_start(transcript) if transcript is not None else ""}
+        shown = self.results(transcript, [call for _, call, _ in calls]) if transcript is not None else [""] * len(calls)
+        version = self.version(binary)
+        probes = [self._report(label, call, text) for (label, call, _), text in zip(calls, shown)]
+        for probe, (_, _, rule) in zip(probes, calls):
+            probe.update(self.verdict(probe, rule, proc, transcript is not None, version))
+        return {"client": agent.display, "binary": binary, "version": version, "exit_code": proc.returncode,
+                "probes": probes, "session_start": self.session_start(transcript) if transcript is not None else "",
+                **self.summary(probes, version)}
+
+    # -- the verdict: what each outcome means, and its fix --
+
+    def verdict(self, probe: dict, rule, proc, reached: bool, version: str | None) -> dict:
+        """``{"verdict", "fix"}`` of one probe: why dp's words did or did not reach the model, from what can be
+        checked here (the client's exit, the hook's program, the rule's programs, the client's age)."""
+        client = f"{self.agent.display} {version or ''}".rstrip()
+        if probe["fired"]:
+            return {"verdict": "works: dp acted and the model read what it changed", "fix": None}
+        if not reached or proc.returncode not in (0, None) and not probe["result"]:
+            last = (proc.stderr or proc.stdout or "").strip().splitlines()[-1:] or ["no output"]
+            return {"verdict": f"{client} did not get as far as the call (exit {proc.returncode}: {last[0][:200]})",
+                    "fix": f"run `{self.program}` by hand once: its sign-in, settings or network stopped it"}
+        gone = self._missing_hook_program()
+        if gone:
+            return {"verdict": f"dp's hook entries run {gone}, which is not there (dp was uninstalled or moved)",
+                    "fix": "dp doctor --fix (or dp init again)"}
+        from dp.rules.programs import missing_programs
+
+        missing = missing_programs(rule)
+        if missing:
+            return {"verdict": f"{', '.join(missing)} is not installed here, so the hook leaves "
+                               f"{rule.command or rule.from_name} as typed",
+                    "fix": f"install {', '.join(missing)}"}
+        if self.oldest and version and _release(version) < _release(self.oldest):
+            return {"verdict": f"this {client} is older than {self.oldest}, the oldest release dp is checked with",
+                    "fix": f"upgrade it: {self.upgrade()}"}
+        return {"verdict": f"the hook ran, but nothing of dp's reached the model in {client}",
+                "fix": "dp doctor (it checks the install); if it finds nothing, report this with dp doctor --live --json"}
+
+    def summary(self, probes: list[dict], version: str | None) -> dict:
+        """The run's verdict in one line, and the first fix."""
+        client = f"{self.agent.display} {version or ''}".rstrip()
+        failed = [probe for probe in probes if not probe["fired"]]
+        if not failed:
+            return {"verdict": f"dp works in {client}: every probe was corrected and the model was told", "fix": None}
+        return {"verdict": f"{len(failed)} of {len(probes)} probes did not reach the model: {failed[0]['verdict']}",
+                "fix": failed[0]["fix"]}
+
+    def _missing_hook_program(self) -> str:
+        """The program of dp's copied hook entries when it does not exist ('' when it does, or is not plain)."""
+        from dp.agents.executable import hook_argv
+
+        for groups in self.entries.values():
+            for group in groups if isinstance(groups, list) else ():
+                for hook in group.get("hooks", []) if isinstance(group, dict) else ():
+                    argv = hook_argv(hook.get("command")) if isinstance(hook, dict) else None
+                    if argv and not os.path.exists(argv[0]):
+                        return argv[0]
+        return ""
 
     def _run(self, binary: str, scratch: Path, db_path: Path, url: str) -> subprocess.CompletedProcess:
         home, project = scratch / "home", scratch / "project"
@@ -208,6 +268,13 @@ class CompatProbe(Probe):
 
     def opening(self, transcript) -> str:
         return transcript.opening
+
+
+def _release(version: str) -> tuple:
+    """``2.1.197 (Claude Code)`` → (2, 1, 197): the numbers a release is ordered by."""
+    import re
+
+    return tuple(int(part) for part in re.findall(r"\d+", version.split()[0])) if version.strip() else ()
 
 
 def version_of(binary: str) -> str | None:

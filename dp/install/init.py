@@ -79,7 +79,8 @@ def init(
     from dp.paving.switch import globally_enabled
 
     paving = {"enabled": globally_enabled(str(db_path.parent))}
-    report = {"store": store, "hook": installed, "paving": paving, "demo": demo.run(command, agent)}
+    report = {"store": store, "hook": installed, "paving": paving, "demo": demo.run(command, agent),
+              **_lacks(agent, (installed.get("filters") or {}).get("version"))}
     if mcp:
         report["mcp"] = pave_mcp.install(scope, db_path)
     plugin = (agent or get()).part("plugin")
@@ -88,6 +89,13 @@ def init(
         if team is not None:
             report["team_plugin"] = team
     return report
+
+
+def _lacks(agent, version: str | None) -> dict:
+    """``{"lacks": …}`` when the installed release of the agent lacks something dp can do (``Agent.lacks``):
+    what works is installed all the same, and the line says what an upgrade adds."""
+    missing = (agent or get()).lacks(version)
+    return {"lacks": missing} if missing else {}
 
 
 def _team_commands(agent) -> list[str]:
@@ -133,7 +141,7 @@ def _init_plugin(db_path: Path, scope: str | None, explicit: Path | None, permis
     from dp.paving.switch import globally_enabled
 
     return {"store": store, "plugin": report, "paving": {"enabled": globally_enabled(str(db_path.parent))},
-            "demo": demo.run(command)}
+            "demo": demo.run(command), "mods_since": plugin.MODS_FROM, **_lacks(get(), get().installed_version())}
 
 
 def _init_agent_plugin(agent, db_path: Path, scope: str | None, explicit: Path | None, permission: str, mode: str,

@@ -1,6 +1,6 @@
 """The mod as the front door for Bash, in the real client: only commands dp can act on start pave-check.
 
-With the plugin installed and mods loading (2.1.287+), the mod reads each Bash
+With the plugin installed and mods loading (2.1.286+), the mod reads each Bash
 command's words against the snapshot's word set and runs pave-check only on a
 match; the plugin's classic Bash handler steps aside. A recording wrapper
 stands in for pave-check in the installed plugin (the marketplace copy and the

@@ -21,7 +21,7 @@ def test_the_live_check_shows_the_hooks_firing_in_the_real_binary(gemini):
     assert "Use `glob` instead" in report["session_start"]
     text = gemini.dp("doctor", "--live", "--agent", "gemini", cwd=gemini.home).stdout
     assert text.startswith("Gemini CLI 0.61")
-    assert "hook fired: yes" in text
+    assert "reached the model: yes" in text
 
 
 def test_without_dps_entries_the_live_check_says_how_to_install_them(gemini):

@@ -60,6 +60,11 @@ class ClaudeCode(Agent):
         version = version_of(binary) if binary else None
         return spelled(version) if version else None
 
+    def lacks(self, version: str | None) -> str | None:
+        from dp.agents.claude.client import lacks
+
+        return lacks(version)
+
     def is_present(self) -> bool:
         from dp.agents.claude.client import present
 

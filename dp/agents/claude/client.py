@@ -15,6 +15,14 @@ import subprocess
 from dp.agents.claude.filters import MAX_CONDITIONS
 
 IF_FILTERS_SINCE = (2, 1, 85)
+# Plugin hook modules ("mods": the plugin runs a hallucinated tool name as the real tool) load from this
+# release on (observed: 2.1.240 has none; 2.1.286 loads them unless CLAUDE_CODE_ENABLE_FUNCTION_HOOKS=0;
+# 2.1.330 always). The one number init, doctor and the README give (tests/test_claude_versions.py).
+MODS_SINCE = (2, 1, 286)
+# The oldest release the real-client tests run dp's settings hooks in
+# (integration_tests/real_client/test_old_client.py): below it, a failure's first fix is to upgrade.
+OLDEST_CHECKED = (2, 1, 197)
+UPGRADE = "claude update"
 VERSION_TIMEOUT_SECONDS = 15
 
 
@@ -69,3 +77,15 @@ def filter_support() -> dict:
             "reason": f"Claude Code {spelled(version)}: the hook starts only for Bash commands a rule can match "
                       f"and for tools that have rules (`if` filters, kept in sync with the rules; with more than "
                       f"{MAX_CONDITIONS} command words, for every Bash command)"}
+
+
+def lacks(version: str | None) -> str | None:
+    """What the installed release ``version`` lacks of what dp can do there, with the upgrade; None when
+    nothing (or unknown). Below ``MODS_SINCE``: the plugin's mod, and nothing else dp installs."""
+    if not version:
+        return None
+    release = tuple(int(part) for part in re.findall(r"\d+", version)[:3])
+    if release >= MODS_SINCE:
+        return None
+    return (f"Claude Code {version} is older than {spelled(MODS_SINCE)}: it loads no plugin mods, so a made-up tool "
+            f"name is told to the model, not run as the right tool (upgrade: {UPGRADE})")

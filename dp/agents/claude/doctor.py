@@ -47,12 +47,20 @@ def _path_in_effect(record: dict | None) -> Finding:
     if loaded == latest:
         return Finding("plugin", OK, f"the mod loaded in the latest session ({latest}): a hallucinated tool name "
                                      "a rule maps runs as the real tool")
-    return Finding(
-        "plugin", WARNING,
-        f"the mod did not load in the latest session ({latest}): {FALLBACK}",
-        "mods need Claude Code 2.1.287 or later, without CLAUDE_CODE_ENABLE_FUNCTION_HOOKS=0 (2.1.286), "
-        "disableAllHooks, allowManagedHooksOnly or --safe-mode",
-    )
+    return Finding("plugin", WARNING, f"the mod did not load in the latest session ({latest}): {FALLBACK}", _why_no_mod())
+
+
+def _why_no_mod() -> str:
+    """The fix for a mod that did not load: an upgrade when the installed client is too old for mods
+    (``client.MODS_SINCE``), else what else keeps them off."""
+    from dp.agents import get
+    from dp.agents.claude.client import MODS_SINCE, spelled
+
+    too_old = get().lacks(get().installed_version())
+    if too_old:
+        return too_old
+    return (f"mods need Claude Code {spelled(MODS_SINCE)} or later, and no CLAUDE_CODE_ENABLE_FUNCTION_HOOKS=0 "
+            f"({spelled(MODS_SINCE)}), disableAllHooks, allowManagedHooksOnly or --safe-mode")
 
 
 def _bash_path(record: dict | None) -> Finding:

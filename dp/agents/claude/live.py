@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from dp.agents.claude.client import find_claude, spelled, version_of
+from dp.agents.claude.client import OLDEST_CHECKED, UPGRADE, find_claude, spelled, version_of
 from dp.agents.claude.fake_api import FakeAnthropic, bash, block_text, tool_use
 from dp.agents.live import CONTEXT_START, PROMPT, Probe
 from dp.agents.settings import settings_path, user_entries
@@ -24,6 +24,10 @@ QUIET = {"DISABLE_AUTOUPDATER": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC":
 class ClaudeProbe(Probe):
     program = "claude"
     package = "@anthropic-ai/claude-code"
+    oldest = spelled(OLDEST_CHECKED)
+
+    def upgrade(self) -> str:
+        return UPGRADE
 
     def find(self) -> str | None:
         return find_claude()
@@ -68,7 +72,9 @@ class ClaudeProbe(Probe):
         return fake.main_requests[-1]["messages"] if fake.main_requests else None
 
     def results(self, transcript, calls: list) -> list[str]:
-        """Each call's tool result; the messages after it, up to the model's next turn, are kept for ``told``."""
+        """Each call's tool result; what the model read beside it is kept for ``told``: the text blocks of
+        its message (where 2.1.197 puts a hook's context, as a system reminder) and the messages after it,
+        up to the model's next turn (where 2.1.330 puts it, as ``role: system``)."""
         self.context = {}
         shown = []
         for call in calls:
@@ -80,6 +86,8 @@ class ClaudeProbe(Probe):
                 for block in content:
                     if isinstance(block, dict) and block.get("tool_use_id") == call["id"]:
                         text = block_text(block.get("content"))
+                        context.append(block_text([other for other in content if isinstance(other, dict)
+                                                   and other.get("type") == "text"]))
                         for later in transcript[index + 1:]:
                             if later.get("role") == "assistant":
                                 break

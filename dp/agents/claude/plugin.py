@@ -38,6 +38,7 @@ from pathlib import Path
 
 from dp import DISTRIBUTION, INSTALL_HINT
 from dp.agents.claude import filters
+from dp.agents.claude.client import MODS_SINCE, spelled
 from dp.agents.settings import capture_entries, dump_settings, parse_settings, settings_path
 from dp.errors import DpError
 from dp.files import read_bytes, remove_empty_directory, replace_file, set_mode, would_run
@@ -45,6 +46,8 @@ from dp.agents.claude import mod_snapshot
 from dp.store import Store, installs
 
 NAME = "dp"
+# The first release whose mods load (dp.agents.claude.client.MODS_SINCE), as init and doctor print it.
+MODS_FROM = spelled(MODS_SINCE)
 MARKETS = {"user": "dp-local", "project": "dp-project"}
 SCOPES = tuple(MARKETS)
 PROJECT_DIR = Path(".claude") / "dp-plugin"

@@ -104,10 +104,14 @@ def _print_live(report: dict) -> None:
                else "  session start: no dp context reached the model")
     for probe in report["probes"]:
         typer.echo(f"  {probe['probe']}: the model called {probe['tool']} {json.dumps(probe['input'])}")
-        typer.echo(f"    hook fired: {'yes' if probe['fired'] else 'NO'}")
+        typer.echo(f"    reached the model: {'yes' if probe['fired'] else 'NO'}")
         for line in probe["told"]:
             typer.echo(f"    the model was told: {line}")
         typer.echo(f"    the call returned: {probe['result'][:200]!r}")
+        if not probe["fired"]:
+            typer.echo(f"    why: {probe['verdict']}")
+            typer.echo(f"    fix: {probe['fix']}")
+    typer.echo(f"Verdict: {report['verdict']}")
 
 
 def register(app: typer.Typer) -> None:

@@ -93,11 +93,10 @@ def init(
     elif plugin:
         from dp.cli.commands.pave import describe_plugin_result
 
-        _print_report(report["store"], describe_plugin_result(report["plugin"]), report["demo"], report["paving"],
-                      chosen, label="Plugin:", plugin=True)
+        _print_report(report, describe_plugin_result(report["plugin"]), chosen, label="Plugin:", plugin=True,
+                      client=_client(report))
     else:
-        _print_report(report["store"], describe_hook_result(report["hook"]), report["demo"], report["paving"], chosen,
-                      client=_client(report["hook"]))
+        _print_report(report, describe_hook_result(report["hook"]), chosen, client=_client(report))
         if "mcp" in report:
             _print_mcp(report["mcp"])
         if "team_plugin" in report:
@@ -126,8 +125,9 @@ def _print_paving(paving: dict) -> None:
         typer.echo("Paving: off (you switched it off; dp paving on turns it back on)")
 
 
-def _print_report(store: dict, hook_lines: list[str], shown: dict, paving: dict, agent=None, label: str = "Hook:",
-                  plugin: bool = False, client: str = "Claude Code") -> None:
+def _print_report(report: dict, hook_lines: list[str], agent=None, label: str = "Hook:", plugin: bool = False,
+                  client: str = "Claude Code") -> None:
+    store, shown, paving = report["store"], report["demo"], report["paving"]
     rules = store["rules"]
     typer.echo(
         f"Store: {store['path']} ({store['status']}, schema {store['schema_version']}, "
@@ -136,13 +136,16 @@ def _print_report(store: dict, hook_lines: list[str], shown: dict, paving: dict,
     typer.echo(f"{label:<6} {hook_lines[0]}")
     for line in hook_lines[1:]:
         typer.echo(f"     {line}")
+    if report.get("lacks"):
+        typer.echo(f"Note:  {report['lacks']}")
     _print_paving(paving)
     typer.echo("")
     count = {1: "one sample rule", 2: "two sample rules"}[len(shown["rules"])]
     typer.echo(f"Live demo: the installed hook, with a throwaway store holding {count}")
     typer.echo(f"(rules: {', '.join(shown['rules'])}):")
     if "correction" in shown:
-        tool_name = _tool_name_lines(shown, client, plugin)
+        tool_name = _tool_name_lines(shown, client, report.get("mods_since") if plugin else None,
+                                     bool(report.get("lacks")))
     elif "block" not in shown:  # no tool of the agent's that an alias could name (Codex CLI)
         tool_name = []
     elif "session_start" in shown:
@@ -164,9 +167,9 @@ def _print_report(store: dict, hook_lines: list[str], shown: dict, paving: dict,
         typer.echo("  dp doctor                                 check the whole setup")
 
 
-def _client(hook: dict) -> str:
+def _client(report: dict) -> str:
     """The client the demo speaks of: the Claude Code dp found, with its version, when it found one."""
-    version = (hook.get("filters") or {}).get("version")
+    version = ((report.get("hook") or {}).get("filters") or {}).get("version")
     return f"Claude Code {version}" if version else "Claude Code"
 
 
@@ -178,18 +181,19 @@ def _session_lines(scene: dict | None) -> list[str]:
     return ["session starts: the model is shown the corrections", *(f"  {line}" for line in scene["lines"])]
 
 
-def _tool_name_lines(shown: dict, client: str, plugin: bool = False) -> list[str]:
+def _tool_name_lines(shown: dict, client: str, mods_since: str | None = None, too_old: bool = False) -> list[str]:
     """The hallucinated tool name in Claude Code: the client rejects it before any hook and the
-    correction follows it; with the plugin, the mod runs it as the real tool where it loads."""
+    correction follows it; with the plugin (``mods_since``: the release its mod needs), the mod runs
+    it as the real tool where it loads."""
     correction, block = shown["correction"], shown["block"]
     told = (f"the model is told: {correction['additional_context']}" if correction["ok"] else
             f"NO correction follows (exit {correction['exit_code']}) {correction['error']}".rstrip())
-    if plugin:
+    if mods_since and not too_old:
         from dp.install.demo import BLOCK_RULE
 
         lines = [f"agent calls tool {correction['tool_name']}: {client} has no such tool",
-                 f"  -> in Claude Code 2.1.286+ the plugin's mod runs it as {BLOCK_RULE.to_name} (dp doctor says if it "
-                 "loaded)",
+                 f"  -> in Claude Code {mods_since}+ the plugin's mod runs it as {BLOCK_RULE.to_name} (dp doctor says "
+                 "if it loaded)",
                  f"  -> older clients reject it before any hook; right after, {told}"]
     else:
         lines = [f"agent calls tool {correction['tool_name']}: {client} has no such tool and rejects the call "
