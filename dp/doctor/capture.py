@@ -10,8 +10,8 @@ from dp.doctor.findings import OK, WARNING, Finding
 from dp.doctor.settings_files import SettingsFile
 
 
-def check_capture(files: list[SettingsFile], db_path: Path, rules, claude_here: bool = True) -> list[Finding]:
-    """``claude_here``: this machine has Claude Code (without it, no capture entries for it is no warning)."""
+def check_capture(files: list[SettingsFile], db_path: Path, rules, default_here: bool = True) -> list[Finding]:
+    """``default_here``: this machine has Claude Code (without it, no capture entries for it is no warning)."""
     from dp.store import installs
 
     where = [file.where for file in files if hook_settings.capture_hooks(file.data)]
@@ -19,7 +19,7 @@ def check_capture(files: list[SettingsFile], db_path: Path, rules, claude_here: 
               if entry.details.get("capture", True)]
     if where:
         findings = [Finding("capture", OK, f"capture hooks installed in {', '.join(where)}")]
-    elif not claude_here:  # the hook line says so; other agents' capture entries are their own lines
+    elif not default_here:  # the hook line says so; other agents' capture entries are their own lines
         findings = []
     else:
         # Unmet is never "ok": a line with a fix is a warning (dp init --no-capture chose it; the fix says how back).

@@ -22,7 +22,7 @@ from dp.doctor.agents import check_agents, installed_agents
 from dp.doctor.capture import check_capture
 from dp.doctor.collisions import check_colliding_hooks
 from dp.doctor.findings import Finding
-from dp.doctor.hook import check_hook, claude_present
+from dp.doctor.hook import check_hook, default_agent_present
 from dp.doctor.latency import check_latency
 from dp.doctor.layers import check_layers, layer_paths, rules_to_check
 from dp.doctor.mcp_check import check_mcp
@@ -50,7 +50,7 @@ def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> lis
     findings.append(check_latency(files, db_path, cwd))
     findings += check_paving(db_path, cwd)
     findings += check_mcp(cwd)
-    findings += check_capture(files, db_path, rules, claude_here=bool(installed(files)) or claude_present())
+    findings += check_capture(files, db_path, rules, default_here=bool(installed(files)) or default_agent_present())
     findings += check_team(db_path)
     for agent in with_part("doctor"):
         findings += agent.part("doctor").check(db_path, cwd, rules)

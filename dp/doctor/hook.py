@@ -29,8 +29,8 @@ def check_hook(files: list[SettingsFile], db_path: Path, other_agents=()) -> lis
         if plugins:
             carried = ", ".join(entry.details.get("plugin", "dp") for entry in plugins)
             return [Finding("hook", OK, f"dp's hooks come with the Claude Code plugin {carried} (see plugin)")]
-        if not claude_present():
-            return [_no_claude(other_agents)]
+        if not default_agent_present():
+            return [_no_default_agent(other_agents)]
         if other_agents:
             return [Finding("hook", WARNING, "the dp hook is not installed in any Claude Code settings "
                             f"(dp is installed for {', '.join(other_agents)})", "dp pave --hook")]
@@ -42,10 +42,10 @@ def check_hook(files: list[SettingsFile], db_path: Path, other_agents=()) -> lis
     return findings + _managed_only(files, entries) + _more_than_one_scope(entries)
 
 
-NO_CLAUDE = "no Claude Code found (no claude on PATH, no ~/.claude)"
+NO_DEFAULT_AGENT = "no Claude Code found (no claude on PATH, no ~/.claude)"
 
 
-def claude_present() -> bool:
+def default_agent_present() -> bool:
     """Whether this machine has Claude Code (``dp init`` writes its settings only then)."""
     from dp.agents import get
 
@@ -54,19 +54,19 @@ def claude_present() -> bool:
 
 def init_command() -> str:
     """The ``dp init`` that works here: without Claude Code, it must name the agent."""
-    return "dp init" if claude_present() else "dp init --agent NAME (see dp init --help)"
+    return "dp init" if default_agent_present() else "dp init --agent NAME (see dp init --help)"
 
 
-def _no_claude(other_agents) -> Finding:
+def _no_default_agent(other_agents) -> Finding:
     """No Claude Code and no dp entries for it: nothing to install or check there, which is no error; without
     any other agent either, the fix names every agent dp can be set up for."""
     if other_agents:
-        return Finding("hook", OK, f"{NO_CLAUDE}: nothing to check for it; dp is installed for "
+        return Finding("hook", OK, f"{NO_DEFAULT_AGENT}: nothing to check for it; dp is installed for "
                                    f"{', '.join(other_agents)}")
     from dp.agents import all_agents
 
     names = [agent.name for agent in all_agents()]
-    return Finding("hook", WARNING, f"{NO_CLAUDE}, and dp is installed for no other agent",
+    return Finding("hook", WARNING, f"{NO_DEFAULT_AGENT}, and dp is installed for no other agent",
                    f"install Claude Code and run dp init, or name your agent: dp init --agent "
                    f"{', '.join(names[:-1])} or {names[-1]}")
 
