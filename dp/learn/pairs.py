@@ -16,6 +16,7 @@ import os
 from difflib import SequenceMatcher
 
 from dp.learn.answer import command_starts, normalised, words
+from dp.learn.carry import family, related
 from dp.store import desires
 
 FOLLOW_CALLS = 5
@@ -109,26 +110,8 @@ def _changed(one: list[str], other: list[str]) -> list[int]:
 def _heads_meet(one, one_starts, other, other_starts) -> bool:
     """Whether a command word of ``one`` names the program of a command of ``other``, as its first
     word or behind a runner (``uv pip``, ``python3 -m pytest``, ``npx jest``)."""
-    heads = {_family(word) for i in other_starts for word in other[i : i + 3]}
-    return any(_related(_family(one[i]), head) for i in one_starts for head in heads)
-
-
-def _family(word: str) -> str:
-    """A command word as a family: its base name, without a version suffix or stray punctuation."""
-    base = os.path.basename(word).rstrip(".,;:")
-    return base.rstrip("0123456789.-") or base
-
-
-def _related(one: str, other: str) -> bool:
-    """The same program, one named after the other (``python``/``python3``), or two programs dp
-    translates between (``rg``/``grep``: ``dp.learn.tables``)."""
-    if not one or not other:
-        return False
-    if one == other or (min(len(one), len(other)) >= 2 and (one.startswith(other) or other.startswith(one))):
-        return True
-    from dp.learn.tables import table_pair
-
-    return table_pair(one, other)
+    heads = {family(word) for i in other_starts for word in other[i : i + 3]}
+    return any(related(family(one[i]), head) for i in one_starts for head in heads)
 
 
 def _command(tool_input) -> str | None:
