@@ -54,14 +54,14 @@ from markdown import markdown_table
 
 from dp.agents import get
 from dp.capture import events, sessionfiles
-from dp.learn.answer import command_starts, normalised, words
+from dp.learn.answer import QUOTED_MARK, RENAME_MARK, command_starts, normalised, words
 from dp.learn.pairs import session_pairs
 from dp.learn.tables import same_fix, table_pair, translated
 from dp.store import Store, desires
 
 BIN = Path(sys.executable).parent
 MAX_WRONG_SHARE = 0.01
-ANSWER_MARK = "Run this instead:\n"
+ANSWER_MARKS = (RENAME_MARK, QUOTED_MARK)  # what precedes the corrected call, in either of dp.learn.answer's voices
 
 
 def read_files(agent, files: list[Path]) -> list[list]:
@@ -218,8 +218,9 @@ def replay(calls: list, env: dict, store: Path, cwd: str, machines: Machines, ru
         told = _hook("dp-capture", {**base, "hook_event_name": "PostToolUseFailure", "error": error or "error"},
                      paths[session], store)
         context = (json.loads(told).get("hookSpecificOutput") or {}).get("additionalContext", "") if told else ""
-        if ANSWER_MARK in context:
-            said = context.split(ANSWER_MARK, 1)[1]
+        mark = next((mark for mark in ANSWER_MARKS if mark in context), None)
+        if mark is not None:
+            said = context.split(mark, 1)[1]
             right = fix is not None and same_fix(said, fix)
             _count(tally, "answered" if right else _other(call, said, rules, missing[session]), command, said, fix,
                    "answer")

@@ -285,3 +285,34 @@ def test_a_fix_that_is_not_the_translation_stays_evidence(dp, env, programs):
                  success("cd /w && sed -n '160,320p' src/app.ts"))
     assert _learn(dp) == []
     assert _told(env, failure("rg -n foo src", missing, tool_use_id="n1")) == ""
+
+
+def test_a_store_learned_in_before_answers_had_a_scope_upgrades_losslessly(dp, env, programs, db_path):
+    """A store at migration 0007 holding a rename and a recipe as dp learned them then (no repositories):
+    dp-capture on it tells nothing and fails open; the first dp command brings it to 0008 keeping every row;
+    the rename is told again everywhere, the recipe nowhere until a learning pass finds where it was learned."""
+    from dp.store import SCHEMA_VERSION
+    from dp.store.migrations import load_migrations, migrate
+
+    programs("python3", "uv")
+    conn = sqlite3.connect(db_path)
+    migrate(conn, load_migrations()[:7])
+    evidence = json.dumps({"error_classes": ["command not found"], "repositories": ["/work/app"], "examples": []})
+    for row in (("python", "command", "python", "python3"), ("pip", "recipe", "pip", "uv pip")):
+        conn.execute("INSERT INTO learned (tool_name, command, kind, from_text, to_text, pairs, sessions, evidence, "
+                     "learned_at) VALUES ('Bash', ?, ?, ?, ?, 2, 2, ?, '2026-11-20T10:00:00Z')", (*row, evidence))
+    conn.execute("INSERT INTO learned_told (session_id, learned_id) VALUES ('told-before', 1)")
+    conn.commit()
+    conn.close()
+    assert _told(env, failure("python x.py", NOT_FOUND.format("python"), tool_use_id="o1"), "old") == ""
+
+    assert dp("aliases").returncode == 0
+    conn = sqlite3.connect(db_path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert conn.execute("SELECT id, command, to_text, scope FROM learned ORDER BY id").fetchall() == [
+        (1, "python", "python3", None), (2, "pip", "uv pip", None)]
+    assert conn.execute("SELECT * FROM learned_told").fetchall() == [("told-before", 1)]
+    conn.close()
+    assert _told(env, failure("python y.py", NOT_FOUND.format("python"), tool_use_id="o2"), "new").endswith(
+        "Run this instead:\npython3 y.py")
+    assert _told(env, failure("pip install -e .", NOT_FOUND.format("pip"), tool_use_id="o3"), "new") == ""

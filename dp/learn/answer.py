@@ -8,10 +8,17 @@ kind says — where a command starts (command, path, recipe,
 literal) or anywhere in a command led by the answer's command word (flag) —
 and the corrected call is the same words with that run replaced. Anything
 the words cannot say for sure (unbalanced quotes, no match) gives no answer.
+
+Two voices (issue 46, finding 5): a rename between two names of one program,
+or through a table (``dp.learn.carry.plain_rename``), is dp's own knowledge
+and is told as dp's answer; any other answer was learned from what the agent
+ran in one repository, acts only there (``repository``) and is told as that:
+the agent's earlier call, quoted and attributed, never as dp's instruction.
 """
 
 from __future__ import annotations
 
+import os
 import shlex
 
 COMMAND, FLAG, LITERAL, RECIPE, PATH = "command", "flag", "literal", "recipe", "path"
@@ -81,10 +88,34 @@ def _join(tokens: list[str]) -> str:
     return " ".join(token if token in SEPARATORS else shlex.quote(token) for token in tokens)
 
 
-def message(answer: dict, failed_word: str, corrected: str) -> str:
-    """What the agent reads right after the failure: the corrected call, and why dp believes it."""
-    sessions = answer["sessions"]
-    then = answer["to_text"]
-    return (f"dp: this failure has a known answer. In {sessions} earlier session{'s' if sessions != 1 else ''} "
-            f"the same failure of `{failed_word}` was fixed by running `{then}` instead. Run this instead:\n"
-            f"{corrected}")
+RENAME_MARK = "Run this instead:\n"
+QUOTED_MARK = "The same change to this call:\n"
+
+
+def message(answer: dict, failed_word: str, corrected: str, sessions_here: int = 0) -> str:
+    """What the agent reads right after the failure: the corrected call, and why dp believes it. A plain
+    rename in dp's voice; any other answer as the agent's own call in ``sessions_here`` earlier sessions of
+    this repository, quoted."""
+    if not sessions_here:
+        sessions = answer["sessions"]
+        return (f"dp: this failure has a known answer. In {sessions} earlier session{_s(sessions)} "
+                f"the same failure of `{failed_word}` was fixed by running `{answer['to_text']}` instead. "
+                f"{RENAME_MARK}{corrected}")
+    return (f"dp: in {sessions_here} earlier session{_s(sessions_here)} in this repository, after this same failure "
+            f"of `{failed_word}`, the agent then ran `{answer['to_text']}` in its place. That is the agent's own "
+            f"earlier call, quoted as recorded; dp has not checked it. {QUOTED_MARK}{corrected}")
+
+
+def _s(count: int) -> str:
+    return "s" if count != 1 else ""
+
+
+def repository(cwd) -> str | None:
+    """The identity of the repository ``cwd`` is in, which an answer other than a plain rename is bound
+    to: its root's real path (outside any repository, the directory's own). None without an absolute
+    ``cwd``. The one place that says what "the same repository" means for learned answers."""
+    if not isinstance(cwd, str) or not os.path.isabs(cwd) or "\0" in cwd:
+        return None
+    from dp.layers.locate import repo_root
+
+    return os.path.realpath(repo_root(cwd) or cwd)

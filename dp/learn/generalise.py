@@ -17,20 +17,26 @@ change is named by kind:
 * **flag** — one option of the same command replaced by another.
 
 A change becomes an answer only when it comes from failures of the classes
-these kinds mend (a missing program, an unknown option or subcommand) and
-was seen in at least ``MIN_SESSIONS`` sessions, and no other change of the same
-words was seen about as often. Everything else stays evidence.
+these kinds mend (a missing program, an unknown option or subcommand),
+brings no program the failed call did not run (``dp.learn.carry``: no
+downloader, no pipe into a shell, no new program in front), and was seen in
+at least ``MIN_SESSIONS`` sessions, and no other change of the same words was
+seen about as often. Everything else stays evidence. An answer carries the
+repositories it was seen in (``scope``): any answer but a plain rename acts
+only there.
 """
 
 from __future__ import annotations
 
 from difflib import SequenceMatcher
 
-from dp.learn.answer import COMMAND, FLAG, LITERAL, PATH, RECIPE, command_starts, words
+from dp.learn.answer import COMMAND, FLAG, LITERAL, PATH, RECIPE, command_starts, repository, words
+from dp.learn.carry import carried
 from dp.learn.tables import same_search, table_pair, translated
 
 MIN_SESSIONS = 2
 MAX_EXAMPLES = 3
+MAX_SCOPE = 64  # repositories an answer acts in
 MENDABLE = {
     COMMAND: ("command not found",),
     PATH: ("command not found", "no such file"),
@@ -114,10 +120,24 @@ class Generalised:
                           "calls_later": p.distance, "session": p.session[:80]} for p in self.pairs[-MAX_EXAMPLES:]],
         }
 
+    def scope(self) -> dict:
+        """Each repository the change was seen in (``dp.learn.answer.repository``) → in how many sessions:
+        where an answer other than a plain rename acts, and what it says there."""
+        by_directory: dict[str, set] = {}
+        for pair in self.pairs:
+            by_directory.setdefault(pair.cwd, set()).add(pair.session)
+        sessions: dict[str, set] = {}
+        for directory, seen in by_directory.items():
+            where = repository(directory)
+            if where is not None:
+                sessions.setdefault(where, set()).update(seen)
+        ranked = sorted(sessions.items(), key=lambda item: (-len(item[1]), item[0]))[:MAX_SCOPE]
+        return {where: len(seen) for where, seen in ranked}
+
     def to_answer(self, learned_at: str) -> dict:
         return {"tool_name": "Bash", "command": self.command, "kind": self.kind, "from_text": self.from_text,
                 "to_text": self.to_text, "pairs": len(self.pairs), "sessions": len(self.sessions),
-                "evidence": self.evidence(), "learned_at": learned_at}
+                "evidence": self.evidence(), "learned_at": learned_at, "scope": self.scope()}
 
 
 def generalise(pairs, min_sessions: int = MIN_SESSIONS) -> tuple[list[Generalised], list]:
@@ -126,7 +146,7 @@ def generalise(pairs, min_sessions: int = MIN_SESSIONS) -> tuple[list[Generalise
     loose = []
     for pair in pairs:
         found = change(pair.failed, pair.fixed)
-        if found is None or pair.error_class not in MENDABLE[found[0]]:
+        if found is None or pair.error_class not in MENDABLE[found[0]] or carried(*found):
             loose.append(pair)
             continue
         groups.setdefault(found, Generalised(*found)).pairs.append(pair)

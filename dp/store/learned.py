@@ -1,4 +1,4 @@
-"""The ``learned`` and ``learned_told`` tables (migration 0007): answers learned from what agents ran next.
+"""The ``learned`` and ``learned_told`` tables (migrations 0007, 0008): answers learned from what agents ran next.
 
 Writer: ``dp.learn`` (``dp ingest``, ``dp suggest``), replacing the whole set in one
 transaction, never the hooks. Reader on the hook path: ``dp-capture`` after a
@@ -13,7 +13,9 @@ import sqlite3
 
 from dp.store.connection import transaction
 
-COLUMNS = ("tool_name", "command", "kind", "from_text", "to_text", "pairs", "sessions", "evidence", "learned_at")
+COLUMNS = ("tool_name", "command", "kind", "from_text", "to_text", "pairs", "sessions", "evidence", "learned_at",
+           "scope")
+_JSON = ("evidence", "scope")  # columns stored as JSON text (scope: migration 0008, NULL before it)
 _INSERT = f"INSERT OR REPLACE INTO learned ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
 
 
@@ -26,7 +28,7 @@ def replace_all(conn: sqlite3.Connection, answers: list[dict]) -> int:
     with transaction(conn):
         keep = set()
         for answer in answers:
-            row = [answer[name] if name != "evidence" else json.dumps(answer[name], ensure_ascii=False)
+            row = [answer[name] if name not in _JSON else json.dumps(answer[name], ensure_ascii=False)
                    for name in COLUMNS]
             found = conn.execute("SELECT id FROM learned WHERE tool_name = ? AND command = ? AND kind = ? "
                                  "AND from_text = ?", row[:4]).fetchone()
@@ -69,4 +71,5 @@ def tell_once(conn: sqlite3.Connection, session_id: str, learned_id: int) -> boo
 def _as_dict(row) -> dict:
     answer = dict(zip(("id", *COLUMNS), row))
     answer["evidence"] = json.loads(answer["evidence"] or "{}")
+    answer["scope"] = json.loads(answer["scope"]) if answer["scope"] else {}
     return answer

@@ -16,6 +16,11 @@ from dp.agents.claude.fake_api import bash
 
 CAPTURE = Path(sys.executable).parent / "dp-capture"
 NOT_FOUND = "Exit code 127\n/bin/bash: line 1: gradle: command not found"
+# ./gradlew is a program of this project, not another name of gradle: the answer is the agent's own earlier
+# call, quoted, told only in this project (docs/learning.md)
+ANSWER = "The same change to this call:\n./gradlew -q build"
+WHY = ("in 2 earlier sessions in this repository, after this same failure of `gradle`, the agent then ran "
+       "`./gradlew` in its place. That is the agent's own earlier call, quoted as recorded; dp has not checked it.")
 
 
 def _earlier_session(client, name: str) -> None:
@@ -50,5 +55,4 @@ def test_a_learned_answer_reaches_the_model_after_the_failed_bash_call(client):
     result = session.tool_result(failing["id"])
     assert result["is_error"] is True and "gradle: command not found" in result["text"]
     # dp-capture's answer, in the failed call's result as the model reads it
-    assert "Run this instead:\n./gradlew -q build" in session.shown(failing["id"])
-    assert "In 2 earlier sessions the same failure of `gradle`" in session.shown(failing["id"])
+    assert f"{WHY} {ANSWER}" in session.shown(failing["id"])

@@ -190,7 +190,7 @@ def test_with_the_front_door_ordinary_calls_start_no_capture_and_a_failure_still
         tmp_path, warm_cache, release):
     """dp-capture through the mod: nothing for `ls` and the rest, the failed call captured in line with
     the learned answer in its result, and the Bash calls just after it captured (the fix dp.learn reads)."""
-    from real_client.test_learned_answer import NOT_FOUND, _earlier_session
+    from real_client.test_learned_answer import ANSWER, NOT_FOUND, _earlier_session
 
     client = release_client(tmp_path, warm_cache, release)
     if shutil.which("gradle", path=client.env["PATH"]):
@@ -222,7 +222,7 @@ def test_with_the_front_door_ordinary_calls_start_no_capture_and_a_failure_still
                         [("PostToolUse", "./gradlew -q build"), *[("PostToolUse", c["input"]["command"]) for c in later[:4]]]]
     assert session.tool_result(ordinary[1]["id"])["text"] == "hi"
     assert NOT_FOUND.splitlines()[-1] in session.tool_result(failing["id"])["text"]
-    assert "Run this instead:\n./gradlew -q build" in session.shown(failing["id"])
+    assert ANSWER in session.shown(failing["id"])
     rows = json.loads(client.dp("desires", "--json", check=False).stdout)
     assert any("gradle -q build" in json.dumps(row) for row in rows), rows
     # The fix's command is stored (what dp.learn pairs with the failure): a third session's pair.
