@@ -124,7 +124,7 @@ def test_generate_a_makefile(tmp_path, env, repo):
             {"action": "generate", "language": "rust", "dry_run": True},
             {"action": "generate", "language": "rust"},
             {"action": "list"},
-            {"action": "generate", "language": "go", "working_directory": str(repo)},
+            {"action": "generate", "language": "go", "working_directory": str(fresh)},
         )]
 
     missing, wrong, dry, generated, listed, existing = with_session(fresh, env, body)
@@ -139,23 +139,24 @@ def test_generate_a_makefile(tmp_path, env, repo):
 
 
 def test_working_directory_checks(tmp_path, env, repo):
-    foreign = tmp_path / "foreign"
-    foreign.mkdir()
-    locked = tmp_path / "locked"
+    """Inside the project, the directory must still be one dp may act in; outside it, nothing is."""
+    locked = repo / "locked"
     locked.mkdir()
     locked.chmod(0o555)
+    (repo / "etc-link").symlink_to("/etc")
     try:
-        if os.geteuid() == 0:
-            os.chown(foreign, 65534, 65534)
         cases = {
-            "/": "refusing to work in /: it is a system directory",
-            "/etc": "refusing to work in /etc: it is a system directory",
-            "/usr/lib": "refusing to work in /usr/lib: it is a system directory",
-            str(locked): "it is not writable by its owner",
-            str(tmp_path / "missing"): "does not exist",
+            "/": f"working_directory / leads outside the project root {repo}",
+            "/etc": f"working_directory /etc leads outside the project root {repo}",
+            "etc-link": f"working_directory etc-link leads outside the project root {repo}",
+            str(tmp_path): f"working_directory {tmp_path} leads outside the project root {repo}",
+            "locked": "it is not writable by its owner",
+            "missing": "working_directory missing: no such directory in the project",
         }
         if os.geteuid() == 0:
-            cases[str(foreign)] = "it is owned by uid 65534, not you"
+            (repo / "foreign").mkdir()
+            os.chown(repo / "foreign", 65534, 65534)
+            cases["foreign"] = "it is owned by uid 65534, not you"
 
         async def body(client):
             return {where: await client.call_tool("project_actions", {"action": "list", "working_directory": where})

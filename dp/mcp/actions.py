@@ -1,8 +1,9 @@
 """``project_actions`` (seed 003): ``.PHONY`` targets, guarded git, starter Makefiles.
 
 Every check is ``dp make`` / ``dp git``'s own (``dp.project``): the working
-directory is never ``/`` or a system directory and must be the caller's and
-writable; target names are ``[A-Za-z0-9_-]+``; paths are confined to the
+directory stays inside the project (the check ``project_recipe``'s and
+``tasks``' ``cwd`` go through), is never ``/`` or a system directory and must
+be the caller's and writable; target names are ``[A-Za-z0-9_-]+``; paths are confined to the
 directory; the commit message goes to ``git commit --file=-`` on stdin within
 the size limit. The seed adds one rule of its own here: only ``.PHONY``
 targets run (a file target is something make builds, not an action).
@@ -10,7 +11,6 @@ targets run (a file target is something make builds, not an action).
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from dp.errors import DpError
@@ -56,9 +56,12 @@ def project_actions(args: dict, context: Context, job: Job) -> dict:
 
 
 def _directory(context: Context, requested) -> Path:
-    from dp.project.workdir import working_directory
+    """The directory the action runs in: ``requested`` held inside the project by the check every
+    MCP path goes through (``dp.project.task.task_directory``: symlinks resolved, ``..``, an
+    absolute path elsewhere and ``~`` refused), so ``make`` and ``git`` never act in another tree."""
+    from dp.project.task import task_directory
 
-    return working_directory(context.root if requested is None else context.root / os.path.expanduser(requested))
+    return task_directory(context.root, requested, label="working_directory")
 
 
 def phony_targets(directory: Path) -> list[dict]:

@@ -54,8 +54,7 @@ TOOLS = (
     ),
     _tool(
         "project_actions",
-        "Makefile targets and git in one working directory (never / or a system directory; "
-        "must be yours and writable). action: list (.PHONY targets), run (`make TARGET`, a "
+        "Makefile targets and git in one working directory of the project (yours and writable). action: list (.PHONY targets), run (`make TARGET`, a "
         ".PHONY target), add (`git add` of paths inside the directory), commit (message via "
         "stdin, 16 KB max), generate (starter Makefile; pick the language from the project's "
         "files, one per Makefile). dry_run shows the exact command and runs nothing.",
@@ -65,7 +64,7 @@ TOOLS = (
             "paths": {"type": "array", "items": _STRING},
             "message": _STRING,
             "language": {"enum": list(LANGUAGES)},
-            "working_directory": _described("string", "Default: the project root."),
+            "working_directory": _described("string", "Inside the project; default: its root."),
             "dry_run": {"type": "boolean"},
         },
         required=["action"],
