@@ -19,6 +19,8 @@ Detection, translation and bashlex load only after that.
   the repository is trusted (``dp trust``)
 * ``dp.paving.javascript``, ``.python``, ``.tasks`` — one translator each
 * ``dp.paving.plan``     — the edits for one Bash string
+* ``dp.paving.where``    — the directory each command runs in, known only through the forms dp
+  follows exactly (a plain ``cd DIR``), else unknown and left as typed
 * ``dp.paving.words``    — the command words paving acts on (a module of its own, so ``plan``
   reads them without importing this package back)
 """

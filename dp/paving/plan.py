@@ -1,11 +1,11 @@
 """The paving edits for one Bash string: which commands, in which directory, how.
 
 Each simple command (found by dp.shell.segment, the parse the user's rules
-use) whose word paving knows is looked at in its own directory: the hook's
-``cwd``, or the directory a ``cd DIR &&`` before it in the same flat list
-leads to. A command aimed elsewhere in a way the parse cannot follow (a
-``cd`` inside a subshell, ``cd $VAR``, ``pushd``) is left alone. Commands the
-user has rules for are theirs: paving does not touch them.
+use) whose word paving knows is looked at in the directory it runs in
+(dp.paving.where: the hook's ``cwd``, or where a plain ``cd DIR &&`` before it
+leads). A command whose directory the command line does not say exactly
+(``builtin cd``, ``eval``, ``source``, ``cd $VAR``, ``pushd`` …) is left
+alone. Commands the user has rules for are theirs: paving does not touch them.
 
 Whether that directory's repository is trusted (``Paving.trusts``, asked once
 per repository root) decides what a rewrite may reach (dp.paving.reach): a
@@ -15,15 +15,11 @@ before anything else about it is worked out.
 
 from __future__ import annotations
 
-import os
-
-from dp.paving import reach
+from dp.paving import reach, where
 from dp.paving.words import JAVASCRIPT_WORDS, PYTHON_WORDS, TASK_WORDS
 from dp.paving.javascript import Reaches, Skip
 from dp.paving.markers import Cache, fingerprint
-from dp.shell.segment import sequential
 
-_CHDIR = frozenset({"cd", "pushd", "popd"})
 _MAX_SHOWN = 80
 
 
@@ -37,7 +33,7 @@ def pave(paving, value: str, commands) -> tuple[list, list]:
             continue
         if command.run_by:
             continue  # `xargs npm …`, `find -exec`: the program is run by another one
-        directory = _directory(value, commands, command, paving.cwd)
+        directory = where.directory(value, commands, command, paving.cwd)
         if directory is None:
             _explain(paving, notes, name, "the command runs in a directory dp cannot tell from the command line")
             continue
@@ -190,45 +186,3 @@ class _State:
 
     def save(self) -> None:
         self.cache.save()
-
-
-def _directory(value: str, commands, command, cwd: str):
-    """The directory ``command`` runs in, or None when the command line hides it."""
-    if _changes_directory(value, command):
-        return None
-    directory = os.path.realpath(cwd)
-    before = [other for other in commands if other.start < command.start]
-    if not any(other.name in _CHDIR for other in before):
-        return directory
-    position = 0
-    for other in [*before, command]:
-        if not sequential(value[position : other.start]):
-            return None  # a `cd` in a subshell, a pipeline, a condition: not followed
-        if other is command:
-            return directory
-        if other.name in _CHDIR:
-            directory = _cd(directory, other) if other.name == "cd" else None
-            if directory is None:
-                return None
-        position = other.end
-    return directory
-
-
-def _changes_directory(value: str, command) -> bool:
-    """``env -C DIR`` / ``sudo --chdir``: a wrapper that runs the command elsewhere."""
-    from dp.shell.wrappers import changes_directory
-
-    return changes_directory(value[command.start : command.word.start].split())
-
-
-def _cd(directory: str, command):
-    values = [arg.value for arg in command.args]
-    if len(values) != 1 or any(arg.masked or arg.raw != arg.value for arg in command.args):
-        return None  # `cd` alone, `cd -`, quoted or expanded paths: not followed
-    target = values[0]
-    if target == "-" or "$" in target or "`" in target:
-        return None
-    if target.startswith("~"):
-        target = os.path.expanduser(target)
-    resolved = os.path.realpath(os.path.join(directory, target))
-    return resolved if os.path.isdir(resolved) else None

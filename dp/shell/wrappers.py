@@ -54,8 +54,8 @@ def is_assignment(word: str) -> bool:
     return bool(name) and all(c in _NAME_CHARS for c in name)
 
 
-# Wrapper options that run the command in another directory (`env -C DIR`, `sudo --chdir=DIR`).
-_CHDIR_OPTIONS = ("-C", "--chdir")
+# Wrapper options that run the command in another directory (`env -C DIR`, `sudo -D DIR`, `--chdir=DIR`).
+_CHDIR_OPTIONS = ("-C", "-D", "--chdir")
 
 
 def changes_directory(wrapper_words: list[str]) -> bool:
