@@ -6,6 +6,8 @@ import json
 import sys
 from typing import Any
 
+from dp.terminal import printable
+
 _quiet = False
 # Recipe scripts: far above any real one, far below what hurts.
 MAX_ARGUMENT_FILE_BYTES = 4 * 1024 * 1024
@@ -54,15 +56,15 @@ def read_text_argument(source: str, what: str, limit: int = MAX_ARGUMENT_FILE_BY
 def note(message: str) -> None:
     """A human-facing message that is not the command's output (stderr; silent with --quiet)."""
     if not _quiet:
-        print(message, file=sys.stderr)
+        print(printable(message), file=sys.stderr)
 
 
 def status(message: str) -> None:
     """A command's confirmation line, e.g. ``Rule set: …`` (stdout; silent with --quiet)."""
     if not _quiet:
-        print(message)
+        print(printable(message))
 
 
 def warning(message: str) -> None:
     """``dp: warning: …`` on stderr, shown even with --quiet."""
-    print(f"dp: warning: {message}", file=sys.stderr)
+    print(f"dp: warning: {printable(message)}", file=sys.stderr)

@@ -147,7 +147,9 @@ def _one_line(message: str) -> str:
 
 def _error(message: str) -> None:
     """``dp: error: …``, one line per problem when a message lists several (an invalid recipe)."""
-    for line in message.splitlines() or [""]:
+    from dp.terminal import printable
+
+    for line in printable(message).splitlines() or [""]:
         print(f"dp: error: {line}", file=sys.stderr)
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import unicodedata
 from typing import Sequence
 
+from dp.terminal import printable
+
 HEADER_PADDING = 2  # a column is at least this much wider than its title
 GAP = "  "
 
@@ -56,9 +58,11 @@ def _plain(joined: str, count: int) -> bool:
 
 
 def _fold(cell: str) -> str:
+    """The cell on one line, whitespace folded and what would act on the terminal taken out
+    (a cell may hold text dp did not write: an agent's command, a team member's shape)."""
     if cell.isprintable() and "  " not in cell and cell == cell.strip():
         return cell
-    return " ".join(cell.split())
+    return " ".join(printable(cell).split())
 
 
 def display_width(text: str) -> int:

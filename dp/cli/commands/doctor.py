@@ -11,6 +11,7 @@ import typer
 from dp.cli.common import print_json
 from dp.cli.options import Shared, shared
 from dp.cli.shared import existing_directory
+from dp.terminal import printable
 
 HELP = """Check the whole setup and say how to fix what is wrong.
 
@@ -65,9 +66,9 @@ def doctor(
         print_json({"ok": counts[ERROR] == 0, "summary": counts, "checks": [f.to_dict() for f in findings]})
     else:
         for finding in findings:
-            typer.echo(f"{_LABEL[finding.status]:<5}  {finding.check:<11} {finding.message}")
+            typer.echo(f"{_LABEL[finding.status]:<5}  {finding.check:<11} {printable(finding.message)}")
             if finding.fix:
-                typer.echo(f"{'':<18} fix: {finding.fix}")
+                typer.echo(f"{'':<18} fix: {printable(finding.fix)}")
         typer.echo(f"\n{counts['ok']} ok, {counts['warning']} warning(s), {counts['error']} error(s)")
     if counts[ERROR]:
         raise typer.Exit(1)

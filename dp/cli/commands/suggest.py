@@ -108,7 +108,10 @@ _TEAM_COUNTS = (("people", "person", "people"), ("machines", "machine", "machine
 
 
 def render(found: list[dict]) -> str:
+    """The suggestions as text blocks; what dp did not write (a captured command, a team's shape)
+    reaches the terminal only as ``printable`` text."""
     from dp.cli.commands.desires import describe_input, fold
+    from dp.terminal import printable
 
     blocks = []
     for item in found:
@@ -123,7 +126,7 @@ def render(found: list[dict]) -> str:
             lines.append(f"    e.g. {fold(describe_input(event['tool_name'], event['tool_input']), 50)}: "
                          f"{fold(event['error'], 60)}{then}")
         blocks.append("\n".join(lines))
-    return "\n\n".join(blocks)
+    return printable("\n\n".join(blocks))
 
 
 def register(app: typer.Typer) -> None:
