@@ -23,8 +23,8 @@ STARTS = re.compile(r"\bsubprocess\.(?:run|Popen|call|check_call|check_output)\(
 
 # module → why it is safe where the hooks or the server can reach it (docs/security.md says the same).
 KNOWN = {
-    "dp.hook": "SessionStart's filter sync (only after a trusted file changed) and team sync (only for a store or "
-               "repository with a team, detached): dp itself, isolated (-I) in /",
+    "dp.hook": "SessionStart's filter sync (only after a trusted file changed) and team sync (only for a store the "
+               "person connected with dp team connect, detached): dp itself, isolated (-I) in /",
     "dp.runners.base": "tool listings (just, Task) only inside tools_asked: dp tasks, dp make, dp run",
     "dp.runners.make": "make -pRrq only inside tools_asked: dp tasks, dp make, dp run",
     "dp.agents.claude.client": "claude --version, called only by dp.install: in the SessionStart sync child, in /",

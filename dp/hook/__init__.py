@@ -262,7 +262,7 @@ def _context(options, event) -> str:
             rules = merge(all_rules(conn) if conn is not None else [], project)
             notices = project.notices() if project is not None else []
             _refresh_filters(options, conn)
-            _start_team_sync(options, project)
+            _start_team_sync(options)
             return events.session_context(event.agent.spelled_rules(rules) if event.agent else rules, notices)
         marks = event.agent.unknown_tool_marks if event.agent else (events.UNKNOWN_TOOL_ERROR,)
         return events.unknown_tool_corrections(conn, event.payload, project, marks)
@@ -303,19 +303,19 @@ def _refresh_filters(options, conn) -> None:
 TEAM_STATE = "team.json"
 
 
-def _start_team_sync(options, project) -> None:
-    """At SessionStart only: when this store syncs with a team (its team state exists) or the
-    session's repository has a trusted layer (which may name a team database), start
-    ``dp.team.background`` detached and go on at once: the session never waits for the
-    network, and nothing of the team code is imported here. Fails open."""
+def _start_team_sync(options) -> None:
+    """At SessionStart only: when this store syncs with a team (its team state exists: the person
+    ran ``dp team connect``), start ``dp.team.background`` detached and go on at once: the session
+    never waits for the network, and nothing of the team code is imported here. A repository's
+    ``[team] url`` starts nothing: it is a suggestion until the person takes it (``dp.team.config``).
+    Fails open."""
     import os
 
     from dp.store.read import db_location
 
     try:
         db = db_location(options.db)
-        connected = os.path.exists(os.path.join(os.path.dirname(os.path.abspath(db)), TEAM_STATE))
-        if not connected and not (project is not None and any(layer.acts for layer in project.layers)):
+        if not os.path.exists(os.path.join(os.path.dirname(os.path.abspath(db)), TEAM_STATE)):
             return
         import subprocess
 

@@ -2,9 +2,17 @@
 
 psycopg (3) is an optional dependency (``desire-paths[team]``) imported here
 only, when a team command runs. Connections are bounded: a connect timeout,
-and a statement timeout so that a server that stops answering ends a sync
-with an error instead of a hang. The password never passes through dp:
-libpq reads ``PGPASSWORD`` or ``~/.pgpass`` itself.
+a statement timeout so that a server that stops answering ends a sync with
+an error instead of a hang, and a lock timeout so that a lock someone holds
+on the table ends a command in seconds, saying so (members cannot take one:
+they hold no privilege on the table). The password never passes through dp:
+libpq reads ``PGPASSWORD`` or ``~/.pgpass`` itself, and no URL that chooses
+another host or other credentials than it names is ever connected to
+(``dp.team.config.check_url``, checked again here).
+
+A member writes only through ``dp_upload()`` and reads only through
+``dp_team_groups()`` (SECURITY DEFINER functions, ``migrations/postgres/``);
+what comes back is checked and bounded by ``dp.team.download``.
 
 Migrations are ``migrations/postgres/NNNN_*.sql`` (numbered like the SQLite
 store's, ``dp.store.migrations``), recorded in ``dp_schema_version`` and
@@ -18,19 +26,22 @@ from __future__ import annotations
 import contextlib
 
 from dp.errors import DpError
+from dp.team import download
 from dp.team.shapes import EVENT_FIELDS as EVENT_COLUMNS
 
 CONNECT_TIMEOUT_SECONDS = 5
 STATEMENT_TIMEOUT_MS = 60_000
+# Also set by the schema's functions themselves (migrations/postgres/0002_*), for any client.
+LOCK_TIMEOUT_MS = 5_000
+# How long `dp team migrate` waits for another member's migration to finish.
+MIGRATION_WAIT_MS = 30_000
 # pg_advisory_xact_lock key: "dp" team migrations.
 MIGRATION_LOCK = 0x6470_7465_616D
-GROUP_COLUMNS = ("outcome", "tool_name", "command", "subcommand", "flags", "input_keys", "error_class",
-                 "error_hint", "then_shapes", "events", "sessions", "people", "machines", "repositories",
-                 "first_seen", "last_seen")
 
 
 class Unreachable(DpError):
-    """The team database could not be reached or stopped answering (the events stay queued)."""
+    """The team database could not be reached, stopped answering or refused (the events stay
+    queued; the views show the last download)."""
 
 
 def _psycopg():
@@ -44,25 +55,35 @@ def _psycopg():
 @contextlib.contextmanager
 def connect(url: str):
     """A connection to the team database at ``url`` (closed on exit); Unreachable with libpq's reason."""
+    from dp.team.config import check_url
+
     psycopg = _psycopg()
+    check_url(url)
     try:
         conn = psycopg.connect(url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_SECONDS, application_name="dp",
-                               options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS}")
+                               options=f"-c statement_timeout={STATEMENT_TIMEOUT_MS} -c lock_timeout={LOCK_TIMEOUT_MS}")
     except psycopg.Error as exc:
         raise Unreachable(f"cannot reach the team database {url}: {_reason(exc)}") from None
     try:
         yield conn
+    except psycopg.errors.LockNotAvailable:
+        raise Unreachable(f"the team database {url} is busy: a lock someone holds on it was not free within "
+                          f"{LOCK_TIMEOUT_MS // 1000} s; try again later") from None
+    except psycopg.errors.QueryCanceled:
+        raise Unreachable(f"the team database {url} did not answer within {STATEMENT_TIMEOUT_MS // 1000} s") from None
     except psycopg.OperationalError as exc:
         raise Unreachable(f"the team database {url} stopped answering: {_reason(exc)}") from None
     except psycopg.Error as exc:
-        raise DpError(f"the team database {url} refused: {_reason(exc)}") from None
+        raise Unreachable(f"the team database {url} refused: {_reason(exc)}") from None
     finally:
         with contextlib.suppress(Exception):
             conn.close()
 
 
 def _reason(exc) -> str:
-    text = " ".join(str(exc).split())
+    from dp.terminal import printable
+
+    text = " ".join(printable(str(exc)).split())
     return text[:300] or type(exc).__name__
 
 
@@ -88,7 +109,9 @@ def migrate(conn) -> tuple[int, int]:
     """Bring the team schema to the latest version: ``(version before, version after)``."""
     wanted = migrations()
     with conn.transaction():
+        conn.execute(f"SET LOCAL lock_timeout = {MIGRATION_WAIT_MS}")
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
+        conn.execute(f"SET LOCAL lock_timeout = {LOCK_TIMEOUT_MS}")
         conn.execute("CREATE TABLE IF NOT EXISTS public.dp_schema_version ("
                      "version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())")
         before = conn.execute("SELECT coalesce(max(version), 0) FROM public.dp_schema_version").fetchone()[0]
@@ -110,47 +133,37 @@ def require_schema(conn) -> None:
 # -- events -------------------------------------------------------------------
 
 
-def upload(conn, rows: list[tuple]) -> int:
-    """Upsert ``rows`` (tuples in ``EVENT_COLUMNS`` order) as the connected member's, in one
-    transaction: a row already there is left as it is except for what worked next in its
-    session; returns how many rows were new or changed."""
-    columns = ", ".join(EVENT_COLUMNS)
+def upload(conn, rows: list[tuple]) -> tuple[int, int]:
+    """Upsert ``rows`` (tuples in ``EVENT_COLUMNS`` order) as the connected member's, in one call of
+    ``dp_upload()`` (one transaction): a row already there is left as it is except for what worked
+    next in its session. Returns ``(new or changed, refused)``: the database refuses a row that is
+    not a shape it can trust (``dp_event_is_sane``), and only that row."""
+    from psycopg.types.json import Jsonb
+
+    events = [dict(zip(EVENT_COLUMNS, row)) for row in rows]
+    changed, refused = conn.execute("SELECT changed, refused FROM public.dp_upload(%s)", (Jsonb(events),)).fetchone()
+    return changed, refused
+
+
+def groups(conn) -> download.Download:
+    """The team's aggregates (``dp_team_groups()``), the most-shared first, each row checked and the
+    whole bounded (``dp.team.download``): read through a cursor on the server, a batch at a time,
+    each text clipped just past its bound there, so an oversized row costs its bound, not its size."""
+    clip = {"command": download.WORD, "subcommand": download.WORD, "tool_name": download.WORD,
+            "error_class": download.WORD, "error_hint": download.HINT, "flags": 65_536, "input_keys": 65_536,
+            "then_shapes": 65_536, "outcome": 16}
+    columns = [f"left({name}, {clip[name] + 1})" if name in clip else
+               f"{name}[1:{download.PSEUDONYMS + 1}]" if name in ("people", "machines", "repositories") else
+               f"extract(epoch FROM {name})::float8" if name in ("first_seen", "last_seen") else name
+               for name in download.GROUP_COLUMNS]
+    found, total = download.Download(), 0
     with conn.transaction():
-        conn.execute("CREATE TEMP TABLE IF NOT EXISTS dp_upload (LIKE public.dp_events INCLUDING DEFAULTS) "
-                     "ON COMMIT DELETE ROWS")
-        with conn.cursor().copy(f"COPY dp_upload ({columns}) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row(row)
-        changed = conn.execute(
-            f"INSERT INTO public.dp_events ({columns}) SELECT {columns} FROM dp_upload "
-            "ON CONFLICT (member, machine, event_id) DO UPDATE SET then_shapes = EXCLUDED.then_shapes "
-            "WHERE dp_events.then_shapes IS DISTINCT FROM EXCLUDED.then_shapes").rowcount
-    return changed
-
-
-def groups(conn) -> list[dict]:
-    """The team's aggregates (``dp_team_groups()``), as dicts keyed by ``GROUP_COLUMNS``."""
-    found = conn.execute(f"SELECT {', '.join(GROUP_COLUMNS)} FROM public.dp_team_groups()").fetchall()
-    out = []
-    for row in found:
-        item = dict(zip(GROUP_COLUMNS, row))
-        item["people"] = item["people"] or []
-        item["machines"] = item["machines"] or []
-        item["repositories"] = item["repositories"] or []
-        item["first_seen"] = _stamp(item["first_seen"])
-        item["last_seen"] = _stamp(item["last_seen"])
-        out.append(item)
-    return out
-
-
-def _stamp(moment) -> str:
-    """A timestamptz as dp stores times (``2026-01-31T12:00:00.000000Z``)."""
-    from datetime import timezone
-
-    return moment.astimezone(timezone.utc).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
-
-
-def own_count(conn) -> int:
-    """How many rows the connected member holds (row-level security shows only theirs)."""
-    count = conn.execute("SELECT count(*) FROM public.dp_events").fetchone()[0]
-    return count
+        cursor = conn.cursor(name="dp_team_groups")
+        cursor.execute(f"SELECT {', '.join(columns)}, count(*) OVER () FROM public.dp_team_groups() "
+                       f"ORDER BY cardinality(people) DESC NULLS LAST, events DESC LIMIT {download.MAX_ROWS}")
+        while batch := cursor.fetchmany(500):
+            for *row, total in batch:
+                found.offer(dict(zip(download.GROUP_COLUMNS, row)))
+        cursor.close()
+    found.left_out = max(found.left_out, (total if type(total) is int else 0) - len(found.groups) - found.skipped)
+    return found

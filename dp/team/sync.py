@@ -81,7 +81,7 @@ def sync_one(db_path, local, url: str, router: Router, batch: int = BATCH, deadl
 
     machine = config.machine_id(db_path)
     shaper = Shaper(local, machine)
-    report = {"url": url, "sent": 0, "looked_at": 0}
+    report = {"url": url, "sent": 0, "looked_at": 0, "refused": 0}
     try:
         with server.connect(url) as conn:
             server.require_schema(conn)
@@ -95,27 +95,58 @@ def sync_one(db_path, local, url: str, router: Router, batch: int = BATCH, deadl
                 again = desires.bash_failures_in(local, sessions, sent) if sessions else []
                 upload = {event_id(row): shaper.row(row) for row in [*again, *mine]}
                 if upload:
-                    report["sent"] += server.upload(conn, list(upload.values()))
+                    sent, refused = server.upload(conn, list(upload.values()))
+                    report["sent"] += sent
+                    report["refused"] += refused
                 report["looked_at"] += len(rows)
                 last = rows[-1][0]
                 config.update(db_path, lambda state: mark(state, url).update(sent_up_to=last))
-            groups = server.groups(conn)
+            found = server.groups(conn)
     except server.Unreachable as exc:
-        config.update(db_path, lambda state: mark(state, url).update(last_error=exc.message, error_at=now()))
+        failed(db_path, url, exc)
         raise
-    save_groups(db_path, url, groups)
-    config.update(db_path, lambda state: mark(state, url).update(last_sync=now(), last_error=None, error_at=None))
+    downloaded(db_path, url, found)
+    config.update(db_path, lambda state: mark(state, url).update(last_sync=now(), refused=report["refused"]))
     return report
 
 
-def save_groups(db_path, url: str, groups: list[dict]) -> None:
-    """Keep the team's aggregates as downloaded, for the ``--team`` views when the database is unreachable."""
+def failed(db_path, url: str, exc: DpError) -> None:
+    """Record that ``url`` could not be reached or refused (``dp team status``, ``dp doctor``)."""
+    config.update(db_path, lambda state: mark(state, url).update(last_error=exc.message, error_at=now()))
+
+
+def downloaded(db_path, url: str, found) -> None:
+    """Keep the team's aggregates as accepted (``dp.team.download``), for the ``--team`` views when
+    the database is unreachable, and record what the download skipped or left out."""
     import json
 
     from dp.files import write_atomically
 
     path = aggregates_path(db_path, url)
-    write_atomically(path, json.dumps({"url": url, "at": now(), "groups": groups}).encode())
+    write_atomically(path, json.dumps({"url": url, "at": now(), "groups": found.groups}).encode())
+    config.update(db_path, lambda state: mark(state, url).update(
+        last_error=None, error_at=None, downloaded_at=now(), skipped=found.skipped, left_out=found.left_out))
+
+
+def saved(db_path, url: str):
+    """``(download, when)``: the aggregates the last download kept for ``url``, read back through
+    the same checks and bounds as a download (None when there are none)."""
+    import json
+
+    from dp.files import read_bytes
+    from dp.team.download import MAX_BYTES, Download
+
+    try:
+        data = read_bytes(aggregates_path(db_path, url), 2 * MAX_BYTES)
+        kept = json.loads(data) if data else None
+    except (OSError, ValueError, RecursionError, DpError):
+        return None, None
+    if not isinstance(kept, dict) or kept.get("url") != url or not isinstance(kept.get("groups"), list):
+        return None, None
+    found = Download()
+    for row in kept["groups"]:
+        found.offer(row if isinstance(row, dict) else {})
+    return found, str(kept.get("at"))
 
 
 def aggregates_path(db_path, url: str) -> str:

@@ -7,10 +7,13 @@ summed by shape. Suggestions run dp's own suggester (``dp.desires.suggest``)
 over a scratch SQLite store holding one event per row (and the shapes that
 worked after it, in its own session), then weigh each candidate by the rows
 behind it: so the team's suggestions follow exactly the person's rules, with
-the team's counts.
+the team's counts. Paths and suggestions rank on people before events: one
+member counts as one person whatever they upload, so no member outvotes the
+team by inserting.
 
-Read live when the database answers; else from the aggregates the last sync
-downloaded, with a note saying when that was.
+Read live when the database answers (every row checked and the whole bounded:
+``dp.team.download``); else from the aggregates the last download kept, with
+a note saying when that was.
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ from dp.team.shapes import label
 
 
 def resolve_url(db_path, directory: str) -> str:
-    """The team database for ``directory``: its trusted repository's, else the connected one."""
+    """The team database for ``directory``: the one its trusted repository names when the person
+    took it with ``dp team connect``, else the connected one; never one the person did not choose."""
     url, note = config.repository_url(db_path, directory)
     url = url or config.load(db_path).get("url")
     if not url:
@@ -38,24 +42,21 @@ def resolve_url(db_path, directory: str) -> str:
 
 
 def team_groups(db_path, directory: str) -> tuple[list[dict], str]:
-    """``(aggregates, note)``: live, or the last downloaded with a note saying so."""
-    import os
-
+    """``(aggregates, note)``: live, or — when the database cannot be reached, refuses or is busy —
+    the last download with a note saying so (the failure recorded for ``dp team status``)."""
     url = resolve_url(db_path, directory)
     try:
         with server.connect(url) as conn:
             server.require_schema(conn)
-            return server.groups(conn), ""
+            found = server.groups(conn)
     except server.Unreachable as exc:
-        path = sync.aggregates_path(db_path, url)
-        try:
-            with open(path, "rb") as handle:
-                saved = json.loads(handle.read())
-        except (OSError, ValueError):
-            raise exc from None
-        if not os.path.isfile(path) or saved.get("url") != url:
-            raise exc from None
-        return saved["groups"], f"{exc.message}; showing the team's aggregates as of the last sync ({saved['at']})"
+        sync.failed(db_path, url, exc)
+        kept, when = sync.saved(db_path, url)
+        if kept is None:
+            raise
+        return kept.groups, f"{exc.message}; showing the team's aggregates as of the last sync ({when})"
+    sync.downloaded(db_path, url, found)
+    return found.groups, ""
 
 
 def _counts(rows) -> dict:
@@ -89,7 +90,7 @@ def paths(groups: list[dict], rules) -> list[dict]:
             "last_seen": iso(max(row["last_seen"] for row in rows)),
             "covered_by": index.covering(shape),
         })
-    return sorted(found, key=lambda item: (-item["count"], -item["people"], item["shape"]))
+    return sorted(found, key=lambda item: (-item["people"], -item["count"], item["shape"]))
 
 
 def desires(groups: list[dict], limit: int | None = None) -> list[dict]:
@@ -125,7 +126,7 @@ def suggest(groups: list[dict], rules, min_count: int | None = None) -> list[dic
             found.append(item)
     finally:
         scratch.close()
-    return sorted(found, key=lambda item: (-item["confidence"], -item["count"], item["id"]))
+    return sorted(found, key=lambda item: (-item["confidence"], -item["people"], -item["count"], item["id"]))
 
 
 def _scratch_store(conn, groups: list[dict]) -> dict:

@@ -13,6 +13,7 @@ import pytest
 from team.postgres import remove, start_cluster
 
 _numbers = itertools.count()
+LATEST = len(list((Path(__file__).resolve().parents[2] / "migrations" / "postgres").glob("[0-9]*.sql")))
 
 
 @pytest.fixture(scope="session")
@@ -38,7 +39,7 @@ def migrated(cluster, team_db):
                            cluster.url("dp_admin", team_db)], capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PGPASSWORD": "admin-secret"})
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout == f"{cluster.url('dp_admin', team_db)}: team schema version 0 → 1.\n"
+    assert proc.stdout == f"{cluster.url('dp_admin', team_db)}: team schema version 0 → {LATEST}.\n"
     return team_db
 
 

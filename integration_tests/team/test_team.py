@@ -18,7 +18,7 @@ import pytest
 from capture_support import failure, run_capture, success
 from test_project_layers import Person, _real_project
 
-from team.conftest import add_member
+from team.conftest import LATEST, add_member
 
 GIT_TYPO_ERROR = None  # git's own message for `git comit`, read from the real git once
 
@@ -129,16 +129,14 @@ def test_a_member_cannot_read_or_change_another_members_rows(tmp_path, cluster, 
     assert cluster.sql("SELECT member, count(*) FROM dp_events GROUP BY member ORDER BY member", migrated) == [
         ("ann", 2), ("bob", 2)]
     with psycopg.connect(ann.url, password="ann-password", autocommit=True) as conn:
-        assert {row[0] for row in conn.execute("SELECT member FROM dp_events")} == {"ann"}
-        assert conn.execute("UPDATE dp_events SET error_class = 'x' WHERE member = 'bob'").rowcount == 0
-        assert conn.execute("DELETE FROM dp_events WHERE member = 'bob'").rowcount == 0
-        with pytest.raises(psycopg.errors.InsufficientPrivilege):
-            conn.execute("INSERT INTO dp_events (member, machine, event_id, outcome, tool_name, happened_at) "
-                         "VALUES ('bob', 'm', 'forged', 'failure', 'Bash', now())")
-        with pytest.raises(psycopg.errors.InsufficientPrivilege):
-            conn.execute("UPDATE dp_events SET member = 'bob'")
-        with pytest.raises(psycopg.errors.InsufficientPrivilege):
-            conn.execute("ALTER TABLE dp_events DISABLE ROW LEVEL SECURITY")
+        assert {row[0] for row in conn.execute("SELECT member FROM dp_my_events()")} == {"ann"}
+        for statement in ("SELECT member FROM dp_events", "UPDATE dp_events SET error_class = 'x' WHERE member = 'bob'",
+                          "DELETE FROM dp_events WHERE member = 'bob'", "UPDATE dp_events SET member = 'bob'",
+                          "INSERT INTO dp_events (member, machine, event_id, outcome, tool_name, happened_at) "
+                          "VALUES ('bob', 'm', 'forged', 'failure', 'Bash', now())",
+                          "ALTER TABLE dp_events DISABLE ROW LEVEL SECURITY", "SELECT key FROM dp_secret"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                conn.execute(statement)
         # What every member reads instead: the aggregates, with no one's name in them.
         rows = conn.execute("SELECT events, people FROM dp_team_groups() WHERE outcome = 'failure'").fetchall()
         assert [(events, len(people)) for events, people in rows] == [(2, 2)]
@@ -168,7 +166,8 @@ def test_connect_refuses_a_password_in_the_url_and_never_shows_one(tmp_path, clu
             assert b"ann-password" not in path.read_bytes(), path
     status = json.loads(outputs[3].stdout)
     assert status["databases"] == [{"url": ann.url, "connected": True, "last_sync": status["databases"][0]["last_sync"],
-                                    "queued": 0, "offline": None, "offline_since": None}]
+                                    "queued": 0, "offline": None, "offline_since": None, "skipped": 0, "left_out": 0,
+                                    "refused": 0}]
     assert ann.dp("team", "disconnect", cwd=tmp_path).stdout.startswith(f"Disconnected from {ann.url}")
     assert "Not connected" in ann.dp("team", "status", cwd=tmp_path).stdout
 
@@ -182,13 +181,17 @@ def test_migrate_is_idempotent_and_safe_when_run_at_once(tmp_path, cluster, team
     outputs = [run.communicate(timeout=120) for run in runs]
     assert [run.returncode for run in runs] == [0, 0, 0, 0], outputs
     said = sorted(out for out, _ in outputs)
-    assert said == [f"{url}: team schema version 0 → 1.\n"] + [f"{url}: the team schema is current (version 1).\n"] * 3
-    assert cluster.sql("SELECT version FROM dp_schema_version", team_db) == [(1,)]
+    assert said == [f"{url}: team schema version 0 → {LATEST}.\n"] + [
+        f"{url}: the team schema is current (version {LATEST}).\n"] * 3
+    assert cluster.sql("SELECT version FROM dp_schema_version ORDER BY version", team_db) == [
+        (version,) for version in range(1, LATEST + 1)]
 
 
-def test_a_repository_names_its_team_database_and_it_acts_only_after_dp_trust(tmp_path, cluster, migrated, origin):
-    """``[team] url`` in the committed .dp/rules.toml: events captured in that repository go there once the
-    person trusts the file as it is; events elsewhere do not (this person connected no database of their own)."""
+def test_a_repository_suggests_its_team_database_and_the_person_takes_it_with_dp_team_connect(
+        tmp_path, cluster, migrated, origin):
+    """``[team] url`` in the committed .dp/rules.toml: a suggestion. Events captured in that repository go
+    there once the person trusts the file as it is *and* runs ``dp team connect`` there; events elsewhere do
+    not (this person connected no database of their own)."""
     seed = Person(tmp_path, "lead")
     lead_work = clone(seed, origin, tmp_path / "lead-work")
     rules = lead_work / ".dp" / "rules.toml"
@@ -207,6 +210,12 @@ def test_a_repository_names_its_team_database_and_it_acts_only_after_dp_trust(tm
     assert untrusted.returncode == 1 and untrusted.stderr.startswith("dp: error: no team database")
     assert server_rows(cluster, migrated) == 0
     dee.dp("trust", cwd=work)
+    suggested = dee.dp("team", "sync", cwd=work, check=False)  # trusting the file chose no destination
+    assert suggested.returncode == 1 and suggested.stderr.count("\n") == 1
+    assert "this repository suggests the team database" in suggested.stderr and "dp team connect" in suggested.stderr
+    assert server_rows(cluster, migrated) == 0
+    taken = dee.dp("team", "connect", cwd=work)
+    assert "suggests" in taken.stderr and taken.stdout.startswith("Connected this store to postgresql://")
     synced = dee.dp("team", "sync", cwd=work)
     assert synced.stdout.endswith(": 2 events uploaded; the team's aggregates downloaded.\n")
     assert server_rows(cluster, migrated) == 2

@@ -84,7 +84,7 @@ def _team(start: str | None, tool: str | None, limit: int | None, opts: Shared) 
 
     groups, stale = team_groups(opts.store, str(opts.directory))
     found = [item for item in team_desires(groups) if (tool is None or item["tool_name"] == tool)
-             and (start is None or item["last_seen"] >= start[:19])][:limit]
+             and (start is None or item["last_seen"][:10] >= start[:10])][:limit]  # the team's times are days
     if stale:
         note(stale)
     if opts.json:
@@ -93,7 +93,7 @@ def _team(start: str | None, tool: str | None, limit: int | None, opts: Shared) 
         note("The team has no failed tool calls" + (" match those filters." if start or tool else " yet."))
     else:
         typer.echo(table(["LAST SEEN", "TOOL", "SHAPE", "CLASS", "HINT", "COUNT", "PEOPLE", "MACHINES", "REPOS"],
-                         [[item["last_seen"].replace("T", " ").rstrip("Z"), item["tool_name"], fold(item["shape"], 40),
+                         [[item["last_seen"][:10], item["tool_name"], fold(item["shape"], 40),
                            item["error_class"], fold(item["hint"].replace("\n", "; "), 40) or "-", item["count"],
                            item["people"], item["machines"], item["repositories"]] for item in found]))
 

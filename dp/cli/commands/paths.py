@@ -61,7 +61,8 @@ def _team(rules, start: str | None, opts: Shared) -> list[dict]:
     groups, stale = team_groups(opts.store, str(opts.directory))
     if stale:
         note(stale)
-    return [path for path in team_paths(groups, rules) if start is None or path["last_seen"] >= start[:19]]
+    # The team's times are days (what a member may learn of another's: docs/team.md).
+    return [path for path in team_paths(groups, rules) if start is None or path["last_seen"][:10] >= start[:10]]
 
 
 def render_team(found: list[dict]) -> str:
@@ -72,7 +73,7 @@ def render_team(found: list[dict]) -> str:
     from dp.rules.model import Rule
 
     rows = [[path["count"], path["people"], path["machines"], path["repositories"], path["tool_name"],
-             fold(path["shape"], 30), path["error_class"], path["last_seen"].replace("T", " ").rstrip("Z"),
+             fold(path["shape"], 30), path["error_class"], path["last_seen"][:10],
              describe(Rule(**path["covered_by"])) if path["covered_by"] else "-"] for path in found]
     return table(["COUNT", "PEOPLE", "MACHINES", "REPOS", "TOOL", "SHAPE", "CLASS", "LAST SEEN", "COVERED BY"], rows)
 

@@ -32,19 +32,29 @@ Examples:
 
 @shared()
 @rehearsed
-def connect(url: str = typer.Argument(..., metavar="URL", help="postgresql://USER@HOST[:PORT]/DATABASE (no password)."),
+def connect(url: Optional[str] = typer.Argument(None, metavar="[URL]",
+                                                help="postgresql://USER@HOST[:PORT]/DATABASE (no password); "
+                                                     "without it, the one this trusted repository suggests."),
             dry_run: bool = DRY_RUN_OPTION, opts: Shared = None) -> None:
     """Connect this store to a team database (the password: PGPASSWORD or ~/.pgpass, never the URL).
+
+    Without URL, take the team database this repository's trusted .dp/rules.toml
+    suggests ([team] url), for the events captured in this repository: a
+    repository's file never sends anything anywhere until you run this.
 
     \b
     Examples:
       dp team connect postgresql://alice@db.example.com/dp
       PGPASSWORD=… dp team connect postgresql://alice@127.0.0.1:5432/team
+      dp team connect          # in a repository whose trusted file suggests one
     """
     from dp.team import config, server
 
-    url = config.check_url(url)
-    config.update(opts.store, lambda state: state.update(url=url))
+    if url is None:
+        url = _take_suggestion(opts)
+    else:
+        url = config.check_url(url)
+        config.update(opts.store, lambda state: state.update(url=url))
     machine = config.machine_id(opts.store)
     try:
         with server.connect(url) as conn:
@@ -59,10 +69,26 @@ def connect(url: str = typer.Argument(..., metavar="URL", help="postgresql://USE
     note("See what a sync would upload with: dp team sync --dry-run")
 
 
+def _take_suggestion(opts: Shared) -> str:
+    """The team database this repository's trusted file suggests, now the person's choice for the
+    events captured in it (``accepted`` in the team state)."""
+    from dp.errors import DpError
+    from dp.team import config
+
+    url, why = config.suggested_url(opts.store, str(opts.directory))
+    if url is None:
+        raise DpError(why or "no URL given, and no trusted .dp/rules.toml here suggests a team database: "
+                             "dp team connect postgresql://USER@HOST/DATABASE")
+    config.update(opts.store, lambda state: state.update(
+        accepted=[*(known for known in config.accepted(state) if known != url), url]))
+    note(f"This repository's .dp/rules.toml suggests {url}: the events captured in it go there from now on.")
+    return url
+
+
 @shared()
 @rehearsed
 def disconnect(dry_run: bool = DRY_RUN_OPTION, opts: Shared = None) -> None:
-    """Stop syncing this store with the connected team database (what was uploaded stays).
+    """Stop syncing this store with the team databases you connected (what was uploaded stays).
 
     \b
     Examples:
@@ -70,12 +96,14 @@ def disconnect(dry_run: bool = DRY_RUN_OPTION, opts: Shared = None) -> None:
     """
     from dp.team import config
 
-    url = config.load(opts.store).get("url")
-    if not url:
+    state = config.load(opts.store)
+    urls = [url for url in [state.get("url"), *config.accepted(state)] if url]
+    if not urls:
         note("This store is not connected to a team database.")
         return
-    config.update(opts.store, lambda state: state.pop("url", None))
-    typer.echo(f"Disconnected from {url}; nothing more is uploaded there (what was uploaded stays).")
+    config.update(opts.store, lambda state: (state.pop("url", None), state.pop("accepted", None)))
+    for url in dict.fromkeys(urls):
+        typer.echo(f"Disconnected from {url}; nothing more is uploaded there (what was uploaded stays).")
 
 
 @shared()
@@ -124,7 +152,9 @@ def sync(dry_run: bool = typer.Option(False, "--dry-run", help="List what would 
         targets = destinations(opts.store, local, router) if local is not None else (
             [state["url"]] if state.get("url") else [])
         if not targets:
-            raise DpError("no team database: connect one with dp team connect postgresql://USER@HOST/DATABASE")
+            _, why = config.repository_url(opts.store, str(opts.directory))
+            raise DpError("no team database: connect one with dp team connect postgresql://USER@HOST/DATABASE"
+                          + (f" ({why})" if why else ""))
         if dry_run:
             plans = {url: pending(opts.store, local, url, router) if local is not None else [] for url in targets}
             _print_plan(plans, opts.json)
@@ -139,7 +169,8 @@ def sync(dry_run: bool = typer.Option(False, "--dry-run", help="List what would 
     if opts.json:
         print_json({"synced": reports, "unreachable": failed})
     for report in reports if not opts.json else ():
-        typer.echo(f"{report['url']}: {report['sent']} event{'s' if report['sent'] != 1 else ''} uploaded; "
+        refused = f" ({report['refused']} refused by the database: not shapes)" if report.get("refused") else ""
+        typer.echo(f"{report['url']}: {report['sent']} event{'s' if report['sent'] != 1 else ''} uploaded{refused}; "
                    "the team's aggregates downloaded.")
     if failed:
         raise DpError("; ".join(failed) + " (the events stay queued; dp team sync sends them when it answers)")
@@ -170,7 +201,7 @@ def status(opts: Shared = None) -> None:
       dp team status
       dp team status --json
     """
-    from dp.team import config
+    from dp.team import config, download
     from dp.team.sync import destinations, Router, queued
 
     state = config.load(opts.store)
@@ -183,20 +214,35 @@ def status(opts: Shared = None) -> None:
             mark = state.get("databases", {}).get(url, {})
             found.append({"url": url, "connected": url == state.get("url"), "last_sync": mark.get("last_sync"),
                           "queued": queued(opts.store, local, url) if local is not None else 0,
-                          "offline": mark.get("last_error"), "offline_since": mark.get("error_at")})
+                          "offline": mark.get("last_error"), "offline_since": mark.get("error_at"),
+                          "skipped": mark.get("skipped", 0), "left_out": mark.get("left_out", 0),
+                          "refused": mark.get("refused", 0)})
+    _, suggestion = config.repository_url(opts.store, str(opts.directory))
     if opts.json:
-        print_json({"machine": state.get("machine"), "databases": found})
+        print_json({"machine": state.get("machine"), "databases": found, "note": suggestion or None})
         return
     if not found:
         typer.echo("Not connected to a team database (dp team connect postgresql://USER@HOST/DATABASE).")
-        return
     for item in found:
         how = "connected" if item["connected"] else "named by this repository"
-        typer.echo(f"{item['url']} ({how}), machine {state.get('machine')}")
-        typer.echo(f"  last sync: {item['last_sync'] or 'never'}; queued: {item['queued']} event"
-                   f"{'s' if item['queued'] != 1 else ''}")
+        status_line(f"{item['url']} ({how}), machine {state.get('machine')}")
+        status_line(f"  last sync: {item['last_sync'] or 'never'}; queued: {item['queued']} event"
+                    f"{'s' if item['queued'] != 1 else ''}")
         if item["offline"]:
-            typer.echo(f"  offline since {item['offline_since']}: {item['offline']}")
+            status_line(f"  offline since {item['offline_since']}: {item['offline']}")
+        if item["skipped"] or item["left_out"] or item["refused"]:
+            status_line(f"  last download: {item['skipped']} row{'s' if item['skipped'] != 1 else ''} skipped "
+                        f"(not shapes dp can trust), {item['left_out']} left out (past {download.MAX_ROWS:,} rows "
+                        f"or {download.MAX_BYTES >> 20} MiB); last upload: {item['refused']} refused by the database")
+    if suggestion:
+        note(suggestion)
+
+
+def status_line(text: str) -> None:
+    """A line of ``dp team status``: it holds text a server sent (an error), so only its printable part."""
+    from dp.terminal import printable
+
+    typer.echo(printable(text))
 
 
 def _local(db):
