@@ -148,7 +148,10 @@ def suggested_url(db_path, directory: str) -> tuple[str | None, str]:
         if not layer.acts:
             return None, (f"{layer.file.path} names a team database but is not trusted as it is; "
                           f"review it with: dp trust --show")
-        return check_url(url), ""
+        try:
+            return check_url(url), ""
+        except DpError as exc:  # a repository's bad URL never breaks the person's own team commands
+            return None, f"{layer.file.path} suggests a team database dp refuses: {exc.message}"
     return None, ""
 
 

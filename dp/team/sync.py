@@ -1,8 +1,8 @@
 """``dp team sync``: upload what this store captured, as shapes, to each team database it belongs to.
 
-Each event goes to one database: the one its repository names in a trusted
-``.dp/rules.toml`` (``dp.team.config.repository_url``), else the one ``dp team
-connect`` set. Per database, ``team.json`` keeps the highest local event id
+Each event goes to one database: the one its repository suggests in a trusted
+``.dp/rules.toml`` when the person took it with ``dp team connect`` there
+(``dp.team.config.repository_url``), else the one ``dp team connect URL`` set. Per database, ``team.json`` keeps the highest local event id
 already sent; a batch is uploaded in one transaction and only then is that
 mark moved. So a sync killed anywhere (dp or the server) leaves either the
 batch uploaded and the mark behind — the next sync sends it again, and the

@@ -50,13 +50,22 @@ def team_groups(db_path, directory: str) -> tuple[list[dict], str]:
             server.require_schema(conn)
             found = server.groups(conn)
     except server.Unreachable as exc:
-        sync.failed(db_path, url, exc)
+        _best_effort(sync.failed, db_path, url, exc)
         kept, when = sync.saved(db_path, url)
         if kept is None:
             raise
         return kept.groups, f"{exc.message}; showing the team's aggregates as of the last sync ({when})"
-    sync.downloaded(db_path, url, found)
+    _best_effort(sync.downloaded, db_path, url, found)
     return found.groups, ""
+
+
+def _best_effort(record, *args) -> None:
+    """Keep what a view learned (``dp team status``, the offline copy); a view still answers when the
+    state cannot be written (a read-only HOME, a full disk)."""
+    try:
+        record(*args)
+    except (OSError, DpError):
+        pass
 
 
 def _counts(rows) -> dict:

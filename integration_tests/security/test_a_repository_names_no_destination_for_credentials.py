@@ -174,6 +174,8 @@ def test_a_team_url_that_redirects_the_host_or_the_credentials_is_refused(tmp_pa
     assert dp(env, "trust", cwd=repo).returncode == 0
     taken = dp(env, "team", "connect", cwd=repo)
     assert taken.returncode == 1 and taken.stderr.count("\n") == 1 and "hostaddr=" in taken.stderr, taken.stderr
+    status = dp(env, "team", "status", cwd=repo)  # the repository's bad URL breaks none of the person's commands
+    assert status.returncode == 0 and "suggests a team database dp refuses" in status.stderr, status.stderr
     assert impostor.connections == [], impostor.connections
     # What people legitimately write still connects (to the host it names: here, the impostor).
     plain = f"postgresql://alice@127.0.0.1:{impostor.port}/dp?sslmode=prefer&connect_timeout=5&application_name=ci"
