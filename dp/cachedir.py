@@ -17,6 +17,33 @@ def cache_dir() -> str:
     return os.path.join(base, "dp")
 
 
+# In the cache directory: the directories above it dp created with it (``~/.cache`` on a new
+# machine), one per line, so ``dp uninstall --purge`` takes them too once they are empty.
+MADE_ABOVE = "made-above"
+
+
+def _make(directory: str) -> None:
+    """``mkdir -p directory``; when that makes the cache directory and directories above it, note them."""
+    root = cache_dir()
+    above, current = [], os.path.dirname(root)
+    while (directory == root or directory.startswith(root + os.sep)) and not os.path.isdir(current):
+        above.append(current)
+        current = os.path.dirname(current)
+    os.makedirs(directory, exist_ok=True)
+    if above:
+        with open(os.path.join(root, MADE_ABOVE), "a", encoding="utf-8") as handle:
+            handle.writelines(f"{made}\n" for made in above)
+
+
+def made_above() -> list[str]:
+    """The directories above the cache directory that dp created, innermost first."""
+    try:
+        with open(os.path.join(cache_dir(), MADE_ABOVE), encoding="utf-8") as handle:
+            return list(dict.fromkeys(line.rstrip("\n") for line in handle if line.strip()))
+    except OSError:
+        return []
+
+
 def write_atomically(path: str, data: bytes) -> None:
     """Put ``data`` at ``path`` whole or not at all (safe under concurrency): a temporary file
     beside it, renamed over it.
@@ -27,7 +54,8 @@ def write_atomically(path: str, data: bytes) -> None:
     CLI's note for every rewrite, a cache miss).
     """
     directory = os.path.dirname(path)
-    os.makedirs(directory, exist_ok=True)
+    if not os.path.isdir(directory):
+        _make(directory)
     while True:
         temp = os.path.join(directory, f".{os.path.basename(path)}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
         try:

@@ -315,6 +315,16 @@ def discard(path) -> None:
             pass
 
 
+def missing_directories(path) -> list[Path]:
+    """The directories a write of the file ``path`` would create, outermost first ([] when its directory
+    exists): what dp made is what ``dp uninstall`` may take away again once it is empty."""
+    missing, directory = [], resolve(path).parent
+    while not directory.exists() and directory != directory.parent:
+        missing.append(directory)
+        directory = directory.parent
+    return missing[::-1]
+
+
 def make_directory(path) -> None:
     """``mkdir -p path`` (a dry run creates nothing: the writes into it are recorded instead)."""
     if _rehearsal is None:

@@ -144,8 +144,11 @@ def test_missing_hook_program_is_an_error(dp, home, installed):
     )
     proc = dp("doctor", "--json")
     assert proc.returncode == 1
-    assert _find(_checks(proc), "hook", "error", "/nowhere/pave-check does not exist")
-    assert _find(_checks(proc), "latency", "error")
+    [gone] = _find(_checks(proc), "dangling", "error", "/nowhere/pave-check, which is gone")
+    assert gone["fix"].startswith("dp doctor --fix")
+    # The gone program is not timed; this dp's pave-check is, and says why.
+    [timed] = _find(_checks(proc), "latency", None, "runs a program that is gone (see dangling)")
+    assert timed["status"] != "error"
 
 
 def test_invalid_settings_and_disabled_hooks(dp, home, tmp_path, installed):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from stock_machine import stock_path
 
 
@@ -138,3 +139,129 @@ def test_doctor_without_claude_code_says_so_and_suggests_nothing_that_needs_it(d
     assert (hook["status"], hook["message"]) == (
         "ok", "no Claude Code found (no claude on PATH, no ~/.claude): nothing to check for it; dp is installed for "
               "Codex CLI")
+
+
+# -- leaving (finding 9) -------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def own_dp(env, home):
+    """``dp`` as a person on a new machine runs it: the store in ~/.dp, the cache in ~/.cache (no DP_DB, no XDG_*)."""
+    import subprocess
+
+    from conftest import DP_BIN
+
+    mine = {key: value for key, value in env.items() if key != "DP_DB" and not key.startswith("XDG_")}
+
+    def run(*args, extra_env=None):
+        return subprocess.run([str(DP_BIN), *args], capture_output=True, text=True, cwd=home,
+                              env={**mine, **(extra_env or {})}, timeout=120)
+
+    return run
+
+
+def test_uninstall_purge_leaves_a_fresh_home_as_it_found_it(own_dp, home):
+    dp = own_dp
+    home.joinpath(".claude").rmdir()
+    assert dp("init", "--agent", "codex").returncode == 0
+    assert {path.name for path in home.iterdir()} >= {".codex", ".cache", ".dp"}
+    proc = dp("uninstall", "--purge", "--yes")
+    assert proc.returncode == 0, proc.stderr
+    assert f"with the directory dp made for it ({home / '.codex'})" in proc.stdout
+    assert f"Deleted {home / '.cache'}\n" in proc.stdout
+    assert list(home.iterdir()) == []
+
+
+def test_uninstall_keeps_directories_it_did_not_make_or_that_hold_something(own_dp, home, tmp_path):
+    dp = own_dp
+    (home / ".cache" / "pip").mkdir(parents=True)  # another program's cache was here first
+    claude = tmp_path / "bin" / "claude"  # Claude Code installed, never run: no ~/.claude yet
+    claude.parent.mkdir()
+    claude.write_text("#!/bin/sh\necho '2.1.330 (Claude Code)'\n")
+    claude.chmod(0o755)
+    home.joinpath(".claude").rmdir()
+    env = {"DP_CLAUDE": str(claude)}
+    assert dp("init", extra_env=env).returncode == 0
+    (home / ".claude" / "projects").mkdir()  # Claude Code ran since
+    assert dp("init", "--agent", "codex", extra_env=env).returncode == 0
+    proc = dp("uninstall", "--purge", "--yes", extra_env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(str(path.relative_to(home)) for path in home.rglob("*")) == [".cache", ".cache/pip", ".claude",
+                                                                              ".claude/projects"]
+
+
+def _old_install(root) -> "Path":
+    """A dp installed into a virtualenv of its own (its console scripts, this checkout's code), as
+    ``pip install`` into a venv leaves it: the bin directory."""
+    import os
+    import subprocess
+    import sys
+    import sysconfig
+    from pathlib import Path
+
+    env = root / "old-env"
+    subprocess.run([os.path.realpath(sys.executable), "-m", "venv", "--without-pip", str(env)], check=True)
+    site = subprocess.run([env / "bin" / "python", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    checkout = Path(__file__).resolve().parent.parent
+    Path(site, "borrowed.pth").write_text(f"{checkout}\n{sysconfig.get_paths()['purelib']}\n")
+    for name, entry in (("dp", "dp.cli.main"), ("pave-check", "dp.hook"), ("dp-capture", "dp.capture.hook")):
+        script = env / "bin" / name
+        script.write_text(f"#!{env}/bin/python\nimport sys\nfrom {entry} import main\nsys.exit(main())\n")
+        script.chmod(0o755)
+    return env / "bin"
+
+
+def test_after_the_package_is_removed_doctor_finds_the_dangling_entries_and_fix_repoints_them(dp, env, home, tmp_path):
+    import shutil
+    import subprocess
+
+    old = _old_install(tmp_path)
+    for args in (["init"], ["init", "--agent", "codex"]):
+        proc = subprocess.run([old / "dp", *args], env=env, capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0 and str(old / "pave-check") in proc.stdout, proc.stdout + proc.stderr
+    shutil.rmtree(old.parent)  # pip uninstall desire-paths (the venv gone), without dp uninstall
+
+    report = json.loads(dp("doctor", "--json").stdout)
+    dangling = [check for check in report["checks"] if check["check"] == "dangling"]
+    assert [check["status"] for check in dangling] == ["error", "error"] and report["ok"] is False
+    assert all(f"run {old / 'pave-check'} and {old / 'dp-capture'}, which are gone" in check["message"]
+               for check in dangling)
+    assert dangling[0]["fix"].startswith("dp doctor --fix")
+    # Whatever else still runs says so too: a rule change would write the gone program back.
+    alias = dp("alias", "--cmd", "grep", "--replace", "rg")
+    assert f"runs {old / 'pave-check'}, which is gone (dp was uninstalled or moved): run dp doctor --fix" in alias.stderr
+
+    fixed = dp("doctor", "--fix")
+    assert fixed.returncode == 0, fixed.stdout
+    assert fixed.stdout.startswith(f"fixed  user scope ({home / '.claude' / 'settings.json'}): dp's hook entries ran "
+                                   f"{old / 'pave-check'} and {old / 'dp-capture'}; they run this dp's dp-capture and "
+                                   "pave-check now\n")
+    assert "dangling" not in fixed.stdout.split("\n\n", 1)[1] and "0 error(s)" in fixed.stdout
+    settings = json.loads((home / ".claude" / "settings.json").read_text())
+    [command] = {hook["command"] for group in settings["hooks"]["PreToolUse"] for hook in group["hooks"]}
+    answer = subprocess.run(command, shell=True, env=env, capture_output=True, text=True, timeout=60,
+                            input=json.dumps({"hook_event_name": "PreToolUse", "tool_name": "Bash", "session_id": "s",
+                                              "cwd": str(home), "tool_input": {"command": "grep -n x a.py"}}))
+    assert json.loads(answer.stdout)["hookSpecificOutput"]["updatedInput"]["command"] == "rg -n x a.py"
+    # The record follows: the next rule change keeps this dp's program.
+    dp("alias", "--cmd", "find", "--replace", "fd")
+    assert str(old) not in (home / ".claude" / "settings.json").read_text()
+    assert str(old) not in (home / ".codex" / "hooks.json").read_text()
+
+
+def test_doctor_fix_makes_a_missing_store_and_a_missing_gate_and_says_so(dp, db_path):
+    dp("alias", "--cmd", "grep", "--replace", "rg")
+    gate = db_path.with_name(db_path.name + ".hook-gate")
+    gate.unlink()
+    proc = dp("doctor", "--fix")
+    assert "fixed  wrote the hook's gate beside the store again (it was missing)\n" in proc.stdout
+    assert gate.exists()
+    again = dp("doctor", "--fix")
+    assert again.stdout.startswith("nothing to fix\n")
+
+    for path in db_path.parent.glob(db_path.name + "*"):  # the store, its WAL files and its gate
+        path.unlink()
+    proc = dp("doctor", "--fix", "--json")
+    assert json.loads(proc.stdout)["fixed"] == [f"created the store {db_path} (empty: add rules with dp alias)"]
+    assert db_path.exists()

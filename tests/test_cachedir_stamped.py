@@ -14,7 +14,7 @@ import os
 
 import pytest
 
-from dp.cachedir import cache_dir, read_json_object, read_stamped, stamped_path, write_stamped
+from dp.cachedir import MADE_ABOVE, cache_dir, made_above, read_json_object, read_stamped, stamped_path, write_stamped
 
 
 @pytest.fixture(autouse=True)
@@ -112,8 +112,16 @@ def test_stamps_may_hold_any_text():
 def test_writes_leave_no_temporary_files(cache):
     for n in range(3):
         write_stamped("tables", f"stamp {n}", n)
-    assert all(name.endswith(".marshal") for name in os.listdir(cache))
-    assert len(os.listdir(cache)) == 3
+    # Beside the three values, only the note of the directory dp made above the cache ($XDG_CACHE_HOME here).
+    names = [name for name in os.listdir(cache) if name != MADE_ABOVE]
+    assert all(name.endswith(".marshal") for name in names) and len(names) == 3
+
+
+def test_the_directories_made_above_the_cache_are_noted_once_and_only_those(cache, tmp_path):
+    write_stamped("tables", "one", 1)
+    write_stamped("tables", "two", 2)
+    assert made_above() == [str(tmp_path / "xdg")]
+    assert (cache / MADE_ABOVE).read_text() == f"{tmp_path / 'xdg'}\n"
 
 
 # -- read_json_object ----------------------------------------------------------

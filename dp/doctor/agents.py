@@ -109,7 +109,7 @@ def _check_plugin(agent, scope: str, path: Path, command: str, cwd: Path) -> lis
         return [Finding(CHECK, severity, f"{where}: dp's plugin is {state}", _fix(agent, scope))]
     if not command:
         return [Finding(CHECK, OK, f"installed in {where}: the plugin runs the pave-check on PATH")]
-    return [_answers(agent, where, command, cwd, scope)]
+    return [finding for finding in [_answers(agent, where, command, cwd, scope)] if finding is not None]
 
 
 def installed_agents(db_path: Path, cwd: Path) -> list[str]:
@@ -136,15 +136,18 @@ def _check_file(agent, scope: str, where: str, settings: dict, cwd: Path) -> lis
                         f"{where}: dp's {' and '.join(missing)} entr{'ies are' if len(missing) > 1 else 'y is'} "
                         "missing", _fix(agent, scope))]
     command = next(hook.get("command") for event, _, hook in hooks if event == agent.pre_tool_hook)
-    return [_answers(agent, where, command, cwd, scope)]
+    return [finding for finding in [_answers(agent, where, command, cwd, scope)] if finding is not None]
 
 
-def _answers(agent, where: str, command, cwd: Path, scope: str) -> Finding:
-    """Run the installed command once with a sample call in the agent's JSON, as the agent would."""
+def _answers(agent, where: str, command, cwd: Path, scope: str) -> Finding | None:
+    """Run the installed command once with a sample call in the agent's JSON, as the agent would
+    (None for a program that is gone: the dangling check reports it, with its fix)."""
     from dp.agents.executable import hook_argv
     from dp.install.hook import call
 
     argv = hook_argv(command)
+    if argv is not None and os.path.isabs(argv[0]) and not os.path.exists(argv[0]):
+        return None
     if argv is None:
         return Finding(CHECK, WARNING, f"{where}: the hook command {command!r} is not plain pave-check; not run",
                        _fix(agent, scope))

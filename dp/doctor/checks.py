@@ -3,7 +3,8 @@ command that fixes it.
 
 Read-only: the store is opened the way the hook opens it (never created or
 migrated) and settings files are only parsed. Each subject has its module:
-``store``, ``layers`` (the project's rule files), ``settings_files``, ``hook``, ``collisions``, ``reach`` (entries and
+``store``, ``layers`` (the project's rule files), ``settings_files``, ``dangling`` (entries running a dp
+program that is gone; ``fix`` repairs it and what else needs no decision), ``hook``, ``collisions``, ``reach`` (entries and
 where rules take effect), ``rules``, ``latency``, ``paving``, ``mcp_check``,
 ``capture``, ``team`` (a team database unreachable with events queued), then each agent's own lines (the ``doctor`` part of its folder, ``dp/agents/<agent>/doctor.py``:
 a plugin, hooks files and their trust), ``agents`` (the lines every other agent dp is installed for gets);
@@ -21,6 +22,7 @@ from dp.doctor import reach
 from dp.doctor.agents import check_agents, installed_agents
 from dp.doctor.capture import check_capture
 from dp.doctor.collisions import check_colliding_hooks
+from dp.doctor.dangling import check_dangling
 from dp.doctor.findings import Finding
 from dp.doctor.hook import check_hook, default_agent_present
 from dp.doctor.latency import check_latency
@@ -40,6 +42,7 @@ def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> lis
     findings += layers
     files = settings_files(cwd, extra_settings)
     findings += check_settings(files)
+    findings += check_dangling(db_path, cwd)
     findings += check_hook(files, db_path, installed_agents(db_path, cwd))
     findings += check_colliding_hooks(files)
     findings += reach.check_entries(files, db_path)

@@ -79,6 +79,8 @@ def _check_entry(file: SettingsFile, hook: dict, db_path: Path) -> list[Finding]
     if os.path.basename(program) == "dp":
         message = f"{where} runs '{command}': dp is looked up on PATH and loads its whole CLI on every tool call"
         return [Finding("hook", WARNING, message, reinstall)]
+    if os.path.isabs(program) and not os.path.exists(program):
+        return []  # a program that is gone: the dangling check reports it, with the fix (dp doctor --fix)
     resolved = program if os.path.isabs(program) else shutil.which(program)
     if not resolved or not os.path.exists(resolved):
         return [Finding("hook", ERROR, f"{where}: hook program {program} does not exist", reinstall)]

@@ -65,6 +65,8 @@ def _installed_command(files: list[SettingsFile], own) -> tuple[list[str] | None
         argv = hook_argv(hook.get("command"))
         if argv is None:
             skipped = skipped or f"the entry in {file.where} is not a plain pave-check command, so it was not run"
+        elif os.path.isabs(argv[0]) and not os.path.exists(argv[0]):
+            skipped = skipped or f"the entry in {file.where} runs a program that is gone (see dangling)"
         elif file.scope in ("project", "local") and _real_program(argv[0]) != str(own):
             # A checked-out repository's settings could name any program.
             skipped = skipped or f"the entry in {file.where} names a program other than this dp's, so it was not run"

@@ -20,6 +20,7 @@ from pathlib import Path
 from dp import agents
 from dp.agents.settings import (
     EVENT,
+    command_words,
     dp_hooks,
     dump_settings,
     is_capture_hook,
@@ -28,7 +29,7 @@ from dp.agents.settings import (
     sync_entries,
 )
 from dp.errors import DpError, did_you_mean
-from dp.files import backups_of, read_bytes, remove_empty_directory, remove_file, replace_file
+from dp.files import backups_of, missing_directories, read_bytes, remove_empty_directory, remove_file, replace_file
 from dp.hook import HOOK_TIMEOUT_SECONDS, gate
 from dp.store import DEFAULT_DB, Store, installs, read_rules
 
@@ -146,15 +147,25 @@ def install(path: Path, command: str, scope: str, db_path: Path, support: dict |
     support = support or agent.filter_support()
     installs.require_recordable(path)
     existed = path.exists()
+    created = [str(directory) for directory in missing_directories(path)]
     report = _apply(path, scope, command, support["filtered"], db_path, capture_command, agent)
     report["filters"] = {key: support[key] for key in ("filtered", "version", "reason")}
-    details = {"command": command, "filtered": support["filtered"]}
+    details = {"command": command, "filtered": support["filtered"], **_created(db_path, path, created)}
     if _agent_option(agent):
         details["agent"] = agent.name
     with Store.open(db_path) as store:
         installs.record(store, path, installs.HOOK, scope, created_file=not existed, details=details)
     gate.write(db_path)
     return report
+
+
+def _created(db_path: Path, path: Path, created: list[str]) -> dict:
+    """``{"created": directories}``: the ones this install made for ``path`` and the ones an earlier install
+    of it recorded (a second ``dp init`` makes none, and must not forget that the first made ``~/.codex``)."""
+    earlier = next((entry.details.get("created", []) for entry in installs.read(db_path, installs.HOOK)
+                    if entry.path == installs.key_path(path)), [])
+    made = list(dict.fromkeys([*earlier, *created]))
+    return {"created": made} if made else {}
 
 
 def planned(path: Path, command: str, db_path: Path, capture_command: str | None = None,
@@ -234,6 +245,12 @@ def sync_installed(db_path: Path) -> list[dict]:
     changes = _sync_parts(db_path)
     for entry in installs.read(db_path, installs.HOOK):
         path = Path(entry.path)
+        gone = _gone_program(entry.details.get("command", ""))
+        if gone:  # dp's entries would be rewritten to a program that is not there: say so instead
+            changes.append({"settings": str(path), "status": "error",
+                            "error": f"{path} runs {gone}, which is gone (dp was uninstalled or moved): run "
+                                     "dp doctor --fix"})
+            continue
         try:
             settings = parse_settings(read_bytes(path), path)
             if not dp_hooks(settings):
@@ -248,6 +265,13 @@ def sync_installed(db_path: Path) -> list[dict]:
     if not any(change["status"] == "error" for change in changes):
         _record_layers(db_path)
     return changes
+
+
+def _gone_program(command: str) -> str:
+    """The program of a recorded hook command when it does not exist ('' when it does, or is not a path)."""
+    words = command_words(command)
+    program = os.path.expanduser(words[0]) if words else ""
+    return program if os.path.isabs(program) and not os.path.exists(program) else ""
 
 
 def _record_layers(db_path: Path) -> None:

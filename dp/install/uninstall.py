@@ -15,6 +15,7 @@ found as well. ``purge`` also deletes the store, its directory's data
 from __future__ import annotations
 
 import os
+import shlex
 from pathlib import Path
 
 from dp.errors import DpError
@@ -161,7 +162,28 @@ def _remove_hook(path: Path, entry: installs.Install) -> dict:
     result = hook.uninstall(path, entry.scope or "custom", keep_file=shared)
     deleted = bool(result.get("deleted")) or (not shared and _delete_if_emptied(path, entry))
     kept = {"kept_tracked": True} if shared and result["status"] == "removed" else {}
-    return {"status": result["status"], "removed": result.get("removed", 0), "deleted": deleted, **kept}
+    made = _remove_made_directories(entry) if deleted else []
+    return {"status": result["status"], "removed": result.get("removed", 0), "deleted": deleted, **kept,
+            **({"directories": made} if made else {})}
+
+
+def _remove_made_directories(entry: installs.Install) -> list[str]:
+    """The directories dp made for the file (``~/.codex``, ``~/.claude``), innermost first, removed while
+    empty: one holding anything (the agent's own files, once it ran) stays. Returns those removed, or
+    in a dry run those that would be (empty but for the file the rehearsal deleted)."""
+    removed = []
+    for directory in reversed(entry.details.get("created", [])):
+        path = Path(directory)
+        if rehearsing() is not None:
+            left = [child for child in path.iterdir() if str(child) != entry.path] if path.is_dir() else [None]
+            if left and any(str(child) not in removed for child in left):
+                break
+            removed.append(directory)
+        elif remove_empty_directory(path):
+            removed.append(directory)
+        else:
+            break
+    return removed
 
 
 def _delete_if_emptied(path: Path, entry: installs.Install) -> bool:
@@ -246,7 +268,39 @@ def purge_targets(db_path: Path) -> list[Path]:
     return [path for path in dict.fromkeys(targets) if path.exists() or path.is_symlink()]
 
 
-def purge(targets: list[Path]) -> None:
+def team_kept(db_path: Path) -> list[dict]:
+    """What ``--purge`` cannot take back: the events this store uploaded to a team database (``dp team sync``)
+    stay there. ``{"url", "machine", "delete"}`` per database, ``delete`` being the statement that removes this
+    machine's rows (row-level security lets a member delete only its own: docs/team.md)."""
+    from dp.team import config
+
+    state = config.load(db_path)
+    machine = state.get("machine")
+    databases = state.get("databases") if isinstance(state.get("databases"), dict) else {}
+    kept = []
+    for url, mark in databases.items():
+        if machine and isinstance(mark, dict) and mark.get("sent_up_to"):
+            statement = f"DELETE FROM dp_events WHERE machine = '{machine}'"
+            kept.append({"url": url, "machine": machine, "delete": f"psql {shlex.quote(url)} -c {shlex.quote(statement)}"})
+    return kept
+
+
+def purge(targets: list[Path]) -> list[Path]:
+    """Delete ``targets``; then the directories above dp's cache that dp made (``~/.cache`` on a new
+    machine) if nothing else is in them now. Returns those (the targets are the caller's to report)."""
+    from dp.cachedir import cache_dir, made_above
+
+    above = [Path(directory) for directory in made_above()] if Path(cache_dir()) in targets else []
+    _delete(targets)
+    emptied = []
+    for directory in above:
+        if not remove_empty_directory(directory):
+            break
+        emptied.append(directory)
+    return emptied
+
+
+def _delete(targets: list[Path]) -> None:
     for path in targets:
         if path.is_dir() and not path.is_symlink():
             remove_tree(path)

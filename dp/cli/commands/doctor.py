@@ -29,6 +29,7 @@ Examples:
   dp doctor
   dp doctor --json | jq '.checks[] | select(.status != "ok")'
   dp doctor --settings ./ci/claude-settings.json
+  dp doctor --fix       # repair a missing store, a stale gate, hook entries of a removed dp
   dp doctor --live      # your claude, a local fake model, a temporary project: does dp work end to end?
   dp doctor --live --agent gemini   # the same with your gemini
 """
@@ -47,6 +48,8 @@ _LABEL = {"ok": "ok", "warning": "warn", "error": "ERROR"}
 def doctor(
     settings: Optional[Path] = typer.Option(None, "--settings", metavar="PATH", help="Also check this settings file."),
     live: bool = typer.Option(False, "--live", help="Run your claude against a local fake model and show what dp did."),
+    fix: bool = typer.Option(False, "--fix", help="First repair what needs no decision: a missing store, a stale "
+                                                  "gate, hook entries running a dp program that is gone."),
     agent: Optional[str] = typer.Option(None, "--agent", metavar="NAME",
                                         help=f"With --live: the agent to run, {_live_agents()}."),
     opts: Shared = None,
@@ -55,16 +58,27 @@ def doctor(
         from dp.errors import DpError
 
         raise DpError("--agent goes with --live (dp doctor checks every agent dp is installed for)")
+    if fix and live:
+        from dp.errors import DpError
+
+        raise DpError("--fix goes without --live: run dp doctor --fix, then dp doctor --live")
     if live:
         return _live(opts, agent)
     from dp.doctor.checks import run_all
     from dp.doctor.findings import ERROR, summary
 
-    findings = run_all(opts.store, existing_directory(opts.directory), settings)
+    cwd = existing_directory(opts.directory)
+    fixed = _fix(opts.store, cwd) if fix else None
+    findings = run_all(opts.store, cwd, settings)
     counts = summary(findings)
     if opts.json:
-        print_json({"ok": counts[ERROR] == 0, "summary": counts, "checks": [f.to_dict() for f in findings]})
+        print_json({"ok": counts[ERROR] == 0, **({"fixed": fixed} if fix else {}), "summary": counts,
+                    "checks": [f.to_dict() for f in findings]})
     else:
+        for line in fixed or []:
+            typer.echo(f"fixed  {line}")
+        if fix:
+            typer.echo("" if fixed else "nothing to fix\n")
         for finding in findings:
             typer.echo(f"{_LABEL[finding.status]:<5}  {finding.check:<11} {printable(finding.message)}")
             if finding.fix:
@@ -73,6 +87,12 @@ def doctor(
     if counts[ERROR]:
         raise typer.Exit(1)
     return 0
+
+
+def _fix(store: Path, cwd: Path) -> list[str]:
+    from dp.doctor.fix import repair
+
+    return repair(store, cwd)
 
 
 def _live(opts: Shared, agent_name: Optional[str] = None) -> int:

@@ -17,7 +17,8 @@ bytes it had before dp (when dp kept them); a file dp created is deleted, unless
 tracks it (a shared file: only dp's part goes, the file stays).
 
 --purge also deletes the alias store, ~/.dp (backups, captured data) and dp's cache,
-after asking (--yes answers for you). dp itself stays installed: remove it with
+after asking (--yes answers for you), and says what stays in a team database this
+store uploaded to (dp team sync) and how to delete it. dp itself stays installed: remove it with
 {UNINSTALL_HINT}.
 
 \b
@@ -40,15 +41,20 @@ def uninstall(
 
     store = opts.store
     doomed = remover.purge_targets(store) if purge else []
+    kept = remover.team_kept(store) if purge else []  # read before the purge deletes the team state
     if purge and doomed and not dry_run:
         confirm_deletion(", ".join(str(path) for path in doomed), "dp uninstall --purge", yes)
     reports = remover.uninstall(store, opts.directory.resolve(), dry_run=dry_run)
     if purge and not dry_run:
-        remover.purge(doomed)
+        doomed += remover.purge(doomed)
     if opts.json:
-        print_json({"dry_run": dry_run, "removed": reports, "purged": [str(path) for path in doomed]})
+        print_json({"dry_run": dry_run, "removed": reports, "purged": [str(path) for path in doomed],
+                    **({"team_kept": kept} if purge else {})})
     else:
         _print(reports, doomed, dry_run)
+        for team in kept:
+            status(f"Stays: what this machine uploaded to the team database {team['url']}; to delete it: "
+                   f"{team['delete']}")
     if any(report["status"] == "error" for report in reports):
         raise typer.Exit(1)
 
@@ -71,6 +77,8 @@ def _print(reports: list[dict], doomed: list, dry_run: bool) -> None:
             line += _plugin_note(report["client"], dry_run) + _kept_note(report.get("kept_tracked"), dry_run, report["path"])
         elif report.get("deleted"):
             line += "; the file is dp's own and would be deleted" if dry_run else "; the file was dp's own and is deleted"
+            if report.get("directories"):
+                line += f", with the directory dp made for it ({', '.join(report['directories'])})"
         elif report.get("kept_tracked"):
             line += ("; git tracks the file, so it would stay" if dry_run else
                      "; git tracks the file, so it stays (commit the change, or git rm it if nothing else needs it)")
