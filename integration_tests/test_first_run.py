@@ -190,21 +190,28 @@ def test_uninstall_keeps_directories_it_did_not_make_or_that_hold_something(own_
                                                                               ".claude/projects"]
 
 
-def _old_install(root) -> "Path":
-    """A dp installed into a virtualenv of its own (its console scripts, this checkout's code), as
-    ``pip install`` into a venv leaves it: the bin directory."""
+def _old_install(root, name: str = "old-env", without: tuple = ()) -> "Path":
+    """A dp installed into a virtualenv of its own (its console scripts, this checkout's code, this
+    environment's dependencies but ``without`` those), as ``pip install`` into a venv leaves it: its bin directory."""
     import os
     import subprocess
     import sys
     import sysconfig
     from pathlib import Path
 
-    env = root / "old-env"
+    env = root / name
     subprocess.run([os.path.realpath(sys.executable), "-m", "venv", "--without-pip", str(env)], check=True)
     site = subprocess.run([env / "bin" / "python", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                           capture_output=True, text=True, check=True).stdout.strip()
     checkout = Path(__file__).resolve().parent.parent
-    Path(site, "borrowed.pth").write_text(f"{checkout}\n{sysconfig.get_paths()['purelib']}\n")
+    borrowed = Path(sysconfig.get_paths()["purelib"])
+    if without:  # the dependencies one by one, less those left out
+        borrowed = root / f"{name}-deps"
+        borrowed.mkdir()
+        for entry in Path(sysconfig.get_paths()["purelib"]).iterdir():
+            if not entry.name.lower().startswith(without) and entry.name != "__editable__":
+                (borrowed / entry.name).symlink_to(entry)
+    Path(site, "borrowed.pth").write_text(f"{checkout}\n{borrowed}\n")
     for name, entry in (("dp", "dp.cli.main"), ("pave-check", "dp.hook"), ("dp-capture", "dp.capture.hook")):
         script = env / "bin" / name
         script.write_text(f"#!{env}/bin/python\nimport sys\nfrom {entry} import main\nsys.exit(main())\n")
@@ -265,3 +272,27 @@ def test_doctor_fix_makes_a_missing_store_and_a_missing_gate_and_says_so(dp, db_
     proc = dp("doctor", "--fix", "--json")
     assert json.loads(proc.stdout)["fixed"] == [f"created the store {db_path} (empty: add rules with dp alias)"]
     assert db_path.exists()
+
+
+@pytest.mark.parametrize("how", ["venv", "uv", "pipx"])
+def test_the_team_driver_hint_names_the_command_for_the_way_dp_was_installed(env, home, tmp_path, how):
+    import subprocess
+
+    bin_dir = _old_install(tmp_path, f"{how}-env", without=("psycopg",))
+    prefix = bin_dir.parent
+    source = tmp_path / "dp-clone"
+    expected = {"venv": f"{prefix / 'bin' / 'pip'} install 'psycopg[binary]<4,>=3.1'",
+                "uv": f"uv tool install --with 'psycopg[binary]<4,>=3.1' {source}",
+                "pipx": "pipx inject desire-paths 'psycopg[binary]<4,>=3.1'"}[how]
+    if how == "venv":  # the README's virtualenv has its own pip, kept off PATH
+        (bin_dir / "pip").write_text("#!/bin/sh\nexit 0\n")
+        (bin_dir / "pip").chmod(0o755)
+    elif how == "uv":  # what `uv tool install ./dp-clone` leaves beside the tool's environment
+        (prefix / "uv-receipt.toml").write_text(f'[tool]\nrequirements = [{{ name = "desire-paths", directory = '
+                                                f'"{source}" }}]\n')
+    else:
+        (prefix / "pipx_metadata.json").write_text('{"main_package": {"package": "desire-paths"}}\n')
+    proc = subprocess.run([bin_dir / "dp", "team", "connect", "postgresql://alice@127.0.0.1:9/dp"], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1
+    assert proc.stderr == f"dp: error: dp team needs the PostgreSQL driver: {expected}\n"

@@ -48,7 +48,9 @@ def _psycopg():
     try:
         import psycopg
     except ImportError:
-        raise DpError("dp team needs the PostgreSQL driver: pip install 'desire-paths[team]'") from None
+        from dp.installed import add_command, extra_requirement
+
+        raise DpError(f"dp team needs the PostgreSQL driver: {add_command(extra_requirement('team'))}") from None
     return psycopg
 
 
