@@ -179,7 +179,7 @@ def _remove_made_directories(entry: installs.Install) -> list[str]:
             if left and any(str(child) not in removed for child in left):
                 break
             removed.append(directory)
-        elif remove_empty_directory(path):
+        elif remove_empty_directory(path) or not path.exists():  # (a project's .claude/ went with its file)
             removed.append(directory)
         else:
             break
