@@ -15,7 +15,6 @@ found as well. ``purge`` also deletes the store, its directory's data
 from __future__ import annotations
 
 import os
-import shlex
 from pathlib import Path
 
 from dp.errors import DpError
@@ -270,19 +269,17 @@ def purge_targets(db_path: Path) -> list[Path]:
 
 def team_kept(db_path: Path) -> list[dict]:
     """What ``--purge`` cannot take back: the events this store uploaded to a team database (``dp team sync``)
-    stay there. ``{"url", "machine", "delete"}`` per database, ``delete`` being the statement that removes this
-    machine's rows (row-level security lets a member delete only its own: docs/team.md)."""
+    stay there. ``{"url", "machine", "delete"}`` per database, ``delete`` being the statement that removes
+    this machine's rows, which only the database's owner may run (members hold no privilege on the table:
+    docs/team.md)."""
     from dp.team import config
 
     state = config.load(db_path)
     machine = state.get("machine")
     databases = state.get("databases") if isinstance(state.get("databases"), dict) else {}
-    kept = []
-    for url, mark in databases.items():
-        if machine and isinstance(mark, dict) and mark.get("sent_up_to"):
-            statement = f"DELETE FROM dp_events WHERE machine = '{machine}'"
-            kept.append({"url": url, "machine": machine, "delete": f"psql {shlex.quote(url)} -c {shlex.quote(statement)}"})
-    return kept
+    return [{"url": url, "machine": machine, "delete": f"DELETE FROM dp_events WHERE machine = '{machine}'"}
+            for url, mark in databases.items()
+            if isinstance(machine, str) and machine.isalnum() and isinstance(mark, dict) and mark.get("sent_up_to")]
 
 
 def purge(targets: list[Path]) -> list[Path]:

@@ -53,8 +53,8 @@ def uninstall(
     else:
         _print(reports, doomed, dry_run)
         for team in kept:
-            status(f"Stays: what this machine uploaded to the team database {team['url']}; to delete it: "
-                   f"{team['delete']}")
+            status(f"Stays: what this machine uploaded to the team database {team['url']}; only its owner can "
+                   f"delete it: {team['delete']}")
     if any(report["status"] == "error" for report in reports):
         raise typer.Exit(1)
 
