@@ -105,3 +105,38 @@ def test_a_copilot_payload_without_a_tool_is_explained(env):
     proc = run(env, {"sessionId": "s", "cwd": "/tmp"}, "--agent", "copilot", "--verbose")
     assert (proc.returncode, proc.stdout) == (0, "")
     assert "Copilot CLI" in proc.stderr and "no tool call" in proc.stderr
+
+
+# A rule word inside quotes inside a substitution (issue 49, finding 11): the quote after
+# ``$(echo `` opens a string inside the substitution, it does not close the outer one.
+NESTED = [
+    ('echo "$(comm -12 <(echo "$a" | fold -w1 | sort | uniq) <(echo "$b" | sort))"',
+     'echo "$(comm -12 <(echo "$a" | fold -w1 | gsort | uniq) <(echo "$b" | gsort))"'),
+    ('echo "$(echo "x" | sort)"', 'echo "$(echo "x" | gsort)"'),
+    ('echo "`echo "x" | sort`"', 'echo "`echo "x" | gsort`"'),
+    ('echo "$(echo "$(echo "a b" | sort)")" done', 'echo "$(echo "$(echo "a b" | gsort)")" done'),
+    ("echo \"$(echo 'it\"s' | sort)\"", "echo \"$(echo 'it\"s' | gsort)\""),
+]
+
+
+@pytest.fixture
+def sort_env(tmp_path):
+    env = isolated_env(tmp_path)
+    assert dp_alias(env, "--cmd", "sort", "--replace", "gsort").returncode == 0
+    env["PATH"] = f"{programs_dir(tmp_path / 'bin', gsort='sort')}:{env['PATH']}"
+    return env
+
+
+@pytest.mark.parametrize("command, expected", NESTED)
+def test_a_rule_word_in_quotes_inside_a_substitution_is_rewritten(sort_env, command, expected):
+    for options in ((), ("--verbose",)):
+        proc = run(sort_env, bash(command), *options)
+        assert proc.returncode == 0 and proc.stdout, proc.stderr
+        assert json.loads(proc.stdout)["hookSpecificOutput"]["updatedInput"] == {"command": expected}
+
+
+def test_verbose_names_as_ruleless_only_the_words_it_looked_up(sort_env):
+    """A word in a quoted string is no program; the programs named are the ones without a rule."""
+    proc = run(sort_env, bash('echo "$(printf "%s" "sort me" | tr a b)"'), "--verbose")
+    assert (proc.returncode, proc.stdout) == (0, "")
+    assert "no rule for echo, printf, tr" in proc.stderr and "sort" not in proc.stderr, proc.stderr

@@ -430,7 +430,11 @@ def _say_no_rule(options, event, command, words) -> None:
     from dp.store.read import db_location
 
     programs = list(dict.fromkeys(command.program for command in simple_commands(command) or []))
-    options.say("no rule for " + (", ".join(programs) if programs else "the command's words"))
+    looked_up = [program for program in programs if program in words or program.rpartition("/")[2] in words]
+    options.say("no rule for " + (", ".join(looked_up) if looked_up else "the command's words"))
+    missed = [program for program in programs if program not in looked_up]
+    if missed:  # "no rule" only for what was asked: a program the word scan missed may have one
+        options.say(f"not looked up: {', '.join(missed)} (dp's word scan missed it: please report)")
     if WORDS.intersection(words):
         reason = off_reason(os.path.dirname(db_location(options.db)), event.cwd)
         options.say(reason or "project paving: no project here, or nothing to pave in it")

@@ -55,7 +55,7 @@ def _drop_plain_quotes(text: str) -> str:
             out.append(" ")
             i = close + 1
         else:
-            close = closing_quote(text, at, escapes=True)
+            close = double_quoted_end(text, at)
             inner = text[at + 1 : close]
             out.append(f" {inner} " if "$(" in inner or "`" in inner else " ")
             i = close + 1
@@ -71,6 +71,38 @@ def next_mark(text: str, found: dict, i: int) -> int:
             place = text.find(mark, i)
             found[mark] = len(text) if place < 0 else place
     return min(found.values())
+
+
+def double_quoted_end(text: str, at: int) -> int:
+    """Index of the quote closing the ``"…"`` opened at ``at``; ``len(text)`` when it is not closed.
+
+    A ``$( )`` or backquote inside it is code whose own quotes nest: in
+    ``echo "$(echo "x" | sort)"`` the second quote opens a string inside the
+    substitution, it does not close the first, so ``sort`` stays among the words.
+    One pass, a stack of what closes each open part: ``"`` a string, ``)`` a
+    parenthesis in code, a backquote a backquoted substitution.
+    """
+    n, i, closes = len(text), at + 1, ['"']
+    while i < n:
+        c, top = text[i], closes[-1]
+        if c == "\\":
+            i += 2
+            continue
+        if c == top:
+            closes.pop()
+            if not closes:
+                return i
+        elif top == '"':
+            if c == "`" or (c == "$" and text.startswith("(", i + 1)):
+                closes.append(c if c == "`" else ")")
+                i += c == "$"
+        elif c == "'":  # in code, '…' holds nothing that opens or closes
+            close = text.find("'", i + 1)
+            i = n if close < 0 else close
+        elif c in "\"`(":
+            closes.append(")" if c == "(" else c)
+        i += 1
+    return n
 
 
 def closing_quote(text: str, at: int, escapes: bool) -> int:
