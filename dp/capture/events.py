@@ -2,7 +2,9 @@
 
 A failure keeps its redacted input and error plus the shape of the command
 that failed; a success keeps only shapes (tool, command word, subcommand,
-flags) — one row per simple command of a Bash string. Shared by the capture
+flags) — one row per simple command of a Bash string. Shapes are read from
+the redacted command, so no token or password can become a shape's program
+or subcommand (and ``dp.shell.shape`` keeps an option's name, never its value). Shared by the capture
 hook, the transcript reader and the Go-database import, so every source
 stores the same thing for the same call; ``dp.store.desires`` stores the rows.
 """
@@ -12,7 +14,7 @@ from __future__ import annotations
 import json
 import time
 
-from dp.capture.redact import clean_error, clean_input
+from dp.capture.redact import MAX_SCAN_CHARS, clean_error, clean_input, redact_command
 from dp.shell.shape import Shape, shapes
 
 BASH = "Bash"
@@ -77,20 +79,25 @@ def failing_shape(command: str, error) -> Shape | None:
 
 
 def failure_row(source: str, tool_name: str, tool_input, error, session_id, cwd, timestamp, key) -> dict:
-    """The row for one failed call (input redacted and bounded)."""
+    """The row for one failed call (input and error redacted and bounded; the error also loses every
+    secret found in the input, which a program may print back: ``unknown option '-pSECRET'``)."""
     tool_input = tool_input if isinstance(tool_input, dict) else {}
+    found: set = set()
+    stored_input = json.dumps(clean_input(tool_input, found), ensure_ascii=False)
+    error_text = clean_error(error, found)
     shape = None
     if tool_name == BASH and isinstance(tool_input.get("command"), str):
-        shape = failing_shape(tool_input["command"], error)
-    error_text = clean_error(error)
-    return _row(source, key, "failure", tool_name, json.dumps(clean_input(tool_input), ensure_ascii=False),
-                error_text, shape, tool_input, error_class(error_text), session_id, cwd, timestamp)
+        shape = failing_shape(redact_command(tool_input["command"]), error_text)
+    klass = error_class(error[:MAX_SCAN_CHARS] if isinstance(error, str) else error_text)
+    return _row(source, key, "failure", tool_name, stored_input, error_text, shape, tool_input, klass, session_id, cwd,
+                timestamp)
 
 
 def success_rows(source: str, tool_name: str, tool_input, session_id, cwd, timestamp, key) -> list[dict]:
     """The rows for one successful call: its shapes only, never its input."""
     tool_input = tool_input if isinstance(tool_input, dict) else {}
-    found = shapes(tool_input["command"]) if tool_name == BASH and isinstance(tool_input.get("command"), str) else []
+    command = tool_input.get("command") if tool_name == BASH else None
+    found = shapes(redact_command(command)) if isinstance(command, str) else []
     rows = []
     for index, shape in enumerate(found or [None]):
         row_key = f"{key}#{index}" if key else None

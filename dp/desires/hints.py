@@ -4,11 +4,25 @@
 ``grep: invalid option -- 'P'``, ``error: unexpected argument '--foo' found``,
 ``Did you mean `build`?`` — a tool's own "did you mean" is the one piece of
 evidence strong enough to act on after a single failure.
+
+What leaves the machine of a message (``shape_hints``, for ``dp.team``) is
+never its text: at most one line of each class below, each a fixed phrase
+around one name that cannot be argument text.
 """
 
 from __future__ import annotations
 
 import re
+
+from dp.shell.shape import option_name
+
+# The classes of hint a team sees, each a fixed phrase around one name (read back by the functions below).
+SUGGESTED_COMMAND = "The most similar command is {}"
+REJECTED_OPTION = "unknown option: {}"
+SUGGESTED_OPTION = "did you mean {}"
+# A suggested subcommand is kept only this close to the one the shape already carries (its correction).
+MAX_CORRECTION = 3
+_COMMAND_WORD = re.compile(r"[a-z][a-z0-9-]{0,39}")
 
 _SUGGESTION_HEADS = re.compile(
     r"(?:most similar commands? (?:is|are)|did you mean(?: this| one of these)?\??|"
@@ -84,6 +98,31 @@ def swapped_flag(failed: list[str], worked: list[str], bad: str) -> str | None:
 
 def _is_group(flag: str) -> bool:
     return len(flag) >= 2 and flag[0] == "-" and flag[1] != "-"
+
+
+def shape_hints(error: str, command: str, subcommand: str, flags: list[str]) -> list[str]:
+    """What a tool's message suggested or rejected, as lines from a fixed vocabulary that carry
+    no argument text, for a shape whose options are already names alone (``flags``):
+
+    * a suggested subcommand only for a shape with a subcommand, as a lower-case word within
+      ``MAX_CORRECTION`` edits of it (the tool's correction of what the shape already shows);
+    * a rejected option as its name (``-pSECRET`` → ``-p``), when it is one of ``flags`` or a
+      single letter;
+    * a suggested option as its name, when it is ``--word`` or a single letter.
+    """
+    lines = []
+    word = suggested_word(error)
+    if word and subcommand and _COMMAND_WORD.fullmatch(word) and distance(word, subcommand) <= MAX_CORRECTION:
+        lines.append(SUGGESTED_COMMAND.format(word))
+    rejected = rejected_flag(error, flags)
+    name = option_name(command, rejected) if rejected else ""
+    if name and (name in flags or len(name) == 2):
+        lines.append(REJECTED_OPTION.format(name))
+    suggested = suggested_flag(error)
+    name = option_name(command, suggested) if suggested else ""
+    if name and (name.startswith("--") or len(name) == 2):
+        lines.append(SUGGESTED_OPTION.format(name))
+    return lines
 
 
 def distance(a: str, b: str) -> int:

@@ -10,6 +10,7 @@ coarse for exotic ones (a shape is a grouping key, not something executed).
 
 from __future__ import annotations
 
+from dp.shell.secrets import secret_parts
 from dp.shell.words import closing_quote
 from dp.shell.wrappers import basename, is_assignment, program_index
 
@@ -26,6 +27,15 @@ SUBCOMMAND_PROGRAMS = frozenset(
 # Options of those programs that take the next word as their value, so the
 # subcommand is found after it (`git -C dir status`).
 _GLOBAL_OPTIONS_WITH_VALUES = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--prefix", "-f", "--file", "--manifest-path"})
+# Programs whose options are single-dash words (`find -name`, `java -jar`, `go test -run`): for these a
+# single-dash word is an option's name; for any other program only its first letter surely is (option_name).
+LONG_SINGLE_DASH = frozenset(
+    {
+        "c++", "cc", "clang", "clang++", "consul", "convert", "dig", "ffmpeg", "ffplay", "ffprobe", "find", "g++",
+        "gcc", "go", "gofmt", "jarsigner", "java", "javac", "keytool", "kotlinc", "ld", "magick", "nomad",
+        "openssl", "packer", "scalac", "swift", "swiftc", "terraform", "tofu", "vault", "xcodebuild", "xmllint",
+    }
+)
 _OPERATORS = frozenset(";&|()\n")
 MAX_FLAGS = 20
 MAX_COMMANDS = 16
@@ -60,17 +70,25 @@ def split_commands(text: str) -> list[list[str]]:
     removed from words; ``$( … )`` and backticks are treated as separators, so
     the commands inside them count too.
     """
-    commands, words, word, quoted = [], [], [], False
+    return [[value for value, _, _ in words] for words in split_words(text, MAX_COMMANDS)]
+
+
+def split_words(text: str, limit: int | None = None) -> list[list[tuple[str, int, int]]]:
+    """``split_commands`` with each word's place: ``(value, start, end)`` in ``text``, for
+    ``dp.capture.redact``, which replaces secrets where they were typed. At most ``limit`` commands."""
+    commands, words, word, quoted, start = [], [], [], False, 0
     i, n = 0, len(text)
     while i < n:
         c = text[i]
         if c in "'\"\\":
+            if not word and not quoted:
+                start = i
             part, i = _unquoted(text, i)
             word.append(part)
             quoted = True  # the word exists even if empty ('')
         elif c in " \t" or c in _OPERATORS or c in "`$" and (c == "`" or text.startswith("$(", i)):
             if word or quoted:
-                words.append("".join(word))
+                words.append(("".join(word), start, i))
                 word, quoted = [], False
             if c not in " \t":
                 if words:
@@ -80,13 +98,15 @@ def split_commands(text: str) -> list[list[str]]:
         elif c == "#" and not word and not quoted:
             i = _line_end(text, i)  # a comment
         else:
+            if not word and not quoted:
+                start = i
             word.append(c)
             i += 1
     if word or quoted:
-        words.append("".join(word))
+        words.append(("".join(word), start, min(i, n)))
     if words:
         commands.append(words)
-    return commands[:MAX_COMMANDS]
+    return commands if limit is None else commands[:limit]
 
 
 def _line_end(text: str, i: int) -> int:
@@ -104,14 +124,21 @@ def _unquoted(text: str, i: int) -> tuple[str, int]:
 
 
 def shape_of(words: list[str]) -> Shape | None:
-    """The shape of one simple command's words (None when it runs nothing)."""
+    """The shape of one simple command's words (None when it runs nothing).
+
+    A secret is never part of it (``dp.shell.secrets``): an option with an attached
+    password is its name (``mysql -pSECRET`` → ``-p``) and a password given as the
+    next word is skipped, so it cannot be taken for a subcommand or a flag.
+    """
     while words and is_assignment(words[0]):
         words = words[1:]
     if not words:
         return None
     index = program_index(words)
     command = basename(words[index])
-    args = words[index + 1 :]
+    secret = secret_parts(words)
+    args = [word[: secret[i]].rstrip("=") if i in secret else word
+            for i, word in enumerate(words) if i > index and secret.get(i) != 0]
     return Shape(command, _subcommand(command, args), _flags(args))
 
 
@@ -151,6 +178,21 @@ def _flags(args: list[str]) -> tuple:
             if len(flags) >= MAX_FLAGS:
                 break
     return tuple(flags)
+
+
+def option_name(program: str, flag: str) -> str:
+    """The name of the option ``flag`` spells for ``program``, as it may leave the machine.
+
+    ``--name`` and ``-x`` are names. A longer single-dash word may be a cluster
+    (``-la``) or an option with its value attached (``-pSECRET``, ``-aSECRET``
+    for a program the secrets table does not know): only its first letter is
+    surely a name, so only that is kept, except for the programs whose options
+    are single-dash words (``find -name``). '' for what is no option at all.
+    """
+    flag = _flag(flag)
+    if flag.startswith("--") or len(flag) <= 2 or program in LONG_SINGLE_DASH:
+        return flag
+    return flag[:2]
 
 
 def _flag(arg: str) -> str:

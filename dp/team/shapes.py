@@ -2,13 +2,20 @@
 
 The local store keeps a failed call's redacted input and error; the team
 database gets only the shape dp already groups by (tool, command word,
-subcommand, flags, input keys, error class), what the tool's own message
-suggested or rejected (``error_hint``, rebuilt as one line per hint so the
-team's suggestions read it as they read a message), the Bash shapes that
-worked next in the same session, and pseudonyms: a hash of the session (with
-the machine) and of the repository (its ``origin`` URL, else its path). The
-event's id is a hash of its local key, so the same event always has the same
-id and an upload retried after any interruption is an upsert, never a copy.
+subcommand, option names, input keys, error class), what the tool's own
+message suggested or rejected (``error_hint``: lines from a fixed vocabulary,
+``dp.desires.hints.shape_hints``, never the message's text), the Bash shapes
+that worked next in the same session, and pseudonyms: a hash of the session
+(with the machine) and of the repository (its ``origin`` URL, else its path).
+The event's id is a hash of its local key, so the same event always has the
+same id and an upload retried after any interruption is an upsert, never a copy.
+
+Only shapes, by construction: an upload row is built field by field from
+``UPLOAD_FIELDS``, an allowlist where each field has the one check its value
+must pass (a name, a hash, a time, a list of option names …); no other field
+exists, and a row with a value that fails its check is not sent. An option is
+uploaded as its name alone (``dp.shell.shape.option_name``: ``-p``, never
+``-pSECRET``). ``dp team sync --dry-run`` prints these rows.
 """
 
 from __future__ import annotations
@@ -18,15 +25,28 @@ import json
 import os
 import re
 
+from dp.capture.events import ERROR_CLASSES
 from dp.desires import hints
 from dp.desires.paths import shape_label
 from dp.desires.suggest import FOLLOW_WINDOW
 from dp.learn.pairs import same_intent
+from dp.shell.shape import option_name
 from dp.store import desires
 
 THEN_KEPT = 2
+MAX_NAMES = 32
 _ORIGIN = re.compile(r'^\[remote "origin"\]\s*$(?P<body>(?:\n(?!\[).*)*)', re.MULTILINE)
 _URL = re.compile(r"^\s*url\s*=\s*(\S.*?)\s*$", re.MULTILINE)
+_HEX = re.compile(r"[0-9a-f]{16,64}")
+_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?Z")
+_PROGRAM = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:+@%-]{0,199}")  # a command word or a tool's name
+_SUBCOMMAND = re.compile(r"[A-Za-z][A-Za-z0-9_:-]{0,39}")
+_OPTION = re.compile(r"--?[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,63}")
+_HINT = re.compile("|".join(re.escape(line).replace(r"\{\}", name) for line, name in (
+    (hints.SUGGESTED_COMMAND, "[a-z][a-z0-9-]{0,39}"), (hints.REJECTED_OPTION, _OPTION.pattern),
+    (hints.SUGGESTED_OPTION, _OPTION.pattern))))
+_CLASSES = frozenset(["error", ""] + [name for name, _ in ERROR_CLASSES])
 
 
 def digest(text: str, size: int = 16) -> str:
@@ -39,20 +59,83 @@ def event_id(row) -> str:
     return digest(event_key or f"row:{row_id}:{timestamp}", 32)
 
 
-def error_hint(error: str | None, flags: list[str]) -> str:
+def error_hint(error: str | None, command: str, subcommand: str, flags: list[str]) -> str:
     """What the message suggested or rejected, as lines ``dp.desires.hints`` reads back; '' for none."""
-    error = error or ""
-    lines = []
-    word = hints.suggested_word(error)
-    if word:
-        lines.append(f"The most similar command is {word}")
-    rejected = hints.rejected_flag(error, flags)
-    if rejected:
-        lines.append(f"unknown option: {rejected}")
-    suggested = hints.suggested_flag(error)
-    if suggested:
-        lines.append(f"did you mean {suggested}")
-    return "\n".join(lines)
+    return "\n".join(hints.shape_hints(error or "", command, subcommand, flags))
+
+
+def option_names(command: str, flags) -> list[str]:
+    """The names of a shape's options as they leave the machine (``-rP`` → ``-r``, ``-pSECRET`` → ``-p``)."""
+    names = []
+    for flag in flags if isinstance(flags, list) else []:
+        name = option_name(command, flag) if isinstance(flag, str) else ""
+        if name and name not in names:
+            names.append(name)
+    return names
+
+
+def _pick(pattern: re.Pattern, value) -> str:
+    return value if isinstance(value, str) and pattern.fullmatch(value) else ""
+
+
+def _kept(pattern: re.Pattern, items) -> list[str] | None:
+    """The names among ``items`` (a list) that are names; None when ``items`` is no list."""
+    if not isinstance(items, list):
+        return None
+    return [item for item in items if isinstance(item, str) and pattern.fullmatch(item)][:MAX_NAMES]
+
+
+def _names(pattern: re.Pattern, text) -> str | None:
+    kept = _kept(pattern, json.loads(text) if isinstance(text, str) else None)
+    return None if kept is None else json.dumps(kept)
+
+
+def _then(text) -> str | None:
+    items = json.loads(text) if isinstance(text, str) else None
+    if not isinstance(items, list):
+        return None
+    kept = [[_pick(_PROGRAM, item[0]), _pick(_SUBCOMMAND, item[1]), _kept(_OPTION, item[2])]
+            for item in items if isinstance(item, list) and len(item) == 3 and isinstance(item[2], list)]
+    return json.dumps([item for item in kept if item[0]][:THEN_KEPT])
+
+
+def _required(pattern: re.Pattern):
+    return lambda value: value if isinstance(value, str) and pattern.fullmatch(value) else None
+
+
+def _optional(pattern: re.Pattern):
+    return lambda value: value if value == "" or isinstance(value, str) and pattern.fullmatch(value) else None
+
+
+# Every field an upload row has, in the server's column order, with the check its value must pass:
+# the value as sent, '' for a name that is not one (a command word that is no program's name), or
+# None, and the row is not sent at all. Nothing outside this table can be uploaded.
+UPLOAD_FIELDS = {
+    "machine": _required(_HEX),
+    "event_id": _required(_HEX),
+    "repository": _optional(_HEX),
+    "session": _optional(_HEX),
+    "outcome": lambda value: value if value in ("failure", "success") else None,
+    "tool_name": _required(_PROGRAM),
+    "command": lambda value: _pick(_PROGRAM, value),
+    "subcommand": lambda value: _pick(_SUBCOMMAND, value),
+    "flags": lambda value: _names(_OPTION, value),
+    "input_keys": lambda value: _names(_KEY, value),
+    "error_class": lambda value: value if value in _CLASSES else "error",
+    "error_hint": lambda value: "\n".join(line for line in str(value).split("\n") if _HINT.fullmatch(line)),
+    "then_shapes": _then,
+    "happened_at": _required(_TIME),
+}
+EVENT_FIELDS = tuple(UPLOAD_FIELDS)
+
+
+def upload_row(values: dict) -> tuple | None:
+    """The upload row of ``values`` (exactly the fields of ``UPLOAD_FIELDS``), each field as its
+    check leaves it; None when one fails (the row is not sent)."""
+    if set(values) != set(UPLOAD_FIELDS):
+        raise ValueError(f"an upload row has exactly the fields {', '.join(EVENT_FIELDS)}")
+    row = tuple(check(values[field]) for field, check in UPLOAD_FIELDS.items())
+    return None if None in row else row
 
 
 class Shaper:
@@ -62,14 +145,20 @@ class Shaper:
         self.local, self.machine = local, machine
         self._repositories: dict[str, str] = {}
 
-    def row(self, row) -> tuple:
-        """The upload row (``dp.team.server.EVENT_COLUMNS``) of a local row (``desires.after``'s columns)."""
+    def row(self, row) -> tuple | None:
+        """The upload row (``EVENT_FIELDS``) of a local row (``desires.after``'s columns); None when
+        a field fails its check (``upload_row``)."""
         (row_id, _key, outcome, tool, error, command, subcommand, flags, keys, klass, session, cwd,
          timestamp) = row
+        names = option_names(command, json.loads(flags))
         then = self._then(row) if outcome == "failure" and tool == "Bash" and session else []
-        return (self.machine, event_id(row), self.repository(cwd), digest(f"{self.machine}:{session}") if session else "",
-                outcome, tool, command, subcommand, flags, keys, klass,
-                error_hint(error, json.loads(flags)) if outcome == "failure" else "", json.dumps(then), timestamp)
+        return upload_row({
+            "machine": self.machine, "event_id": event_id(row), "repository": self.repository(cwd),
+            "session": digest(f"{self.machine}:{session}") if session else "", "outcome": outcome,
+            "tool_name": tool, "command": command, "subcommand": subcommand, "flags": json.dumps(names),
+            "input_keys": keys, "error_class": klass,
+            "error_hint": error_hint(error, command, subcommand, names) if outcome == "failure" else "",
+            "then_shapes": json.dumps(then), "happened_at": timestamp})
 
     def _then(self, row) -> list:
         """What worked next that a suggestion could learn from: the first ``THEN_KEPT`` Bash shapes
@@ -77,10 +166,10 @@ class Shaper:
         ``same_intent``, on shapes). Only those: the team's aggregates group by this list, so an
         unrelated command in between must not split a path into many groups."""
         row_id, session, timestamp = row[0], row[10], row[12]
-        failed = label(row[3], row[5], row[6], json.loads(row[7]))
+        failed = label(row[3], row[5], row[6], option_names(row[5], json.loads(row[7])))
         kept = []
         for done, sub, flags in desires.bash_successes_after(self.local, session, timestamp, row_id, FOLLOW_WINDOW):
-            shape = [done, sub, json.loads(flags)]
+            shape = [done, sub, option_names(done, json.loads(flags))]
             if same_intent(failed, label("Bash", *shape)):
                 kept.append(shape)
                 if len(kept) == THEN_KEPT:
@@ -124,20 +213,15 @@ def origin_url(root: str) -> str:
     return url.group(1).removesuffix(".git").rstrip("/") if url else ""
 
 
-EVENT_FIELDS = ("machine", "event_id", "repository", "session", "outcome", "tool_name", "command", "subcommand",
-                "flags", "input_keys", "error_class", "error_hint", "then_shapes", "happened_at")
-
-
 def summary(rows: list[tuple]) -> list[list]:
-    """Upload rows counted by what they show: ``[count, outcome, tool, shape, class, hint]``, most first."""
-    from dp.desires.paths import shape_label
-
+    """Upload rows counted by what they show: ``[count, outcome, tool, shape, class, hint, then]``, most first."""
     counts: dict[tuple, int] = {}
     for row in rows:
         item = dict(zip(EVENT_FIELDS, row))
-        shape = {"tool_name": item["tool_name"], "command": item["command"], "subcommand": item["subcommand"],
-                 "flags": json.loads(item["flags"]), "input_keys": json.loads(item["input_keys"])}
-        key = (item["outcome"], item["tool_name"], shape_label(shape), item["error_class"],
-               item["error_hint"].replace("\n", "; "))
+        key = (item["outcome"], item["tool_name"],
+               label(item["tool_name"], item["command"], item["subcommand"], json.loads(item["flags"]),
+                     json.loads(item["input_keys"])),
+               item["error_class"], item["error_hint"].replace("\n", "; "),
+               "; ".join(label("Bash", *shape) for shape in json.loads(item["then_shapes"])))
         counts[key] = counts.get(key, 0) + 1
     return [[count, *key] for key, count in sorted(counts.items(), key=lambda pair: (-pair[1], pair[0]))]

@@ -71,7 +71,8 @@ def pending(db_path, local, url: str, router: Router, limit: int | None = None) 
     sent = mark(config.load(db_path), url).get("sent_up_to", 0)
     shaper = Shaper(local, config.machine_id(db_path))
     rows = desires.after(local, sent, limit or 1 << 62)
-    return [shaper.row(row) for row in rows if router(row[11]) == url]
+    shaped = (shaper.row(row) for row in rows if router(row[11]) == url)
+    return [row for row in shaped if row is not None]
 
 
 def sync_one(db_path, local, url: str, router: Router, batch: int = BATCH, deadline: float | None = None) -> dict:
@@ -93,7 +94,8 @@ def sync_one(db_path, local, url: str, router: Router, batch: int = BATCH, deadl
                 mine = [row for row in rows if router(row[11]) == url]
                 sessions = sorted({row[10] for row in mine if row[10]})
                 again = desires.bash_failures_in(local, sessions, sent) if sessions else []
-                upload = {event_id(row): shaper.row(row) for row in [*again, *mine]}
+                shaped = {event_id(row): shaper.row(row) for row in [*again, *mine]}
+                upload = {key: row for key, row in shaped.items() if row is not None}
                 if upload:
                     sent, refused = server.upload(conn, list(upload.values()))
                     report["sent"] += sent

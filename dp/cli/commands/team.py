@@ -189,7 +189,9 @@ def _print_plan(plans: dict, as_json: bool) -> None:
         typer.echo(f"{url}: {len(rows)} event{'s' if len(rows) != 1 else ''} would be uploaded, as these shapes "
                    "(nothing else leaves this machine):")
         if rows:
-            typer.echo(table(["COUNT", "OUTCOME", "TOOL", "SHAPE", "CLASS", "HINT"], summary(rows)))
+            typer.echo(table(["COUNT", "OUTCOME", "TOOL", "SHAPE", "CLASS", "HINT", "THEN"], summary(rows)))
+            typer.echo("Each with its time, this machine's id, an id of its own and hashes of its session and "
+                       "repository; --json lists every field of every event.")
 
 
 @shared()

@@ -1,0 +1,193 @@
+"""Which words of a command hold a secret, and where in the word it starts.
+
+Shared by redaction (``dp.capture.redact``, which replaces these parts before
+anything is stored) and shapes (``dp.shell.shape``, which keeps an option's
+name and never its value), so the two can never disagree about what is a
+value. Three kinds of knowledge, each in one place here:
+
+* the programs that take a password through an option, as a table of
+  (program, option) pairs: ``mysql -pSECRET``, ``sshpass -p SECRET``,
+  ``redis-cli -a SECRET``, ``docker login -p SECRET``, ``curl -u user:SECRET``,
+  ``zip -P SECRET`` … (an option of the table is found wherever its program
+  appears in the command, so ``docker exec db mysql -pSECRET`` and ``sudo
+  sshpass -p SECRET`` count too);
+* names that say "secret" (``--password``, ``--api-key``, ``-storepass``,
+  ``AWS_SECRET_ACCESS_KEY=``, ``//registry/:_authToken=``), for any program:
+  the value of such an option or assignment, and after ``config``/``set`` the
+  word that follows such a name (``npm config set //registry/:_authToken TOKEN``);
+* nothing about token shapes (``ghp_…``, ``sk-…``): those are found in any
+  text by ``dp.capture.redact``'s patterns.
+
+Plain string work on unquoted words (``dp.shell.shape.split_commands``), no
+``re``: the capture hook imports this on every tool call. It errs toward
+calling a word secret: a redacted database name costs nothing, a kept
+password is the failure this module exists to prevent.
+"""
+
+from __future__ import annotations
+
+from dp.shell.wrappers import basename
+
+# How an option takes its secret: attached (`-pX`, `--password=X`) or, when REQUIRED, the next word
+# whatever it is; when OPTIONAL, the next word only if it is not an option (`mysql -p` alone prompts).
+REQUIRED, OPTIONAL = 2, 1
+
+# (programs, the word that must come before the option or "" for none, {option: how it takes its value}).
+PASSWORD_OPTIONS = (
+    (("mysql", "mariadb", "mysqldump", "mysqladmin", "mysqlimport", "mysqlshow", "mysqlcheck", "mysqlpump",
+      "mysqlsh", "mariadb-dump", "mariadb-admin", "mariadb-import", "mariadb-check"), "",
+     {"-p": OPTIONAL, "--password": OPTIONAL}),
+    (("sshpass",), "", {"-p": REQUIRED}),
+    (("redis-cli", "valkey-cli", "keydb-cli"), "", {"-a": REQUIRED, "--pass": REQUIRED}),
+    (("docker", "podman", "nerdctl", "buildah", "skopeo", "oras", "crane", "helm", "finch", "regctl", "az"),
+     "login", {"-p": REQUIRED, "--password": REQUIRED}),
+    (("curl",), "", {"-u": REQUIRED, "--user": REQUIRED, "-U": REQUIRED, "--proxy-user": REQUIRED,
+                     "--oauth2-bearer": REQUIRED, "-E": REQUIRED, "--cert": REQUIRED, "--proxy-cert": REQUIRED,
+                     "-b": REQUIRED, "--cookie": REQUIRED}),
+    (("http", "https", "httpie", "xh", "xhs"), "", {"-a": REQUIRED, "--auth": REQUIRED}),
+    (("zip", "zipcloak", "unzip", "funzip"), "", {"-P": REQUIRED, "--password": REQUIRED}),
+    (("7z", "7za", "7zr", "7zz", "rar", "unrar"), "", {"-p": OPTIONAL}),
+    (("sqlcmd", "bcp", "osql", "isql"), "", {"-P": REQUIRED}),
+    (("ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare",
+      "ldapmodrdn", "ldapexop"), "", {"-w": REQUIRED}),
+    (("mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongostat", "mongotop",
+      "mongofiles"), "", {"-p": REQUIRED}),
+    (("smbclient", "rpcclient", "smbmap", "smbget"), "", {"-U": REQUIRED, "--user": REQUIRED}),
+    (("ssh-keygen",), "", {"-N": REQUIRED, "-P": REQUIRED}),
+    (("mosquitto_pub", "mosquitto_sub", "mosquitto_rr"), "", {"-P": REQUIRED, "--pw": REQUIRED}),
+    (("cqlsh",), "", {"-p": REQUIRED}),
+    (("influx",), "", {"-t": REQUIRED}),
+    (("twine",), "", {"-p": REQUIRED}),
+    (("lftp",), "", {"-u": REQUIRED}),
+    (("openssl",), "", {"-k": REQUIRED}),
+    (("gh",), "secret", {"-b": REQUIRED, "--body": REQUIRED}),
+)
+_BY_PROGRAM: dict[str, list[tuple[str, dict]]] = {}
+for _programs, _after, _options in PASSWORD_OPTIONS:
+    for _program in _programs:
+        _BY_PROGRAM.setdefault(_program, []).append((_after, _options))
+PROGRAMS = frozenset(_BY_PROGRAM)
+
+# Words a name says is secret when it holds one of them (separators dropped: `api_key`, `api-key`).
+_SECRET_WORDS = ("password", "passwd", "passphrase", "secret", "token", "apikey", "accesskey", "privatekey",
+                 "credential")
+# …or has one of these as a word of its own (`--pass`, `REDISCLI_AUTH`, `--key`, `-pw`, `MYSQL_PWD`).
+_SECRET_PARTS = frozenset({"pass", "pwd", "pw", "auth", "key", "otp", "pat"})
+_NOT_SECRETS = frozenset({"pwd", "oldpwd"})  # the shell's working directories
+# Option names that say secret but take no value (`--password-stdin`, `--no-password`, `--ask-pass`).
+_VALUELESS_PARTS = frozenset({"no", "stdin", "ask", "with", "prompt"})
+# After one of these words, a secret-named word is followed by its value (`npm config set NAME VALUE`).
+_SETTING_WORDS = frozenset({"config", "configure", "set", "config:set", "secret"})
+_NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
+
+
+def secret_name(name: str) -> bool:
+    """Whether ``name`` (an option, a variable, a setting) says its value is a secret."""
+    lowered = name.lower()
+    squeezed = lowered.replace("-", "").replace("_", "").replace(".", "")
+    if any(word in squeezed for word in _SECRET_WORDS):
+        return True
+    if lowered.strip("-_") in _NOT_SECRETS:
+        return False
+    parts = _parts(name)
+    return any(part in _SECRET_PARTS for part in parts) or squeezed.endswith("pass")
+
+
+def _parts(name: str) -> list[str]:
+    """``keyStorePassword`` → key, store, password; ``REDIS_CLI-auth`` → redis, cli, auth."""
+    parts, part = [], []
+    for i, c in enumerate(name):
+        if not c.isalnum():
+            if part:
+                parts.append("".join(part))
+            part = []
+            continue
+        if c.isupper() and part and name[i - 1].islower():
+            parts.append("".join(part))
+            part = []
+        part.append(c.lower())
+    if part:
+        parts.append("".join(part))
+    return parts
+
+
+def _option_takes_secret(name: str) -> bool:
+    """A generic option (``--api-key``, ``-storepass``) whose name says it takes a secret."""
+    return secret_name(name) and not _VALUELESS_PARTS.intersection(_parts(name))
+
+
+def is_reference(value: str) -> bool:
+    """``$NAME`` or ``${NAME}``: a variable's name, not a secret (``mysql -p"$DB_PASSWORD"``)."""
+    name = value[2:-1] if value.startswith("${") and value.endswith("}") else value[1:] if value[:1] == "$" else ""
+    return bool(name) and (name[0].isalpha() or name[0] == "_") and all(c.isalnum() or c == "_" for c in name)
+
+
+def assigned_secret(word: str) -> int | None:
+    """Where the value starts in ``NAME=value`` (anywhere in the word: ``-Dpassword=…``,
+    ``--from-literal=token=…``, ``//registry/:_authToken=…``) when NAME says secret; else None."""
+    at = word.find("=")
+    while at > 0:
+        start = at
+        while start > 0 and word[start - 1] in _NAME_CHARS:
+            start -= 1
+        name = word[start:at].lstrip("-")
+        if name and secret_name(name):
+            return at + 1
+        at = word.find("=", at + 1)
+    return None
+
+
+def secret_parts(words: list[str]) -> dict[int, int]:
+    """``{index of a word holding a secret: where its secret starts}`` (0: the whole word) for one
+    simple command's unquoted words. A value that is only a variable (``$PW``) is no secret."""
+    found: dict[int, int] = {}
+    options: dict[str, int] = {}  # the table's options in force (those of the last table program seen)
+    waiting: list[tuple[str, dict]] = []  # the current program's options that need a word first (`login`)
+    setting = False
+    next_is = 0  # REQUIRED / OPTIONAL: how the previous word wants the next one as its value
+    for index, word in enumerate(words):
+        if next_is and (next_is == REQUIRED or not word.startswith("-")):
+            next_is = 0
+            if word and not is_reference(word) and word[0] not in "<>":
+                found[index] = 0
+                continue
+        next_is = 0
+        if len(word) > 1 and word[0] == "-":
+            at, next_is = _option(word, options)
+        else:
+            at = assigned_secret(word)
+            name = basename(word)
+            if name in PROGRAMS and at is None:
+                options = {}
+                waiting = list(_BY_PROGRAM[name])
+            for required, more in waiting:
+                if word == required or not required:
+                    options = {**options, **more}
+            waiting = [(required, more) for required, more in waiting if required and required != word]
+            if setting and at is None and _setting_name(word):
+                next_is = OPTIONAL
+            setting = setting or word in _SETTING_WORDS
+        if at is not None and at < len(word) and not is_reference(word[at:]):
+            found[index] = at
+    return found
+
+
+def _setting_name(word: str) -> bool:
+    """``//registry.npmjs.org/:_authToken``, ``user.password``: the last name in the word says secret."""
+    tail = word
+    for separator in ":/":
+        tail = tail.rsplit(separator, 1)[-1]
+    return bool(tail) and secret_name(tail)
+
+
+def _option(word: str, options: dict[str, int]) -> tuple[int | None, int]:
+    """(where an attached secret starts or None, how the next word is its value: 0, OPTIONAL, REQUIRED)."""
+    name, equals, _ = word.partition("=")
+    long = word.startswith("--")
+    if not long and word[:2] in options and name not in options:  # `-pSECRET` (mysql's `-pass` too)
+        return 2, 0
+    if name in options or _option_takes_secret(name.lstrip("-")) and (long or len(name) > 2):
+        return (len(name) + 1, 0) if equals else (None, options.get(name, OPTIONAL))
+    if not long and "-" + word[-1] in options and word[1:].isalpha():
+        return None, options["-" + word[-1]]  # `zip -rP SECRET`: a cluster's last option takes the next word
+    return assigned_secret(word), 0
