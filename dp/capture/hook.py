@@ -38,16 +38,18 @@ call (once per session and answer; see `dp suggest`).
 
 
 def main(argv=None) -> int:
-    """Console entry point: always 0, nothing printed (except for ``--help``)."""
+    """Console entry point: always 0, nothing printed (except for ``--help`` and a learned answer).
+    Its stdin is read within pave-check's deadline (``dp.hook.read_stdin``): a writer that never
+    closes it gets no answer and nothing stored, never a wait."""
     args = sys.argv[1:] if argv is None else list(argv)
     if args[:1] in (["-h"], ["--help"]):
         sys.stdout.write(USAGE)
         return 0
     try:
-        from dp.hook import parse_options  # pave-check's: same --db, same leniency
+        from dp.hook import parse_options, read_stdin  # pave-check's: same --db, same leniency, same deadline
 
-        data = sys.stdin.buffer.read(MAX_PAYLOAD_BYTES + 1)
-        if 0 < len(data) <= MAX_PAYLOAD_BYTES:
+        data = read_stdin(MAX_PAYLOAD_BYTES)
+        if data:
             options = parse_options(args)
             told = capture(options.db, data, options.agent)[1]
             if told:

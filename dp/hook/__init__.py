@@ -41,6 +41,9 @@ WALL_CEILING_SECONDS = HOOK_TIMEOUT_SECONDS * 0.6
 # The CPU time a run may use inside that ceiling (a runaway parse ends here
 # even when the machine is idle).
 TIME_BUDGET_SECONDS = 2.0
+# Every dp hook reads its payload within this long (``read_stdin``): an agent writes it and closes
+# stdin at once; a writer that never closes it gets the hook's fail-open answer, not a wait.
+STDIN_SECONDS = WALL_CEILING_SECONDS
 # Above this many distinct words, ask the store in chunks (SQL variable limits).
 _WORDS_PER_QUERY = 500
 
@@ -127,7 +130,7 @@ def main(argv=None) -> int:
         from dp.shell.guard import deadline
 
         with deadline(TIME_BUDGET_SECONDS, WALL_CEILING_SECONDS):
-            status, stdout, stderr = run(options, _read_stdin())
+            status, stdout, stderr = run(options, read_stdin(MAX_INPUT_BYTES))
     except BaseException as error:  # fail open: never break the agent's session; out of time too
         if not options.verbose:
             return 0
@@ -154,15 +157,26 @@ def _failure(error: BaseException) -> str:
     """Why a run that raised lets the call through (--verbose)."""
     from dp.shell.guard import Timeout
 
+    if isinstance(error, Timeout) and error.args:
+        return f"{error.args[0]}: the call goes ahead as typed"
     if isinstance(error, Timeout):
         return (f"out of time ({TIME_BUDGET_SECONDS:g} s of CPU or {WALL_CEILING_SECONDS:g} s in all): "
                 "the call goes ahead as typed")
     return f"internal error ({type(error).__name__}: {error}): the call goes ahead as typed"
 
 
-def _read_stdin() -> bytes | None:
-    data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
-    return None if len(data) > MAX_INPUT_BYTES else data
+def read_stdin(limit: int) -> bytes | None:
+    """The one read of a hook's payload, for every dp hook (pave-check, dp-capture): at most ``limit``
+    bytes (None past it), within ``STDIN_SECONDS``. A writer that never closes stdin gets
+    ``dp.shell.guard.Timeout`` ("stdin still open …") after that, and the hook fails open."""
+    from dp.shell.guard import Timeout, deadline
+
+    try:
+        with deadline(STDIN_SECONDS, STDIN_SECONDS):
+            data = sys.stdin.buffer.read(limit + 1)
+    except Timeout:
+        raise Timeout(f"stdin still open after {STDIN_SECONDS:g} s") from None
+    return None if len(data) > limit else data
 
 
 def run(options: Options, data: bytes | None) -> tuple[int, str, str]:
