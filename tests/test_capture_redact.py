@@ -105,3 +105,32 @@ def test_compiling_only_the_triggered_patterns_redacts_what_all_patterns_would()
         for _, pattern, flags in redact._SECRETS:
             expected = re.sub(pattern, lambda match: redact._replaced(match, None), expected, flags=flags)
         assert redact.redact_text(text) == expected, text
+
+
+@pytest.mark.parametrize(
+    "command, kept",
+    [
+        ("mysql -uroot -pHunter2Secret prod", "mysql -uroot -p[redacted] prod"),
+        ("sshpass -p 'Hunter 2' ssh h", "sshpass -p [redacted] ssh h"),
+        ("bash -c \"mysql -uroot -p'Hunter2Secret' -e 'select 1'\"",
+         "bash -c \"mysql -uroot -p'[redacted]' -e 'select 1'\""),
+        ("ssh db 'redis-cli -a Hunter2Secret ping'", "ssh db 'redis-cli -a [redacted] ping'"),
+        ("AWS_SECRET_ACCESS_KEY=\"Hunter 2 Secret\" aws s3 ls", "AWS_SECRET_ACCESS_KEY=[redacted] aws s3 ls"),
+        ("unzip $'-PHunter2Secret' a.zip", "unzip -P[redacted] a.zip"),
+        ("mysql -p\"$DB_PASSWORD\" prod", "mysql -p\"$DB_PASSWORD\" prod"),  # a variable's name stays
+    ],
+)
+def test_a_command_keeps_what_names_each_secret_and_loses_the_secret(command, kept):
+    assert clean_input({"command": command})["command"] == kept
+
+
+def test_an_error_repeating_a_secret_of_its_call_loses_it_too():
+    found: set = set()
+    clean_input({"command": "curl -u admin:Hunter2Secret https://x"}, found)
+    assert clean_error("curl: bad credentials Hunter2Secret for admin", found) == \
+        "curl: bad credentials [redacted] for admin"
+
+
+def test_an_argument_list_is_read_as_a_commands_words():
+    cleaned = clean_input({"argv": ["mysql", "-uroot", "-pHunter2Secret", "prod"]})
+    assert cleaned == {"argv": ["mysql", "-uroot", "-p[redacted]", "prod"]}

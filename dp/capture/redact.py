@@ -41,6 +41,8 @@ MAX_SCAN_CHARS = 1 << 16
 MIN_ECHO_CHARS = 4
 # How deep quoted commands are read for secrets (`bash -c "ssh h 'mysql -pX'"`).
 MAX_DEPTH = 3
+# A quoted word holding one of these may hold a command of its own (`bash -c "mysql -pX"`).
+_COMMAND_MARKS = frozenset(" \t\n;|&")
 # Tool parameters holding file contents: never stored, whatever the tool.
 CONTENT_PARAMS = frozenset({"content", "old_string", "new_string", "edits", "new_source"})
 # Input keys whose value is a secret by name.
@@ -103,8 +105,15 @@ def _replaced(match: re.Match, found: set | None) -> str:
 
 
 def _remember(found: set | None, secret: str) -> None:
-    if found is not None and len(secret) >= MIN_ECHO_CHARS and REDACTED not in secret:
-        found.add(secret)
+    """Keep ``secret`` to remove it wherever else the call repeats it, and the parts a program may
+    echo alone: each of its words (``Bearer TOKEN``), what follows a user or scheme (``admin:PASS``,
+    ``pass:PASS``, ``admin%PASS``)."""
+    if found is None or REDACTED in secret:
+        return
+    pieces = {secret, *secret.split()}
+    for separator in ":%=":
+        pieces.add(secret.partition(separator)[2])
+    found.update(piece for piece in pieces if len(piece) >= MIN_ECHO_CHARS)
 
 
 def redact_command(text: str, found: set | None = None) -> str:
@@ -122,7 +131,7 @@ def _redact_words(text: str, found: set | None, depth: int) -> str:
             if index in secret:
                 _remember(found, value[secret[index]:])
                 edits.append((start, end, value[: secret[index]] + REDACTED))
-            elif depth < MAX_DEPTH and any(c in value for c in " \t\n;|&"):
+            elif depth < MAX_DEPTH and not _COMMAND_MARKS.isdisjoint(value):
                 inner: set = set()
                 if _redact_words(value, inner, depth + 1) != value:
                     edits.append((start, end, _without(text[start:end], inner)))
@@ -187,21 +196,24 @@ def _scrubbed(value, found):
 
 def clean_input(tool_input: dict, found: set | None = None) -> dict:
     """What may be stored of a call's input: contents dropped, secrets redacted, ≤ 4 KB.
-    The secrets found are added to ``found`` (for ``clean_error``)."""
+    The secrets found are added to ``found`` (for ``clean_error``); once some are, the input is
+    redacted again with them taken out first, so one repeated elsewhere in it goes too."""
     found = set() if found is None else found
     kept = {key: (OMITTED if key in CONTENT_PARAMS else value) for key, value in tool_input.items()}
     cleaned = redact_value(kept, found=found)
-    return truncate(_scrubbed(cleaned, found) if found else cleaned)
+    if found:
+        cleaned = redact_value(_scrubbed(kept, set(found)), found=found)
+    return truncate(cleaned)
 
 
 def clean_error(error, found=()) -> str | None:
-    """What may be stored of a call's error: its secrets redacted (and those of its input, ``found``,
-    wherever it repeats them), at most ``MAX_ERROR_CHARS``."""
+    """What may be stored of a call's error: the secrets of its input (``found``) taken out wherever
+    it repeats them, then its own redacted, at most ``MAX_ERROR_CHARS``."""
     if error is None:
         return None
     text = error if isinstance(error, str) else json.dumps(error, ensure_ascii=False)
     found = set(found)
-    text = scrub(redact_command(text, found), found)
+    text = scrub(redact_command(scrub(text[:MAX_SCAN_CHARS], found), found), found)
     return text if len(text) <= MAX_ERROR_CHARS else text[:MAX_ERROR_CHARS] + f"…[truncated {len(text) - MAX_ERROR_CHARS} chars]"
 
 

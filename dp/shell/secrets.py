@@ -26,6 +26,8 @@ password is the failure this module exists to prevent.
 
 from __future__ import annotations
 
+import functools
+
 from dp.shell.wrappers import basename
 
 # How an option takes its secret: attached (`-pX`, `--password=X`) or, when REQUIRED, the next word
@@ -59,7 +61,8 @@ PASSWORD_OPTIONS = (
     (("influx",), "", {"-t": REQUIRED}),
     (("twine",), "", {"-p": REQUIRED}),
     (("lftp",), "", {"-u": REQUIRED}),
-    (("openssl",), "", {"-k": REQUIRED}),
+    (("openssl",), "", {"-k": REQUIRED, "-pass": REQUIRED, "-passin": REQUIRED, "-passout": REQUIRED,
+                        "-password": REQUIRED}),
     (("gh",), "secret", {"-b": REQUIRED, "--body": REQUIRED}),
 )
 _BY_PROGRAM: dict[str, list[tuple[str, dict]]] = {}
@@ -78,9 +81,11 @@ _NOT_SECRETS = frozenset({"pwd", "oldpwd"})  # the shell's working directories
 _VALUELESS_PARTS = frozenset({"no", "stdin", "ask", "with", "prompt"})
 # After one of these words, a secret-named word is followed by its value (`npm config set NAME VALUE`).
 _SETTING_WORDS = frozenset({"config", "configure", "set", "config:set", "secret"})
+_SECRET_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "set-cookie"})
 _NAME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-")
 
 
+@functools.lru_cache(maxsize=4096)
 def secret_name(name: str) -> bool:
     """Whether ``name`` (an option, a variable, a setting) says its value is a secret."""
     lowered = name.lower()
@@ -90,7 +95,7 @@ def secret_name(name: str) -> bool:
     if lowered.strip("-_") in _NOT_SECRETS:
         return False
     parts = _parts(name)
-    return any(part in _SECRET_PARTS for part in parts) or squeezed.endswith("pass")
+    return any(part in _SECRET_PARTS for part in parts) or squeezed.endswith("pass") or squeezed.startswith("pass")
 
 
 def _parts(name: str) -> list[str]:
@@ -122,11 +127,19 @@ def is_reference(value: str) -> bool:
     return bool(name) and (name[0].isalpha() or name[0] == "_") and all(c.isalnum() or c == "_" for c in name)
 
 
+def _first_space(word: str) -> int:
+    """Where a word's first blank is: a name before it can be the word's own (``TOKEN="a b"``); one after
+    it belongs to a command quoted in the word (``bash -c "… TOKEN=x"``), which is read on its own."""
+    found = [at for at in (word.find(" "), word.find("\t"), word.find("\n")) if at >= 0]
+    return min(found) if found else len(word)
+
+
 def assigned_secret(word: str) -> int | None:
     """Where the value starts in ``NAME=value`` (anywhere in the word: ``-Dpassword=…``,
     ``--from-literal=token=…``, ``//registry/:_authToken=…``) when NAME says secret; else None."""
     at = word.find("=")
-    while at > 0:
+    blank = _first_space(word) if at > 0 else 0
+    while 0 < at < blank:
         start = at
         while start > 0 and word[start - 1] in _NAME_CHARS:
             start -= 1
@@ -134,6 +147,25 @@ def assigned_secret(word: str) -> int | None:
         if name and secret_name(name):
             return at + 1
         at = word.find("=", at + 1)
+    return None
+
+
+def header_secret(word: str) -> int | None:
+    """Where the value starts in ``Authorization: Bearer …``, ``Cookie: …``, ``X-Api-Key: …`` (a header
+    anywhere in the word: ``http.extraHeader=Authorization: Basic …``); else None."""
+    colon = word.find(": ")
+    blank = _first_space(word) if colon > 0 else 0
+    while 0 < colon < blank:
+        start = colon
+        while start > 0 and (word[start - 1].isalnum() or word[start - 1] in "-_"):
+            start -= 1
+        name = word[start:colon]
+        if name and (name.lower() in _SECRET_HEADERS or secret_name(name)):
+            at = colon + 1
+            while at < len(word) and word[at] == " ":
+                at += 1
+            return at if at < len(word) else None
+        colon = word.find(": ", colon + 1)
     return None
 
 
@@ -156,6 +188,7 @@ def secret_parts(words: list[str]) -> dict[int, int]:
             at, next_is = _option(word, options)
         else:
             at = assigned_secret(word)
+            at = header_secret(word) if at is None else at
             name = basename(word)
             if name in PROGRAMS and at is None:
                 options = {}

@@ -37,6 +37,8 @@ LONG_SINGLE_DASH = frozenset(
     }
 )
 _OPERATORS = frozenset(";&|()\n")
+# Where a run of plain characters in a word may end (a quote, a blank, an operator, an expansion).
+_WORD_ENDS = frozenset(" \t'\"\\`$") | _OPERATORS
 MAX_FLAGS = 20
 MAX_COMMANDS = 16
 
@@ -80,10 +82,10 @@ def split_words(text: str, limit: int | None = None) -> list[list[tuple[str, int
     i, n = 0, len(text)
     while i < n:
         c = text[i]
-        if c in "'\"\\":
+        if c in "'\"\\" or c == "$" and text[i + 1 : i + 2] in ("'", '"'):
             if not word and not quoted:
                 start = i
-            part, i = _unquoted(text, i)
+            part, i = _unquoted(text, i + (c == "$"))
             word.append(part)
             quoted = True  # the word exists even if empty ('')
         elif c in " \t" or c in _OPERATORS or c in "`$" and (c == "`" or text.startswith("$(", i)):
@@ -100,8 +102,11 @@ def split_words(text: str, limit: int | None = None) -> list[list[tuple[str, int
         else:
             if not word and not quoted:
                 start = i
-            word.append(c)
-            i += 1
+            end = i + 1
+            while end < n and text[end] not in _WORD_ENDS:  # the run of plain characters, at once
+                end += 1
+            word.append(text[i:end])
+            i = end
     if word or quoted:
         words.append(("".join(word), start, min(i, n)))
     if words:
@@ -115,11 +120,13 @@ def _line_end(text: str, i: int) -> int:
 
 
 def _unquoted(text: str, i: int) -> tuple[str, int]:
-    """The value of the quoted string or escape at ``i``, and the index after it."""
+    """The value of the quoted string or escape at ``i``, and the index after it (``$'…'`` and
+    ``$"…"`` are read from their quote on: escapes are left as typed)."""
     c = text[i]
     if c == "\\":
         return text[i + 1 : i + 2] or c, i + 2  # a backslash at the very end stays
-    close = min(closing_quote(text, i, escapes=c == '"'), len(text))
+    ansi = c == "'" and i > 0 and text[i - 1] == "$"
+    close = min(closing_quote(text, i, escapes=c == '"' or ansi), len(text))
     return (text[i + 1 : close].replace("\\" + c, c) if c == '"' else text[i + 1 : close]), close + 1
 
 

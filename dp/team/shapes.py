@@ -144,6 +144,7 @@ class Shaper:
     def __init__(self, local, machine: str):
         self.local, self.machine = local, machine
         self._repositories: dict[str, str] = {}
+        self._intents: dict[tuple[str, str], bool] = {}  # same_intent of two labels, asked once per sync
 
     def row(self, row) -> tuple | None:
         """The upload row (``EVENT_FIELDS``) of a local row (``desires.after``'s columns); None when
@@ -170,7 +171,10 @@ class Shaper:
         kept = []
         for done, sub, flags in desires.bash_successes_after(self.local, session, timestamp, row_id, FOLLOW_WINDOW):
             shape = [done, sub, option_names(done, json.loads(flags))]
-            if same_intent(failed, label("Bash", *shape)):
+            pair = (failed, label("Bash", *shape))
+            if pair not in self._intents:
+                self._intents[pair] = same_intent(*pair)
+            if self._intents[pair]:
                 kept.append(shape)
                 if len(kept) == THEN_KEPT:
                     break
