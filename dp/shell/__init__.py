@@ -12,6 +12,7 @@
 * ``dp.shell.quoting`` — the literal value of a word; text fed as a quoted heredoc.
 * ``dp.shell.wrappers`` — ``sudo``, ``env``, ``timeout 5`` …: which word names the program.
 * ``dp.shell.shape`` — the capture hook's shapes (program, subcommand, flags).
+* ``dp.shell.secrets`` — which words of a command hold a secret (redaction and shapes).
 
 Nothing is imported here: the hook pays only for the modules it uses.
 """
