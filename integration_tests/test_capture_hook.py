@@ -111,16 +111,17 @@ def test_fifty_concurrent_sessions_lose_no_event(store, env):
         success(f"python3 job{n}.py -v", session=f"session-{n}", tool_use_id=f"toolu_s{n}")
         for n in range(50)
     ]
-    procs = [subprocess.Popen([str(CAPTURE_BIN)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, env=env) for _ in payloads]
 
-    def feed(pair):
-        proc, payload = pair
+    def feed(payload):
+        # Started and fed at once, as an agent does: a hook waits for its payload no longer than
+        # pave-check does (dp.hook.read_stdin), so the writer must not wait for 49 other starts first.
+        proc = subprocess.Popen([str(CAPTURE_BIN)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, env=env)
         out, err = proc.communicate(json.dumps(payload).encode(), timeout=120)
         return proc.returncode, out, err
 
-    with ThreadPoolExecutor(max_workers=len(procs)) as pool:
-        results = list(pool.map(feed, zip(procs, payloads)))
+    with ThreadPoolExecutor(max_workers=len(payloads)) as pool:
+        results = list(pool.map(feed, payloads))
     assert all(result == (0, b"", b"") for result in results)
     rows = stored(store)
     assert len(rows) == 50
