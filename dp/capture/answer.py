@@ -52,6 +52,9 @@ def told(conn, agent, event, row: dict) -> str:
         text = message(answer, row["command"], corrected, here)
         if not tell_once(conn, event.session, answer["id"]):
             return ""
+        from dp.capture.actions import answered
+
+        answered(conn, agent, event, row, answer)  # dp's action, judged by the agent's next call (dp stats)
         from dp.agents.base import CONTEXT, Decision
 
         return agent.answer(event, Decision(CONTEXT, text))[1]

@@ -118,6 +118,7 @@ def _capture_one(db, payload: dict, agent_name: str | None) -> tuple[int, str]:
         from dp.capture.fixes import drain
 
         added += drain(conn, path)  # the mod's fixes: the fixed call's own PostToolUse lands here
+        _take_actions(conn, path)
         if rows[0]["outcome"] != "failure":
             return added, ""
         from dp.capture.answer import told
@@ -125,6 +126,19 @@ def _capture_one(db, payload: dict, agent_name: str | None) -> tuple[int, str]:
         return added, told(conn, agent, event, rows[0])
     finally:
         conn.close()
+
+
+def _take_actions(conn, path: str) -> None:
+    """pave-check's notes of what it did (dp.capture.actions), moved into the store; a store from before
+    their table (0009) keeps them in the spool until a dp command migrates it."""
+    import sqlite3
+
+    from dp.capture.actions import drain
+
+    try:
+        drain(conn, path)
+    except sqlite3.OperationalError:
+        pass
 
 
 def _keep_if_following_failure(conn, rows) -> None:

@@ -82,19 +82,21 @@ def parse_input(text) -> dict:
 def captured(db_path):
     """A connection for reading what was captured (None: no store yet, nothing captured).
 
-    The one way ``dp desires``, ``dp paths`` and ``dp suggest`` read: what the mod spooled is moved
-    into the store first (creating it if need be) where dp may write it, else it stays spooled; a
+    The one way ``dp desires``, ``dp paths``, ``dp suggest`` and ``dp stats`` read: what the mod and the
+    hook spooled (fixes, dp's actions) is moved into the store first (creating it if need be) where dp may write it, else it stays spooled; a
     read-only store (or one from a newer dp) is read as it is, never refused (``dp.store.reading``).
     """
-    from dp.capture.fixes import drain, pending
+    from dp.capture import actions, fixes
     from dp.store import Store, reading
 
-    if pending(str(db_path)):
+    fixed, acted = fixes.pending(str(db_path)), actions.pending(str(db_path))
+    if fixed or acted:
         try:
             with Store.open(db_path) as store:
-                drain(store.conn, str(db_path))
+                fixes.drain(store.conn, str(db_path))
+                actions.drain(store.conn, str(db_path), wait=True)  # every action so far (dp stats)
         except DpError:
-            pass  # a store dp may not write: the fixes wait in the spool for one it may
+            pass  # a store dp may not write: the fixes and actions wait in their spools for one it may
     with reading(db_path) as store:
         yield None if store is None else store.conn
 

@@ -64,7 +64,7 @@ Example hook command:  pave-check --db ~/.dp/dp.db --permission none
 
 
 class Options:
-    __slots__ = ("agent", "db", "permission", "mode", "verbose", "said")
+    __slots__ = ("agent", "db", "permission", "mode", "verbose", "said", "acted")
 
     def __init__(self):
         self.agent = None  # dp.agents.DEFAULT
@@ -73,6 +73,7 @@ class Options:
         self.mode = "rewrite"
         self.verbose = False
         self.said: list = []  # why the call was let through untouched (stderr under --verbose)
+        self.acted: list = []  # what dp did to the call: (rule, its source, program rewritten away, program written)
 
     def say(self, why: str) -> None:
         """Note why the hook lets a call through untouched: printed on stderr under --verbose only,
@@ -232,13 +233,61 @@ def decide(options: Options, event):
         if known is not None:
             from dp.agents.base import BLOCK
 
-            return Decision(BLOCK, known.message or _correction(event, known))
+            options.acted.append(_blocked(known))
+            return _noted(options, event, Decision(BLOCK, known.message or _correction(event, known)))
     conn = _open_store(options)
     try:
-        return _decide(conn, options, event, words, _project(conn, event.cwd))
+        return _noted(options, event, _decide(conn, options, event, words, _project(conn, event.cwd)))
     finally:
         if conn is not None:
             conn.close()
+
+
+# Beside the store: pave-check appends one JSON line per call it acted on (dp.capture.actions moves them
+# into the store). Past MAX_SPOOL_BYTES (thousands of actions no capture run took) it notes nothing more.
+ACTIONS_SPOOL = "actions.jsonl"
+MAX_SPOOL_BYTES = 1 << 20
+_MAX_FIELD = 200
+# The kind each decision is noted as (a rewrite's advice-only answer and a plain "nothing" are no action).
+_ACTION_KINDS = {"rewrite": "rewrite", "deny": "advise", "block": "block"}
+
+
+def _blocked(alias) -> tuple:
+    """The action of a tool-name alias that blocks a call."""
+    return (f"{alias.from_name} → {alias.to_name}", getattr(alias, "source", "") or "user", alias.from_name,
+            alias.to_name)
+
+
+def _noted(options, event, decision):
+    """``decision``, after noting what dp did to the call (issue 51): one line appended to the spool
+    beside the store, never SQLite, only when dp acted (a call dp leaves alone costs nothing here).
+    The line holds rule descriptions and command words, no command text. Fails open: a note never
+    costs the call its answer."""
+    kind = _ACTION_KINDS.get(decision.kind)
+    if kind is None or not options.acted:
+        return decision
+    import json
+    import os
+    import time
+
+    try:
+        from dp.store.location import db_location
+
+        line = json.dumps({"at": time.time(), "session": event.session[:_MAX_FIELD],
+                           "call": str(event.call_id or "")[:_MAX_FIELD],
+                           "agent": getattr(event.agent, "name", "") or "", "kind": kind, "cwd": event.cwd[:1024],
+                           "rules": [[str(part)[:_MAX_FIELD] for part in act] for act in options.acted[:8]]},
+                          ensure_ascii=False) + "\n"
+        path = os.path.join(os.path.dirname(os.path.abspath(db_location(options.db))), ACTIONS_SPOOL)
+        descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            if os.fstat(descriptor).st_size < MAX_SPOOL_BYTES:
+                os.write(descriptor, line.encode("utf-8"))  # one write under 4 KiB: lines never interleave
+        finally:
+            os.close(descriptor)
+    except Exception:  # noqa: BLE001 - the answer matters more than its note
+        pass
+    return decision
 
 
 def _command_words(event):
@@ -393,6 +442,7 @@ def _decide(conn, options, event, words, project=None):
     tool, tool_input = event.tool, event.tool_input
     alias = _tool_alias(conn, event, project)
     if alias is not None:
+        options.acted.append(_blocked(alias))
         return Decision(BLOCK, alias.message or _correction(event, alias))
     if not isinstance(tool_input, dict):  # a block depends on the name alone; a rewrite needs input
         options.say(f"the {event.agent_tool} call's input is not an object: nothing to rewrite")
@@ -425,7 +475,21 @@ def _decide(conn, options, event, words, project=None):
         return Decision(NOTHING)
     for remark in result.remarks:
         options.say(remark)
+    options.acted.extend(_acts(result))
     return _response(options, tool_input, result)
+
+
+def _acts(result) -> list:
+    """What a rewrite pass did, one action per rule that fired (and one for project paving): the rule
+    as dp names it, its layer, the program it rewrote away and the one it wrote."""
+    from dp.rules import COMMAND
+    from dp.rules.apply import label
+
+    acts = [(label(rule), rule.source, rule.command, rule.to_name if rule.match_kind == COMMAND else rule.command)
+            for rule in result.fired]
+    if result.paved:
+        acts.append(("project paving", "paving", "", ""))
+    return acts
 
 
 def _say_no_rule(options, event, command, words) -> None:

@@ -47,14 +47,19 @@ class Result:
 
     ``remarks`` name what stopped a translation (``grep -P …``): the hook shows
     them only in advise or verbose mode, since the command then runs as typed.
+    ``fired`` holds the rules that changed it and ``paved`` whether project paving did:
+    what the hook notes as dp's actions (issue 51), so each can be judged by what happened next.
     """
 
-    __slots__ = ("updated_input", "notes", "remarks")
+    __slots__ = ("updated_input", "notes", "remarks", "fired", "paved")
 
-    def __init__(self, updated_input: dict, notes: list[str], remarks: list[str] | None = None):
+    def __init__(self, updated_input: dict, notes: list[str], remarks: list[str] | None = None, fired=(),
+                 paved: bool = False):
         self.updated_input = updated_input
         self.notes = notes
         self.remarks = remarks or []
+        self.fired = list(fired)
+        self.paved = paved
 
 
 def rewrite(tool_input: dict, rules: list[Rule], *, cwd: str = "", refetch=None, pave=None,
@@ -87,7 +92,7 @@ def rewrite(tool_input: dict, rules: list[Rule], *, cwd: str = "", refetch=None,
     notes = pass_.notes()
     if updated == tool_input and not notes and not pass_.remarks:
         return None
-    return Result(updated, notes, pass_.remarks)
+    return Result(updated, notes, pass_.remarks, pass_.fired_rules.values(), bool(pass_.paving_notes))
 
 
 class _Pass:
@@ -100,6 +105,7 @@ class _Pass:
         self.pave = pave
         self.programs = programs
         self.fired: dict = {}  # rule key → (kind rank, rule rank, note)
+        self.fired_rules: dict = {}  # rule key → the rule, in the order they fired
         self.backwards: dict = {"made": [], "refused": False}  # a table read backwards, in the string at hand
         self.paving_notes: list[str] = []
         self.remarks: list[str] = []
@@ -153,6 +159,7 @@ class _Pass:
 
     def _fire(self, rule: Rule, extra=()) -> None:
         if rule.key not in self.fired:
+            self.fired_rules[rule.key] = rule
             rank = (APPLY_ORDER.index(rule.match_kind), self._rank(rule))
             self.fired[rule.key] = (*rank, _describe(rule, extra))
 
@@ -340,6 +347,19 @@ def _script_programs(pass_: _Pass, script: str) -> list:
 
 def _describe(rule: Rule, notes=()) -> str:
     """The note the hook shows for a rule that fired, with what it dropped or changed."""
+    kind, text = rule.match_kind, label(rule)
+    if rule.message:
+        text += f" ({rule.message})"
+    if kind == COMMAND and notes:
+        return text + ": " + ", ".join(notes)  # what the translation changed
+    for note in notes:
+        text += f"; {note}"
+    return text
+
+
+def label(rule: Rule) -> str:
+    """The rule in one short line (``grep → rg``, ``git: --amend → --fixup``): how the hook's note and
+    ``dp stats`` name it."""
     kind = rule.match_kind
     if kind == COMMAND:
         text = f"{rule.command} → {rule.to_name}"
@@ -353,10 +373,4 @@ def _describe(rule: Rule, notes=()) -> str:
         text = f"{scope}/{rule.from_name}/ → '{rule.to_name}'"
     else:
         text = f"{rule.from_name} → recipe"
-    if rule.message:
-        text += f" ({rule.message})"
-    if kind == COMMAND and notes:
-        return text + ": " + ", ".join(notes)  # what the translation changed
-    for note in notes:
-        text += f"; {note}"
     return text

@@ -61,12 +61,16 @@ def ingest(directory: Optional[Path] = None, go_db: Optional[Path] = None, dry_r
         raise DpError("say what to ingest: " + ", ".join(f"{option} [DIR]" for _, (option, *_) in sources)
                       + " or --desire-path-db FILE")
     report = {}
+    from dp.capture import actions
     from dp.capture.fixes import drain
 
     with Store.open(opts.store) as store:
         fixed = drain(store.conn, str(opts.store))
         if fixed:
             report["mod_fixes"] = fixed
+        acted = actions.drain(store.conn, str(opts.store), wait=True)  # the hook's notes, joined in dp stats
+        if acted:
+            report["actions"] = acted
         for agent, key in picked:
             report[key] = _read(agent.part("sessions"), store.conn, directory, opts.json or opts.quiet)
         if go_db is not None:

@@ -1,0 +1,84 @@
+"""``dp stats``: what dp did to agents' calls this week, and what happened next (issue 51)."""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import typer
+
+from dp.cli.common import print_json
+from dp.cli.options import Shared, shared
+
+HELP = """What dp did to your agents' calls, and what happened next: calls seen,
+rewritten, blocked and answered; failures dp prevented and answers the agent
+followed; per rule and per agent. Every figure is a count of what was captured
+(docs/stats.md says how each is counted); a rule that hurts is marked.
+
+\b
+Examples:
+  dp stats                      # the last 7 days
+  dp stats --since 30d --json
+  dp stats --agent gemini --project ~/src/app
+"""
+DEFAULT_SINCE = "7d"
+
+
+@shared()
+def stats(
+    since: str = typer.Option(DEFAULT_SINCE, "--since", metavar="WHEN", help="Since WHEN (7d, 12h, 2w or a date)."),
+    agent: Optional[str] = typer.Option(None, "--agent", metavar="NAME", help="Only what dp did in agent NAME."),
+    project: Optional[str] = typer.Option(None, "--project", metavar="DIR", help="Only calls under DIR."),
+    opts: Shared = None,
+) -> None:
+    import os
+
+    from dp.desires import query
+    from dp.desires.stats import stats as count
+
+    start = query.parse_since(since)
+    if agent is not None:
+        from dp.agents import names
+        from dp.errors import DpError
+
+        if agent not in names():
+            raise DpError(f"--agent {agent!r} is not an agent dp serves; use one of: {', '.join(names())}")
+    folder = os.path.realpath(os.path.expanduser(project)) if project else ""
+    with query.captured(opts.store) as conn:
+        report = count(conn, start, agent or "", folder)
+    report["since"] = query.iso(start)
+    if opts.json:
+        print_json(report)
+        return
+    _print(report, since)
+
+
+def _print(report: dict, since: str) -> None:
+    from dp.terminal import printable
+
+    seen = report["calls_seen"]
+    typer.echo(f"Since {report['since']} ({since}):")
+    if seen is not None:
+        typer.echo(f"  calls seen        {seen}")
+    for label, key in (("rewritten", "rewritten"), ("advised", "advised"), ("blocked", "blocked"),
+                       ("answered", "answered"), ("failures prevented", "prevented"),
+                       ("answers followed", "answers_followed")):
+        typer.echo(f"  {label:<17} {report[key]}")
+    if report["rules"]:
+        typer.echo("\nBy rule (actions: succeeded / failed / unknown, undone):")
+        for rule in report["rules"]:
+            mark = "  ⚠ hurts: its calls fail or are undone more than they succeed" if rule["hurts"] else ""
+            extra = f", followed {rule['followed']}" if rule["kind"] == "answer" else ""
+            typer.echo(f"  {printable(rule['rule'])} [{rule['kind']}, {rule['source']}]: {rule['actions']}: "
+                       f"{rule['succeeded']} / {rule['failed']} / {rule['unknown']}, undone {rule['undone']}"
+                       f"{extra}{mark}")
+    if report["agents"]:
+        typer.echo("\nBy agent:")
+        for agent in report["agents"]:
+            typer.echo(f"  {agent['agent']}: {agent['actions']} actions, {agent['succeeded']} succeeded, "
+                       f"{agent['failed']} failed")
+    if not report["rules"]:
+        typer.echo("\nNo action of dp's in this time (dp acts when a rule, paving or a learned answer applies).")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("stats", help=HELP, short_help="What dp did to agents' calls, and what happened next.")(stats)

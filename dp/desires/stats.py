@@ -1,0 +1,124 @@
+"""``dp stats``: what dp did to agents' calls and what happened next, counted (issue 51).
+
+Every figure is a count of stored events, never an estimate (docs/stats.md says
+how each is counted). An action (``dp.store.actions``: a rule's rewrite, a
+block, a paving, a learned answer told) is joined here to the captured calls of
+its session (desires): the acted-on call (by its call id; for an agent that
+sends none, the session's first Bash call from the action on) and the call
+after it. From those two:
+
+* ``succeeded`` / ``failed``: the acted-on call's outcome (``unknown`` when it
+  was not captured, e.g. a block, or a session not yet ingested);
+* ``undone``: the next call ran the program the rule rewrote away;
+* ``prevented``: the rewritten call succeeded where the program it replaced
+  had failed in an earlier session;
+* ``failed_where_original_worked``: it failed where the program it replaced
+  had succeeded in an earlier session;
+* ``followed`` / ``followed_and_worked`` (answers): the next call ran the
+  program the answer led to (and succeeded); ``repeated``: the next call failed
+  with the same program again.
+
+A rule ``hurts`` when at least ``HURT_MIN`` of its calls failed or were
+undone, and more than succeeded.
+"""
+
+from __future__ import annotations
+
+from dp.store import actions as stored
+
+HURT_MIN = 2
+_OUTCOME_COUNT = {"success": "succeeded", "failure": "failed"}
+COUNTS = ("actions", "succeeded", "failed", "unknown", "undone", "prevented", "failed_where_original_worked",
+          "followed", "followed_and_worked", "repeated")
+
+
+def stats(conn, since: str = "", agent: str = "", project: str = "") -> dict:
+    """The ``dp stats --json`` object for the store ``conn`` (None: no store, nothing to count)."""
+    found = stored.actions(conn, since, agent, project) if conn is not None and _has_actions(conn) else []
+    judged = [judge(conn, action) for action in found]
+    totals = {kind: sum(1 for action in judged if action["kind"] == kind)
+              for kind in ("rewrite", "advise", "block", "paving", "answer")}
+    return {
+        "since": since,
+        "calls_seen": None if agent or conn is None else stored.calls_seen(conn, since, project),
+        "rewritten": totals["rewrite"] + totals["paving"], "advised": totals["advise"],
+        "blocked": totals["block"], "answered": totals["answer"],
+        "prevented": sum(action["prevented"] for action in judged),
+        "answers_followed": sum(action["followed"] for action in judged if action["kind"] == "answer"),
+        "rules": _by(judged, "rule"),
+        "agents": _by(judged, "agent"),
+    }
+
+
+def _has_actions(conn) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'actions'").fetchone() is not None
+
+
+def judge(conn, action: dict) -> dict:
+    """``action`` with what happened next: its call's outcome and the next call's relation to it."""
+    rows = stored.calls_after(conn, action["session_id"], action["timestamp"]) if action["session_id"] else []
+    calls = _calls(rows)
+    mine = _acted_on(calls, action["event_key"])
+    after = calls[calls.index(mine) + 1] if mine in calls and calls.index(mine) + 1 < len(calls) else None
+    outcome = mine["outcome"] if mine else "unknown"
+    original, written = _program(action["from_command"]), _program(action["to_command"])
+    earlier = stored.earlier_outcomes(conn, original, action["timestamp"], action["session_id"]) \
+        if original and original != written and action["kind"] != "answer" else set()
+    is_answer = action["kind"] == "answer"
+    next_ran = after["commands"] if after else ()
+    return {
+        **action,
+        "outcome": outcome,
+        "undone": not is_answer and bool(original) and original != written and original in next_ran,
+        "prevented": not is_answer and outcome == "success" and "failure" in earlier,
+        "failed_where_original_worked": not is_answer and outcome == "failure" and "success" in earlier,
+        "followed": is_answer and bool(written) and written in next_ran,
+        "followed_and_worked": is_answer and bool(written) and written in next_ran and after["outcome"] == "success",
+        "repeated": bool(after) and after["outcome"] == "failure" and (original or written) in next_ran
+        and (is_answer or outcome == "failure"),
+    }
+
+
+def _program(word: str) -> str:
+    """A program as a captured shape names it (``./gradlew`` → ``gradlew``, as dp.shell.shape does)."""
+    return word.rsplit("/", 1)[-1]
+
+
+def _calls(rows) -> list[dict]:
+    """Shape rows grouped into calls, in order: each call's key, outcome and the programs it ran."""
+    calls: list[dict] = []
+    for key, outcome, command, _klass, timestamp in rows:
+        base = key.rsplit("#", 1)[0] if key and "#" in key else (key or f"@{timestamp}")
+        if calls and calls[-1]["key"] == base:
+            calls[-1]["commands"].append(command)
+            if outcome == "failure":
+                calls[-1]["outcome"] = "failure"
+            continue
+        calls.append({"key": base, "outcome": outcome, "commands": [command]})
+    return calls
+
+
+def _acted_on(calls: list[dict], event_key):
+    """The call the action was on: by its key, else (no call id) the first call from the action on."""
+    if event_key:
+        return next((call for call in calls if call["key"] == event_key), None)
+    return calls[0] if calls else None
+
+
+def _by(judged: list[dict], field: str) -> list[dict]:
+    """Per ``field`` (rule, agent): how many actions, and each outcome counted; most actions first."""
+    groups: dict = {}
+    for action in judged:
+        name = action[field] or "?"
+        group = groups.setdefault(name, {field: name, "kind": action["kind"], "source": action["rule_source"],
+                                         **{count: 0 for count in COUNTS}})
+        group["actions"] += 1
+        group[_OUTCOME_COUNT.get(action["outcome"], "unknown")] += 1
+        for count in COUNTS[4:]:
+            group[count] += int(action[count])
+    for group in groups.values():
+        harm = group["failed"] + group["undone"]
+        group["hurts"] = field == "rule" and group["kind"] != "answer" and harm >= HURT_MIN and harm > group["succeeded"]
+        if field == "agent":
+            del group["kind"], group["source"]
+    return sorted(groups.values(), key=lambda group: (-group["actions"], group[field]))

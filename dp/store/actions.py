@@ -1,0 +1,70 @@
+"""The ``actions`` table (migration 0009): what dp did to agents' calls, every statement on it.
+
+Writers: ``dp.capture.actions`` (the hook's notes, moved from their spool by
+dp-capture, ``dp ingest`` and ``dp stats``) and dp-capture's after-failure
+answer (``add``). Reader: ``dp stats`` through ``dp.desires.stats``, which
+joins each action to the captured calls of its session (``calls_after``): what
+happened next is never stored, so calls ``dp ingest`` reads later count too.
+Stdlib only: dp-capture imports it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+from dp.store.connection import transaction
+
+COLUMNS = ("event_key", "session_id", "agent", "kind", "rule", "rule_source", "from_command", "to_command", "cwd",
+           "timestamp")
+_INSERT = f"INSERT OR IGNORE INTO actions ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
+# The calls of a session from a moment on, oldest first: the acted-on call and the ones after it.
+_CALLS_AFTER = """SELECT event_key, outcome, command, error_class, timestamp FROM desires
+WHERE session_id = ? AND tool_name = 'Bash' AND timestamp >= ? ORDER BY timestamp, id LIMIT ?"""
+
+
+def add(conn: sqlite3.Connection, rows) -> int:
+    """Store action dicts keyed by ``COLUMNS`` in one transaction (one already stored, by its call, kind
+    and rule, is skipped); returns how many were new."""
+    with transaction(conn):
+        before = conn.total_changes
+        conn.executemany(_INSERT, ([row.get(name) or "" if name != "event_key" else row.get(name) for name in COLUMNS]
+                                   for row in rows))
+        return conn.total_changes - before
+
+
+def actions(conn: sqlite3.Connection, since: str = "", agent: str = "", project: str = "") -> list[dict]:
+    """The actions from ``since`` on (a stored timestamp), of one agent and under one directory when given,
+    oldest first."""
+    sql, args = f"SELECT id, {', '.join(COLUMNS)} FROM actions WHERE timestamp >= ?", [since]
+    if agent:
+        sql, args = sql + " AND agent = ?", [*args, agent]
+    if project:
+        sql, args = sql + " AND (cwd = ? OR substr(cwd, 1, ?) = ?)", [*args, project, len(project) + 1, project + "/"]
+    return [dict(zip(("id", *COLUMNS), row)) for row in conn.execute(sql + " ORDER BY timestamp, id", args)]
+
+
+def calls_after(conn: sqlite3.Connection, session_id: str, timestamp: str, limit: int = 16) -> list[tuple]:
+    """``(event_key, outcome, command, error_class, timestamp)`` of the session's Bash calls (one row per
+    shape) from ``timestamp`` on."""
+    return conn.execute(_CALLS_AFTER, (session_id, timestamp, limit)).fetchall()
+
+
+def earlier_outcomes(conn: sqlite3.Connection, command: str, before: str, session_id: str) -> set:
+    """The outcomes (``failure``, ``success``) ``command`` had in Bash calls of other sessions before ``before``."""
+    rows = conn.execute("SELECT DISTINCT outcome FROM desires WHERE tool_name = 'Bash' AND command = ? "
+                        "AND timestamp < ? AND session_id != ?", (command, before, session_id))
+    return {row[0] for row in rows}
+
+
+def calls_seen(conn: sqlite3.Connection, since: str = "", project: str = "") -> int:
+    """How many tool calls were captured from ``since`` on (under ``project`` when given): each failed call,
+    and each successful call once (its first shape's row, or one per moment for calls without an id)."""
+    where, args = "timestamp >= ?", [since]
+    if project:
+        where, args = where + " AND (cwd = ? OR substr(cwd, 1, ?) = ?)", [*args, project, len(project) + 1,
+                                                                          project + "/"]
+    sql = (f"SELECT (SELECT count(*) FROM desires WHERE outcome = 'failure' AND {where})"
+           f" + (SELECT count(*) FROM desires WHERE outcome = 'success' AND event_key LIKE '%#0' AND {where})"
+           f" + (SELECT count(DISTINCT session_id || timestamp) FROM desires WHERE outcome = 'success'"
+           f" AND event_key IS NULL AND {where})")
+    return conn.execute(sql, args * 3).fetchone()[0]
