@@ -415,6 +415,11 @@ class Agent:
         """
         raise NotImplementedError
 
+    def hook_starts(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> str | None:
+        """Which calls start pave-check under ``hook_entries``' entries, in words; None when the
+        agent's adapter does not say."""
+        return None
+
     def capture_entries(self, capture_command: str) -> dict:
         """Event → hook groups running ``capture_command`` (dp-capture) after tool calls."""
         raise NotImplementedError

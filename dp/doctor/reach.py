@@ -45,9 +45,20 @@ def check_entries(files, db_path) -> list:
                 reinstall_command(file),
             ))
         else:
-            kind = "if-filtered" if filtered else "plain"
-            findings.append(Finding("entries", OK, f"{file.where}: dp's {kind} hook entries match the rules"))
+            starts = _starts(command, bool(filtered), db_path, record)  # what the entries do, not what they are called
+            kind = "" if starts else "if-filtered " if filtered else "plain "
+            findings.append(Finding("entries", OK, f"{file.where}: dp's {kind}hook entries match the rules"
+                                    + (f"; {starts}" if starts else "")))
     return findings
+
+
+def _starts(command: str, filtered: bool, db_path, record) -> str | None:
+    """Which calls start pave-check under a file's entries, for the agent the install names."""
+    from dp.agents import get
+    from dp.install.hook import hook_starts
+
+    name = record.details.get("agent") if record else None
+    return hook_starts(command, filtered, db_path, get(name))
 
 
 def check_reach(rules) -> list:

@@ -150,6 +150,9 @@ def install(path: Path, command: str, scope: str, db_path: Path, support: dict |
     created = [str(directory) for directory in missing_directories(path)]
     report = _apply(path, scope, command, support["filtered"], db_path, capture_command, agent)
     report["filters"] = {key: support[key] for key in ("filtered", "version", "reason")}
+    starts = hook_starts(command, support["filtered"], db_path, agent)
+    if starts:
+        report["filters"]["starts"] = starts
     details = {"command": command, "filtered": support["filtered"], **_created(db_path, path, created)}
     if _agent_option(agent):
         details["agent"] = agent.name
@@ -224,6 +227,16 @@ def wanted_entries(command: str, filtered: bool, db_path: Path, agent=None) -> d
     agent = agent or agents.get()
     rules = read_rules(db_path) + trusted_project_rules(db_path)
     return agent.hook_entries(command, rules, filter_words(str(Path(db_path).parent)), filtered)
+
+
+def hook_starts(command: str, filtered: bool, db_path: Path, agent=None) -> str | None:
+    """Which calls start pave-check under the entries ``wanted_entries`` writes, in words (None when
+    the agent does not say): init and doctor say this, read from the same rules and words."""
+    from dp.paving import filter_words
+
+    agent = agent or agents.get()
+    rules = read_rules(db_path) + trusted_project_rules(db_path)
+    return agent.hook_starts(command, rules, filter_words(str(Path(db_path).parent)), filtered)
 
 
 def trusted_project_rules(db_path: Path) -> list:

@@ -148,6 +148,13 @@ class ClaudeCode(Agent):
 
         return filters.wanted(hook_command, rules, filtered, extra_words)
 
+    def hook_starts(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> str:
+        from dp.agents.claude import filters
+
+        rules = list(rules)
+        why = filters.bash_filter(rules, extra_words)[1] if filtered else ""
+        return filters.starts(filters.wanted(hook_command, rules, filtered, extra_words), why)
+
     def capture_entries(self, capture_command: str) -> dict:
         from dp.agents.settings import capture_entries
 

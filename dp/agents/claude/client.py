@@ -74,9 +74,8 @@ def filter_support() -> dict:
                 "reason": f"Claude Code {spelled(version)} has no hook `if` filters (they need "
                           f"{spelled(IF_FILTERS_SINCE)}+): installed the plain handler, which runs on every tool call"}
     return {"filtered": True, "version": spelled(version),
-            "reason": f"Claude Code {spelled(version)}: the hook starts only for Bash commands a rule can match "
-                      f"and for tools that have rules (`if` filters, kept in sync with the rules; with more than "
-                      f"{MAX_CONDITIONS} command words, for every Bash command)"}
+            "reason": f"Claude Code {spelled(version)} has hook `if` filters: dp keeps them in sync with the rules "
+                      f"(up to {MAX_CONDITIONS} command words)"}
 
 
 def lacks(version: str | None) -> str | None:

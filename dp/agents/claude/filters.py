@@ -102,11 +102,45 @@ def wanted(command: str, rules, filtered: bool, extra_words=()) -> dict[str, lis
     }
 
 
-def _pre_tool_use(command: str, rules, extra_words) -> list[dict]:
-    groups = []
+def bash_filter(rules, extra_words=()) -> tuple[list[str] | None, str]:
+    """(the command words the Bash handler's conditions name, or None for the plain Bash handler;
+    why, in words, when it is the plain one). ``wanted`` writes from this, and init and doctor
+    say it, so what they describe is what the settings hold."""
     words, everything = bash_words(rules)
     words = sorted(set(words) | {word for word in extra_words if _SAFE_WORD.match(word)})
-    if everything or len(words) > MAX_CONDITIONS:
+    if everything:
+        return None, "a rule can match any Bash command"
+    if len(words) > MAX_CONDITIONS:
+        paving = " (with project paving's words; `dp paving off` drops them)" if extra_words else ""
+        return None, f"the rules need {len(words)} command words{paving}, more than the {MAX_CONDITIONS} `if` conditions dp writes"
+    return words, ""
+
+
+def starts(entries: dict, why: str = "") -> str:
+    """Which tool calls start pave-check under ``entries`` (``wanted``'s), in words; ``why`` says
+    why the Bash handler is the plain one (``bash_filter``), when it is."""
+    parts = []
+    for group in entries.get(PRE, []):
+        matcher = group.get("matcher")
+        if matcher in (None, "", PLAIN_MATCHER):
+            parts.append("every tool call (no `if` filters)")
+            continue
+        named = [handler["if"][len("Bash(*"):-len("*)")] for handler in group["hooks"] if handler.get("if")]
+        if matcher == BASH_TOOL:
+            parts.append(f"Bash commands naming {', '.join(named)}" if named else
+                         "every Bash command" + (f": {why}" if why else ""))
+        else:
+            parts.append("calls of " + ", ".join(re.sub(r"\\(.)", r"\1", name) for name in matcher.split("|")))
+    said = "pave-check starts for " + ("; ".join(parts) if parts else "no tool call")
+    if POST_TOOL_BATCH in entries:
+        said += "; and after every batch of tool calls (PostToolBatch)"
+    return said
+
+
+def _pre_tool_use(command: str, rules, extra_words) -> list[dict]:
+    groups = []
+    words, _ = bash_filter(rules, extra_words)
+    if words is None:
         groups.append(_group(BASH_TOOL, [_handler(command)]))
     elif words:
         groups.append(_group(BASH_TOOL, [_handler(command, condition) for w in words for condition in conditions(w)]))

@@ -355,6 +355,8 @@ def describe_hook_result(result: dict) -> list[str]:
             lines.append(f"  also on {' and '.join(others)}: the corrections the model reads")
     if result.get("filters"):
         lines.append(f"  {result['filters']['reason']}")
+        if result["filters"].get("starts"):
+            lines.append(f"  {result['filters']['starts']}")
     if result.get("deleted"):
         lines.append("  The file held nothing else, so it was deleted.")
     capture = result.get("capture")
