@@ -88,8 +88,8 @@ def problems(judged, *, code_allowed: bool = False, opt_in: str = "",
             for problem in judged.problems if not (code_allowed and problem.code) and not passes(problem)]
 
 
-def render(template: str, judged, wrap: Callable[[str, str], str], blanks=()) -> str:
-    """``template`` with each placeholder given by ``wrap(tag, context)`` (see ``dp.shell.placement``)."""
+def render(template: str, judged, wrap: Callable[[str, str, tuple], str], blanks=()) -> str:
+    """``template`` with each placeholder given by ``wrap(tag, context, span)`` (see ``dp.shell.placement``)."""
     from dp.shell.placement import rewrite
 
     return rewrite(template, judged, wrap, blanks)

@@ -79,14 +79,14 @@ def test_blanked_tags_and_the_rewrite_of_a_quoted_heredoc():
     blanks = [m.span() for m in re.finditer(r"\{%.*?%\}", text)]
     assert judged(text, blanks).problems == []
     text = "cat <<'EOF' >out\n$HOME `x` \\ {{v}}\nEOF\necho 'a={{v}}' \"{{v}}\""
-    result = rewrite(text, judged(text), lambda tag, context: f"<{context}>")
+    result = rewrite(text, judged(text), lambda tag, context, span: f"<{context}>")
     assert result == ("cat <<EOF >out\n\\$HOME \\`x\\` \\\\ <heredoc>\nEOF\n"
                       "echo 'a='<single-quoted>'' \"<double-quoted>\"")
 
 
 def test_a_quoted_delimiter_that_is_not_a_plain_word_is_renamed():
     text = "cat <<'END HERE'\n{{v}}\nEND HERE\n"
-    assert rewrite(text, judged(text), lambda tag, context: "V") == "cat <<DP_EOF\nV\nDP_EOF\n"
+    assert rewrite(text, judged(text), lambda tag, context, span: "V") == "cat <<DP_EOF\nV\nDP_EOF\n"
 
 
 def test_incomplete_bash_cannot_be_judged():

@@ -202,6 +202,8 @@ def render_shell(template: str, variables: Optional[dict[str, Any]], *, code_all
     values = {match.groups(): None if variables is None else _value(match, variables, missing)
               for match in matches}
     _check_missing(missing)
+    if variables is not None and not code_allowed:
+        _check_options(template, judged, {match.span(): values[match.groups()] for match in matches})
 
     def name_for(key: tuple) -> str:
         if key not in names:
@@ -214,11 +216,22 @@ def render_shell(template: str, variables: Optional[dict[str, Any]], *, code_all
             names[key] = name
         return names[key]
 
-    def wrap(tag: str, context: str) -> str:
+    def wrap(tag: str, context: str, _span) -> str:
         name = name_for(PLACEHOLDER.fullmatch(tag).groups())
         return f'"${{{name}}}"' if context in (WORD, SINGLE) else f"${{{name}}}"
 
     return Rendered(render(template, judged, wrap), env)
+
+
+def _check_options(template: str, judged, values: dict) -> None:
+    """The run-time check: a known value starting with ``-`` where a program may read it as an option."""
+    from dp.shell.placement import option_problem
+
+    found = [option_problem(template[span[0]:span[1]], line_of(template, span[0]), check, string_form(values[span]))
+             for span, check in sorted(judged.options.items()) if span in values]
+    found = [line for line in found if line]
+    if found:
+        raise TemplateError("\n".join(found))
 
 
 def code_sinks(template: str) -> list[str]:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 
 from dp.rules.jinja_import import load as load_jinja
-from dp.rules.recipe_values import MISSING, Arg, Verbatim, nth
+from dp.rules.recipe_values import MISSING, Arg, Verbatim, nth, option_code
 from dp.templating import TemplateError
 
 __all__ = ["Arg", "TemplateError", "render", "template_error", "placement_error", "raw_uses", "program_for"]
@@ -89,7 +89,7 @@ def _checked(source: str) -> str:
     from dp import __version__
     from dp.cachedir import read_stamped, write_stamped
 
-    stamp = f"{__version__}\0placement-2\0{source}"
+    stamp = f"{__version__}\0placement-3\0{source}"
     cached = read_stamped("placement", stamp)
     if cached is None:
         unsafe = placement_error(source)
@@ -345,13 +345,18 @@ def _in_context(source: str) -> str:
     if found:
         raise TemplateError(found[0])
 
-    def wrap(tag: str, context: str) -> str:
-        if context == WORD:
+    def wrap(tag: str, context: str, span) -> str:
+        check = judged.options.get(span)
+        if context == WORD and check is None:
             return tag
         left, inside, right = _TAG_PARTS.match(tag).groups()
         # dp's own language takes a filter appended; any other expression is grouped first.
         expression = inside.strip() if _placeholder(inside) is not None else f"({inside.strip()})"
-        return f"{{{{{left} {expression} | dp_in('{context}') {right}}}}}"
+        if check is not None:  # checked when the agent's words are known (dp.rules.recipe_values.option_filter)
+            expression += f" | dp_option('{option_code(tag, source.count(chr(10), 0, span[0]) + 1, check)}')"
+        if context != WORD:
+            expression += f" | dp_in('{context}')"
+        return f"{{{{{left} {expression} {right}}}}}"
 
     return render(source, judged, wrap, blanks)
 

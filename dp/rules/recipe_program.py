@@ -24,8 +24,9 @@ import re
 from dp.rules.recipe_values import FILTERS, MISSING, finalize, nth
 
 # 2: placeholders inside quotes and heredoc bodies carry their context (``dp_in``), and
-# ``|raw`` no longer splices unquoted; programs of version 1 are judged again from the template.
-VERSION = 2
+# ``|raw`` no longer splices unquoted; 3: a placeholder a program may read as an option carries
+# its check (``dp_option``). Programs of an older version are judged again from the template.
+VERSION = 3
 _STRING = r"""'[^'\\]*'|"[^"\\]*\""""
 _TAG = re.compile(r"\{\{(?!-)(.*?)(?<!-)\}\}", re.S)
 _EXPRESSION = re.compile(

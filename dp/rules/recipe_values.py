@@ -142,8 +142,53 @@ def default_filter(value, fallback="", boolean: bool = False):
     return value
 
 
+_PLAIN_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789./_+:@%=,")
+
+
+def _starts_known(source: str) -> bool:
+    """Whether a typed word that expands when it runs starts with the agent's variable, ``~`` or a literal."""
+    bare = source.lstrip('"')
+    return source[:1] in _PLAIN_START or bare[:1] == "~" or (
+        bare[:1] == "$" and (bare[1:2] == "{" or bare[1:2].isalnum() or bare[1:2] == "_"))
+
+
+def option_code(tag: str, line: int, check: tuple[str, str]) -> str:
+    """The argument of ``dp_option`` for a placeholder: where it is and who reads it, as hex (a
+    program's filter arguments are plain quoted strings)."""
+    import json
+
+    return json.dumps([tag, line, *check]).encode().hex()
+
+
+def option_filter(value, code: str):
+    """``|dp_option(code)``: the value, unless a program would read it as an option (``option_code``).
+
+    An argument's value is what the typed word expands to. Where that is known only when it runs, a
+    word that starts with the agent's own variable (``"$X"``, ``~/x``) or a literal character
+    (``./*.txt``) is the agent's as much as a typed option; one whose start the repository's files or a
+    program's output decide (``*.txt``, ``$(ls)``) is refused there. A list (``args``) is the agent's
+    own words for the program, options included: as safe as the command it replaces.
+    """
+    if isinstance(value, (list, tuple, Missing)) or value is None:
+        return value
+    import json
+
+    from dp.shell.placement import option_problem
+    from dp.shell.quoting import literal
+
+    tag, line, program, kind = json.loads(bytes.fromhex(code))
+    known = literal(value.source, globs=False) if isinstance(value, Arg) else str(value)
+    if known is None and _starts_known(value.source):
+        known = value.source
+    problem = option_problem(tag, line, (program, kind), known)
+    if problem:
+        raise TemplateError(problem)
+    return value
+
+
 FILTERS = {
     "dp_in": in_context,
+    "dp_option": option_filter,
     "raw": raw_filter,
     "value": value_filter,
     "quote": value_filter,

@@ -24,14 +24,16 @@ from __future__ import annotations
 
 from typing import Optional
 
+from dp.shell.names import GNU_NAMES, known_name
+
 
 class Launcher:
     """How one launcher's words are read, up to the command it runs."""
 
-    __slots__ = ("values", "code", "positional", "assignments", "tail_options", "guessed", "subcommands")
+    __slots__ = ("values", "code", "positional", "assignments", "tail_options", "guessed", "subcommands", "unknown")
 
     def __init__(self, values=(), code=(), positional: int = 0, *, assignments: bool = False,
-                 tail_options=(), guessed: bool = False, subcommands: Optional[dict] = None):
+                 tail_options=(), guessed: bool = False, subcommands: Optional[dict] = None, unknown: bool = False):
         self.values = frozenset(values)  # options taking a separate data value
         self.code = frozenset(code)  # options whose value is a command line or program (code)
         self.positional = positional  # words before the command (timeout DURATION, docker run IMAGE)
@@ -39,6 +41,7 @@ class Launcher:
         self.tail_options = frozenset(tail_options)  # the command follows this option (nix develop -c)
         self.guessed = guessed  # options not all known: any shell or launcher in its words is judged
         self.subcommands = subcommands  # word → Launcher: only these subcommands launch (docker run)
+        self.unknown = unknown  # a program dp does not know, judged a launcher by its words: its own are data
 
 
 _DOCKER_RUN_VALUES = {
@@ -110,10 +113,11 @@ LAUNCHERS: dict[str, Launcher] = {
     "chrt": Launcher(positional=1),
     "numactl": Launcher({"-C", "--physcpubind", "-N", "--cpunodebind", "-m", "--membind", "-i", "--interleave",
                          "-p", "--preferred"}),
-    "strace": Launcher({"-e", "-o", "-p", "-s", "-u", "-a", "-b", "-E", "-I", "-O", "-P", "-S", "-X", "--output",
-                        "--trace", "--signal", "--status", "--user"}, guessed=True),
+    # strace -o '|cmd' (or '!cmd') pipes its trace to a command.
+    "strace": Launcher({"-e", "-p", "-s", "-u", "-a", "-b", "-E", "-I", "-O", "-P", "-S", "-X",
+                        "--trace", "--signal", "--status", "--user"}, {"-o", "--output"}, guessed=True),
     "ltrace": Launcher({"-e", "-o", "-p", "-s", "-u", "-a", "-A", "-D", "-F", "-l", "-n", "-x", "-w"}, guessed=True),
-    "valgrind": Launcher(guessed=True),
+    "valgrind": Launcher(code={"--db-command"}, guessed=True),
     "chroot": Launcher({"--userspec", "--groups"}, (), 1),
     "setsid": Launcher(),
     "setpriv": Launcher(guessed=True),
@@ -175,7 +179,58 @@ LAUNCHERS: dict[str, Launcher] = {
     "oc": Launcher({"-n", "--namespace", "--context", "--kubeconfig"}, subcommands=_KUBECTL),
     "busybox": Launcher(),
     "toybox": Launcher(),
+    "prlimit": Launcher({"-p", "--pid", "-o", "--output"}, guessed=True),
+    "eatmydata": Launcher(),
+    "gosu": Launcher(positional=1),
+    "su-exec": Launcher(positional=1),
+    "setpgid": Launcher(),
+    "tini": Launcher({"-p", "-e"}, guessed=True),
+    "dumb-init": Launcher({"-r", "--rewrite"}, guessed=True),
+    "cross-env": Launcher(assignments=True),
+    "cross-env-shell": Launcher(assignments=True, code={"-c"}),
+    "dotenv": Launcher({"-e", "-v", "-c"}, guessed=True),
+    "chpst": Launcher({"-u", "-U", "-e", "-/", "-n", "-l", "-L", "-m", "-d", "-o", "-p", "-f", "-c"}, guessed=True),
+    "runcon": Launcher({"-u", "-r", "-t", "-l", "-c"}, guessed=True),
 }
+# Programs dp knows to run nothing they are given (beyond the table of sinks): their words are data.
+DATA_PROGRAMS = GNU_NAMES - set(LAUNCHERS) - {"find", "xargs", "sort", "split", "install", "sdiff", "diff3"} | {
+    "rg", "ag", "ack", "curl", "file", "which", "whereis", "gzip", "gunzip", "zcat", "bzip2", "xz", "zstd", "unzip",
+    "jq", "yq", "openssl", "ps", "top", "free", "hostname", "lsof", "tree", "bat", "fd", "shasum", "md5", "column",
+    "iconv", "base64", "xxd", "hexdump", "strings", "nm", "objdump", "readelf", "ldd", "git", "gh", "sqlite3",
+}
+XARGS_VALUES = frozenset({"-I", "-L", "-n", "-P", "-s", "-E", "-d", "-a", "--arg-file", "--delimiter", "--max-args",
+                          "--max-procs", "--max-chars", "--eof", "--max-lines"})
+_UNKNOWN = Launcher(guessed=True, unknown=True)
+
+
+def launcher_for(word: str, values: list[str]) -> Optional[tuple[Launcher, int]]:
+    """(the launcher a command word runs as, where its own words start), or None when it launches
+    nothing: a listed launcher (after its subcommands: ``docker run``), or a program dp does not know
+    that carries a shell, an interpreter or a launcher among its words (``prlimit … sh -c …``)."""
+    name = known_name(word)
+    launcher = LAUNCHERS.get(name)
+    if launcher is not None:
+        spec, at = tail_start(launcher, values)
+        return (spec, at) if spec is not None else None
+    if _unknown(name) and any(is_followed(value) for value in values if not value.startswith("-")):
+        return _UNKNOWN, 0
+    return None
+
+
+def is_followed(word: str) -> bool:
+    """Whether a word names a shell, an interpreter, a program that runs its arguments, or a launcher."""
+    from dp.shell import sinks
+
+    entry = sinks.SINKS.get(sinks.program_name(word))
+    return (entry is not None and entry[0] in (sinks.SHELL, sinks.INTERPRETER, sinks.ALL)) or \
+        known_name(word) in LAUNCHERS or known_name(word) in ("xargs", "find")
+
+
+def _unknown(name: str) -> bool:
+    from dp.shell import sinks
+    from dp.shell.programs import BUILTINS
+
+    return not (name in DATA_PROGRAMS or name in BUILTINS or sinks.program_name(name) in sinks.SINKS)
 
 
 def tail_start(launcher: Launcher, values: list[str]) -> tuple[Optional[Launcher], int]:

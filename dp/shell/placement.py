@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from dp.shell import codeflow, lexer, sinks
+from dp.shell import codeflow, lexer, positions, programflow, sinks
 
 # The contexts a placeholder is rendered in (``wrap`` receives one of these).
 WORD, DOUBLE, SINGLE, HEREDOC_BODY = "word", "double-quoted", "single-quoted", "heredoc"
@@ -70,14 +70,16 @@ class Problem:
 
 
 class Plan:
-    """A judged template: each placeholder's context, the heredocs to unquote, the problems."""
+    """A judged template: each placeholder's context, the heredocs to unquote, the problems, and the
+    placeholders a program may read as an option (span → (program, kind): ``option_problem``)."""
 
-    __slots__ = ("contexts", "unquote", "problems")
+    __slots__ = ("contexts", "unquote", "problems", "options")
 
     def __init__(self):
         self.contexts: dict[tuple[int, int], tuple[str, str, str]] = {}
         self.unquote: list[tuple] = []
         self.problems: list[Problem] = []
+        self.options: dict[tuple[int, int], tuple[str, str]] = {}
 
 
 def plan(text: str, placeholders, blanks=()) -> Plan:
@@ -100,7 +102,10 @@ def plan(text: str, placeholders, blanks=()) -> Plan:
     for heredoc in heredocs:
         if heredoc[5] and _within(placeholders, heredoc[6], heredoc[7]):
             result.unquote.append(heredoc)
-    for sink in codeflow.code_sinks(masked, placeholders, heredocs, regions):
+    # Between programs first: a program's own reason names the sink better than the allowlist's.
+    verdict = codeflow.judge(masked, placeholders, heredocs, regions, (programflow.judge, positions.judge))
+    result.options = verdict.options
+    for sink in verdict.sinks:
         tag = text[sink.start:sink.end]
         message = (f"line {{line}}: {tag} would run as code in {sink.program}: {sink.reason}; "
                    f"{sink.alternative.replace('{{x}}', tag)}")
@@ -150,6 +155,36 @@ def _in_arithmetic(masked: str, regions, span) -> bool:
     return False
 
 
+_PLAIN_NAME = re.compile(r"(?:[A-Za-z0-9_][A-Za-z0-9_.-]*)?")
+
+
+def option_problem(tag: str, line: int, check: tuple[str, str], value) -> str | None:
+    """Why the known ``value`` of placeholder ``tag`` may not stand where ``check`` says a program
+    reads options (``Plan.options``), or None. ``value`` is None when it is known only when the
+    script runs (an alias argument typed as ``"$X"`` or ``*.txt``). A value not starting with ``-``
+    costs one comparison."""
+    from dp.shell.options import START
+
+    program, kind = check
+    if kind == START and value is not None and (value[:1] != "-" or value == "-"):
+        return None
+    if kind != START and value is not None and _PLAIN_NAME.fullmatch(value):
+        return None
+    if kind != START:
+        return (f"line {line}: {tag} is part of an option's name for {program}, and its value "
+                f"{_shown(value)} is not a plain name (letters, digits, - _ .), so it could make another option; "
+                f"give the value as the option's own value (--name={tag})")
+    return (f"line {line}: {tag} would be read as an option by {program}: its value {_shown(value)} "
+            f"{'is known only when it runs' if value is None else 'starts with -'}; put -- before it "
+            f"({program} … -- {tag}), or ./ in front of a file name")
+
+
+def _shown(value) -> str:
+    if value is None:
+        return "(an expansion)"
+    return repr(value if len(value) <= 40 else value[:40] + "…")
+
+
 def _unplaceable(text: str, span, kind: str) -> Problem:
     tag = text[span[0]:span[1]]
     where, advice = _UNPLACEABLE[kind]
@@ -157,8 +192,8 @@ def _unplaceable(text: str, span, kind: str) -> Problem:
                                f"{advice.replace('PLACEHOLDER', tag)}", code=False)
 
 
-def rewrite(text: str, judged: Plan, wrap: Callable[[str, str], str], blanks=()) -> str:
-    """``text`` with every placeholder rendered by ``wrap(tag, context)`` for its context.
+def rewrite(text: str, judged: Plan, wrap: Callable[[str, str, tuple], str], blanks=()) -> str:
+    """``text`` with every placeholder rendered by ``wrap(tag, context, span)`` for its context.
 
     Single quotes are closed and reopened around it, and each quoted heredoc
     holding one becomes unquoted, its static text escaped (``\\ $ ```` outside
@@ -167,7 +202,7 @@ def rewrite(text: str, judged: Plan, wrap: Callable[[str, str], str], blanks=())
     """
     edits = []
     for (start, end), (context, closer, reopener) in judged.contexts.items():
-        edits.append((start, end, closer + wrap(text[start:end], context) + reopener))
+        edits.append((start, end, closer + wrap(text[start:end], context, (start, end)) + reopener))
     skip = sorted([*judged.contexts, *blanks])
     for operator, word_start, word_end, delimiter, _tabs, _quoted, body_start, body_end, after in judged.unquote:
         lines = set(text[body_start:body_end].split("\n"))

@@ -30,6 +30,8 @@ import re
 from fnmatch import fnmatchcase
 from typing import Optional
 
+from dp.shell.names import known_name
+
 # How a program reads its arguments as code (the kinds of SINKS entries).
 ALL = "all"  # every argument is code (eval, ssh, watch …)
 FIRST = "first"  # the first operand is code, the rest data (trap ACTION SIGNAL, source FILE ARGS)
@@ -54,15 +56,23 @@ _INLINE = ("it runs inline program text (and its own options can name code to lo
 _RUNS_COMMAND = ("it runs its arguments as a command line",
                  "run a fixed script that reads the value from a file or the environment")
 _OPTION_PROGRAM = "put -- before the values (PROGRAM … -- {{x}}), so none can be read as an option"
-_STDIN_PATHS = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+# A script path that is the program's input: standard input, or another descriptor a redirection feeds.
+_INPUT_PATH = re.compile(r"-|/dev/stdin|/dev/fd/[0-9]+|/proc/(?:self|[0-9]+)/fd/[0-9]+")
+
+
+def reads_input(path: str) -> bool:
+    """Whether a script operand names the program's input (``/dev/stdin``, ``/dev/fd/3``, ``-``)."""
+    return bool(_INPUT_PATH.fullmatch(path))
 
 
 def _shells(names, value_letters="oO", code_long=("--rcfile", "--init-file")):
     return {name: (SHELL, (frozenset(value_letters), frozenset(code_long)), *_SHELL) for name in names}
 
 
-def _interpreters(names, code, values=(), stdin=True):
-    return {name: (INTERPRETER, (set(code), set(values), stdin), *_INLINE) for name in names}
+def _interpreters(names, code, values=(), stdin=True, magic=""):
+    """INTERPRETER entries; ``magic``: option letters with which the operands are files the program opens
+    with a shell (perl -n/-p: a file named ``cmd|`` runs cmd)."""
+    return {name: (INTERPRETER, (set(code), set(values), stdin, magic), *_INLINE) for name in names}
 
 
 def _options(code=(), values=(), operands_from=None, *, injectable=True, stdin=False, plus=False):
@@ -85,11 +95,11 @@ SINKS: dict[str, tuple[str, tuple, str, str]] = {
     **_interpreters(("python", "python2", "python3", "pypy", "pypy3"), {"-c", "-m"}, {"-W", "-X", "-Q"}),
     "node": (INTERPRETER, ({"-e", "--eval", "-p", "--print"},
                            {"-r", "--require", "--import", "--loader", "--input-type", "-C", "--conditions"},
-                           True), *_INLINE),
+                           True, ""), *_INLINE),
     **_interpreters(("tsx", "ts-node"), {"-e", "--eval", "-p", "--print"}, {"-r", "--require"}),
     **_interpreters(("deno",), {"eval", "run"}),
     **_interpreters(("bun",), {"-e", "--eval", "-p", "--print", "run"}),
-    **_interpreters(("perl", "perl5"), {"-e", "-E"}, {"-I", "-M", "-m", "-x", "-i"}),
+    **_interpreters(("perl", "perl5"), {"-e", "-E"}, {"-I", "-M", "-m", "-x", "-i"}, magic="npi"),
     **_interpreters(("raku", "perl6"), {"-e"}, {"-I", "-M"}),
     **_interpreters(("ruby", "jruby", "irb"), {"-e"}, {"-r", "-I", "-C", "-E"}),
     **_interpreters(("php",), {"-r", "-B", "-R", "-E"}, {"-d", "-c", "-z"}),
@@ -239,6 +249,30 @@ SINKS: dict[str, tuple[str, tuple, str, str]] = {
           "test a fixed variable name"),
     "test": (TEST_V, (), "-v NAME reads a variable name, whose [subscript] is arithmetic",
              "test a fixed variable name"),
+    "wait": (TEST_V, ("-p",), "-p NAME names a variable, whose [subscript] is arithmetic",
+             "use a fixed variable name"),
+    # Builtins that run, evaluate or define code from their arguments.
+    **{name: (ALL, (), f"{name} runs or defines code from its arguments (compgen -W and -C, bind -x, alias, "
+                       "enable -f, fc -e, hash -p …)", "give the value to a program as a quoted argument")
+       for name in ("compgen", "complete", "compopt", "bind", "alias", "enable", "fc", "hash")},
+    # Programs that run each argument (or all of them joined) as a shell command line.
+    **{name: (ALL, (), f"{name} runs its arguments as shell command lines", _RUNS_COMMAND[1])
+       for name in ("pee", "concurrently", "watchexec", "npm-run-all", "run-p", "run-s")},
+    "nodemon": (OPTIONS, _options({"--exec", "-x"}, {"-w", "--watch", "-e", "--ext", "-i", "--ignore", "-d",
+                                                     "--delay", "--signal", "-C"}, injectable=False),
+                "nodemon runs its --exec string through a shell", _RUNS_COMMAND[1]),
+    # An option whose value is a program the tool runs (a value before -- could also become it).
+    **{name: (OPTIONS, _options(code, values, injectable=False),
+              f"{name} runs the program its {'/'.join(sorted(code))} option names",
+              "give it a fixed program; a value starting with - is refused when the step runs (put -- before it)")
+       for name, code, values in (
+           ("sort", {"--compress-program"}, {"-k", "--key", "-t", "-o", "-S", "-T"}),
+           ("split", {"--filter"}, {"-b", "-l", "-n", "-a", "--additional-suffix"}),
+           ("install", {"--strip-program"}, {"-m", "-o", "-g", "-t", "-S"}),
+           ("sdiff", {"--diff-program"}, {"-o", "-w"}),
+           ("diff3", {"--diff-program"}, {"-L"}),
+           ("wget", {"--use-askpass"}, {"-O", "-o", "-P", "-U", "--header", "-t", "-T"}),
+       )},
 }
 
 # Program text that runs its input (awk's system() and pipes, sed's e command and s///e): what such a
@@ -342,8 +376,9 @@ class Sink:
 
 
 def program_name(word: str) -> str:
-    """The SINKS key a command word names: ``/usr/bin/python3.12`` → ``python3``, ``lua5.4`` → ``lua``."""
-    name = word.rsplit("/", 1)[-1]
+    """The SINKS key a command word names: ``/usr/bin/python3.12`` → ``python3``, ``lua5.4`` → ``lua``,
+    Homebrew's ``gsed`` → ``sed``."""
+    name = known_name(word)
     if name in SINKS:
         return name
     for stripped in (re.sub(r"\.[0-9][0-9.]*$", "", name), re.sub(r"[-.]?[0-9][0-9.]*$", "", name)):
@@ -420,73 +455,103 @@ def _first(args, parameters):
 def _shell(args, parameters):
     """A shell's options as the shells parse them: ``--``/``-`` end them, ``+o``/``-o NAME`` and
     clusters (``-ec``, ``+e``); then ``-c``'s command string, ``-s`` or no script (stdin), or the script file."""
-    value_letters, code_long = parameters
-    code, i, command, from_stdin = [], 0, "", False
-    while i < len(args):
+    state = _ShellOptions(parameters)
+    i = 0
+    while i < len(args) and not state.done:
+        i = state.read(args, i)
+    operands = args[i:]
+    if state.command:
+        # The command string; when there is none yet, it comes later (xargs appends it).
+        return state.code + [_span(operands[0], state.command) if operands else (-1, -1, state.command)], False
+    if state.from_stdin or not operands:
+        return state.code, True
+    return state.code + [_span(operands[0])], reads_input(operands[0].value)
+
+
+class _ShellOptions:
+    """A shell's option words, read one at a time: the code positions among them, and what they say."""
+
+    def __init__(self, parameters):
+        self.value_letters, self.code_long = parameters
+        self.code, self.command, self.from_stdin, self.done = [], "", False, False
+
+    def read(self, args, i: int) -> int:
+        """Read the option word at ``i`` (and its values); the index after them."""
         value = args[i].value
         if value in ("--", "-"):
-            i += 1
-            break
+            self.done = True
+            return i + 1
         if value.startswith("--") and len(value) > 2:
-            name = value.split("=", 1)[0]
-            code.append(_span(args[i], name if name in code_long else ""))
-            if name in code_long and "=" not in value and i + 1 < len(args):
-                i += 1
-                code.append(_span(args[i], name))
-                command = command or (name if name in ("--command", "--commands", "--execute") else "")
-            i += 1
-            continue
+            return self._long(args, i)
         if len(value) > 1 and value[0] in "-+":
-            letters = value[1:]
-            code.append(_span(args[i], value if "c" in letters else ""))
-            for letter in letters:
-                if letter in value_letters and i + 1 < len(args):
-                    i += 1
-                    code.append(_span(args[i], value))
-            if value[0] == "-":
-                command = value if "c" in letters else command
-                from_stdin = from_stdin or "s" in letters
+            return self._cluster(args, i)
+        self.done = True
+        return i
+
+    def _long(self, args, i: int) -> int:
+        value = args[i].value
+        name = value.split("=", 1)[0]
+        coded = name in self.code_long
+        self.code.append(_span(args[i], name if coded else ""))
+        if coded and "=" not in value and i + 1 < len(args):
             i += 1
-            continue
-        break
-    operands = args[i:]
-    if command:
-        if operands:
-            code.append(_span(operands[0], command))
-        else:
-            code.append((-1, -1, command))  # the command string comes later (xargs appends it)
-        return code, False
-    if from_stdin or not operands:
-        return code, True
-    code.append(_span(operands[0]))
-    return code, operands[0].value in _STDIN_PATHS
+            self.code.append(_span(args[i], name))
+            if name in ("--command", "--commands", "--execute"):
+                self.command = self.command or name
+        return i + 1
+
+    def _cluster(self, args, i: int) -> int:
+        value = args[i].value
+        letters = value[1:]
+        self.code.append(_span(args[i], value if "c" in letters else ""))
+        at = i
+        for letter in letters:
+            if letter in self.value_letters and at + 1 < len(args):
+                at += 1
+                self.code.append(_span(args[at], value))
+        if value[0] == "-":
+            self.command = value if "c" in letters else self.command
+            self.from_stdin = self.from_stdin or "s" in letters
+        return at + 1
 
 
 def _interpreter(args, parameters):
-    """Options (and their values) and the script operand; operands after a code option are argv."""
-    code_options, with_values, reads_stdin = parameters
-    code, seen_code, cluster = [], False, ""
+    """Options (and their values) and the script operand; operands after a code option are argv, unless
+    a ``magic`` option makes them files the program opens through a shell (perl -n/-p)."""
+    code_options, with_values, reads_stdin, magic = parameters
+    code, seen_code, cluster, opened = [], False, "", False
     for word, option in _operands(args, code_options | with_values):
         if option == "option":
-            is_code = _is_code_option(word.value, code_options)
+            is_code = is_code_option(word.value, code_options)
             code.append(_span(word, word.value if is_code else ""))
             seen_code = seen_code or is_code
-            if is_code and word.value not in code_options:
-                cluster = word.value  # `perl -ne SCRIPT`: the first operand is the code
+            opened = opened or _magic(word.value, magic)
+            cluster = word.value if is_code and word.value not in code_options else cluster
         elif option is not None:
             code.append(_span(word, option if option in code_options else ""))
-        elif _is_code_option(word.value, code_options):  # `deno eval CODE`
+        elif is_code_option(word.value, code_options):  # `deno eval CODE`
             seen_code, cluster = True, word.value
             code.append(_span(word))
+        elif opened:
+            code.append(_span(word, "(a file it opens)" if not cluster else cluster))
+            cluster = ""
         else:
-            if not seen_code or cluster:
-                code.append(_span(word, cluster))  # the script file to run, or a cluster's code
-                return code, reads_stdin and not seen_code and word.value in _STDIN_PATHS
-            return code, False
+            return _script_operand(code, word, seen_code, cluster, reads_stdin)
     return code, reads_stdin and not seen_code
 
 
-def _is_code_option(value: str, code_options) -> bool:
+def _magic(value: str, magic: str) -> bool:
+    return bool(magic) and value.startswith("-") and not value.startswith("--") and bool(set(value[1:]) & set(magic))
+
+
+def _script_operand(code, word, seen_code: bool, cluster: str, reads_stdin: bool):
+    """The first operand: the script to run (no code option yet) or a cluster's code; then argv."""
+    if not seen_code or cluster:
+        return code + [_span(word, cluster)], reads_stdin and not seen_code and reads_input(word.value)
+    return code, False
+
+
+def is_code_option(value: str, code_options) -> bool:
     """``-c``, ``--eval=…``, or a cluster ending in a code letter (``-ec``, ``-ne``)."""
     if value in code_options or value.split("=", 1)[0] in code_options:
         return True
@@ -504,7 +569,7 @@ def _program_text(args, parameters):
             program_given = True
         elif option in file_options:
             program_given = True
-            from_stdin = from_stdin or word.value in _STDIN_PATHS
+            from_stdin = from_stdin or reads_input(word.value)
         elif option == "option":
             given = word.value.split("=", 1)[0]
             if given in code_options:
@@ -520,47 +585,94 @@ def _program_text(args, parameters):
 def _option_words(args, parameters):
     """OPTIONS: values of options that run a program, operands from an index, and (``injectable``)
     any value before ``--`` that the program could read as one of its options."""
-    code_options, with_values, operands_from, injectable, reads_stdin, plus = parameters
-    code, i, index, done = [], 0, 0, False
-    old_style = bool(args) and args[0].value.isalpha() and operands_from is None and "-f" in with_values
+    reader = _OptionReader(parameters)
+    reader.old_style(args)
+    i = reader.start
     while i < len(args):
-        word, value = args[i], args[i].value
-        if not done and value == "--":
-            done = True
-        elif old_style and i == 0:  # `tar xzf ARCHIVE …`: the first word's letters are options
-            for letter in value:
-                if f"-{letter}" in code_options | with_values and i + 1 < len(args):
-                    i += 1
-                    code.append(_span(args[i], f"-{letter}") if f"-{letter}" in code_options else
-                                (args[i].start, args[i].start, ""))
-        elif not done and value.startswith(("-", "+") if plus else "-") and value != "-":
-            name = value.split("=", 1)[0] if value.startswith("--") else value
-            short = value[:2] if not value.startswith("--") else name
-            if name in code_options or (short in code_options and len(short) == 2):
-                if "=" in value or (short != value and name not in code_options):
-                    code.append(_span(word, short if name not in code_options else name))
-                elif i + 1 < len(args):
-                    i += 1
-                    code.append(_span(args[i], name))
-            elif value.startswith("+"):
-                code.append(_span(word, "+"))
-            else:
-                code.append((word.start, word.end, AS_OPTION) if injectable and not (
-                    "=" in value and value.startswith("--")) else (word.start, word.start, ""))
-                if name in with_values and i + 1 < len(args):
-                    i += 1  # its value: data
+        i = reader.read(args, i)
+    return reader.code, reader.reads_stdin and (reader.operands_from is None or reader.index <= reader.operands_from)
+
+
+class _OptionReader:
+    """The words of an OPTIONS program, read one at a time (``_option_words``)."""
+
+    def __init__(self, parameters):
+        (self.code_options, self.with_values, self.operands_from, self.injectable, self.reads_stdin,
+         self.plus) = parameters
+        self.code, self.index, self.done, self.start = [], 0, False, 0
+
+    def old_style(self, args) -> None:
+        """``tar xzf ARCHIVE …``: the first word's letters are options, each taking the next words in turn."""
+        if not (args and args[0].value.isalpha() and self.operands_from is None and "-f" in self.with_values):
+            return
+        at = 0
+        for letter in args[0].value:
+            option = f"-{letter}"
+            if option in self.code_options | self.with_values and at + 1 < len(args):
+                at += 1
+                word = args[at]
+                self.code.append(_span(word, option) if option in self.code_options else (word.start, word.start, ""))
+        self.start = at + 1
+
+    def read(self, args, i: int) -> int:
+        value = args[i].value
+        if not self.done and value == "--":
+            self.done = True
+        elif not self.done and value.startswith(("-", "+") if self.plus else "-") and value != "-":
+            return self._option(args, i)
         else:
-            if operands_from is not None and index >= operands_from:
-                code.append(_span(word))
-            elif (injectable or plus) and not done:
-                code.append((word.start, word.end, AS_OPTION))
-            index += 1
-        i += 1
-    return code, reads_stdin and (operands_from is None or index <= operands_from)
+            self._operand(args[i])
+        return i + 1
+
+    def _option(self, args, i: int) -> int:
+        word, value = args[i], args[i].value
+        name = value.split("=", 1)[0] if value.startswith("--") else value
+        short = value[:2] if not value.startswith("--") else name
+        if name in self.code_options or (short in self.code_options and len(short) == 2):
+            if "=" in value or (short != value and name not in self.code_options):
+                self.code.append(_span(word, short if name not in self.code_options else name))
+            elif i + 1 < len(args):
+                self.code.append(_span(args[i + 1], name))
+                return i + 2
+            return i + 1
+        if value.startswith("+"):
+            self.code.append(_span(word, "+"))
+            return i + 1
+        readable = self.injectable and not ("=" in value and value.startswith("--"))
+        self.code.append((word.start, word.end, AS_OPTION) if readable else (word.start, word.start, ""))
+        return i + (2 if name in self.with_values and i + 1 < len(args) else 1)
+
+    def _operand(self, word) -> None:
+        if self.operands_from is not None and self.index >= self.operands_from:
+            self.code.append(_span(word))
+        elif (self.injectable or self.plus) and not self.done:
+            self.code.append((word.start, word.end, AS_OPTION))
+        self.index += 1
 
 
 def _git(args, _parameters):
     """``git [-c NAME=VALUE] … SUBCOMMAND …``: program-valued configuration, the subcommand, its options."""
+    code, i = _git_options(args)
+    if i >= len(args):
+        return code, False
+    subcommand, rest = args[i], args[i + 1:]
+    code.append((subcommand.start, subcommand.end, AS_OPTION))  # a value naming the git command (or an alias)
+    if subcommand.value == "config":
+        return code + _git_config(rest), False
+    parameters = GIT_SUBCOMMANDS.get(subcommand.value)
+    if parameters is None:
+        return code, False
+    if subcommand.value in ("bisect", "submodule"):
+        verbs = [word for word in rest if not word.value.startswith("-")]
+        if not verbs or verbs[0].value not in ("run", "foreach"):
+            return code, False
+        return code + [_span(word, verbs[0].value) for word in rest[rest.index(verbs[0]) + 1:]], False
+    return code + [(start, end, f"{subcommand.value} {option}" if option and option != AS_OPTION else option)
+                   for start, end, option in _option_words(rest, parameters)[0]], False
+
+
+def _git_options(args) -> tuple[list, int]:
+    """git's own options before the subcommand: (their code positions, where the subcommand is)."""
     code, i = [], 0
     while i < len(args):
         value = args[i].value
@@ -579,22 +691,7 @@ def _git(args, _parameters):
         else:
             code.append((args[i].start, args[i].end, AS_OPTION))
         i += 1
-    if i >= len(args):
-        return code, False
-    subcommand, rest = args[i], args[i + 1:]
-    code.append((subcommand.start, subcommand.end, AS_OPTION))  # a value naming the git command (or an alias)
-    if subcommand.value == "config":
-        return code + _git_config(rest), False
-    parameters = GIT_SUBCOMMANDS.get(subcommand.value)
-    if parameters is not None:
-        if subcommand.value in ("bisect", "submodule"):
-            verbs = [word for word in rest if not word.value.startswith("-")]
-            if not verbs or verbs[0].value not in ("run", "foreach"):
-                return code, False
-            return code + [_span(word, verbs[0].value) for word in rest[rest.index(verbs[0]) + 1:]], False
-        code += [(start, end, f"{subcommand.value} {option}" if option and option != AS_OPTION else option)
-                 for start, end, option in _option_words(rest, parameters)[0]]
-    return code, False
+    return code, i
 
 
 def _git_setting(word, option: str) -> list[tuple[int, int, str]]:
@@ -641,8 +738,10 @@ def _names(args, data_options):
     return code, False
 
 
-def _test_v(args, _parameters):
-    return [_span(args[i + 1], "-v") for i in range(len(args) - 1) if args[i].value == "-v"], False
+def _test_v(args, parameters):
+    """The values of options that name a variable (``[ -v NAME ]``, ``wait -p NAME``)."""
+    named = parameters or ("-v", "-R")
+    return [_span(args[i + 1], args[i].value) for i in range(len(args) - 1) if args[i].value in named], False
 
 
 _CODE_WORDS = {ALL: _all, FIRST: _first, SHELL: _shell, INTERPRETER: _interpreter, PROGRAM_TEXT: _program_text,

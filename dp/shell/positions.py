@@ -1,0 +1,196 @@
+"""Bash's data positions: where a value, or a variable holding one, is only data (an allowlist).
+
+A template value travels as data (``dp.shell.placement`` renders every
+placeholder as a quoted reference); what bash then does with it depends on
+where it stands. Bash hands a value on unparsed in three places only:
+
+* a **quoted expansion in an argument** of a command whose name is a
+  literal (``printf '%s\\n' "$V"``, ``"${V}"``, ``"x${V}y"``), where the
+  builtin or program takes that argument as data (``DATA_BUILTINS``; a
+  program's own reading is ``dp.shell.programflow``'s);
+* a **redirection's file** (``> "$V"``, ``< {{f}}``);
+* an **assignment's value** (``V={{v}}``, ``local V="$1"``, ``export V=…``),
+  which bash never splits.
+
+Everything else is refused, with the reason and the safe spelling: an
+unquoted ``$V`` in an argument (split into words, globbed — ``sh $C`` may be
+``sh -c``), a variable as the command word (``$V``, ``"$@"``,
+``"${args[@]}"``), arithmetic and the places bash evaluates as arithmetic
+(``$(( ))``, ``(( ))``, ``let``, ``[[ -eq ]]``, an indexed array's subscript,
+``${s:n:m}``), a value used as a variable's name (``${!V}``, ``declare -n``,
+``[ -v ]``, ``read``/``printf -v`` names), a value given to a variable that
+parses it (``declare -i``/``-n``, or ``declare``/``local`` of an array, which
+reads ``(…)`` as its words), and builtins that run their arguments
+(``eval``, ``source``, ``trap``, ``compgen``, ``complete``, ``bind``,
+``alias``, ``enable``, ``fc`` …: ``dp.shell.sinks``). A builtin listed nowhere
+receives no value (``tests/test_shell_positions.py`` checks every builtin is
+classified).
+"""
+
+from __future__ import annotations
+
+import re
+
+from dp.shell import sinks
+from dp.shell.codeflow import DECLARATIONS, Flow
+from dp.shell.wrappers import is_assignment
+
+# Builtins whose arguments bash passes on as data (their own options aside).
+DATA_BUILTINS = frozenset({
+    ":", "true", "false", "echo", "cd", "pushd", "popd", "dirs", "pwd", "exit", "return", "shift", "break",
+    "continue", "ulimit", "umask", "kill", "jobs", "fg", "bg", "disown", "times", "suspend", "logout", "help",
+    "history", "type", "caller", "shopt", "set", "unalias",
+})
+
+UNQUOTED = ("unquoted, bash splits it into words and expands globs in them, so one value can become "
+            "several arguments or options (sh $C may be sh -c)", 'quote it: "$V"')
+AS_COMMAND = ("it is the command bash runs (a variable, \"$@\" or an array as the command word)",
+              "name the program in the recipe and give it the value as a quoted argument")
+AS_NAME = ("bash reads the value as a variable's name (${!V}, a nameref), and a name's [subscript] is "
+           "arithmetic, which runs $( )", 'use a fixed name and expand the value plainly: "$V"')
+ATTRIBUTE = ("the variable parses what it is given (declare -i: arithmetic; -n: a variable's name; "
+             "an array given to declare/local: its (…) words), which runs $( )",
+             "assign it plainly (v={{x}}) and use \"$v\"; check a number first: "
+             "case $v in ''|*[!0-9]*) exit 1;; esac")
+BUILTIN = ("it is a bash builtin dp does not know to take this argument as data",
+           "give the value to a program as a quoted argument")
+# Declaration options whose variables parse their values.
+_PARSING_ATTRIBUTES = frozenset("aAin")
+
+
+def judge(flow: Flow) -> None:
+    """Refuse every value that stands where bash does not take it as data."""
+    _evaluated(flow)
+    _indirections(flow)
+    _attributes(flow)
+    for command in flow.commands:
+        _program_variables(flow, command)
+        if command.words and not command.words[0].masked:
+            _command_words(flow, command)
+
+
+def _evaluated(flow: Flow) -> None:
+    """A reference in arithmetic, a subscript or an offset; a value in a subscript assignment; ``${V@P}``."""
+    arithmetic = flow.arithmetic_spans()
+    for span in list(flow.values):
+        if span in flow.via and any(start <= span[0] and span[1] <= end for start, end in arithmetic):
+            flow.add(span, "arithmetic", *sinks.ARITHMETIC)
+        if span in flow.via and flow.text.startswith("@P}", span[1] - 3):
+            flow.add(span, "a prompt expansion", *sinks.PROMPT)
+    for start, end in arithmetic:
+        if flow.text.startswith("]", end) and re.match(r"\]\+?=", flow.text[end:end + 3]):
+            flow.add_all(start, end, "an array assignment", *sinks.SUBSCRIPT)
+
+
+def _indirections(flow: Flow) -> None:
+    """``${!V}`` for a tainted V: the value names the variable read."""
+    for match in re.finditer(r"\$\{!([A-Za-z_][A-Za-z0-9_]*)", flow.text):
+        origins = flow.taint.get(match.group(1), frozenset())
+        if origins and not _literal(flow, match.start()):
+            flow.add_origins(origins, "a variable's name (${!…})", *AS_NAME)
+
+
+def _attributes(flow: Flow) -> None:
+    """Values given to variables that parse them: ``declare -i``/``-n`` names anywhere, a declaration
+    with ``-a``/``-A``/``-i``/``-n`` and a value, a declaration's value for an array."""
+    attributes = _declared_attributes(flow)
+    for name, start, end in flow.assignment_regions():
+        if attributes.get(name, frozenset()) & {"i", "n"}:
+            flow.add_all(start, end, f"declare -{''.join(sorted(attributes[name] & {'i', 'n'}))} {name}",
+                         *ATTRIBUTE)
+    for name in attributes:
+        if attributes[name] & {"i", "n"} and name in flow.assigned:
+            flow.add_origins(flow.assigned[name], f"declare -{''.join(sorted(attributes[name] & {'i', 'n'}))} "
+                                                  f"{name}", *ATTRIBUTE)
+    for command in flow.commands:
+        if command.words and command.words[0].value in DECLARATIONS - {"export"}:
+            _declaration(flow, command, attributes)
+
+
+def _declaration(flow: Flow, command, attributes: dict) -> None:
+    head, args = command.words[0].value, command.words[1:]
+    letters = set("".join(word.value[1:] for word in args if word.value.startswith("-")))
+    for word in args:
+        if not is_assignment(word.value):
+            continue
+        name = word.value.split("=", 1)[0].rstrip("+").split("[", 1)[0]
+        parsing = (letters | attributes.get(name, set())) & _PARSING_ATTRIBUTES
+        if parsing:
+            flow.add_all(word.start, word.end, f"{head} -{''.join(sorted(parsing))}", *ATTRIBUTE)
+
+
+def _declared_attributes(flow: Flow) -> dict[str, set]:
+    """variable → the attribute letters any declaration gives it (``a`` too for ``V=(…)``)."""
+    attributes: dict[str, set] = {}
+    for command in flow.commands:
+        for name, start, _ in command.assigns:
+            if flow.text.startswith("(", start):
+                attributes.setdefault(name, set()).add("a")
+        if not command.words or command.words[0].value not in DECLARATIONS - {"export"}:
+            continue
+        args = command.words[1:]
+        letters = set("".join(word.value[1:] for word in args if word.value.startswith("-")))
+        for word in args:
+            if not word.value.startswith(("-", "+")):
+                name = word.value.split("=", 1)[0].rstrip("+").split("[", 1)[0]
+                attributes.setdefault(name, set()).update(letters)
+    return attributes
+
+
+def _program_variables(flow: Flow, command) -> None:
+    """``NAME=value`` where NAME is a program variable (``PAGER``, ``GIT_SSH_COMMAND``), bare or declared."""
+    for name, start, end in command.assigns:
+        if sinks.is_program_variable(name):
+            flow.add_all(start, end, f"{name}=", *sinks.PROGRAM_VARIABLE)
+    if command.words and command.words[0].value in DECLARATIONS:
+        for word in command.words[1:]:
+            assigned_word(flow, word)
+
+
+def assigned_word(flow: Flow, word) -> None:
+    """A ``NAME=value`` word (``export``, ``env``, ``sudo``): code when NAME names a program."""
+    if is_assignment(word.value) and sinks.is_program_variable(word.value.split("=", 1)[0].rstrip("+")):
+        flow.add_all(word.start, word.end, f"{word.value.split('=', 1)[0]}=", *sinks.PROGRAM_VARIABLE)
+
+
+def _command_words(flow: Flow, command) -> None:
+    """A reference as the command word; an unquoted reference in an argument; a builtin not known
+    to take its arguments as data."""
+    head, args = command.words[0], command.words[1:]
+    for span in flow.values_within(head.start, head.end):
+        if span in flow.via:
+            flow.add(span, "the command word", *AS_COMMAND)
+    declaration = head.value in DECLARATIONS
+    for word in args:
+        for span in flow.values_within(word.start, word.end):
+            if span in flow.via and not flow.quoted(span) and not (declaration and _in_value(word, span)):
+                flow.add(span, head.value if _literal_word(head) else "an argument", *UNQUOTED)
+    if head.value in _UNKNOWN_BUILTINS and _literal_word(head):
+        for word in args:
+            flow.add_all(word.start, word.end, head.value, *BUILTIN)
+
+
+def _in_value(word, span) -> bool:
+    """Whether ``span`` is in the value part of a ``NAME=value`` word (never split in a declaration)."""
+    equals = word.raw.find("=")
+    return is_assignment(word.value) and 0 <= equals and word.start + equals < span[0]
+
+
+def _literal_word(word) -> bool:
+    return not any(char in word.raw for char in "$`")
+
+
+def _literal(flow: Flow, at: int) -> bool:
+    return any(start <= at < end for start, end in flow.spans_of("single-quoted", "ansi-c-quoted",
+                                                                   "quoted-heredoc"))
+
+
+def unclassified_builtins() -> set[str]:
+    """The builtins neither a data position, a sink nor a launcher (each would refuse every value)."""
+    from dp.shell.launchers import LAUNCHERS
+    from dp.shell.programs import BUILTINS
+
+    return set(BUILTINS) - DATA_BUILTINS - set(sinks.SINKS) - set(LAUNCHERS)
+
+
+_UNKNOWN_BUILTINS = frozenset(unclassified_builtins())

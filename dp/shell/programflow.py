@@ -1,0 +1,334 @@
+"""Between programs: which program each command runs, and how it reads the values it receives.
+
+``dp.shell.codeflow`` walks the script and follows values through variables;
+this module judges each simple command by the program it runs:
+
+* **launchers** (``dp.shell.launchers``): ``stdbuf -oL sh -c``, ``docker run
+  IMAGE sh -c``, ``uv run …``, ``xargs``, ``find -exec`` — the command a
+  launcher runs is judged in turn; a value that could become the launcher's
+  option or its command is refused. A program dp does not know that carries
+  a shell, an interpreter or a launcher among its words (``prlimit … sh -c``,
+  ``cmake -E env … sh -c``, ``gosu user sh -c``) is a launcher too, judged
+  from each such word;
+* **an unnamed program**: a command word that is not a literal (``$SHELL``,
+  ``$S``, ``"$(which sh)"``) could be any program, so every value the command
+  receives is refused;
+* **the program's reading** (``dp.shell.sinks``): its code positions, a
+  script read from standard input or from another descriptor
+  (``bash /dev/fd/3 3<<< …``), a file written from a value and then run, a
+  word dp cannot read where the program reads its options (``sh $C …``), and
+  a shell's own ``-c`` script judged with the taint it inherits;
+* **options** (``dp.shell.options``): the values a program may read as an
+  option are noted, to be checked again when the value is known.
+"""
+
+from __future__ import annotations
+
+import re
+
+from dp.shell import launchers, options, sinks
+from dp.shell.codeflow import APPENDED, MAX_DEPTH, POSITIONAL, Command, Flow, file_key
+from dp.shell.lexer import Unparseable
+from dp.shell.names import known_name
+from dp.shell.wrappers import WRAPPERS, basename, is_assignment
+
+_NOT_NAMED = frozenset("$`*?[")
+_RUNS_FILES = frozenset({sinks.SHELL, sinks.INTERPRETER, sinks.FIRST})  # kinds whose code operand may be a file
+_SAME_SHELL = frozenset({"eval", "trap"})  # they run their text in this shell, with all its variables
+# Kinds of program whose options can make a later value code (a word dp cannot read there may be one).
+_PARSES_OPTIONS = frozenset({sinks.SHELL, sinks.INTERPRETER, sinks.PROGRAM_TEXT, sinks.OPTIONS, sinks.GIT})
+# A word that is wholly an expansion: it may be any option (or several, unquoted).
+_WILD = re.compile(r'"?\$(?:\{[^}]*\}|[A-Za-z_][A-Za-z0-9_]*|[0-9@*]|\(.*\))"?|\$\(.*\)|`.*`', re.S)
+UNKNOWN_OPTION = ("{word} is not a literal and stands where {program} reads its options, so it may be one "
+                  "(-c, -e …) that makes the value code",
+                  "write the options literally, and put -- before a variable that names a file")
+
+
+def judge(flow: Flow) -> None:
+    """Judge every command of ``flow`` by the program it runs."""
+    programs = Programs(flow)
+    for command in flow.commands:
+        programs.judge(command.words, command, wrapped=False, env={name for name, _, _ in command.assigns})
+
+
+class Programs:
+    """The between-programs verdicts of one script."""
+
+    def __init__(self, flow: Flow):
+        self.flow = flow
+
+    def judge(self, words, command: Command, wrapped: bool, env: set) -> bool:
+        """Judge one command's words (a launcher's tail when ``wrapped``); True when what xargs
+        appends (``APPENDED``) lands in a code position."""
+        if not words:
+            return False
+        head = words[0]
+        if head is APPENDED:
+            return True
+        if head.masked:
+            return False  # `[[ … ]]`, `(( … ))`: judged where the placeholder sits (dp.shell.placement)
+        if self.flow.values_within(head.start, head.end) or _NOT_NAMED & set(head.raw) and head.value not in (
+                "[", "[["):
+            return self._unnamed(head, words, command, wrapped)
+        self._run_written(head)
+        name, args = sinks.program_name(head.value), words[1:]
+        if name == "xargs":
+            return self._xargs(args, command)
+        if name == "find":
+            return self._find(args, command)
+        found = launchers.launcher_for(head.value, [word.value for word in args])
+        if found is not None:
+            return self._launch(known_name(head.value), *found, args, command, env)
+        return self._program(name, args, command, env)
+
+    def _unnamed(self, head, words, command: Command, wrapped: bool) -> bool:
+        """A command word dp cannot name: the program is chosen when it runs, and may be a shell."""
+        flow, in_head = self.flow, self.flow.values_within(head.start, head.end)
+        cause = (head.start, head.end)
+        if in_head and wrapped:
+            for span in in_head:
+                flow.add(span, sinks.COMMAND_WORD_SINK, *sinks.COMMAND_WORD)
+        elif in_head and head.raw.startswith("$"):  # an unquoted $V: the value split into a command line
+            for span in in_head:
+                flow.add(span, sinks.UNNAMED_SINK, *sinks.UNNAMED, cause=cause)
+        for word in words[1:]:
+            if word is not APPENDED:
+                flow.add_all(word.start, word.end, sinks.UNNAMED_SINK, *sinks.UNNAMED, cause=cause)
+        flow.add_origins(flow.stdin_origins(command), sinks.UNNAMED_SINK, *sinks.UNNAMED)
+        return any(word is APPENDED for word in words[1:])
+
+    def _run_written(self, head) -> None:
+        """``./s.sh`` run as a command, after a value was written to it."""
+        if "/" in head.value and file_key(head.value) in self.flow.written:
+            self.flow.add_origins(self.flow.written[file_key(head.value)], head.value, *sinks.FILE_SCRIPT)
+
+    # --- a program's own reading ----------------------------------------------------------------------
+
+    def _program(self, name: str, args, command: Command, env: set) -> bool:
+        flow = self.flow
+        self._options(name, args)
+        reading = sinks.reading(name, args)
+        if reading is None:
+            return False
+        kind, _, reason, alternative = sinks.SINKS[name]
+        if kind in _PARSES_OPTIONS:
+            self._wild_options(name, args)
+        appended = False
+        for start, end, option in reading.spans:
+            if start < 0:
+                appended = True
+                continue
+            shown = _shown(name, option)
+            flow.add_all(start, end, shown, reason, alternative)
+            self._code_text(name, kind, option, args, start, end, command, env, shown)
+        if reading.stdin:
+            flow.add_origins(flow.stdin_origins(command), name, *sinks.STDIN_SCRIPT)
+        return appended
+
+    def _code_text(self, name, kind, option, args, start, end, command, env, shown) -> None:
+        """What a literal code position carries: a written file, a shell's own script, a substitution
+        reading stdin, a program that runs its input."""
+        flow, literal = self.flow, self.flow.text[start:end]
+        has_values = bool(flow.values_within(start, end))
+        if file_key(literal) in flow.written and not has_values and kind in _RUNS_FILES and not option:
+            flow.add_origins(flow.written[file_key(literal)], shown, *sinks.FILE_SCRIPT)
+        if end > start and not has_values and (kind == sinks.SHELL and "c" in option or name in _SAME_SHELL):
+            self._inner_script(name, option, args, start, command, env, same_shell=name in _SAME_SHELL)
+        if any(mark in literal for mark in ("$(", "`", "<(")):
+            flow.add_origins(flow.stdin_origins(command), shown, *sinks.STDIN_SCRIPT)
+        if name in sinks.RUNS_INPUT and sinks.RUNS_INPUT[name].search(literal):
+            flow.add_origins(flow.stdin_origins(command), f"{name} (its program runs its input)",
+                             *sinks.STDIN_SCRIPT)
+
+    def _options(self, name: str, args) -> None:
+        """Values the program may read as an option: noted, to be checked when they are known (a
+        function of the script reads its arguments as ``$1`` …, which ``dp.shell.positions`` judges)."""
+        if name in self.flow.functions:
+            return
+        for word, kind in options.positions(name, args):
+            self.flow.option(self._leading(word) if kind == options.START else self._inside_option(word),
+                             name, kind)
+
+    def _leading(self, word) -> frozenset:
+        """The origins of the values that begin ``word`` (after its opening quote)."""
+        start = word.start + len(word.raw) - len(word.raw.lstrip("\"'$"))
+        return frozenset().union(*[self.flow.values[span] for span in self.flow.values_within(word.start, word.end)
+                                   if span[0] <= start])
+
+    def _inside_option(self, word) -> frozenset:
+        """The origins of values inside an option word's name (``--{{mode}}``), before any ``=``."""
+        equals = word.raw.find("=")
+        end = word.end if equals < 0 else word.start + equals
+        return frozenset().union(*[self.flow.values[span] for span in self.flow.values_within(word.start, end)])
+
+    def _wild_options(self, name: str, args) -> None:
+        """A word dp cannot read (``$C``) where the program still reads options: the values after it."""
+        for i, word in enumerate(args):
+            if word is APPENDED or word.value == "--":
+                return
+            if not word.value.startswith("-") and not _WILD.fullmatch(word.raw):
+                return  # the first operand: options end here for the programs that need them before it
+            if _WILD.fullmatch(word.raw) and not self.flow.values_within(word.start, word.end):
+                reason, alternative = UNKNOWN_OPTION
+                for later in args[i + 1:]:
+                    if later is not APPENDED:
+                        self.flow.add_all(later.start, later.end, name, reason.format(word=word.raw, program=name),
+                                          alternative)
+                return
+
+    def _inner_script(self, name: str, option: str, args, start: int, command: Command, env: set,
+                      same_shell: bool = False) -> None:
+        """A shell's own ``-c '…'`` script, judged with what it inherits: exported tainted variables and
+        the values given as its positional parameters (``sh -c 'eval "$1"' _ {{v}}``); for ``eval`` and
+        ``trap``, whose text this shell runs, every tainted variable (``trap 'eval "$V"' EXIT``)."""
+        flow = self.flow
+        position = next((i for i, word in enumerate(args) if word.start == start), None)
+        if flow.depth >= MAX_DEPTH or position is None:
+            return
+        inherited = {variable: origins for variable, origins in flow.taint.items()
+                     if same_shell or variable in env or variable in self._exported()}
+        after = args[position + 2:]  # $0 first, then $1 …
+        origins = frozenset().union(*[flow.origins_in(word.start, word.end) for word in after]) \
+            if after and not same_shell else None
+        if origins:
+            inherited.update({positional: origins for positional in POSITIONAL})
+        if not inherited:
+            return
+        label = f"{name} {option}".strip()
+        try:
+            inner = flow.inner(args[position].value, inherited)
+        except Unparseable:
+            flow.add_origins(frozenset().union(*inherited.values()), label,
+                             "its script could not be read, and it receives the value", sinks.SHELL_ALTERNATIVE)
+            return
+        for sink in inner:  # the inner script's values are the outer placeholders already
+            flow.add_origins([(sink.start, sink.end)], f"{label} (its script: {sink.program})",
+                             sink.reason, sink.alternative)
+
+    def _exported(self) -> set:
+        exported = set()
+        for command in self.flow.commands:
+            if not command.words:
+                continue
+            head, args = command.words[0].value, command.words[1:]
+            if head == "set" and any(word.value in ("-a", "allexport") for word in args):
+                return set(self.flow.taint)
+            if head == "export" or (head in ("declare", "typeset") and any(
+                    word.value.startswith("-") and "x" in word.value for word in args)):
+                exported |= {word.value.split("=", 1)[0] for word in args if not word.value.startswith("-")}
+        return exported
+
+    # --- launchers --------------------------------------------------------------------------------------
+
+    def _launch(self, name: str, spec: launchers.Launcher, at: int, args, command: Command, env: set) -> bool:
+        """A launcher's own words (a value may not become its option or program), then the command it runs."""
+        i, env = self._launcher_words(name, spec, args, at, set(env))
+        appended = self.judge(args[i:], command, wrapped=True, env=env)
+        if spec.guessed:
+            appended = self._guessed_tails(args, at, i, command, env) or appended
+        return appended
+
+    def _launcher_words(self, name: str, spec: launchers.Launcher, args, i: int, env: set) -> tuple[int, set]:
+        """Past the launcher's options, assignments and positional words: (where its command starts, env)."""
+        positional = spec.positional
+        while i < len(args):
+            word, value = args[i], args[i].value
+            if value == "--":
+                return i + 1, env
+            if value.startswith("-") and value != "-" and word is not APPENDED:
+                if value.split("=", 1)[0] in spec.tail_options:
+                    return i + 1, env
+                i = self._launcher_option(name, spec, args, i)
+            elif spec.assignments and is_assignment(value):
+                from dp.shell.positions import assigned_word
+
+                assigned_word(self.flow, word)
+                env.add(value.split("=", 1)[0])
+                i += 1
+            elif positional:
+                self._launcher_positional(name, spec, word)
+                positional -= 1
+                i += 1
+            else:
+                return i, env
+        return i, env
+
+    def _launcher_option(self, name: str, spec: launchers.Launcher, args, i: int) -> int:
+        """One option of a launcher: a value in it may be another of its options; its value may be a command."""
+        flow, word, value = self.flow, args[i], args[i].value
+        option = value.split("=", 1)[0]
+        shown = "a wrapper" if name in WRAPPERS else name
+        if option in spec.code:
+            target = word if "=" in value or i + 1 >= len(args) else args[i + 1]
+            if shown == "a wrapper":
+                flow.add_all(target.start, target.end, shown, *sinks.WRAPPER_OPTION)
+            else:
+                flow.add_all(target.start, target.end, f"{name} {option}", *sinks.LAUNCHED)
+            return i + (1 if "=" in value else 2)
+        if not spec.unknown and not ("=" in value and value.startswith("--") and option in spec.values):
+            flow.add_all(word.start, word.end, "a wrapper", *sinks.WRAPPER_OPTION)
+        flow.option(self._leading(word), name, options.START)
+        return i + (2 if option in spec.values and "=" not in value else 1)
+
+    def _launcher_positional(self, name: str, spec: launchers.Launcher, word) -> None:
+        if spec.code and word is not APPENDED:
+            self.flow.add_all(word.start, word.end, "a wrapper", *sinks.WRAPPER_OPTION)
+        if word is not APPENDED:
+            self.flow.option(self._leading(word), name, options.START)
+
+    def _guessed_tails(self, args, at: int, i: int, command: Command, env: set) -> bool:
+        """A launcher whose options dp does not all know: each shell, interpreter or launcher among its
+        words is judged as if the command started there."""
+        flow, appended = self.flow, False
+        known = i < len(args) and args[i] is not APPENDED and launchers.is_followed(args[i].value)
+        for k in range(at, len(args) if not known else i):
+            if k != i and _followed(args[k]) and not flow.values_within(args[k].start, args[k].end):
+                appended = self.judge(args[k:], command, wrapped=True, env=env) or appended
+        return appended
+
+    def _xargs(self, args, command: Command) -> bool:
+        """``xargs [options] COMMAND``: its input becomes COMMAND's arguments (pasted into them with -I)."""
+        flow, i, replace = self.flow, 0, False
+        while i < len(args) and args[i].value.startswith("-") and args[i].value != "--":
+            value = args[i].value
+            replace = replace or value in ("-I", "-i", "--replace") or value.startswith(("-I", "--replace="))
+            if value not in launchers.XARGS_VALUES:
+                flow.add_all(args[i].start, args[i].end, "a wrapper", *sinks.WRAPPER_OPTION)
+            i += 2 if value in launchers.XARGS_VALUES else 1
+        if i < len(args) and args[i].value == "--":
+            i += 1
+        tail = args[i:]
+        if not tail:
+            return False
+        appended = self.judge(tail + [APPENDED], command, wrapped=True, env=set())
+        head = sinks.program_name(tail[0].value)
+        if replace and head in sinks.SINKS and not flow.values_within(tail[0].start, tail[0].end):
+            flow.add_origins(flow.stdin_origins(command), f"xargs -I … {head}", *sinks.STDIN_SCRIPT)
+        elif appended:
+            flow.add_origins(flow.stdin_origins(command), f"xargs {head}", *sinks.STDIN_SCRIPT)
+        return False
+
+    def _find(self, args, command: Command) -> bool:
+        """``find … -exec COMMAND … ;``: each command find runs is judged as a launcher's tail."""
+        self._options("find", args)
+        i = 0
+        while i < len(args):
+            if args[i].value in ("-exec", "-execdir", "-ok", "-okdir"):
+                end = i + 1
+                while end < len(args) and args[end].value not in (";", "+"):
+                    end += 1
+                self.judge(args[i + 1:end], command, wrapped=True, env=set())
+                i = end
+            i += 1
+        return False
+
+
+def _shown(name: str, option: str) -> str:
+    if not option:
+        return name
+    return f"{name}, read as an option" if option == sinks.AS_OPTION else f"{name} {option}"
+
+
+def _followed(word) -> bool:
+    """Whether a word names a shell, interpreter, runner or launcher (judged wherever a guessed launcher has it)."""
+    return word is not APPENDED and not word.value.startswith("-") and launchers.is_followed(word.value)
