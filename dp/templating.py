@@ -63,6 +63,11 @@ class TemplateError(DpError):
     """A template that cannot be judged safe, parsed or rendered (an alias recipe or a YAML step)."""
 
 
+class OptionValueError(TemplateError):
+    """A known value a program would read as an option (``dp.shell.placement.option_problem``):
+    refused when the template is rendered with it, never when the template is written."""
+
+
 def judge(template: str, outputs, *, blanks=(),
           unparseable: str = "its placeholders cannot be placed safely"):
     """The placement plan of ``template`` (``dp.shell.placement.Plan``); TemplateError when

@@ -207,7 +207,7 @@ def test_programs_an_older_dp_compiled_are_compiled_again(dp, db_path, pave_chec
     assert dp("alias", "keep_me", "Read").returncode == 0
     with sqlite3.connect(db_path) as conn:
         [(program,)] = conn.execute("SELECT program FROM recipe_programs").fetchall()
-    assert json.loads(program)["v"] == 2 and "dp_in" in program
+    assert json.loads(program)["v"] == 3 and "dp_in" in program  # 3: with the option checks (issue 47)
     proc = pave_check({"tool_name": "Bash", "tool_input": {"command": "gt x '\"; touch pwned; \"'"}})
     rewritten = json.loads(proc.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
     assert rewritten == 'echo ""\'"; touch pwned; "\'""'

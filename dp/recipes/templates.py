@@ -225,7 +225,7 @@ def render_shell(template: str, variables: Optional[dict[str, Any]], *, code_all
 
 def _check_options(template: str, judged, values: dict) -> None:
     """The run-time check: a known value starting with ``-`` where a program may read it as an option."""
-    from dp.shell.placement import option_problem
+    from dp.shell.optioncheck import option_problem
 
     found = [option_problem(template[span[0]:span[1]], line_of(template, span[0]), check, string_form(values[span]))
              for span, check in sorted(judged.options.items()) if span in values]

@@ -33,7 +33,7 @@ import re
 
 from dp.rules.jinja_import import load as load_jinja
 from dp.rules.recipe_values import MISSING, Arg, Verbatim, nth, option_code
-from dp.templating import TemplateError
+from dp.templating import OptionValueError, TemplateError
 
 __all__ = ["Arg", "TemplateError", "render", "template_error", "placement_error", "raw_uses", "program_for"]
 
@@ -244,6 +244,8 @@ def _trial_error(translated: str) -> str | None:
                 "args": _SAMPLE_ARGS, "matched": Verbatim("m"), "raw": Verbatim("r"), "full": "f", "cwd": "/"})
     except Timeout:
         return f"rendering takes more than {WRITE_TIME_SECONDS:g} s (a loop too long?)"
+    except OptionValueError:
+        return None  # a sample argument a program would read as an option: the agent's words decide that
     except (RecursionError, SyntaxError):
         # Python's own limits on the compiled template: 100 levels of indentation, 20 nested loops.
         return _TOO_DEEP

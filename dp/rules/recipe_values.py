@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import shlex
 
-from dp.templating import TemplateError
+from dp.templating import OptionValueError, TemplateError
 
 
 class Arg(str):
@@ -173,7 +173,7 @@ def option_filter(value, code: str):
         return value
     import json
 
-    from dp.shell.placement import option_problem
+    from dp.shell.optioncheck import option_problem
     from dp.shell.quoting import literal
 
     tag, line, program, kind = json.loads(bytes.fromhex(code))
@@ -182,7 +182,7 @@ def option_filter(value, code: str):
         known = value.source
     problem = option_problem(tag, line, (program, kind), known)
     if problem:
-        raise TemplateError(problem)
+        raise OptionValueError(problem)
     return value
 
 

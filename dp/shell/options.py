@@ -25,9 +25,9 @@ own value (``--config=…``).
 from __future__ import annotations
 
 from dp.shell import sinks
+from dp.shell.optioncheck import INSIDE, START  # noqa: F401  (the kinds of place, as callers know them)
 from dp.shell.programs import BUILTINS
 
-START, INSIDE = "start", "inside"
 _NO_OPTIONS = frozenset({"echo", ":", "true", "false", "test", "[", "[["})
 _TERMINATING = {name: frozenset({"-c", "-m"}) for name in ("python", "python2", "python3", "pypy", "pypy3")}
 # Options known to take a separate value (a value after one of them is data), by program.

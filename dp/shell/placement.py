@@ -31,6 +31,7 @@ import re
 from typing import Callable
 
 from dp.shell import codeflow, lexer, positions, programflow, sinks
+from dp.shell.optioncheck import option_problem  # noqa: F401  (the render-time check, as callers know it)
 
 # The contexts a placeholder is rendered in (``wrap`` receives one of these).
 WORD, DOUBLE, SINGLE, HEREDOC_BODY = "word", "double-quoted", "single-quoted", "heredoc"
@@ -153,36 +154,6 @@ def _in_arithmetic(masked: str, regions, span) -> bool:
         if kind == lexer.ARITHMETIC or (kind == lexer.TEST and codeflow.TEST_ARITHMETIC.search(masked, start, end)):
             return True
     return False
-
-
-_PLAIN_NAME = re.compile(r"(?:[A-Za-z0-9_][A-Za-z0-9_.-]*)?")
-
-
-def option_problem(tag: str, line: int, check: tuple[str, str], value) -> str | None:
-    """Why the known ``value`` of placeholder ``tag`` may not stand where ``check`` says a program
-    reads options (``Plan.options``), or None. ``value`` is None when it is known only when the
-    script runs (an alias argument typed as ``"$X"`` or ``*.txt``). A value not starting with ``-``
-    costs one comparison."""
-    from dp.shell.options import START
-
-    program, kind = check
-    if kind == START and value is not None and (value[:1] != "-" or value == "-"):
-        return None
-    if kind != START and value is not None and _PLAIN_NAME.fullmatch(value):
-        return None
-    if kind != START:
-        return (f"line {line}: {tag} is part of an option's name for {program}, and its value "
-                f"{_shown(value)} is not a plain name (letters, digits, - _ .), so it could make another option; "
-                f"give the value as the option's own value (--name={tag})")
-    return (f"line {line}: {tag} would be read as an option by {program}: its value {_shown(value)} "
-            f"{'is known only when it runs' if value is None else 'starts with -'}; put -- before it "
-            f"({program} … -- {tag}), or ./ in front of a file name")
-
-
-def _shown(value) -> str:
-    if value is None:
-        return "(an expansion)"
-    return repr(value if len(value) <= 40 else value[:40] + "…")
 
 
 def _unplaceable(text: str, span, kind: str) -> Problem:
