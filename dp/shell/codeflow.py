@@ -224,7 +224,8 @@ class Flow:
                     sources.append(body)
             elif operator.startswith("<") and not operator.startswith("<&"):
                 target = self.text[start:end].lstrip("0123456789<").strip().strip("'\"")
-                sources.append(("file", target))
+                # `< <(echo {{v}})`: what the process substitution prints is the input
+                sources.append((start, end) if target.startswith("<(") else ("file", target))
         return sources
 
     def _heredoc_at(self, start: int, end: int):

@@ -93,48 +93,56 @@ def _indirections(flow: Flow) -> None:
 def _attributes(flow: Flow) -> None:
     """Values given to variables that parse them: ``declare -i``/``-n`` names anywhere, a declaration
     with ``-a``/``-A``/``-i``/``-n`` and a value, a declaration's value for an array."""
-    attributes = _declared_attributes(flow)
-    for name, start, end in flow.assignment_regions():
-        if attributes.get(name, frozenset()) & {"i", "n"}:
-            flow.add_all(start, end, f"declare -{''.join(sorted(attributes[name] & {'i', 'n'}))} {name}",
-                         *ATTRIBUTE)
-    for name in attributes:
-        if attributes[name] & {"i", "n"} and name in flow.assigned:
-            flow.add_origins(flow.assigned[name], f"declare -{''.join(sorted(attributes[name] & {'i', 'n'}))} "
-                                                  f"{name}", *ATTRIBUTE)
+    declared = _declared_attributes(flow)
     for command in flow.commands:
         if command.words and command.words[0].value in DECLARATIONS - {"export"}:
-            _declaration(flow, command, attributes)
+            _declaration(flow, command, declared)
+    for name, start, end in flow.assignment_regions():
+        label = _label(declared, name, {"i", "n"})
+        if label:
+            flow.add_all(start, end, label, *ATTRIBUTE)
+    for name in declared:
+        label = _label(declared, name, {"i", "n"})
+        if label and name in flow.assigned:
+            flow.add_origins(flow.assigned[name], label, *ATTRIBUTE)
 
 
-def _declaration(flow: Flow, command, attributes: dict) -> None:
+def _label(declared: dict, name: str, letters: set, extra=frozenset()) -> str:
+    """``local -i n``: how a variable was declared, when that gives it one of ``letters``."""
+    head, given = declared.get(name, ("declare", set()))
+    parsing = (given | extra) & letters
+    return f"{head} -{''.join(sorted(parsing))} {name}" if parsing else ""
+
+
+def _declaration(flow: Flow, command, declared: dict) -> None:
     head, args = command.words[0].value, command.words[1:]
     letters = set("".join(word.value[1:] for word in args if word.value.startswith("-")))
     for word in args:
-        if not is_assignment(word.value):
-            continue
-        name = word.value.split("=", 1)[0].rstrip("+").split("[", 1)[0]
-        parsing = (letters | attributes.get(name, set())) & _PARSING_ATTRIBUTES
-        if parsing:
-            flow.add_all(word.start, word.end, f"{head} -{''.join(sorted(parsing))}", *ATTRIBUTE)
+        if is_assignment(word.value):
+            name = word.value.split("=", 1)[0].rstrip("+").split("[", 1)[0]
+            label = _label({name: (head, declared.get(name, ("", set()))[1])}, name, _PARSING_ATTRIBUTES, letters)
+            if label:
+                flow.add_all(word.start, word.end, label, *ATTRIBUTE)
 
 
-def _declared_attributes(flow: Flow) -> dict[str, set]:
-    """variable → the attribute letters any declaration gives it (``a`` too for ``V=(…)``)."""
-    attributes: dict[str, set] = {}
+def _declared_attributes(flow: Flow) -> dict[str, tuple[str, set]]:
+    """variable → (the builtin that declared it, the attribute letters any declaration gives it;
+    ``a`` too for ``V=(…)``)."""
+    declared: dict[str, tuple[str, set]] = {}
     for command in flow.commands:
         for name, start, _ in command.assigns:
             if flow.text.startswith("(", start):
-                attributes.setdefault(name, set()).add("a")
+                declared.setdefault(name, ("declare", set()))[1].add("a")
         if not command.words or command.words[0].value not in DECLARATIONS - {"export"}:
             continue
-        args = command.words[1:]
+        head, args = command.words[0].value, command.words[1:]
         letters = set("".join(word.value[1:] for word in args if word.value.startswith("-")))
         for word in args:
             if not word.value.startswith(("-", "+")):
                 name = word.value.split("=", 1)[0].rstrip("+").split("[", 1)[0]
-                attributes.setdefault(name, set()).update(letters)
-    return attributes
+                entry = declared.setdefault(name, (head, set()))
+                declared[name] = (head if letters else entry[0], entry[1] | letters)
+    return declared
 
 
 def _program_variables(flow: Flow, command) -> None:

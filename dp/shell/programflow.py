@@ -112,7 +112,7 @@ class Programs:
             return False
         kind, _, reason, alternative = sinks.SINKS[name]
         if kind in _PARSES_OPTIONS:
-            self._wild_options(name, args)
+            self._wild_options(name, kind, args)
         appended = False
         for start, end, option in reading.spans:
             if start < 0:
@@ -161,12 +161,13 @@ class Programs:
         end = word.end if equals < 0 else word.start + equals
         return frozenset().union(*[self.flow.values[span] for span in self.flow.values_within(word.start, end)])
 
-    def _wild_options(self, name: str, args) -> None:
+    def _wild_options(self, name: str, kind: str, args) -> None:
         """A word dp cannot read (``$C``) where the program still reads options: the values after it."""
+        marks = ("-", "+") if kind == sinks.SHELL else ("-",)  # `sh +e -c $C …`: a shell's +e is an option too
         for i, word in enumerate(args):
             if word is APPENDED or word.value == "--":
                 return
-            if not word.value.startswith("-") and not _WILD.fullmatch(word.raw):
+            if not word.value.startswith(marks) and not _WILD.fullmatch(word.raw):
                 return  # the first operand: options end here for the programs that need them before it
             if _WILD.fullmatch(word.raw) and not self.flow.values_within(word.start, word.end):
                 reason, alternative = UNKNOWN_OPTION

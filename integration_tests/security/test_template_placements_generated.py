@@ -1,13 +1,18 @@
 """Generated: shell shapes × launchers × programs × hostile values — no template placement runs a value.
 
 Issue 35, finding 4 (code sinks judged by structure, not by a list of
-spellings). Every template below is judged by dp's real YAML renderer
-(``dp.recipes.templates.render_shell``, what ``dp recipe validate``/``run``
-call): a refused template is a write-time error; an accepted one is rendered
-exactly as ``dp recipe run`` renders it and run by bash with each hostile
-value in its environment, in a scratch directory, with the launchers that
-cannot run here (docker, kubectl, sudo, uv, npx, busybox, nix …) replaced by
-stubs on PATH that run their command the way the real launcher would. No run
+spellings), and issue 47 (a value is data only where dp can show it is: names,
+arithmetic, attributes, arrays, positional parameters, descriptor paths,
+option-shaped values, launchers dp does not list). Every template below is
+judged by dp's real YAML renderer (``dp.recipes.templates.render_shell``, what
+``dp recipe validate``/``run`` call): a refused template is a write-time
+error; an accepted one is rendered with each hostile value exactly as ``dp
+recipe run`` renders it — a value a program would read as an option is
+refused then — and run by bash 5.2 with the value in its environment, in a
+scratch directory, with the launchers that cannot run here (docker, kubectl,
+sudo, uv, npx, busybox, nix, gosu, tini …) replaced by stubs on PATH that run
+their command the way the real launcher would (prlimit and cmake are the real
+ones; Homebrew's gtimeout and genv are the GNU tools under those names). No run
 may create the marker its value names, and the printing programs must print
 the value (so the runs are not vacuous). A sample of the verdicts is checked
 against the real ``dp recipe validate``.
@@ -17,6 +22,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -32,14 +38,19 @@ WRAPPERS = {
     "exec": None, "sudo": 0, "doas": 0, "docker run --rm img": 3, "kubectl exec pod --": 3, "uv run": 1,
     "npx": 0, "busybox": 0, "strace -f -o /dev/null": 3, "chroot /": 1, "unbuffer": 0, "nix develop -c": 2,
     "poetry run": 1, "direnv exec .": 2,
+    # Launchers dp does not list, judged by their words (issue 47), and Homebrew's g-prefixed GNU names.
+    "prlimit --nofile=100": None, "cmake -E env A=1": None, "eatmydata": 0, "gosu nobody": 1, "tini --": 1,
+    "dumb-init": 0, "cross-env A=1": 1, "gtimeout 5": None, "genv": None,
 }
 _STUBBED = {"sudo", "doas", "docker", "kubectl", "uv", "npx", "busybox", "strace", "chroot", "unbuffer", "nix",
-            "poetry", "direnv"}
+            "poetry", "direnv", "eatmydata", "gosu", "tini", "dumb-init", "cross-env"}
+_GNU = {"gtimeout": "timeout", "genv": "env"}
 # Programs the value reaches (PRINTERS print it as data when the shape hands it over whole).
 PROGRAMS = [
     "sh -c", "bash -ec", "sh +e -c", "sh -c --", "bash -o pipefail -c", "sh", "bash -s", "eval", "python3 -c",
     "python3", "awk", "sed",
     "printf '%s\\n'", "echo", "cat", "sh -c 'printf \"%s\\n\" \"$1\"' _", "grep -e", "wc -c",
+    "sed 's/a/b/'", "perl -ne print",
 ]
 PRINTERS = {"printf '%s\\n'", "echo", "sh -c 'printf \"%s\\n\" \"$1\"' _"}
 # Shapes: how the value reaches the program (P). Those in WHOLE hand it over as one argument.
@@ -71,6 +82,31 @@ SHAPES = {
     "file": "printf '%s\\n' {{v}} > in.txt; @W@ @P@ in.txt",
     "xargs": "printf '%s\\n' {{v}} | xargs @W@ @P@",
     "unnamed": "S=@P0@; @W@ $S @REST@ {{v}}",
+    # Issue 47: names, arithmetic, attributes, arrays, positional parameters, descriptors, options.
+    "indirect-name": 'V={{v}}; @W@ @P@ "${!V}"',
+    "nameref-value": 'declare -n R={{v}}; @W@ @P@ "$R"',
+    "nameref-later": 'declare -n R; R={{v}}; @W@ @P@ "$R"',
+    "offset": 's=abcdef; n={{v}}; @W@ @P@ "${s:n}"',
+    "subscript": 'a=(x y); n={{v}}; @W@ @P@ "${a[n]}"',
+    "subscript-assign": 'a=(x y); n={{v}}; a[n]=z; @W@ @P@ "${a[0]}"',
+    "integer": 'declare -i n={{v}}; @W@ @P@ "$n"',
+    "integer-later": 'declare -i n; n={{v}}; @W@ @P@ "$n"',
+    "local-integer": 'f() { local -i n="$1"; @W@ @P@ "$n"; }; f {{v}}',
+    "array-attribute": 'declare -a "arr=({{v}})"; @W@ @P@ "${arr[0]}"',
+    "array-declared": 'arr=(); declare arr={{v}}; @W@ @P@ "${arr[0]}"',
+    "array-data": 'a=({{v}} x); @W@ @P@ "${a[0]}"',
+    "array-command": 'a=(@P@ {{v}}); @W@ "${a[@]}"',
+    "positional-command": 'set -- @P@ {{v}}; @W@ "$@"',
+    "positional-data": 'set -- {{v}} x; @W@ @P@ "$@"',
+    "test-name": 'V={{v}}; [ -v "$V" ] && @W@ @P@ x',
+    "arith-test": 'n={{v}}; [[ $n -eq 1 ]] && @W@ @P@ x',
+    "fd-path": "@W@ @P@ /dev/fd/3 3<<< {{v}}",
+    "copied-script": "cp /dev/stdin f.sh <<< {{v}}; @W@ @P@ f.sh",
+    "variable-option": "C=-c; @W@ @P@ $C {{v}}",
+    "glued-option": "@W@ @P@ --{{v}}",
+    "quoted-first": '@W@ @P@ "{{v}}" x',
+    "compgen-words": "compgen -W {{v}} x; @W@ @P@ x",
+    "compgen-command": "compgen -C {{v}} x; @W@ @P@ x",
 }
 WHOLE = {"word", "double-quoted", "dash-dash", "assign", "export", "read", "for", "function", "set",
          "command-substitution"}
@@ -79,6 +115,8 @@ VALUES = [
     "$(touch MARK)", ";touch MARK", "`touch MARK`", "touch MARK", "-c touch MARK", "x\ntouch MARK\n",
     "EOF\ntouch MARK\nEOF", "a[$(touch MARK)]", "' ; touch MARK ; '",
     "import os; os.system('touch MARK')", 'BEGIN{system("touch MARK")}', "1e touch MARK",
+    # option-shaped values (issue 47): read as an option where a program still parses them
+    "-e1e touch MARK", "--compress-program=touch MARK", "touch MARK|", "|touch MARK",
 ]
 
 
@@ -100,25 +138,36 @@ def placements() -> dict[str, tuple[str, str]]:
 TEMPLATES = placements()
 
 
-def test_the_grid_is_at_least_five_thousand_placements():
-    assert len(TEMPLATES) * len(VALUES) >= 5000, len(TEMPLATES)
+def test_the_grid_is_at_least_ten_thousand_placements():
+    assert len(TEMPLATES) * len(VALUES) >= 10000, len(TEMPLATES)
+    new = {"indirect-name", "integer", "array-command", "positional-command", "fd-path", "variable-option"}
+    assert new <= {shape for shape, _ in TEMPLATES.values()}
 
 
 def _verdicts():
-    accepted, refused = {}, {}
+    """(accepted template → its script, refused template → the error, (template, value) pairs refused
+    when rendered with that value: a program would read it as an option)."""
+    accepted, refused, at_render = {}, {}, set()
     for template in TEMPLATES:
         try:
             accepted[template] = render_shell(template, {"v": "placeholder"}).text
         except TemplateError as error:
             refused[template] = error.message
-    return accepted, refused
+            continue
+        for number, value in enumerate(VALUES):
+            try:
+                render_shell(template, {"v": value})
+            except TemplateError as error:
+                assert " would be read as an option by " in error.message or "option's name" in error.message
+                at_render.add((template, number))
+    return accepted, refused, at_render
 
 
-ACCEPTED, REFUSED = _verdicts()
+ACCEPTED, REFUSED, AT_RENDER = _verdicts()
 
 
 def test_refusals_are_one_line_each_naming_the_program():
-    assert REFUSED and ACCEPTED
+    assert REFUSED and ACCEPTED and AT_RENDER
     for template, message in REFUSED.items():
         assert message.startswith("line ") and " would run as code in " in message or " is inside " in message, \
             (template, message)
@@ -129,6 +178,8 @@ def test_refusals_are_one_line_each_naming_the_program():
     "cat <<EOF | sh\n{{v}}\nEOF", "bash /dev/stdin <<< {{v}}", "printf '%s\\n' {{v}} | xargs sh -c",
     "docker run --rm img sh -c {{v}}", "kubectl exec pod -- sh -c {{v}}", "uv run sh -c {{v}}",
     "busybox sh -c {{v}}", "S=sh; $S -c {{v}}", "read -r V <<< {{v}}; eval \"$V\"",
+    "prlimit --nofile=100 sh -c {{v}}", "gosu nobody sh -c {{v}}", "gtimeout 5 sh -c {{v}}",
+    'set -- sh -c {{v}}; "$@"', "declare -i n={{v}}", "bash /dev/fd/3 3<<< {{v}}", "C=-c; sh $C {{v}}",
 ])
 def test_the_findings_shapes_are_refused(template):
     with pytest.raises(TemplateError, match="would run as code in "):
@@ -143,20 +194,28 @@ def _stubs(directory: Path) -> Path:
             stub = directory / name
             stub.write_text(f"#!/bin/sh\nshift {drop or 0}\nexec \"$@\"\n")
             stub.chmod(0o755)
+    for name, real in _GNU.items():
+        (directory / name).symlink_to(shutil.which(real))
     (directory / "python3").symlink_to(sys.executable)  # the interpreter itself, not a version manager's shim
     return directory
 
 
-def _batch(items, work: Path, marks: Path, out: Path) -> str:
-    """One bash script running every (template, value) in its own subshell, its own directory, stdin empty."""
+def _runs(items) -> list[tuple[int, int]]:
+    """(template index, value number) of every run: each accepted template with each value it renders with."""
+    return [(index, number) for index, (template, _) in enumerate(items) for number, _ in enumerate(VALUES)
+            if (template, number) not in AT_RENDER]
+
+
+def _batch(items, runs, work: Path, out: Path) -> str:
+    """One bash script running the given (template, value) pairs, each in its own subshell and directory,
+    stdin empty."""
     lines = []
-    for index, (template, text) in enumerate(items):
-        for number, _ in enumerate(VALUES):
-            run = f"{index}-{number}"
-            (work / run).mkdir()
-            lines.append(f"cd {work}/{run} && (\n"
-                         f"export DP_VAR_v=\"$VALUE_{index}_{number}\"\n{text}\n"
-                         f") </dev/null >{out}/{run} 2>/dev/null\n")
+    for index, number in runs:
+        run = f"{index}-{number}"
+        (work / run).mkdir()
+        lines.append(f"cd {work}/{run} && (\n"
+                     f"export DP_VAR_v=\"$VALUE_{index}_{number}\"\n{items[index][1]}\n"
+                     f") </dev/null >{out}/{run} 2>/dev/null\n")
     return "".join(lines)
 
 
@@ -164,36 +223,50 @@ def _value(value: str, marker: Path) -> str:
     return value.replace("MARK", str(marker))
 
 
-@pytest.mark.parametrize("part", range(4))
+def _run_batches(items, runs, tmp_path: Path, environment: dict, work: Path, out: Path) -> None:
+    """The runs, split over the machine's cores (one bash each; one in all under an xdist worker,
+    whose siblings take the other cores)."""
+    lanes = 1 if os.environ.get("PYTEST_XDIST_WORKER") else min(2, os.cpu_count() or 1)
+    processes = []
+    for lane in range(lanes):
+        script = tmp_path / f"batch{lane}.sh"
+        script.write_text(_batch(items, runs[lane::lanes], work, out))
+        processes.append(subprocess.Popen(["bash", str(script)], env=environment, cwd=work,
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
+    for process in processes:
+        _, errors = process.communicate(timeout=900)
+        assert process.returncode in (0, 1, 2, 127), errors[-2000:]
+
+
+PARTS = 6
+
+
+@pytest.mark.parametrize("part", range(PARTS))
 def test_every_accepted_placement_runs_without_running_the_value(tmp_path, part):
-    items = sorted(ACCEPTED.items())[part::4]
+    items = sorted(ACCEPTED.items())[part::PARTS]
+    runs = _runs(items)
     stubs = _stubs(tmp_path / "bin")
     work, marks, out = tmp_path / "work", tmp_path / "marks", tmp_path / "out"
     for directory in (work, marks, out):
         directory.mkdir()
     environment = {key: value for key, value in os.environ.items() if not key.startswith("VALUE_")}
     environment["PATH"] = f"{stubs}:{environment['PATH']}"
-    for index, _ in enumerate(items):
-        for number, value in enumerate(VALUES):
-            environment[f"VALUE_{index}_{number}"] = _value(value, marks / f"{index}-{number}")
-    script = tmp_path / "batch.sh"
-    script.write_text(_batch(items, work, marks, out))
-    ran = subprocess.run(["bash", str(script)], env=environment, cwd=work, capture_output=True, text=True,
-                         timeout=600)
-    assert ran.returncode in (0, 1, 2, 127), ran.stderr[-2000:]
+    for index, number in runs:
+        environment[f"VALUE_{index}_{number}"] = _value(VALUES[number], marks / f"{index}-{number}")
+    _run_batches(items, runs, tmp_path, environment, work, out)
     made = sorted(path.name for path in marks.iterdir())
     assert made == [], [(items[int(name.split("-")[0])][0], VALUES[int(name.split("-")[1])]) for name in made]
     printed = 0
-    for index, (template, _) in enumerate(items):
+    for index, number in runs:
+        template = items[index][0]
         shape, program = TEMPLATES[template]
-        if program not in PRINTERS or shape not in WHOLE or (shape, program[:2]) == ("dash-dash", "sh"):
+        value = VALUES[number]
+        if program not in PRINTERS or shape not in WHOLE or (shape, program[:2]) == ("dash-dash", "sh") or (
+                value.startswith("-") and program == "echo"):
             continue
-        for number, value in enumerate(VALUES):
-            if value.startswith("-") and program == "echo":
-                continue
-            first = _value(value, marks / f"{index}-{number}").split("\n")[0]
-            assert first in (out / f"{index}-{number}").read_text(errors="replace"), (template, value)
-            printed += 1
+        first = _value(value, marks / f"{index}-{number}").split("\n")[0]
+        assert first in (out / f"{index}-{number}").read_text(errors="replace"), (template, value)
+        printed += 1
     assert printed > 0
 
 
