@@ -81,7 +81,7 @@ def positions(name: str, args) -> list[tuple[object, str]]:
         return []
     if name == "git":
         return _git(args)
-    return _scan(args, _takes_value(name), _terminating(name), stops=_stops_at_operand(name))
+    return _scan(args, takes_value(name), _terminating(name), stops=_stops_at_operand(name))
 
 
 def _scan(args, takes_value, terminating=frozenset(), stops: bool = False) -> list[tuple[object, str]]:
@@ -118,14 +118,15 @@ def _git(args) -> list[tuple[object, str]]:
     return found + _scan(args[i + 1:], lambda option: option in known)
 
 
-def _takes_value(name: str):
-    """Whether an option of ``name`` takes the next word as its value."""
+def takes_value(name: str, command_string: bool = True):
+    """Whether an option of ``name`` takes the next word as its value (a shell's ``-c`` too, unless
+    ``command_string`` is False: its string is then its first operand, after every option)."""
     known = set(VALUE_OPTIONS.get(name, ()))
     entry = sinks.SINKS.get(name)
     if entry is not None and entry[0] in (sinks.INTERPRETER, sinks.OPTIONS):
         known |= set(entry[1][0]) | set(entry[1][1])
     if entry is not None and entry[0] == sinks.SHELL:
-        letters = entry[1][0] | {"c"}
+        letters = entry[1][0] | ({"c"} if command_string else set())
         return lambda option: option in known or (option[:1] in "-+" and option[-1:] in letters
                                                    and not option.startswith("--"))
     if entry is not None and entry[0] == sinks.INTERPRETER:

@@ -164,18 +164,24 @@ class Programs:
     def _wild_options(self, name: str, kind: str, args) -> None:
         """A word dp cannot read (``$C``) where the program still reads options: the values after it."""
         marks = ("-", "+") if kind == sinks.SHELL else ("-",)  # `sh +e -c $C …`: a shell's +e is an option too
-        for i, word in enumerate(args):
+        takes_value, i = options.takes_value(name, command_string=False), 0
+        while i < len(args):
+            word = args[i]
             if word is APPENDED or word.value == "--":
                 return
-            if not word.value.startswith(marks) and not _WILD.fullmatch(word.raw):
-                return  # the first operand: options end here for the programs that need them before it
             if _WILD.fullmatch(word.raw) and not self.flow.values_within(word.start, word.end):
-                reason, alternative = UNKNOWN_OPTION
-                for later in args[i + 1:]:
-                    if later is not APPENDED:
-                        self.flow.add_all(later.start, later.end, name, reason.format(word=word.raw, program=name),
-                                          alternative)
+                self._after_wild(name, word, args[i + 1:])
                 return
+            if not word.value.startswith(marks):
+                return  # the first operand: options end here for the programs that need them before it
+            i += 2 if takes_value(word.value.split("=", 1)[0]) and "=" not in word.value else 1
+
+    def _after_wild(self, name: str, word, later) -> None:
+        reason, alternative = UNKNOWN_OPTION
+        for after in later:
+            if after is not APPENDED:
+                self.flow.add_all(after.start, after.end, name, reason.format(word=word.raw, program=name),
+                                  alternative)
 
     def _inner_script(self, name: str, option: str, args, start: int, command: Command, env: set,
                       same_shell: bool = False) -> None:
