@@ -30,6 +30,7 @@ def test_every_builtin_is_classified():
 
 @pytest.mark.parametrize("text, program", [
     ("V={{v}}; ls $V", "ls (through $V)"),
+    ("V={{v}}; for x in $V; do :; done", "for (through $V)"), ("V={{v}}; a=($V)", "an array (through $V)"),
     ("V={{v}}; ls ${V}x", "ls (through $V)"),
     ("C=-c; sh $C {{v}}", "sh"),
     ('set -- sh -c {{v}}; "$@"', "the command word (through $@)"),
@@ -98,6 +99,15 @@ def test_places_no_program_reads_as_an_option(text):
     assert judged(text).options == {}
 
 
+@pytest.mark.parametrize("text, kind", [
+    ('read -r a b <<< {{v}}; rm "$b"', "split"), ('for x in {{v}}; do rm "$x"; done', "split"),
+    ('V={{v}}; rm "${V#*x}"', "cut"), ('V={{v}}; rm "${V:2}"', "cut"), ('V={{v}}; rm "${V/a/b}"', "cut"),
+    ('V={{v}}; rm "${V%x}"', "start"), ('V={{v}}; rm "${V:-x}"', "start"),
+])
+def test_a_piece_of_a_value_is_checked_for_a_dash_where_a_piece_may_start(text, kind):
+    assert [kind for _, kind in judged(text).options.values()] == [kind]
+
+
 def test_the_check_when_the_value_is_known():
     check = ("sed", START)
     assert option_problem("{{v}}", 1, check, "data.txt") is None and option_problem("{{v}}", 1, check, "-") is None
@@ -105,6 +115,9 @@ def test_the_check_when_the_value_is_known():
     assert message == ("line 3: {{v}} would be read as an option by sed: its value '-e1e touch x' starts with -; "
                        "put -- before it (sed … -- {{v}}), or ./ in front of a file name")
     assert "known only when it runs" in option_problem("{{v}}", 1, check, None)
+    assert option_problem("{{v}}", 1, ("rm", "split"), "my-branch") is None
+    assert "a piece of its value" in option_problem("{{v}}", 1, ("rm", "split"), "a -rf")
+    assert "a piece of its value" in option_problem("{{v}}", 1, ("rm", "cut"), "my-branch")
     assert option_problem("{{m}}", 1, ("cargo", INSIDE), "release") is None
     assert "not a plain name" in option_problem("{{m}}", 1, ("cargo", INSIDE), "config=x")
 

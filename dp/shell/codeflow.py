@@ -102,6 +102,7 @@ class Flow:
         self.placeholders = placeholders  # span → origins (the outer placeholders it stands for)
         self.taint: dict[str, frozenset] = dict(taint)  # variable → origins
         self.assigned: dict[str, frozenset] = {}  # variable → origins given to it directly (not by a nameref)
+        self.split: set[str] = set()  # variables that may hold a piece of a value (read, mapfile, for)
         self.inherited = frozenset(taint)  # names tainted from outside (a -c script's environment)
         self.commands: list[Command] = []
         self.loops: list[tuple[str, int, int]] = []
@@ -168,6 +169,7 @@ class Flow:
             words = [part for part in node.parts[3:] if part.kind == "word"]
             if words:
                 self.loops.append((node.parts[1].word, words[0].pos[0], words[-1].pos[1]))
+                self.split.add(node.parts[1].word)
         own = stdin + self._redirect_sources(getattr(node, "redirects", None) or ())
         children = [*(getattr(node, "parts", None) or ()), *(getattr(node, "list", None) or ()),
                     getattr(node, "command", None), getattr(node, "output", None)]
@@ -299,6 +301,7 @@ class Flow:
                 skip = True
             elif not word.value.startswith("-"):
                 self._taint(word.value, origins)
+                self.split.add(word.value)
 
     def _find_references(self) -> None:
         """Each ``$V``/``${V…}`` of a tainted V outside single quotes, and V's bare name in arithmetic."""
@@ -419,9 +422,14 @@ class Flow:
                 self.found[origin] = Sink(origin, program, reason, alternative)
 
     def option(self, origins, program: str, kind: str) -> None:
-        """Placeholders whose value a program may read as an option (checked when the value is known)."""
+        """Placeholders whose value a program may read as an option (checked when the value is known);
+        of two places, the stricter check."""
+        from dp.shell.optioncheck import STRICTER
+
         for origin in origins:
-            self.options.setdefault(origin, (program, kind))
+            known = self.options.get(origin)
+            if known is None or STRICTER.get(kind, -1) > STRICTER.get(known[1], -1):
+                self.options[origin] = (program, kind)
 
     def quoted(self, span) -> bool:
         """Whether the value at ``span`` is inside double quotes (or a heredoc body), not in a ``$( )``

@@ -25,7 +25,7 @@ own value (``--config=…``).
 from __future__ import annotations
 
 from dp.shell import sinks
-from dp.shell.optioncheck import INSIDE, START  # noqa: F401  (the kinds of place, as callers know them)
+from dp.shell.optioncheck import CUT, INSIDE, SPLIT, START  # noqa: F401  (the kinds of place, as callers know them)
 from dp.shell.programs import BUILTINS
 
 _NO_OPTIONS = frozenset({"echo", ":", "true", "false", "test", "[", "[["})

@@ -63,6 +63,7 @@ def judge(flow: Flow) -> None:
     _evaluated(flow)
     _indirections(flow)
     _attributes(flow)
+    _split_lists(flow)
     for command in flow.commands:
         _program_variables(flow, command)
         if command.words and not command.words[0].masked:
@@ -80,6 +81,17 @@ def _evaluated(flow: Flow) -> None:
     for start, end in arithmetic:
         if flow.text.startswith("]", end) and re.match(r"\]\+?=", flow.text[end:end + 3]):
             flow.add_all(start, end, "an array assignment", *sinks.SUBSCRIPT)
+
+
+def _split_lists(flow: Flow) -> None:
+    """An unquoted reference in a ``for`` list or an array's ``(…)``: bash splits and globs it there."""
+    lists = [(start, end, "for") for _, start, end in flow.loops]
+    lists += [(start, end, "an array") for command in flow.commands for _, start, end in command.assigns
+              if flow.text.startswith("(", start)]
+    for start, end, where in lists:
+        for span in flow.values_within(start, end):
+            if span in flow.via and not flow.quoted(span):
+                flow.add(span, where, *UNQUOTED)
 
 
 def _indirections(flow: Flow) -> None:

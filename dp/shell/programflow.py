@@ -39,6 +39,8 @@ _SAME_SHELL = frozenset({"eval", "trap"})  # they run their text in this shell, 
 _PARSES_OPTIONS = frozenset({sinks.SHELL, sinks.INTERPRETER, sinks.PROGRAM_TEXT, sinks.OPTIONS, sinks.GIT})
 # A word that is wholly an expansion: it may be any option (or several, unquoted).
 _WILD = re.compile(r'"?\$(?:\{[^}]*\}|[A-Za-z_][A-Za-z0-9_]*|[0-9@*]|\(.*\))"?|\$\(.*\)|`.*`', re.S)
+# A reference that may start with any piece of the value: ${V#…}, ${V##…}, ${V:n}, ${V/…}, ${V//…}.
+_CUT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*(?:\[[^]]*\])?(?:#|:[^-=?+]|/)")
 UNKNOWN_OPTION = ("{word} is not a literal and stands where {program} reads its options, so it may be one "
                   "(-c, -e …) that makes the value code",
                   "write the options literally, and put -- before a variable that names a file")
@@ -146,14 +148,29 @@ class Programs:
         if name in self.flow.functions:
             return
         for word, kind in options.positions(name, args):
-            self.flow.option(self._leading(word) if kind == options.START else self._inside_option(word),
-                             name, kind)
+            if kind == options.START:
+                self._leading_option(name, word)
+            else:
+                self.flow.option(self._inside_option(word), name, kind)
+
+    def _leading_option(self, name: str, word) -> None:
+        """The values that begin ``word``, each checked as itself, a piece split off it, or a piece cut from it."""
+        flow = self.flow
+        for span in self._leading_spans(word):
+            kind = options.START
+            if span in flow.via and _CUT.match(flow.text, span[0]):
+                kind = options.CUT
+            elif span in flow.via and flow.via[span].lstrip("$") in flow.split:
+                kind = options.SPLIT
+            flow.option(flow.values[span], name, kind)
+
+    def _leading_spans(self, word) -> list:
+        start = word.start + len(word.raw) - len(word.raw.lstrip("\"'$"))
+        return [span for span in self.flow.values_within(word.start, word.end) if span[0] <= start]
 
     def _leading(self, word) -> frozenset:
         """The origins of the values that begin ``word`` (after its opening quote)."""
-        start = word.start + len(word.raw) - len(word.raw.lstrip("\"'$"))
-        return frozenset().union(*[self.flow.values[span] for span in self.flow.values_within(word.start, word.end)
-                                   if span[0] <= start])
+        return frozenset().union(*[self.flow.values[span] for span in self._leading_spans(word)])
 
     def _inside_option(self, word) -> frozenset:
         """The origins of values inside an option word's name (``--{{mode}}``), before any ``=``."""
