@@ -210,3 +210,18 @@ def test_a_cached_template_is_used_only_for_the_exact_source_it_was_compiled_fro
     assert fill(first) == "x 'x; rm -rf ~';x \"$HOME\";x plain;"
     stamp, _ = marshal.loads(cached.read_bytes())
     assert stamp.endswith(_in_context(first))  # the template as fitted to its places (its checks included)
+
+
+def test_an_agents_word_a_program_would_read_as_an_option_is_refused_the_templates_own_is_not():
+    """Issue 47: ``arg(n)`` is checked when the hook renders it; ``args`` and the template's default are not."""
+    template = 'gh pr view {{ arg(1) | default("--web") }}'
+    assert fill(template, args=[]) == "gh pr view --web"
+    assert fill(template, args=[Arg("42")]) == "gh pr view 42"
+    with pytest.raises(RecipeError, match=r"^line 1: \{\{ arg\(1\) \| default\(\"--web\"\) \}\} would be read as an "
+                                          r"option by gh: its value '--repo=x/y' starts with -"):
+        fill(template, args=[Arg("--repo=x/y")])
+    with pytest.raises(RecipeError, match="known only when it runs"):
+        fill("sed 's/a/b/' {{ arg(1) }}", args=[Arg("*.txt")])
+    assert fill("sed 's/a/b/' {{ arg(1) }}", args=[Arg("", '"$X"')]) == "sed 's/a/b/' \"$X\""  # the agent's own
+    assert fill("gh pr view -- {{ arg(1) }}", args=[Arg("-x")]) == "gh pr view -- -x"
+    assert fill("git commit {{ args }}", args=[Arg("-m"), Arg("fix it", "'fix it'")]) == "git commit -m 'fix it'"

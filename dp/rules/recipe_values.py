@@ -43,6 +43,10 @@ class Verbatim(str):
     """Shell text printed as is: the recipe's own words, the agent's typed words, ``|raw``."""
 
 
+class Authored(str):
+    """Text the template itself supplies (``default('--web')``): the author's, printed like any value."""
+
+
 class Missing:
     """An argument the agent did not give (Jinja2's undefined values are Missing too)."""
 
@@ -138,7 +142,7 @@ def join_filter(value, separator: str = ""):
 def default_filter(value, fallback="", boolean: bool = False):
     """``|default(x)``: ``x`` for a missing argument (with ``boolean``, for an empty one too)."""
     if isinstance(value, Missing) or (boolean and not value):
-        return fallback
+        return Authored(fallback) if isinstance(fallback, str) else fallback
     return value
 
 
@@ -167,10 +171,11 @@ def option_filter(value, code: str):
     word that starts with the agent's own variable (``"$X"``, ``~/x``) or a literal character
     (``./*.txt``) is the agent's as much as a typed option; one whose start the repository's files or a
     program's output decide (``*.txt``, ``$(ls)``) is refused there. A list (``args``) is the agent's
-    own words for the program, options included: as safe as the command it replaces.
+    own words for the program, options included: as safe as the command it replaces; the template's
+    own text (a ``default``, ``matched``) is the author's.
     """
-    if isinstance(value, (list, tuple, Missing)) or value is None:
-        return value
+    if isinstance(value, (list, tuple, Missing, Authored, Verbatim)) or value is None:
+        return value  # the agent's words as typed, nothing, or the template's own text
     import json
 
     from dp.shell.optioncheck import option_problem
