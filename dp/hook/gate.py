@@ -207,10 +207,10 @@ def sources(db_path) -> list[str]:
     with no dp run in between)."""
     from dp.paving.switch import state_path
     from dp.store.read import read_store
-    from dp.store.trust import REPOSITORY, all_trusted
+    from dp.store.trust import trusted_files
 
     directory = _directory(db_path)
-    trusted = sorted({path for _, path, _ in read_store(db_path, all_trusted) if path != REPOSITORY})
+    trusted = sorted({path for _, path, _ in read_store(db_path, trusted_files)})
     return [os.path.join(directory, RULES_STAMP), state_path(directory), *trusted]
 
 

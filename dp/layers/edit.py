@@ -176,14 +176,14 @@ def _keep_trust(db_path, path: str, before: bytes | None, after: bytes) -> None:
 
     from dp.store import Store
     from dp.store.read import read_or_empty
-    from dp.store.trust import record, records
+    from dp.store.trust import FILE, record, records
 
     root = os.path.realpath(os.path.dirname(os.path.dirname(path)))  # path is ROOT/.dp/rules.toml
     real = os.path.realpath(path)
     trusted = (read_or_empty(db_path, lambda conn: records(conn, root)) or {}) if before is not None else {}
     if before is None or trusted.get(real) == hashlib.sha256(before).hexdigest():
         with Store.open(db_path) as store:
-            record(store, root, real, hashlib.sha256(after).hexdigest())
+            record(store, root, [(FILE, real, hashlib.sha256(after).hexdigest())])
 
 
 def set_rule(db_path, path: str, rule: Rule, dry_run: bool = False) -> tuple[str, Rule]:

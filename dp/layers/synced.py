@@ -23,9 +23,9 @@ def state(conn) -> list:
     """``[[root, path, trusted sha256, acts]]`` for every file this user trusts, with the
     repository it was trusted in (``conn``: the store)."""
     from dp.layers.trusting import trusted_projects
-    from dp.store.trust import REPOSITORY, all_trusted
+    from dp.store.trust import trusted_files
 
-    trusted = [row for row in all_trusted(conn) if row[1] != REPOSITORY] if conn is not None else []
+    trusted = trusted_files(conn)
     if not trusted:
         return []
     acting = {(project.real_root, layer.file.real) for project in trusted_projects(conn)

@@ -1,6 +1,7 @@
 """``dp trust`` / ``dp untrust``: letting a repository's rule files and environment act, or not, for this user.
 
-Trust belongs to one repository (its real root) and, for its rule files, to
+Trust belongs to one repository (its real root, and what the repository there
+is: ``dp.gitdir``) and, for its rule files, to
 exact content: the SHA-256 of each layer file as it is now, recorded in the
 user's store (``dp.store.trust``) with the repository it was given in. The
 repository itself is trusted too, so project paving may use its own
@@ -63,7 +64,7 @@ def trust(db_path, directory) -> list[dict]:
     """Trust ``directory``'s repository and every layer file of it as it is now; one report per
     file, then one for the repository. Nothing is trusted when a file is broken or not the repository's."""
     from dp.store import Store
-    from dp.store.trust import REPOSITORY, record, records
+    from dp.store.trust import FILE, REPOSITORY, REPOSITORY_KIND, record, records
 
     root, project = layers_here(db_path, directory)
     layers = project.layers if project is not None else []
@@ -75,9 +76,8 @@ def trust(db_path, directory) -> list[dict]:
     real_root = os.path.realpath(root)
     with Store.open(db_path) as store:
         was = records(store.conn, real_root)
-        record(store, real_root, REPOSITORY, "")
-        for layer in layers:
-            record(store, real_root, layer.file.real, layer.file.sha256)
+        record(store, real_root, [(REPOSITORY_KIND, REPOSITORY, ""),
+                                  *((FILE, layer.file.real, layer.file.sha256) for layer in layers)])
     repository = {"source": REPOSITORY_SOURCE, "path": root, "was": TRUSTED if REPOSITORY in was else "untrusted",
                   "state": TRUSTED}
     return [*({**layer.to_dict(), "was": layer.state, "state": TRUSTED} for layer in layers), repository]
@@ -86,16 +86,16 @@ def trust(db_path, directory) -> list[dict]:
 def untrust(db_path, directory) -> list[dict]:
     """Forget every trust given in ``directory``'s repository: itself and its files (present or not)."""
     from dp.store import Store
-    from dp.store.trust import REPOSITORY, forget
+    from dp.store.trust import REPOSITORY_KIND, forget
 
     root, _ = layers_here(db_path, directory)
     with Store.open(db_path) as store:
-        paths = forget(store, os.path.realpath(root))
+        rows = forget(store, os.path.realpath(root))
     names = {os.path.realpath(os.path.join(root, relative)): (source, os.path.join(root, relative))
              for source, relative in FILES}
     forgotten = []
-    for path in sorted(paths, key=lambda path: path == REPOSITORY):  # the files first, as dp trust says them
-        source, shown = (REPOSITORY_SOURCE, root) if path == REPOSITORY else names.get(path, ("file", path))
+    for kind, path in sorted(rows, key=lambda row: row[0] == REPOSITORY_KIND):  # the files first, as dp trust says
+        source, shown = (REPOSITORY_SOURCE, root) if kind == REPOSITORY_KIND else names.get(path, ("file", path))
         forgotten.append({"source": source, "path": shown})
     return forgotten
 
@@ -120,11 +120,11 @@ def trusted_rules(conn) -> list:
 def trusted_projects(conn) -> list:
     """The ``ProjectLayers`` of every repository holding a file this user trusts (its
     acting layers are those whose content is still the trusted one)."""
-    from dp.store.trust import REPOSITORY, all_trusted
+    from dp.store.trust import trusted_files
 
     projects, roots = [], set()
-    for root, path, _ in all_trusted(conn):
-        if path == REPOSITORY or root in roots:
+    for root, _, _ in trusted_files(conn):
+        if root in roots:
             continue
         roots.add(root)
         project = project_layers(conn, root)

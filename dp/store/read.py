@@ -171,14 +171,31 @@ def all_rules(conn: sqlite3.Connection) -> list:
 
 
 def trust_records(conn, root: str) -> dict:
-    """``{real path: sha256}`` trusted in the repository whose real root is ``root``
-    (``REPOSITORY`` present when the repository itself is); {} when nothing is, or no store.
+    """``{real path: sha256}`` trusted in the repository whose real root is ``root`` (``REPOSITORY``
+    present when the repository itself is); {} when nothing is, or no store. Only the records of
+    the repository that is there now count: one deleted and replaced by another at the same path
+    left its records to a repository nobody trusted (``dp.gitdir``: its first commit, or its HEAD
+    before it had one; a record from before migration 0010, not yet bound, counts by its path).
 
     Here rather than in ``dp.store.trust``: the hook asks on every call in a repository with a
     layer file, and a module of its own cost it more than the query.
     """
     if conn is None:
         return {}
+    try:
+        rows = conn.execute(f"SELECT path, sha256, identity FROM {TRUST_TABLE} WHERE root = ?", (root,)).fetchall()
+    except sqlite3.OperationalError:  # a store from before 0010
+        return _unbound_trust_records(conn, root)
+    if not rows:
+        return {}
+    from dp.gitdir import matches
+
+    same = {identity: identity is None or matches(root, identity) for identity in {row[2] for row in rows}}
+    return {path: sha256 for path, sha256, identity in rows if same[identity]}
+
+
+def _unbound_trust_records(conn, root: str) -> dict:
+    """A store from before 0010: its records count for the repository at their root, whichever it is."""
     try:
         return dict(conn.execute(f"SELECT path, sha256 FROM {TRUST_TABLE} WHERE root = ?", (root,)).fetchall())
     except sqlite3.OperationalError:

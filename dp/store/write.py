@@ -23,6 +23,7 @@ from dp.store.connection import connect_for_writes, transaction, write_refused
 from dp.store.migrations import enable_wal, load_migrations, migrate
 from dp.store.location import RULES_STAMP, hook_gate
 from dp.store.read import DEFAULT_DB, open_file_readonly, open_readonly, schema_version
+from dp.store.trust import bind as bind_trust
 
 WRITE_BUSY_TIMEOUT_MS = 15000
 TABLE = "aliases_v3"
@@ -85,6 +86,7 @@ class Store:
             enable_wal(conn)
             migrate(conn)
             _recompile_stale_programs(conn)
+            bind_trust(conn)
         except sqlite3.Error as exc:
             if "readonly" in str(exc):
                 raise DpError(_read_only_message(path)) from None
