@@ -70,7 +70,7 @@ def init(
         original, after = hook.planned(path, command, db_path, capture_command, agent)
         report = plan(db_path, [describe_change(path, original, after)],
                       [f"register dp's MCP server in {pave_mcp.target(scope)[1]}"] if mcp else [],
-                      _team_commands(agent))
+                      _team_commands(agent, db_path))
         warning = hook.with_stability_warning({"command": command}).get("warning")
         return {**report, "warning": warning} if warning else report
     store = ensure_store(db_path)
@@ -84,8 +84,8 @@ def init(
     if mcp:
         report["mcp"] = pave_mcp.install(scope, db_path)
     plugin = (agent or get()).part("plugin")
-    if plugin is not None:  # a project's committed plugin of this agent, registered for this person
-        team = plugin.register_committed(Path.cwd())
+    if plugin is not None:  # a project's committed plugin of this agent, registered for this person if trusted
+        team = plugin.register_committed(Path.cwd(), db_path)
         if team is not None:
             report["team_plugin"] = team
     return report
@@ -98,13 +98,14 @@ def _lacks(agent, version: str | None) -> dict:
     return {"lacks": missing} if missing else {}
 
 
-def _team_commands(agent) -> list[str]:
-    """The ``claude plugin`` commands that would register this clone's committed plugin for this person."""
+def _team_commands(agent, db_path: Path) -> list[str]:
+    """The ``claude plugin`` commands that would register this clone's committed plugin for this
+    person (none while they have not trusted it as it is)."""
     plugin = (agent or get()).part("plugin")
     if plugin is None:
         return []
-    team = plugin.register_committed(Path.cwd(), dry_run=True)
-    return team["commands"] if team else []
+    team = plugin.register_committed(Path.cwd(), db_path, dry_run=True)
+    return team.get("commands", []) if team else []
 
 
 def plan(db_path: Path, files: list[dict], actions: list[str], commands: list[str]) -> dict:

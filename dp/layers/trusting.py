@@ -1,16 +1,18 @@
-"""``dp trust`` / ``dp untrust``: letting a repository's rule files and environment act, or not, for this user.
+"""``dp trust`` / ``dp untrust``: letting a repository's rule files, plugins and environment act, or not, for this user.
 
 Trust belongs to one repository (its real root, and what the repository there
-is: ``dp.gitdir``) and, for its rule files, to
-exact content: the SHA-256 of each layer file as it is now, recorded in the
-user's store (``dp.store.trust``) with the repository it was given in. The
-repository itself is trusted too, so project paving may use its own
-environment (dp.paving); a repository with no rule file can be trusted for
-that alone. A file that is broken cannot be trusted (it would not act anyway;
-the error names its line), nor one whose real path leaves the repository (it
-never acts there). What the files would do is shown in words first
-(``describe``), so the person reads rules, not TOML, before letting them
-rewrite their agent's commands.
+is: ``dp.gitdir``) and, for its rule files, to exact content: the SHA-256 of
+each layer file as it is now, recorded in the user's store (``dp.store.trust``)
+with the repository it was given in; for a plugin it commits for an agent, the
+SHA-256 of all the plugin's files (``dp.layers.pins``: dp registers it only
+while they are unchanged). The repository itself is trusted too, so project
+paving may use its own environment (dp.paving); a repository with no rule file
+can be trusted for that alone. A file that is broken cannot be trusted (it
+would not act anyway; the error names its line), nor one whose real path
+leaves the repository (it never acts there). Everything trusting would let act
+is shown in words first (``describe``: the rules and every other table of the
+files, the plugin's files, the repository's environment), so the person reads
+what they allow, not TOML, before allowing it.
 """
 
 from __future__ import annotations
@@ -18,11 +20,12 @@ from __future__ import annotations
 import os
 
 from dp.errors import DpError
-from dp.layers.effective import BROKEN, OUTSIDE, TRUSTED, project_layers
+from dp.layers.effective import BROKEN, CHANGED, OUTSIDE, TRUSTED, project_layers
 from dp.layers.locate import FILES, repo_root
 
-# The report ``trust`` / ``untrust`` give for the repository itself (its environment, for paving).
-REPOSITORY_SOURCE = "repository"
+# The report ``trust`` / ``untrust`` give for the repository itself (its environment, for paving),
+# and for a plugin it commits.
+REPOSITORY_SOURCE, PLUGIN_SOURCE = "repository", "plugin"
 
 
 def layers_here(db_path, directory) -> tuple:
@@ -37,34 +40,130 @@ def layers_here(db_path, directory) -> tuple:
     return root, layers_for(db_path, directory)
 
 
-def describe(project) -> list[str]:
-    """Each layer file and its rules in words, as ``dp trust --show`` prints them."""
+def describe(root: str, project, plugins=(), trusted: bool = False) -> list[str]:
+    """Everything trusting ``root`` would let act, in words, as ``dp trust --show`` prints it: each
+    layer file with its rules and its other tables, each committed plugin (``plugins``: ``(agent,
+    pins.Pinned, state)``) with its files, and the repository itself (``trusted``: already)."""
     from dp.rules.wording import rule_line
 
     lines = []
-    for layer in project.layers:
+    for layer in project.layers if project is not None else []:
         file = layer.file
-        lines.append(f"{file.path} ({_state_words(layer)}):")
+        lines.append(f"{file.path} ({_state_words(layer.state)}):")
         if file.problem:
             lines.append(f"  {file.problem}")
-        for rule in file.rules:
-            scope = f"{rule.command}: " if rule.command else f"{rule.tool} {rule.param}: " if rule.tool else ""
-            lines.append(f"  line {rule.line}: {scope}{rule_line(rule)}")
-        if not file.rules and not file.problem:
+        entries = [(rule.line, f"{_scope(rule)}{rule_line(rule)}") for rule in file.rules]
+        entries += tables(layer)
+        lines += [f"  line {line}: {text}" for line, text in sorted(entries, key=lambda entry: entry[0])]
+        if not entries and not file.problem:
             lines.append("  (no rules)")
+    for agent, pinned, state in plugins:
+        lines.append(f"{pinned.path} ({agent} plugin, {_state_words(state)}): "
+                     + (f"{pinned.problem}; dp never registers it" if pinned.problem else
+                        f"{'after dp trust, ' if state != TRUSTED else ''}dp init registers it for you, and {agent} "
+                        "runs these files in every session here:"))
+        lines += [f"  {relative} ({size} bytes{', executable' if executable else ''}, sha256 {sha256[:12]}…)"
+                  for relative, size, sha256, executable in pinned.files]
+    lines.append(f"{root} (this repository, {'trusted' if trusted else 'not trusted'}): "
+                 f"{'' if trusted else 'after dp trust, '}project paving may run its own programs here "
+                 "(its .venv, node_modules/.bin, another runner's tasks)")
     return lines
 
 
-def _state_words(layer) -> str:
-    return {TRUSTED: "trusted", BROKEN: "broken", "changed": "changed since you trusted it",
-            OUTSIDE: "outside this repository: never acts here"}.get(layer.state, "not trusted")
+def show(db_path, directory, plugins=()) -> tuple:
+    """What ``dp trust --show`` describes for ``directory``'s repository: ``(root, ProjectLayers or
+    None, [(agent, pins.Pinned, state)] for ``plugins`` (``(agent, directory)``), whether the
+    repository itself is trusted)``."""
+    root, project = layers_here(db_path, directory)
+    records = _records(db_path, root)
+    from dp.layers import pins
+    from dp.store.read import REPOSITORY
+
+    pinned = [(agent, pin, pins.state(records, pin))
+              for agent, pin in ((agent, pins.read(path, os.path.realpath(root))) for agent, path in plugins)]
+    return root, project, pinned, REPOSITORY in records
 
 
-def trust(db_path, directory) -> list[dict]:
-    """Trust ``directory``'s repository and every layer file of it as it is now; one report per
-    file, then one for the repository. Nothing is trusted when a file is broken or not the repository's."""
+def plugin_state(db_path, directory) -> tuple:
+    """``(pins.Pinned, state)`` of a plugin directory a repository commits: TRUSTED only while its
+    files are the ones this user trusted in this repository."""
+    from dp.layers import pins
+
+    root = repo_root(os.path.abspath(str(directory)))
+    if root is None:
+        raise DpError(f"{directory} is not inside a git repository")
+    pinned = pins.read(directory, os.path.realpath(root))
+    return pinned, pins.state(_records(db_path, root), pinned)
+
+
+def _records(db_path, root: str) -> dict:
+    """This user's trust records of the repository at ``root`` ({} without a store)."""
+    from dp.store.read import read_or_empty, trust_records
+
+    return read_or_empty(db_path, lambda conn: trust_records(conn, os.path.realpath(root))) or {}
+
+
+def _scope(rule) -> str:
+    """What a rule is about, as ``describe`` puts it before the rule in words."""
+    return f"{rule.command}: " if rule.command else f"{rule.tool} {rule.param}: " if rule.tool else ""
+
+
+def tables(layer) -> list[tuple[int, str]]:
+    """``(line, what it does)`` for everything a layer file holds besides ``[meta]`` and its rules:
+    the team database it suggests (``[team] url``, which dp never connects to by itself), and any
+    table or key dp does not read (named, so nothing in the file goes unsaid). Nothing for a file
+    that is broken or another repository's."""
+    from dp.files import read_regular
+    from dp.layers.locate import MAX_BYTES
+    from dp.layers.tomlscan import KEYVAL, statements
+    from dp.rules.fast_toml import tomllib
+
+    if layer.file.problem or layer.state == OUTSIDE:
+        return []
+    try:
+        text = read_regular(layer.file.path, MAX_BYTES).decode("utf-8")
+        document = tomllib.loads(text)
+    except (OSError, DpError, ValueError):
+        return []
+    found, seen, table = [], {"meta", "aliases"}, None
+    for statement in statements(text.splitlines(keepends=True)):
+        name = statement.name.split(".")[0].strip().strip("\"'")
+        if statement.kind != KEYVAL:
+            table = name
+        if (statement.kind == KEYVAL and table is not None) or name in seen:
+            continue
+        seen.add(name)
+        if name == "team" and statement.kind != KEYVAL:
+            found.append((statement.first + 1, _team_words(document.get("team"))))
+        else:
+            what = "key" if statement.kind == KEYVAL else "table"
+            shown = name if what == "key" else f"[{name}]"
+            found.append((statement.first + 1, f"{shown}: a {what} dp does not read; it does nothing"))
+    return found
+
+
+def _team_words(team) -> str:
+    """``[team]`` in words: the database it suggests, which only the person connects to."""
+    url = team.get("url") if isinstance(team, dict) else None
+    if not isinstance(url, str) or not url:
+        return "[team]: names no team database (dp reads only its url); it does nothing"
+    return (f"[team] url = {url}: a team database this file suggests for your captured failures; dp never "
+            "connects to it by itself (only once you run dp team connect in this repository)")
+
+
+def _state_words(state: str) -> str:
+    return {TRUSTED: "trusted", BROKEN: "broken", CHANGED: "changed since you trusted it",
+            OUTSIDE: "outside this repository: never acts here"}.get(state, "not trusted")
+
+
+def trust(db_path, directory, plugins=()) -> list[dict]:
+    """Trust ``directory``'s repository, every layer file of it and every plugin it commits
+    (``plugins``: ``(agent, directory)``) as they are now; one report per file, per plugin, then
+    one for the repository. Nothing is trusted when a file is broken or not the repository's, or
+    a plugin cannot be pinned."""
+    from dp.layers import pins
     from dp.store import Store
-    from dp.store.trust import FILE, REPOSITORY, REPOSITORY_KIND, record, records
+    from dp.store.trust import FILE, PLUGIN, REPOSITORY, REPOSITORY_KIND, record, records
 
     root, project = layers_here(db_path, directory)
     layers = project.layers if project is not None else []
@@ -74,19 +173,28 @@ def trust(db_path, directory) -> list[dict]:
             raise DpError(f"cannot trust {layer.file.path}: {problem} (nothing was trusted; "
                           f"{'fix the file' if layer.state == BROKEN else 'make it a file of this repository'})")
     real_root = os.path.realpath(root)
+    pinned = [(agent, pins.read(path, real_root)) for agent, path in plugins]
+    for agent, pin in pinned:
+        if pin.problem:
+            raise DpError(f"cannot trust the {agent} plugin {pin.path}: {pin.problem} (nothing was trusted)")
     with Store.open(db_path) as store:
         was = records(store.conn, real_root)
         record(store, real_root, [(REPOSITORY_KIND, REPOSITORY, ""),
-                                  *((FILE, layer.file.real, layer.file.sha256) for layer in layers)])
+                                  *((FILE, layer.file.real, layer.file.sha256) for layer in layers),
+                                  *((PLUGIN, pin.real, pin.sha256) for _, pin in pinned)])
     repository = {"source": REPOSITORY_SOURCE, "path": root, "was": TRUSTED if REPOSITORY in was else "untrusted",
                   "state": TRUSTED}
-    return [*({**layer.to_dict(), "was": layer.state, "state": TRUSTED} for layer in layers), repository]
+    plugin_reports = [{"source": PLUGIN_SOURCE, "agent": agent, "path": pin.path, "files": len(pin.files),
+                       "sha256": pin.sha256, "was": pins.state(was, pin), "state": TRUSTED} for agent, pin in pinned]
+    return [*({**layer.to_dict(), "was": layer.state, "state": TRUSTED} for layer in layers), *plugin_reports,
+            repository]
 
 
 def untrust(db_path, directory) -> list[dict]:
-    """Forget every trust given in ``directory``'s repository: itself and its files (present or not)."""
+    """Forget every trust given in ``directory``'s repository: itself, its files and its plugins
+    (present or not)."""
     from dp.store import Store
-    from dp.store.trust import REPOSITORY_KIND, forget
+    from dp.store.trust import PLUGIN, REPOSITORY_KIND, forget
 
     root, _ = layers_here(db_path, directory)
     with Store.open(db_path) as store:
@@ -95,20 +203,22 @@ def untrust(db_path, directory) -> list[dict]:
              for source, relative in FILES}
     forgotten = []
     for kind, path in sorted(rows, key=lambda row: row[0] == REPOSITORY_KIND):  # the files first, as dp trust says
-        source, shown = (REPOSITORY_SOURCE, root) if kind == REPOSITORY_KIND else names.get(path, ("file", path))
-        forgotten.append({"source": source, "path": shown})
+        if kind == REPOSITORY_KIND:
+            forgotten.append({"source": REPOSITORY_SOURCE, "path": root})
+        else:
+            source, shown = (PLUGIN_SOURCE, path) if kind == PLUGIN else names.get(path, ("file", path))
+            forgotten.append({"source": source, "path": shown})
     return forgotten
 
 
 def repository_trusted(db_path, directory) -> tuple[str | None, bool]:
     """``(repository root, whether the user trusts it)`` for ``directory`` (root None: in no repository)."""
-    from dp.store.read import read_or_empty
-    from dp.store.trust import repository_trusted as trusted
+    from dp.store.read import REPOSITORY
 
     root = repo_root(os.path.abspath(str(directory)))
     if root is None:
         return None, False
-    return root, bool(read_or_empty(db_path, lambda conn: trusted(conn, os.path.realpath(root))))
+    return root, REPOSITORY in _records(db_path, root)
 
 
 def trusted_rules(conn) -> list:

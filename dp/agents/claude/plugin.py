@@ -427,18 +427,31 @@ def install(scope: str | None, db_path: Path, cwd: Path, permission: str = "none
 
 
 def committed_plugin(cwd: Path) -> Path | None:
-    """The team's plugin committed in the repository around ``cwd`` (its marketplace directory), if any."""
+    """The team's plugin committed in the repository around ``cwd`` (its marketplace directory), if
+    any: looked for from ``cwd`` up to the repository's root and never above it (a plugin in a
+    parent directory is no repository's), and only in the shape ``dp pave --plugin --scope
+    project`` writes (a marketplace ``dp-project`` whose plugin ``dp`` is its ``./dp``, so what
+    the client installs is the directory ``dp trust`` pinned)."""
+    from dp.layers.locate import repo_root
     from dp.paths import find_upwards
 
+    start = Path(cwd).absolute()
+    top = repo_root(str(start))
+    if top is None:
+        return None
     marker = PROJECT_DIR / ".claude-plugin" / "marketplace.json"
-    root = find_upwards(Path(cwd).absolute(), str(marker))
+    root = find_upwards(start, str(marker), stop=top)
     if root is None:
         return None
     try:
-        name = json.loads(read_bytes(root / marker) or b"{}").get("name")
-    except (ValueError, AttributeError):
+        market = json.loads(read_bytes(root / marker) or b"{}")
+        entries = market.get("plugins")
+        ours = market.get("name") == MARKETS["project"] and isinstance(entries, list) and [
+            entry.get("source") for entry in entries if isinstance(entry, dict) and entry.get("name") == NAME] == [
+            f"./{NAME}"]
+    except (ValueError, AttributeError, DpError):
         return None
-    return root / PROJECT_DIR if name == MARKETS["project"] else None
+    return root / PROJECT_DIR if ours else None
 
 
 def registered_here(project: Path, installed: Path | None = None) -> bool:
@@ -453,23 +466,34 @@ def registered_here(project: Path, installed: Path | None = None) -> bool:
         return False
 
 
-def register_committed(cwd: Path, dry_run: bool = False) -> dict | None:
+def register_committed(cwd: Path, db_path: Path, dry_run: bool = False) -> dict | None:
     """``dp init`` in a clone whose committed team plugin this person has not registered: register it
-    for them only (local scope), as the two ``claude plugin`` commands of its README would.
+    for them only (local scope), as the two ``claude plugin`` commands of its README would, when
+    they trusted it (``dp trust``: its files pinned, unchanged since). The plugin is the
+    committer's code, run in every session here, so one nobody trusted (or one changed since)
+    is not registered: the report says so (``state``) and runs nothing.
 
-    None when there is no committed plugin or it is registered already.
+    None when there is no committed plugin or it is registered already (the client runs the copy
+    it installed then, and dp never updates a project's plugin).
     """
+    from dp.layers.effective import TRUSTED
+    from dp.layers.trusting import plugin_state
+
     directory = committed_plugin(cwd)
     if directory is None:
         return None
     project = directory.parent.parent
     if registered_here(project):
         return None
+    _, state = plugin_state(db_path, directory)
+    if state != TRUSTED:
+        return {"plugin": plugin_id("project"), "project": str(project), "marketplace": str(directory),
+                "state": state}
     steps = [["marketplace", "add", f"./{PROJECT_DIR.as_posix()}", "--scope", "local"],
              ["install", plugin_id("project"), "--scope", "local"]]
     if dry_run:
         return {"commands": ["claude plugin " + shlex.join(step) for step in steps]}
-    return {"plugin": plugin_id("project"), "project": str(project), **run_steps(steps, project)}
+    return {"plugin": plugin_id("project"), "project": str(project), "state": state, **run_steps(steps, project)}
 
 
 def _recorded(db_path: Path, directory: Path) -> dict:

@@ -304,6 +304,12 @@ def _print_plan(plan: dict) -> None:
 def _print_team_plugin(team: dict) -> None:
     """The repository's committed plugin, registered for this person (or the commands that would)."""
     typer.echo("")
+    if "ran" not in team:  # not trusted as it is: nothing ran, and no command to run is offered
+        changed = " changed since you trusted it, so it" if team["state"] == "changed" else ""
+        typer.echo(f"Team plugin: this repository commits {team['plugin']} ({team['marketplace']}); it{changed} is "
+                   "not registered: Claude Code would run its files in every session here. Read them with "
+                   "dp trust --show; after dp trust, dp init registers it.")
+        return
     where = f"{team['plugin']} for you in {team['project']} (local scope: this clone, only you)"
     if not team["ran"]:
         typer.echo(f"Team plugin: this repository commits {team['plugin']}; no claude on PATH to register it. Run:")
