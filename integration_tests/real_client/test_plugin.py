@@ -180,7 +180,8 @@ def test_a_teammate_who_clones_the_repository_gets_the_fix_with_their_own_dp(cli
     teammate = RealClient(tmp_path / "teammate", claude_binary)
     link_dp(teammate)
     clone(teammate, client.project)
-    # The one command: dp init registers the committed plugin for this teammate (local scope) and says so.
+    teammate.dp("trust")  # the plugin is the repository's code: read (dp trust --show) and trusted first
+    # Then one command: dp init registers the committed plugin for this teammate (local scope) and says so.
     init = teammate.dp("init").stdout
     assert (f"Team plugin: registered dp@dp-project for you in {teammate.project} (local scope: this clone, only "
             "you):\n     claude plugin marketplace add ./.claude/dp-plugin --scope local\n"
