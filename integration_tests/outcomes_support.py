@@ -32,6 +32,7 @@ class Session:
     def __init__(self, env: dict, cwd: Path, name: str):
         self.env, self.cwd, self.name, self.count = env, cwd, name, 0
         self.told: list[str] = []  # what dp-capture printed after each call
+        self.answers: list[tuple] = []  # pave-check's (exit status, stdout, stderr) for each call
 
     def call(self, command: str) -> tuple[str, int]:
         """Run ``command`` as the agent would: (the command that ran, its exit status)."""
@@ -42,6 +43,7 @@ class Session:
                              input=json.dumps({**base, "hook_event_name": "PreToolUse",
                                                "tool_input": {"command": command}}))
         assert pre.returncode == 0, pre.stderr
+        self.answers.append((pre.returncode, pre.stdout, pre.stderr))
         ran = json.loads(pre.stdout)["hookSpecificOutput"]["updatedInput"]["command"] if pre.stdout else command
         done = subprocess.run(["bash", "-c", ran], cwd=self.cwd, capture_output=True, text=True, env=self.env,
                               timeout=60)

@@ -266,7 +266,7 @@ def test_rg_missing_is_learned_as_the_grep_table_read_backwards(dp, env, program
     assert _told(env, failure("rg -t py Cart", missing, tool_use_id="g2"), "other") == ""
     assert _told(env, failure("rg --files -g '*.md'", missing, tool_use_id="g3"), "third") == ""
     # the rule, applied: pave-check translates the same way, and leaves rg -c alone
-    assert dp("suggest", "--apply", rule["id"]).returncode == 0
+    assert dp("suggest", "--apply", rule["id"], "--act").returncode == 0
     assert _pave(env, "rg -n 'def main' src", str(tmp_path)) == "grep -n -r 'def main' src"
     assert _pave(env, "rg -c foo src", str(tmp_path)) == "rg -c foo src"
     programs("grep", "rg")  # where ripgrep is installed, rg runs as typed

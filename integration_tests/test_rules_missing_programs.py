@@ -198,7 +198,7 @@ def test_doctor_does_not_warn_about_a_rule_suggest_made_on_evidence(tmp_path):
     found = json.loads(subprocess.run([str(BIN / "dp"), "suggest", "--json"], capture_output=True, text=True,
                                       env=env, check=True).stdout)
     assert [item["alias"] for item in found] == [["--cmd", "python", "--replace", "python3"]]
-    applied = subprocess.run([str(BIN / "dp"), "suggest", "--apply", found[0]["id"]], capture_output=True,
+    applied = subprocess.run([str(BIN / "dp"), "suggest", "--apply", found[0]["id"], "--act"], capture_output=True,
                              text=True, env=env)
     assert (applied.returncode, applied.stderr) == (0, "")
     report = doctor(env)

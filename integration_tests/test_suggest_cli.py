@@ -238,7 +238,7 @@ def test_apply_creates_the_rule_through_dp_alias_and_the_suggestion_goes(store, 
                               tool_use_id="f"),
                  success("python3 x.py", session=session, tool_use_id="s"))
     [item] = _suggest(store)
-    proc = store("suggest", "--apply", item["id"])
+    proc = store("suggest", "--apply", item["id"], "--act")  # from 2 sessions: acting only when asked
     assert (proc.returncode, proc.stdout) == (0, "Rule set: command python -> python3\n")
     assert _suggest(store) == []
     assert json.loads(store("aliases", "--json").stdout)[0]["to_name"] == "python3"
@@ -275,7 +275,7 @@ def test_doctor_mentions_pending_suggestions(store, env):
     report = json.loads(store("doctor", "--json").stdout)
     [finding] = [check for check in report["checks"] if check["check"] == "suggestions"]
     assert item["id"] in finding["message"] and "dp suggest" in finding["fix"]
-    store("suggest", "--apply", item["id"])
+    store("suggest", "--apply", item["id"], "--act")
     report = json.loads(store("doctor", "--json").stdout)
     [finding] = [check for check in report["checks"] if check["check"] == "suggestions"]
     assert finding["status"] == "ok" and "no pending suggestions" in finding["message"]

@@ -14,9 +14,13 @@ after it. From those two:
   had failed in an earlier session;
 * ``failed_where_original_worked``: it failed where the program it replaced
   had succeeded in an earlier session;
-* ``followed`` / ``followed_and_worked`` (answers): the next call ran the
-  program the answer led to (and succeeded); ``repeated``: the next call failed
-  with the same program again.
+* ``needless`` (shadow rules): the call worked as typed and the agent's next
+  call did not go the rule's way: a rewrite would have changed a call that
+  needed no change;
+* ``followed`` / ``followed_and_worked`` (answers, and shadow rules, which
+  rewrite nothing): the next call ran the program the answer or the rule leads
+  to (and succeeded); ``repeated``: the next call failed with the same program
+  again.
 
 A rule ``hurts`` when at least ``HURT_MIN`` of its calls failed or were
 undone, and more than succeeded.
@@ -28,8 +32,9 @@ from dp.store import actions as stored
 
 HURT_MIN = 2
 _OUTCOME_COUNT = {"success": "succeeded", "failure": "failed"}
+_WATCHED = ("answer", "shadow")  # kinds that leave the call as typed and watch the agent's next call
 COUNTS = ("actions", "succeeded", "failed", "unknown", "undone", "prevented", "failed_where_original_worked",
-          "followed", "followed_and_worked", "repeated")
+          "followed", "followed_and_worked", "repeated", "needless")
 
 
 def stats(conn, since: str = "", agent: str = "", project: str = "") -> dict:
@@ -37,12 +42,12 @@ def stats(conn, since: str = "", agent: str = "", project: str = "") -> dict:
     found = stored.actions(conn, since, agent, project) if conn is not None and _has_actions(conn) else []
     judged = [judge(conn, action) for action in found]
     totals = {kind: sum(1 for action in judged if action["kind"] == kind)
-              for kind in ("rewrite", "advise", "block", "paving", "answer")}
+              for kind in ("rewrite", "advise", "block", "paving", "answer", "shadow")}
     return {
         "since": since,
         "calls_seen": None if agent or conn is None else stored.calls_seen(conn, since, project),
         "rewritten": totals["rewrite"] + totals["paving"], "advised": totals["advise"],
-        "blocked": totals["block"], "answered": totals["answer"],
+        "blocked": totals["block"], "answered": totals["answer"], "shadowed": totals["shadow"],
         "prevented": sum(action["prevented"] for action in judged),
         "answers_followed": sum(action["followed"] for action in judged if action["kind"] == "answer"),
         "rules": _by(judged, "rule"),
@@ -62,9 +67,10 @@ def judge(conn, action: dict) -> dict:
     after = calls[calls.index(mine) + 1] if mine in calls and calls.index(mine) + 1 < len(calls) else None
     outcome = mine["outcome"] if mine else "unknown"
     original, written = _program(action["from_command"]), _program(action["to_command"])
+    # An answer and a shadow rule changed nothing the agent ran: what counts is whether its next call was theirs.
+    is_answer = action["kind"] in _WATCHED
     earlier = stored.earlier_outcomes(conn, original, action["timestamp"], action["session_id"]) \
-        if original and original != written and action["kind"] != "answer" else set()
-    is_answer = action["kind"] == "answer"
+        if original and original != written and not is_answer else set()
     next_ran = after["commands"] if after else ()
     return {
         **action,
@@ -74,6 +80,7 @@ def judge(conn, action: dict) -> dict:
         "failed_where_original_worked": not is_answer and outcome == "failure" and "success" in earlier,
         "followed": is_answer and bool(written) and written in next_ran,
         "followed_and_worked": is_answer and bool(written) and written in next_ran and after["outcome"] == "success",
+        "needless": action["kind"] == "shadow" and outcome == "success" and not (bool(written) and written in next_ran),
         "repeated": bool(after) and after["outcome"] == "failure" and (original or written) in next_ran
         and (is_answer or outcome == "failure"),
     }
@@ -118,7 +125,22 @@ def _by(judged: list[dict], field: str) -> list[dict]:
             group[count] += int(action[count])
     for group in groups.values():
         harm = group["failed"] + group["undone"]
-        group["hurts"] = field == "rule" and group["kind"] != "answer" and harm >= HURT_MIN and harm > group["succeeded"]
+        group["hurts"] = field == "rule" and group["kind"] not in _WATCHED and harm >= HURT_MIN \
+            and harm > group["succeeded"]
         if field == "agent":
             del group["kind"], group["source"]
     return sorted(groups.values(), key=lambda group: (-group["actions"], group[field]))
+
+
+# A shadow rule is offered for promotion (dp suggest) once it has this many records, every one of them clean:
+# the call it would have rewritten failed as typed, or the agent's own next call ran what the rule would have
+# written. One record where the call worked as typed and the agent never went the rule's way is not clean: the
+# rule would have changed a call that needed no change.
+PROMOTE_MIN = 2
+
+
+def clean_shadows(conn) -> set:
+    """The rules (as ``dp stats`` names them) of the shadow records that are clean (``PROMOTE_MIN``)."""
+    report = stats(conn)
+    return {rule["rule"] for rule in report["rules"] if rule["kind"] == "shadow" and rule["actions"] >= PROMOTE_MIN
+            and rule["needless"] == 0 and rule["unknown"] == 0}

@@ -64,7 +64,7 @@ Example hook command:  pave-check --db ~/.dp/dp.db --permission none
 
 
 class Options:
-    __slots__ = ("agent", "db", "permission", "mode", "verbose", "said", "acted")
+    __slots__ = ("agent", "db", "permission", "mode", "verbose", "said", "acted", "shadowed")
 
     def __init__(self):
         self.agent = None  # dp.agents.DEFAULT
@@ -74,6 +74,7 @@ class Options:
         self.verbose = False
         self.said: list = []  # why the call was let through untouched (stderr under --verbose)
         self.acted: list = []  # what dp did to the call: (rule, its source, program rewritten away, program written)
+        self.shadowed: list = []  # what its shadow rules would have done, in the same form (dp alias --shadow)
 
     def say(self, why: str) -> None:
         """Note why the hook lets a call through untouched: printed on stderr under --verbose only,
@@ -264,7 +265,10 @@ def _noted(options, event, decision):
     The line holds rule descriptions and command words, no command text. Fails open: a note never
     costs the call its answer."""
     kind = _ACTION_KINDS.get(decision.kind)
-    if kind is None or not options.acted:
+    noted = [(kind, options.acted)] if kind is not None and options.acted else []
+    if options.shadowed:
+        noted.append(("shadow", options.shadowed))
+    if not noted:
         return decision
     import json
     import os
@@ -273,16 +277,18 @@ def _noted(options, event, decision):
     try:
         from dp.store.location import db_location
 
-        line = json.dumps({"at": time.time(), "session": event.session[:_MAX_FIELD],
-                           "call": str(event.call_id or "")[:_MAX_FIELD],
-                           "agent": getattr(event.agent, "name", "") or "", "kind": kind, "cwd": event.cwd[:1024],
-                           "rules": [[str(part)[:_MAX_FIELD] for part in act] for act in options.acted[:8]]},
-                          ensure_ascii=False) + "\n"
+        at = time.time()
+        text = "".join(json.dumps({"at": at, "session": event.session[:_MAX_FIELD],
+                                   "call": str(event.call_id or "")[:_MAX_FIELD],
+                                   "agent": getattr(event.agent, "name", "") or "", "kind": kind,
+                                   "cwd": event.cwd[:1024],
+                                   "rules": [[str(part)[:_MAX_FIELD] for part in act] for act in acts[:8]]},
+                                  ensure_ascii=False) + "\n" for kind, acts in noted)
         path = os.path.join(os.path.dirname(os.path.abspath(db_location(options.db))), ACTIONS_SPOOL)
         descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             if os.fstat(descriptor).st_size < MAX_SPOOL_BYTES:
-                os.write(descriptor, line.encode("utf-8"))  # one write under 4 KiB: lines never interleave
+                os.write(descriptor, text.encode("utf-8"))  # one small write: lines never interleave
         finally:
             os.close(descriptor)
     except Exception:  # noqa: BLE001 - the answer matters more than its note
@@ -457,6 +463,8 @@ def _decide(conn, options, event, words, project=None):
 
     rules = fetch(command if isinstance(command, str) else "")
     cwd = event.cwd
+    if conn is not None:
+        _shadow(conn, options, event, words)
     paving = _paving(options, command, words, cwd, event.session, rules, conn, project) if words else None
     if paving is None and not any(rule.match_kind for rule in rules):
         if options.verbose:
@@ -477,6 +485,25 @@ def _decide(conn, options, event, words, project=None):
         options.say(remark)
     options.acted.extend(_acts(result))
     return _response(options, tool_input, result)
+
+
+def _shadow(conn, options, event, words) -> None:
+    """What the store's shadow rules (dp alias --shadow) would have done to this call, alone on its input,
+    into ``options.shadowed``; the call's answer never depends on them. One indexed query for the call's
+    words, none in a store from before them (0011)."""
+    from dp.store.read import shadow_rules_for_tool
+
+    found = shadow_rules_for_tool(conn, event.tool, words or ())
+    if not found:
+        return
+    if event.agent is not None:
+        found = event.agent.spelled_params(event.agent_tool, found)
+    from dp.rules.apply import rewrite
+    from dp.shell.programs import Programs
+
+    result = rewrite(event.tool_input, found, cwd=event.cwd, programs=Programs(cwd=event.cwd))
+    if result is not None and result.updated_input != event.tool_input:
+        options.shadowed.extend(_acts(result))
 
 
 def _acts(result) -> list:

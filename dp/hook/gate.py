@@ -180,10 +180,12 @@ def contents(db_path) -> dict:
     from dp.store import read_rules
     from dp.store.read import read_store
 
+    from dp.store.write import read_shadow_rules
+
     store = read_rules(db_path)
     project = read_store(db_path, trusted_rules)
     words, tools, everything = set(), set(), False
-    for rule in store + project:
+    for rule in store + project + read_shadow_rules(db_path):  # a shadow rule records, so the hook must see its calls
         if rule.match_kind == TOOL_ALIAS:
             continue
         tools.add(rule.tool)

@@ -225,7 +225,9 @@ def wanted_entries(command: str, filtered: bool, db_path: Path, agent=None) -> d
     from dp.paving import filter_words
 
     agent = agent or agents.get()
-    rules = read_rules(db_path) + trusted_project_rules(db_path)
+    from dp.store.write import read_shadow_rules
+
+    rules = read_rules(db_path) + trusted_project_rules(db_path) + read_shadow_rules(db_path)  # shadows record
     return agent.hook_entries(command, rules, filter_words(str(Path(db_path).parent)), filtered)
 
 

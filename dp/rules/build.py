@@ -224,3 +224,20 @@ def _positionals(values: list[str], count: int, usage: str) -> list[str]:
 
 def _second(values: list[str]) -> str:
     return values[1] if len(values) > 1 else ""
+
+
+def alias_args(rule: Rule) -> list[str]:
+    """The ``dp alias`` arguments that make ``rule`` (``build_rule`` read backwards): how dp offers to
+    promote a shadow rule, as the person would type it."""
+    if rule.match_kind == RECIPE:
+        args = ["--recipe", rule.from_name, rule.to_name]
+    elif rule.match_kind == COMMAND:
+        args = ["--cmd", rule.command, "--replace", rule.to_name]
+    elif rule.match_kind == FLAG:
+        args = ["--cmd", rule.command, "--flag", rule.from_name, rule.to_name]
+    elif rule.match_kind in (LITERAL, REGEX):
+        scope = ["--cmd", rule.command] if rule.command else ["--tool", rule.tool, "--param", rule.param]
+        args = [*scope, *(["--regex"] if rule.match_kind == REGEX else []), rule.from_name, rule.to_name]
+    else:
+        args = [rule.from_name, rule.to_name]
+    return args + (["--message", rule.message] if rule.message else [])

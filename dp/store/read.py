@@ -136,20 +136,29 @@ def tool_alias(conn: sqlite3.Connection, tool_name: str):
     return rules[0] if rules else None
 
 
-def rules_for_tool(conn: sqlite3.Connection, tool: str, commands=()) -> list:
+def rules_for_tool(conn: sqlite3.Connection, tool: str, commands=(), table: str = "aliases_v3") -> list:
     """Rules for ``tool`` that apply to the given command words, in insertion order.
 
     Returns the tool's parameter rules (``command = ''``) plus the rules whose
     ``command`` is one of ``commands``. Served by the ``(tool, command)``
     index, so its cost does not grow with the number of unrelated rules.
+    ``table``: ``shadow_rules`` for the rules that only record (``shadow_rules_for_tool``).
     """
     commands = sorted(set(commands))
     marks = ", ".join("?" * (len(commands) + 1))
     rows = conn.execute(
-        f"SELECT {_COLUMNS} FROM aliases_v3 WHERE tool = ? AND command IN ({marks}) ORDER BY rowid",
+        f"SELECT {_COLUMNS} FROM {table} WHERE tool = ? AND command IN ({marks}) ORDER BY rowid",
         (tool, "", *commands),
     ).fetchall()
     return _rules(rows)
+
+
+def shadow_rules_for_tool(conn: sqlite3.Connection, tool: str, commands=()) -> list:
+    """The shadow rules (migration 0011) that could apply, as ``rules_for_tool``; none in an older store."""
+    try:
+        return rules_for_tool(conn, tool, commands, "shadow_rules")
+    except sqlite3.OperationalError:
+        return []
 
 
 def recipe_programs(conn: sqlite3.Connection, templates) -> dict[str, str]:

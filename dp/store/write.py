@@ -27,6 +27,7 @@ from dp.store.trust import bind as bind_trust
 
 WRITE_BUSY_TIMEOUT_MS = 15000
 TABLE = "aliases_v3"
+SHADOW = "shadow_rules"  # migration 0011: the same columns and key
 SCHEMA_VERSION = len(load_migrations())
 
 _COLUMNS = ", ".join(FIELDS)
@@ -145,9 +146,11 @@ class Store:
         """Insert the rule, or update the one with its key. Returns "set" or "updated".
 
         An update keeps the row (and so its place in the apply order and its
-        ``created_at``) and replaces ``to_name`` and ``message``.
+        ``created_at``) and replaces ``to_name`` and ``message``. A shadow rule with its key is
+        promoted: it leaves ``shadow_rules`` in the same transaction.
         """
         with self.transaction(rules=True):
+            self.conn.execute(f"DELETE FROM {SHADOW} WHERE {_KEY_WHERE}", rule.key)
             return self._put(rule, overwrite=True)
 
     def delete_rule(self, key_rule: Rule) -> Rule | None:
@@ -215,8 +218,42 @@ class Store:
     def _prune_programs(self) -> None:
         self.conn.execute(
             f"DELETE FROM recipe_programs WHERE template NOT IN "
-            f"(SELECT to_name FROM {TABLE} WHERE match_kind = '{RECIPE}')"
+            f"(SELECT to_name FROM {TABLE} WHERE match_kind = '{RECIPE}') AND template NOT IN "
+            f"(SELECT to_name FROM {SHADOW} WHERE match_kind = '{RECIPE}')"
         )
+
+    # -- shadow rules (migration 0011): record what they would do, rewrite nothing --------------
+
+    def set_shadow(self, rule: Rule) -> str:
+        """Make ``rule`` a shadow rule: "set", or "updated" when one with its key was a shadow already.
+        A rule with its key that acts is refused: a shadow never takes an acting rule's place unasked."""
+        from dp.errors import DpError
+
+        if self.get_rule(rule) is not None:
+            raise DpError("this rule already acts (dp aliases lists it); delete it first to watch it in shadow: "
+                          "dp alias --delete …")
+        with self.transaction(rules=True):
+            before = self.conn.execute(f"DELETE FROM {SHADOW} WHERE {_KEY_WHERE}", rule.key).rowcount
+            values = {**rule.to_dict(), "created_at": rule.created_at or utc_now()}
+            self.conn.execute(f"INSERT INTO {SHADOW} ({', '.join(FIELDS)}) VALUES ({', '.join('?' * len(FIELDS))})",
+                              [values[name] for name in FIELDS])
+            self._remember_program(rule)
+        return "updated" if before else "set"
+
+    def delete_shadow(self, key_rule: Rule) -> Rule | None:
+        """Delete the shadow rule with ``key_rule``'s key; what was deleted, or None."""
+        existing = self.shadow_rules(key_rule)
+        if existing:
+            with self.transaction(rules=True):
+                self.conn.execute(f"DELETE FROM {SHADOW} WHERE {_KEY_WHERE}", key_rule.key)
+                self._prune_programs()
+        return existing[0] if existing else None
+
+    def shadow_rules(self, key_rule: Rule | None = None) -> list[Rule]:
+        """Every shadow rule in the order they were set (or the one with ``key_rule``'s key)."""
+        where, args = (f"WHERE {_KEY_WHERE}", key_rule.key) if key_rule is not None else ("", ())
+        return [Rule.from_row(row) for row in
+                self.conn.execute(f"SELECT {_COLUMNS} FROM {SHADOW} {where} ORDER BY rowid", args)]
 
 
 def _recompile_stale_programs(conn: sqlite3.Connection) -> None:
@@ -246,6 +283,18 @@ def read_rules(path, tool=None, command=None, kind=None) -> list[Rule]:
     """``Store.list_rules`` for commands that only read (see ``reading``)."""
     with reading(path) as store:
         return store.list_rules(tool=tool, command=command, kind=kind) if store is not None else []
+
+
+def read_shadow_rules(path) -> list[Rule]:
+    """``Store.shadow_rules`` for commands that only read: what the hook's gate and the agents' filters must
+    start pave-check for, so that a shadow rule records what it would have done (none in an older store)."""
+    with reading(path) as store:
+        if store is None:
+            return []
+        try:
+            return store.shadow_rules()
+        except sqlite3.OperationalError:
+            return []
 
 
 @contextlib.contextmanager

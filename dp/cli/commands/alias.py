@@ -49,11 +49,11 @@ def alias(
     force: bool = typer.Option(False, "--force", help="Allow aliasing a real tool name away, or an unknown --tool."),
     project: bool = typer.Option(False, "--project", help="Write the rule to this repository's .dp/rules.toml (committed, shared) instead of your store."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Check the rule and say what would change; change nothing."),
+    shadow: bool = typer.Option(False, "--shadow", help="Only record what the rule would do (dp stats); rewrite nothing. The same rule without --shadow promotes it."),
     opts: Shared = None,
 ) -> None:
     from dp.agents import canonical_rule, refuse_unless_forced
     from dp.rules.build import build_rule
-    from dp.store import Store
 
     rule = build_rule(
         list(args or []),
@@ -70,31 +70,45 @@ def alias(
     )
     rule = canonical_rule(rule)
     refuse_unless_forced(rule, force or delete)
+    if shadow:
+        _shadow(rule, delete, project, dry_run, opts)
+        return
     if project:
         _in_project(rule, delete, opts, dry_run)
         return
     if dry_run:
         _report(_planned(rule, delete, opts.store), rule, opts, dry_run=True)
         return
-    before = None
-    with Store.open(opts.store) as store:
-        if delete:
-            deleted = store.delete_rule(rule)
-            if deleted is None:
-                from dp.errors import DpError
-
-                raise DpError(f"not found: no {_noun(rule).lower()} {describe_key(rule)} (list them with: dp aliases)")
-            action, rule = "deleted", deleted
-        else:
-            before = store.get_rule(rule)
-            action = store.set_rule(rule)
-            rule = store.get_rule(rule)
+    action, rule, before = _change(opts.store, rule, delete)
     from dp.cli.commands.pave import sync_hooks
 
     sync_hooks(opts.store)
     if action != "deleted" and (before is None or before.to_name != rule.to_name):  # once per target
         _warn_about_target(rule)
     _report(action, rule, opts)
+
+
+def _change(db_path, rule, delete: bool, shadow: bool = False) -> tuple:
+    """Set or delete ``rule`` in the store (its shadow rules with ``shadow``): (action, the stored rule,
+    the rule it replaced or None)."""
+    from dp.errors import DpError
+    from dp.store import Store
+
+    before = None
+    with Store.open(db_path) as store:
+        if delete:
+            deleted = store.delete_shadow(rule) if shadow else store.delete_rule(rule)
+            if deleted is None:
+                where = "(dp stats lists them)" if shadow else "(list them with: dp aliases)"
+                noun = "shadow rule" if shadow else _noun(rule).lower()
+                raise DpError(f"not found: no {noun} {describe_key(rule)} {where}")
+            return "deleted", deleted, None
+        if shadow:
+            action = store.set_shadow(rule)
+            return action, store.shadow_rules(rule)[0], None
+        before = store.get_rule(rule)
+        action = store.set_rule(rule)
+        return action, store.get_rule(rule), before
 
 
 def _planned(rule, delete: bool, db_path) -> str:
@@ -146,6 +160,31 @@ def _in_project(rule, delete: bool, opts, dry_run: bool = False) -> None:
     if not dry_run:
         sync_hooks(opts.store)
     _report(action, rule, opts, dry_run, where=path, extra={"source": "project", "file": path})
+
+
+def _shadow(rule, delete: bool, project: bool, dry_run: bool, opts) -> None:
+    """``--shadow``: the rule in the store's shadow rules, where it records what it would do and rewrites
+    nothing (docs/stats.md); ``--delete --shadow`` removes one. A tool-name alias blocks rather than rewrites,
+    and a project file's rules are the repository's: neither has a shadow."""
+    from dp.cli.commands.pave import sync_hooks
+    from dp.errors import DpError
+
+    if project:
+        raise DpError("--shadow goes without --project: a shadow rule is your own and changes nothing the agent runs")
+    if rule.match_kind == "":
+        raise DpError("a tool-name alias has no shadow: it blocks a call, it does not rewrite one")
+    if dry_run:
+        status(f"Shadow rule would be {'deleted' if delete else 'set'}: {describe(rule)} (dry run; nothing was changed)")
+        return
+    action, rule, _ = _change(opts.store, rule, delete, shadow=True)
+    sync_hooks(opts.store)
+    if opts.json:
+        print_json({"action": action, "shadow": True, **rule.to_dict()})
+        return
+    shown = describe_key(rule) if action == "deleted" else describe(rule)
+    status(f"Shadow rule {action}: {shown}" + ("" if action == "deleted" else
+           " (records what it would do in dp stats; rewrites nothing; the same dp alias without --shadow "
+           "makes it act)"))
 
 
 def _warn_about_target(rule) -> None:

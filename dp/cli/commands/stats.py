@@ -58,16 +58,17 @@ def _print(report: dict, since: str) -> None:
     seen = report["calls_seen"]
     typer.echo(f"Since {report['since']} ({since}):")
     if seen is not None:
-        typer.echo(f"  calls seen        {seen}")
+        typer.echo(f"  {'calls seen':<20} {seen}")
     for label, key in (("rewritten", "rewritten"), ("advised", "advised"), ("blocked", "blocked"),
-                       ("answered", "answered"), ("failures prevented", "prevented"),
+                       ("answered", "answered"), ("shadow (would have)", "shadowed"),
+                       ("failures prevented", "prevented"),
                        ("answers followed", "answers_followed")):
-        typer.echo(f"  {label:<17} {report[key]}")
+        typer.echo(f"  {label:<20} {report[key]}")
     if report["rules"]:
         typer.echo("\nBy rule (actions: succeeded / failed / unknown, undone):")
         for rule in report["rules"]:
             mark = "  ⚠ hurts: its calls fail or are undone more than they succeed" if rule["hurts"] else ""
-            extra = f", followed {rule['followed']}" if rule["kind"] == "answer" else ""
+            extra = f", followed {rule['followed']}" if rule["kind"] in ("answer", "shadow") else ""
             typer.echo(f"  {printable(rule['rule'])} [{rule['kind']}, {rule['source']}]: {rule['actions']}: "
                        f"{rule['succeeded']} / {rule['failed']} / {rule['unknown']}, undone {rule['undone']}"
                        f"{extra}{mark}")

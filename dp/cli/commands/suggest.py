@@ -28,10 +28,17 @@ same output).
 Examples:
   dp suggest
   dp suggest --min-count 3 --json
-  dp suggest --apply s1b2c3d
+  dp suggest --apply s1b2c3d           # from fewer than 3 sessions: in shadow first
+  dp suggest --apply s1b2c3d --act     # acting now
   dp suggest --team                              # from the team's failures (dp team)
   dp suggest --team --apply s1b2c3d --project    # the team's rule, in .dp/rules.toml
 """
+
+# Below this many sessions a suggestion applied goes in shadow first (--act overrides): one or two sessions may
+# be one task's habit or one agent's slip, and a rewrite acts on every later call; three sessions are three
+# separate tasks that hit the same failure and the same fix, and a shadow rule's record then shows within
+# days whether agents go that way on their own (docs/stats.md).
+SHADOW_BELOW_SESSIONS = 3
 
 
 @shared()
@@ -43,6 +50,8 @@ def suggest(
         help="Events a suggestion needs (default: 2, or 1 for unambiguous evidence)."),
     project: bool = typer.Option(False, "--project", help="With --apply: write the rule to this repository's .dp/rules.toml."),
     dry_run: bool = typer.Option(False, "--dry-run", help="With --apply: say what rule would be made; change nothing."),
+    shadow: bool = typer.Option(False, "--shadow", help="With --apply: the rule only records what it would do (dp stats); it rewrites nothing."),
+    act: bool = typer.Option(False, "--act", help=f"With --apply: the rule acts now, even when learned from fewer than {SHADOW_BELOW_SESSIONS} sessions."),
     team: bool = typer.Option(False, "--team", help="From the team's failures (dp team connect), with how many people hit each."),
     opts: Shared = None,
 ) -> None:
@@ -51,12 +60,19 @@ def suggest(
     from dp.errors import DpError
 
     db = opts.store
-    if (project or dry_run) and not apply:
-        raise DpError(f"{'--project' if project else '--dry-run'} goes with --apply ID: dp suggest --apply ID "
-                      f"{'--project' if project else '--dry-run'}", exit_code=2)
+    if (project or dry_run or shadow or act) and not apply:
+        option = next(name for name, given in (("--project", project), ("--dry-run", dry_run), ("--shadow", shadow),
+                                               ("--act", act)) if given)
+        raise DpError(f"{option} goes with --apply ID: dp suggest --apply ID {option}", exit_code=2)
+    if shadow and (act or project):
+        raise DpError(f"--shadow and {'--act' if act else '--project'} do not go together: a shadow rule is your own "
+                      "and rewrites nothing", exit_code=2)
     from dp.layers.view import in_effect
 
+    from dp.store.write import read_shadow_rules
+
     rules, _ = in_effect(db, str(opts.directory))
+    rules = rules + read_shadow_rules(db)  # a suggestion applied in shadow is pending no more
     if team:
         from dp.team.views import suggest as propose_team
         from dp.team.views import team_groups
@@ -77,6 +93,8 @@ def suggest(
         if chosen is None:
             raise DpError(f"no pending suggestion {apply!r}; list them with: dp suggest{' --team' if team else ''}")
         where = ["--project", "--cwd", str(opts.directory)] if project else []
+        if _in_shadow(chosen, shadow, act or project, apply.strip(), opts.json):
+            where.append("--shadow")
         _apply(db, chosen["alias"], opts.json, where + (["--dry-run"] if dry_run else []))
         return
     if opts.json:
@@ -89,6 +107,43 @@ def suggest(
         typer.echo(render(found))
         note(f"Apply one with: dp suggest{' --team' if team else ''} --apply ID"
              + (" [--project]" if team else ""))
+    if not opts.json:
+        _offer_promotions(db)
+
+
+def _in_shadow(chosen: dict, shadow: bool, acts: bool, ident: str, quiet: bool) -> bool:
+    """Whether the applied suggestion goes in shadow: asked (--shadow), or by default when it was learned
+    from fewer than SHADOW_BELOW_SESSIONS sessions and neither --act nor --project was given (said once)."""
+    if shadow:
+        return True
+    sessions = chosen.get("sessions", 0)
+    blocks = not any(arg.startswith("--") for arg in chosen["alias"])  # a tool-name alias: no rewrite to watch
+    if acts or blocks or sessions >= SHADOW_BELOW_SESSIONS:
+        return False
+    if not quiet:
+        note(f"learned from {sessions} session{'s' if sessions != 1 else ''} (fewer than {SHADOW_BELOW_SESSIONS}): "
+             "set in shadow, where it records what it would do (dp stats) and rewrites nothing; make it act with "
+             f"dp suggest --apply {ident} --act, or once its record is clean as dp suggest offers")
+    return True
+
+
+def _offer_promotions(db) -> None:
+    """Each shadow rule whose record is clean (dp.desires.stats.clean_shadows), with the command that makes it act."""
+    from dp.desires.query import captured
+    from dp.desires.stats import clean_shadows
+    from dp.rules.apply import label
+    from dp.rules.build import alias_args
+    from dp.store.write import read_shadow_rules
+
+    shadows = read_shadow_rules(db)
+    if not shadows:
+        return
+    with captured(db) as conn:
+        clean = clean_shadows(conn) if conn is not None else set()
+    for rule in shadows:
+        if label(rule) in clean:
+            note(f"shadow rule {label(rule)} has a clean record (dp stats); make it act: "
+                 f"{alias_command(alias_args(rule))}")
 
 
 def alias_command(alias: list[str]) -> str:
