@@ -82,6 +82,9 @@ def double_quoted_end(text: str, at: int) -> int:
     One pass, a stack of what closes each open part: ``"`` a string, ``)`` a
     parenthesis in code, a backquote a backquoted substitution.
     """
+    close = closing_quote(text, at, escapes=True)
+    if "$(" not in text[at + 1 : close] and "`" not in text[at + 1 : close]:
+        return close  # the usual string: no substitution before its first closing quote
     n, i, closes = len(text), at + 1, ['"']
     while i < n:
         c, top = text[i], closes[-1]
