@@ -3,6 +3,7 @@ in the session, as dp-capture recorded it from the real commands' exit statuses.
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import pytest
@@ -99,3 +100,16 @@ def test_a_learned_answer_told_after_a_failure_and_followed_is_counted(env, tmp_
     assert answer["rule"].startswith("learned #") and answer["source"] == "learned"
     assert {key: answer[key] for key in ("actions", "failed", "followed", "followed_and_worked", "repeated")} == \
         {"actions": 1, "failed": 1, "followed": 1, "followed_and_worked": 1, "repeated": 0}
+
+
+def test_dp_doctor_flags_the_rule_that_hurts_and_only_it(env, tmp_path):
+    repo = project(tmp_path)
+    session = Session(env, repo, "s1")
+    for command in ("grep -rn TODO src", "cat README.md", "cat src/main.py"):
+        session.call(command)
+    stats(env)  # moves the hook's notes into the store, as any dp stats does
+    report = json.loads(dp(env, "doctor", "--json").stdout)
+    flagged = [check for check in report["checks"] if check["check"] == "outcomes"]
+    assert [(check["status"], check["message"]) for check in flagged] == [
+        ("warning", "rule cat → false hurts: of its 2 rewritten calls in 7 days 2 failed and 0 were undone, "
+                    "0 succeeded (dp stats)")]

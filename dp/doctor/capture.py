@@ -36,7 +36,32 @@ def check_capture(files: list[SettingsFile], db_path: Path, rules, default_here:
                 "dp suggest (then dp suggest --apply ID)", ids=[item["id"] for item in suggestions]))
         else:
             findings.append(Finding("suggestions", OK, f"no pending suggestions ({failures} captured failures)"))
-    return findings
+    return findings + _hurting(db_path)
+
+
+def _hurting(db_path: Path) -> list[Finding]:
+    """A warning for each rule that hurts in the last 7 days, as ``dp stats`` counts it (its rewritten calls fail
+    or are undone more than they succeed: dp.desires.stats); nothing when none does or there is no store."""
+    from dp.desires.query import parse_since
+    from dp.desires.stats import stats
+    from dp.store import open_readonly
+
+    try:
+        conn = open_readonly(db_path)
+    except sqlite3.Error:
+        return []
+    if conn is None:
+        return []
+    try:
+        rules = [rule for rule in stats(conn, parse_since("7d"))["rules"] if rule["hurts"]]
+    except sqlite3.Error:
+        return []
+    finally:
+        conn.close()
+    return [Finding("outcomes", WARNING,
+                    f"rule {rule['rule']} hurts: of its {rule['actions']} rewritten calls in 7 days {rule['failed']} "
+                    f"failed and {rule['undone']} were undone, {rule['succeeded']} succeeded (dp stats)",
+                    "dp stats (then dp alias --delete … the rule, or change it)") for rule in rules]
 
 
 def _pending(db_path: Path, rules):
