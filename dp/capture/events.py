@@ -36,7 +36,12 @@ ERROR_CLASSES = (
                             "unknown subcommand", "invalid choice", "is not a valid command", "unrecognized command")),
     ("unknown option", ("unrecognized option", "unknown option", "invalid option", "illegal option",
                         "unexpected argument", "unknown flag", "unknown argument", "no such option",
-                        "unrecognized arguments", "unknown shorthand flag", "invalid argument")),
+                        "unrecognized arguments", "unknown shorthand flag", "invalid argument",
+                        ": is unknown",  # curl: option --tokn: is unknown
+                        "bad option",  # node: bad option: --foo
+                        "flag provided but not defined",  # Go's flag package
+                        "unknown switch", "unknown compiler option",  # git (-x); tsc
+                        "which wasn't expected")),  # clap 2: Found argument '--foo' which wasn't expected
     ("no such file", ("no such file or directory", "does not exist", "file not found", "not a directory")),
     ("permission denied", ("permission denied", "operation not permitted", "requires approval")),
     ("non-zero exit", ("exit code", "exit status")),
@@ -72,7 +77,7 @@ def failing_shape(command: str, error) -> Shape | None:
         return None
     text = error if isinstance(error, str) else ""
     for shape in reversed(found):
-        name = shape.command
+        name = shape.program
         if f"{name}:" in text or f"'{name}'" in text or f"{name} " in text[: len(name) + 1]:
             return shape
     return found[-1]

@@ -29,13 +29,23 @@ _SUGGESTION_HEADS = re.compile(
     r"similar commands? (?:is|are)|perhaps you meant)[ \t:]*", re.I)
 _WORD = re.compile(r"[`'\"]?([A-Za-z][\w:.-]*)[`'\"]?")
 _FLAG_HINT = re.compile(r"did you mean[\s:]*[`'\"]?(--?[A-Za-z][\w-]*)", re.I)
+# What tools print when they reject an option, each naming it (a letter alone for a group's letter):
+# getopt (``invalid option -- 'P'``, ``unrecognized option '--foo'``), BSD (``illegal option``), cobra,
+# argparse (``unrecognized arguments: --foo``), click (``no such option: --foo``), clap (``unexpected
+# argument '--foo'``, ``Found argument '--foo' which wasn't expected``), curl (``option --foo: is
+# unknown``), node (``bad option: --foo``), Go's flag (``flag provided but not defined: -foo``), git
+# (``unknown option `foo'``, ``unknown switch `x'``: without their dashes) and tsc.
+_NAME = r"[A-Za-z0-9][\w-]*"
 _REJECTED = (
-    re.compile(r"invalid option -- '?([A-Za-z0-9])'?"),
-    re.compile(r"illegal option -- '?([A-Za-z0-9])'?"),
-    re.compile(r"unknown shorthand flag: '([A-Za-z0-9])'"),
-    re.compile(r"(?:unrecognized|unknown|invalid|illegal|no such) (?:option|flag|argument)s?[:\s]+[`'\"]?(-{1,2}[A-Za-z0-9][\w-]*)", re.I),
-    re.compile(r"unexpected argument [`'\"](-{1,2}[A-Za-z0-9][\w-]*)", re.I),
-    re.compile(r"option [`'\"](-{1,2}[A-Za-z0-9][\w-]*)[`'\"] (?:is unknown|not recognized)", re.I),
+    (re.compile(r"(?:invalid|illegal) option -- '?([A-Za-z0-9])'?"), "-"),
+    (re.compile(r"unknown shorthand flag: '([A-Za-z0-9])'"), "-"),
+    (re.compile(rf"(?:unrecognized|unknown|invalid|illegal|no such|bad) (?:compiler )?(?:option|flag|argument)s?"
+                rf"[:\s]+[`'\"]?(-{{1,2}}{_NAME})", re.I), ""),
+    (re.compile(rf"(?:unexpected argument|found argument) [`'\"](-{{1,2}}{_NAME})", re.I), ""),
+    (re.compile(rf"option [`'\"]?(-{{1,2}}{_NAME})(?:=[^\s:'\"]*)?[`'\"]?:? (?:is unknown|not recognized)", re.I), ""),
+    (re.compile(rf"flag provided but not defined: (-{{1,2}}{_NAME})"), ""),
+    (re.compile(rf"unknown option `({_NAME})'"), "--"),
+    (re.compile(r"unknown switch `([A-Za-z0-9])'"), "-"),
 )
 
 
@@ -66,16 +76,15 @@ def suggested_flag(error: str) -> str | None:
     return match.group(1) if match else None
 
 
-def rejected_flag(error: str, flags: list[str]) -> str | None:
-    """The flag the error says was rejected, as the agent typed it (``-P`` for a letter in ``-rP``)."""
-    for pattern in _REJECTED:
+def rejected_flag(error: str) -> str | None:
+    """The flag the error says was rejected, as the agent typed it (``-P`` for a letter in ``-rP``);
+    None when the error says no option was rejected (``tsc: command not found`` rejected nothing,
+    whatever flags the call had)."""
+    for pattern, dashes in _REJECTED:
         match = pattern.search(error)
-        if not match:
-            continue
-        flag = match.group(1)
-        return flag if flag.startswith("-") else f"-{flag}"
-    unknown = [flag for flag in flags if flag.startswith("--")]
-    return unknown[0] if len(unknown) == 1 and len(flags) == 1 else None
+        if match:
+            return dashes + match.group(1)
+    return None
 
 
 def swapped_flag(failed: list[str], worked: list[str], bad: str) -> str | None:
@@ -114,7 +123,7 @@ def shape_hints(error: str, command: str, subcommand: str, flags: list[str]) -> 
     word = suggested_word(error)
     if word and subcommand and _COMMAND_WORD.fullmatch(word) and distance(word, subcommand) <= MAX_CORRECTION:
         lines.append(SUGGESTED_COMMAND.format(word))
-    rejected = rejected_flag(error, flags)
+    rejected = rejected_flag(error)
     name = option_name(command, rejected) if rejected else ""
     if name and (name in flags or len(name) == 2):
         lines.append(REJECTED_OPTION.format(name))

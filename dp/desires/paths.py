@@ -1,7 +1,9 @@
 """``dp paths``: failures grouped by shape — the trails agents keep wearing.
 
 A Bash failure's shape is its command word, subcommand and flags plus the
-error class (``git comit -m`` / unknown subcommand); any other tool's is the
+error class (``git comit -m`` / unknown subcommand), or its program alone
+when the program itself is the cause (``tsc`` / command not found, whatever
+flags each call had: ``WHOLE_PROGRAM``); any other tool's is the
 tool name and the set of input keys (``read_file {path}`` / unknown tool).
 One GROUP BY over the shape columns the capture stored, so 100,000 events
 take a fraction of a second.
@@ -15,10 +17,13 @@ from dp.desires.query import iso, parse_input
 from dp.rules.model import BASH_TOOL, COMMAND, FLAG, RECIPE, TOOL_ALIAS
 from dp.store import desires
 
+# Error classes whose one cause is the program itself, whatever its subcommand and flags: one path each.
+WHOLE_PROGRAM = ("command not found",)
+
 
 def paths(conn, rules, since: str | None = None) -> list[dict]:
     """Every failure shape with ``count``, ``sessions``, ``first_seen``, ``last_seen``, ``example``, ``covered_by``."""
-    groups = desires.failure_groups(conn, since)
+    groups = desires.failure_groups(conn, since, WHOLE_PROGRAM)
     examples = {
         row_id: {"id": row_id, "tool_input": parse_input(tool_input), "error": error}
         for row_id, tool_input, error in desires.inputs_and_errors(conn, [group[-1] for group in groups])
@@ -40,6 +45,12 @@ def paths(conn, rules, since: str | None = None) -> list[dict]:
             "covered_by": index.covering(shape),
         })
     return found
+
+
+def one_cause(error_class: str, subcommand: str, flags: str) -> tuple[str, str]:
+    """A path's subcommand and flags (as JSON): none for a failure whose cause is its program
+    (``WHOLE_PROGRAM``), so ``tsc -p`` and ``tsc --noEmit`` not found are one path, ``tsc``."""
+    return ("", "[]") if error_class in WHOLE_PROGRAM else (subcommand, flags)
 
 
 def shape_label(shape: dict) -> str:

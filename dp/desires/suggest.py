@@ -226,7 +226,7 @@ def _subcommand_typos(conn, found: dict) -> None:
     known = {}
     for row, shape in _failures(conn, "unknown subcommand"):
         command, typo = shape["command"], shape["subcommand"]
-        if not command or not typo:
+        if not command or not typo or _run_by_runner(command):
             continue
         hint = hints.suggested_word(row[3] or "")
         if hint and hint != typo:
@@ -249,8 +249,8 @@ def _subcommand_typos(conn, found: dict) -> None:
 def _unknown_options(conn, found: dict) -> None:
     for row, shape in _failures(conn, "unknown option"):
         command = shape["command"]
-        bad = hints.rejected_flag(row[3] or "", shape["flags"])
-        if not command or not bad:
+        bad = hints.rejected_flag(row[3] or "")
+        if not command or not bad or _run_by_runner(command):
             continue
         hinted = hints.suggested_flag(row[3] or "")
         then = None
@@ -265,6 +265,11 @@ def _unknown_options(conn, found: dict) -> None:
         candidate = _candidate(found, "flag", ["--cmd", command, "--flag", bad, replacement],
                                (bad.lstrip("-"), BASH_TOOL, BASH_PARAM, command, FLAG), reason)
         candidate.add(_event(row), 0.95 if hinted else 0.7, unambiguous=bool(hinted), then=then)
+
+
+def _run_by_runner(command: str) -> bool:
+    """A shape's command that is a runner and its program (``npx tsc``): no rule's command word."""
+    return " " in command
 
 
 def _replacement_flag(conn, row, shape: dict, bad: str) -> tuple[str | None, str | None]:

@@ -47,6 +47,7 @@ import re
 import unicodedata
 
 from dp.learn.answer import COMMAND, FLAG, LITERAL, PATH, SEPARATORS
+from dp.shell import wrappers
 
 MAX_TEXT = 200
 # Characters the shell reads as syntax; a learned word holding one is not plain text.
@@ -68,12 +69,7 @@ _ALSO_RUN = frozenset({"find", "xargs", "parallel"})
 STDIN = (-2, "stdin")  # a code place: the program reads its standard input as a script
 
 # A runner in front of the failed call's own words → the programs it may run there (None: any).
-RUNNERS = {
-    ("npx",): None, ("bunx",): None, ("npm", "exec"): None, ("pnpm", "exec"): None, ("yarn", "exec"): None,
-    ("uv", "run"): None, ("poetry", "run"): None, ("pipenv", "run"): None, ("pdm", "run"): None,
-    ("hatch", "run"): None, ("rye", "run"): None, ("bundle", "exec"): None,
-    ("python", "-m"): None, ("python3", "-m"): None, ("uv",): frozenset({"pip", "pip3"}),
-}
+RUNNERS = {**dict.fromkeys(wrappers.RUNNERS), ("uv",): frozenset({"pip", "pip3"})}
 # Runners that download the program when the project does not have it: they answer only where it has it.
 LOCAL_FIRST = frozenset({("npx",), ("bunx",), ("npm", "exec")})
 

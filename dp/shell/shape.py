@@ -6,13 +6,16 @@ quote-aware splitter that is right for the commands agents type and merely
 coarse for exotic ones (a shape is a grouping key, not something executed).
 
 ``git -C repo commit -m "fix: x" --amend`` → ``("git", "commit", ["-C", "-m", "--amend"])``.
+A runner stays with the program it runs (``npx tsc -p .`` → ``("npx tsc", "", ["-p"])``), and
+an interpreter's shape stops at its script (``python foo.py --verbose`` → ``("python", "", [])``):
+the shape says what the agent ran, never a script's options as the interpreter's.
 """
 
 from __future__ import annotations
 
 from dp.shell.secrets import secret_parts
 from dp.shell.words import closing_quote
-from dp.shell.wrappers import basename, is_assignment, program_index
+from dp.shell.wrappers import RUNNER_OPTIONS_WITH_VALUES, RUNNERS, basename, is_assignment, program_index
 
 # Commands whose first plain argument names an action rather than data. Only
 # these get a subcommand in their shape: for any other program that word can
@@ -36,6 +39,22 @@ LONG_SINGLE_DASH = frozenset(
         "openssl", "packer", "scalac", "swift", "swiftc", "terraform", "tofu", "vault", "xcodebuild", "xmllint",
     }
 )
+# Interpreters whose first plain word is a script (the words after it are the script's, never the
+# interpreter's options): {family: (options that take a value, options whose value is the code to run)}.
+INTERPRETERS = {
+    "python": ({"-W", "-X", "-Q"}, {"-c", "-m"}),
+    "node": ({"-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions",
+              "--env-file", "--title"}, {"-e", "--eval", "-p", "--print"}),
+    "ruby": ({"-I", "-r", "-C", "-E"}, {"-e"}),
+    "perl": ({"-I", "-M", "-m"}, {"-e", "-E"}),
+    "php": ({"-d", "-c"}, {"-r"}),
+    "bash": ({"-o", "-O", "+o", "+O"}, {"-c"}),
+    "sh": ({"-o", "+o"}, {"-c"}),
+    "zsh": ({"-o", "+o"}, {"-c"}),
+    "dash": ({"-o", "+o"}, {"-c"}),
+    "Rscript": (set(), {"-e"}),
+    "lua": ({"-l"}, {"-e"}),
+}
 _OPERATORS = frozenset(";&|()\n")
 # Where a run of plain characters in a word may end (a quote, a blank, an operator, an expansion).
 _WORD_ENDS = frozenset(" \t'\"\\`$") | _OPERATORS
@@ -59,6 +78,11 @@ class Shape:
 
     def __repr__(self) -> str:
         return f"Shape({self.command!r}, {self.subcommand!r}, {list(self.flags)!r})"
+
+    @property
+    def program(self) -> str:
+        """The program run: the last word of ``npx tsc``, the command itself otherwise."""
+        return self.command.rsplit(" ", 1)[-1]
 
     def label(self) -> str:
         """``git commit -m`` — how the shape is shown."""
@@ -142,11 +166,57 @@ def shape_of(words: list[str]) -> Shape | None:
     if not words:
         return None
     index = program_index(words)
-    command = basename(words[index])
     secret = secret_parts(words)
     args = [word[: secret[i]].rstrip("=") if i in secret else word
             for i, word in enumerate(words) if i > index and secret.get(i) != 0]
-    return Shape(command, _subcommand(command, args), _flags(args))
+    command, args = _run_by(basename(words[index]), args)
+    program = command.rsplit(" ", 1)[-1]
+    if _family(program) in INTERPRETERS:
+        args = _interpreter_args(_family(program), args)
+    return Shape(command, _subcommand(program, args), _flags(args))
+
+
+def _run_by(command: str, args: list[str]) -> tuple[str, list[str]]:
+    """``(program, its own words)``: a program a runner runs is named with its runner (``npx tsc``,
+    ``uv run pytest``, ``python3 -m pytest``), so the shape says what the agent ran, and its words
+    are the program's (the runner's own options are dropped)."""
+    size = 1 if (command, *args[:1]) in RUNNERS else 0 if (command,) in RUNNERS else None
+    if size is None:
+        return command, args
+    i = size
+    while i < len(args) and args[i].startswith("-") and args[i] != "-":
+        if args[i] == "--":
+            i += 1
+            break
+        i += 2 if args[i] in RUNNER_OPTIONS_WITH_VALUES else 1
+    module = args[:size] == ["-m"]
+    if i >= len(args) or not _is_program(args[i], dots=module):
+        return command, args
+    return " ".join((command, *args[:size], args[i])), args[i + 1 :]
+
+
+def _is_program(word: str, dots: bool) -> bool:
+    """A program's (or, with ``dots``, a Python module's) name; not a path or a script (``foo.py``)."""
+    return (0 < len(word) <= 100 and word[0].isalnum()
+            and all(c.isalnum() or c in "-_@+" or dots and c == "." for c in word))
+
+
+def _family(program: str) -> str:
+    """``python3.11`` → ``python``: the interpreter a versioned name is."""
+    return program.rstrip("0123456789.") or program
+
+
+def _interpreter_args(family: str, args: list[str]) -> list[str]:
+    """The words that are the interpreter's own: its options up to the script (``python -u foo.py
+    --verbose`` → ``-u``: what follows the script is the script's), or up to and with the option whose
+    value is the code or module to run (``-c``, ``-e``, ``-m``)."""
+    with_values, code = INTERPRETERS[family]
+    i = 0
+    while i < len(args) and args[i].startswith(("-", "+")) and args[i] not in ("-", "--"):
+        if args[i] in code:
+            return args[: i + 1]
+        i += 2 if args[i] in with_values else 1
+    return args[:i]
 
 
 def shapes(text: str) -> list[Shape]:
@@ -197,6 +267,7 @@ def option_name(program: str, flag: str) -> str:
     are single-dash words (``find -name``). '' for what is no option at all.
     """
     flag = _flag(flag)
+    program = program.rsplit(" ", 1)[-1]  # the program a runner runs (`npx tsc`)
     if flag.startswith("--") or len(flag) <= 2 or program in LONG_SINGLE_DASH:
         return flag
     return flag[:2]

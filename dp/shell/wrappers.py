@@ -32,6 +32,20 @@ WRAPPERS = {
         0,
     ),
 }
+# Runners: the words in front of a program that run the project's own copy of it (`npx tsc`,
+# `uv run pytest`, `python3 -m pytest`). A shape keeps them with the program they run (``dp.shell.shape``),
+# and a learned answer may put one in front of the program the agent asked for (``dp.learn.carry``).
+RUNNERS = frozenset({
+    ("npx",), ("bunx",), ("npm", "exec"), ("pnpm", "exec"), ("yarn", "exec"), ("uv", "run"), ("poetry", "run"),
+    ("pipenv", "run"), ("pdm", "run"), ("hatch", "run"), ("rye", "run"), ("bundle", "exec"), ("python", "-m"),
+    ("python3", "-m"),
+})
+# Runner options that take the next word as their value (`npx -p typescript tsc`, `uv run --with x pytest`).
+RUNNER_OPTIONS_WITH_VALUES = frozenset({
+    "-p", "--package", "-c", "--call", "--with", "--with-requirements", "--with-editable", "--python",
+    "--directory", "--project", "--extra", "--group", "--env-file", "--index", "--index-url", "--from",
+    "--filter", "-C", "--dir", "--workspace", "-w",
+})
 # Options with which a wrapper only reports on the command instead of running
 # it (`command -v grep`, `sudo -l grep`): the wrapper is then the command.
 _QUERY_OPTIONS = {"command": {"-v", "-V"}, "sudo": {"-l", "--list"}}

@@ -18,11 +18,12 @@ COLUMNS = ("source", "event_key", "outcome", "tool_name", "tool_input", "error",
            "flags", "input_keys", "error_class", "session_id", "cwd", "timestamp")
 _INSERT = f"INSERT OR IGNORE INTO desires ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
 _GROUPS = """
-SELECT tool_name, command, subcommand, flags,
+SELECT tool_name, command, CASE WHEN error_class IN ({whole}) THEN '' ELSE subcommand END AS sub,
+       CASE WHEN error_class IN ({whole}) THEN '[]' ELSE flags END AS options,
        CASE WHEN tool_name = 'Bash' THEN '[]' ELSE input_keys END AS keys,
        error_class, count(*) AS n, count(DISTINCT session_id), min(timestamp), max(timestamp), max(id)
 FROM desires WHERE outcome = 'failure' {where}
-GROUP BY tool_name, command, subcommand, flags, keys, error_class
+GROUP BY tool_name, command, sub, options, keys, error_class
 ORDER BY n DESC, max(timestamp) DESC
 """
 _BASH_FAILURES = """SELECT id, tool_name, tool_input, error, command, subcommand, flags, error_class, session_id, timestamp
@@ -93,11 +94,13 @@ def failures(conn: sqlite3.Connection, since: str | None = None, tool: str | Non
     return conn.execute(sql, params).fetchall()
 
 
-def failure_groups(conn: sqlite3.Connection, since: str | None = None) -> list[tuple]:
+def failure_groups(conn: sqlite3.Connection, since: str | None = None, whole: tuple = ()) -> list[tuple]:
     """Failures grouped by shape, most frequent first: (tool_name, command, subcommand, flags,
-    input_keys ('[]' for Bash), error_class, count, sessions, first, last, newest id)."""
+    input_keys ('[]' for Bash), error_class, count, sessions, first, last, newest id). A failure of
+    an error class in ``whole`` groups by its program alone (no subcommand, no flags)."""
     where, params = ("AND timestamp >= ?", [since]) if since else ("", [])
-    return conn.execute(_GROUPS.format(where=where), params).fetchall()
+    sql = _GROUPS.format(where=where, whole=", ".join("?" * len(whole)) or "NULL")
+    return conn.execute(sql, [*whole, *whole, *params]).fetchall()
 
 
 def inputs_and_errors(conn: sqlite3.Connection, ids: list[int]) -> list[tuple]:

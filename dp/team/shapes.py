@@ -31,6 +31,7 @@ from dp.desires.paths import shape_label
 from dp.desires.suggest import FOLLOW_WINDOW
 from dp.learn.pairs import same_intent
 from dp.shell.shape import option_name
+from dp.shell.wrappers import RUNNERS
 from dp.store import desires
 
 THEN_KEPT = 2
@@ -94,9 +95,18 @@ def _then(text) -> str | None:
     items = json.loads(text) if isinstance(text, str) else None
     if not isinstance(items, list):
         return None
-    kept = [[_pick(_PROGRAM, item[0]), _pick(_SUBCOMMAND, item[1]), _kept(_OPTION, item[2])]
+    kept = [[_command(item[0]), _pick(_SUBCOMMAND, item[1]), _kept(_OPTION, item[2])]
             for item in items if isinstance(item, list) and len(item) == 3 and isinstance(item[2], list)]
     return json.dumps([item for item in kept if item[0]][:THEN_KEPT])
+
+
+def _command(value) -> str:
+    """A command word, or a runner and the program it runs (``npx tsc``, ``uv run pytest``:
+    ``dp.shell.shape``); '' for anything else."""
+    if not isinstance(value, str):
+        return ""
+    *runner, program = value.split(" ")
+    return value if (not runner or tuple(runner) in RUNNERS) and _PROGRAM.fullmatch(program) else ""
 
 
 def _required(pattern: re.Pattern):
@@ -117,7 +127,7 @@ UPLOAD_FIELDS = {
     "session": _optional(_HEX),
     "outcome": lambda value: value if value in ("failure", "success") else None,
     "tool_name": _required(_PROGRAM),
-    "command": lambda value: _pick(_PROGRAM, value),
+    "command": _command,
     "subcommand": lambda value: _pick(_SUBCOMMAND, value),
     "flags": lambda value: _names(_OPTION, value),
     "input_keys": lambda value: _names(_KEY, value),

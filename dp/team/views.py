@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from dp.desires.paths import RuleIndex, shape_label
+from dp.desires.paths import RuleIndex, one_cause, shape_label
 from dp.desires.query import iso
 from dp.desires.suggest import DEFAULT_MIN_COUNT, candidates
 from dp.errors import DpError
@@ -83,8 +83,8 @@ def paths(groups: list[dict], rules) -> list[dict]:
     by_shape: dict[tuple, list[dict]] = {}
     for row in groups:
         if row["outcome"] == "failure":
-            key = (row["tool_name"], row["command"], row["subcommand"], row["flags"], row["input_keys"],
-                   row["error_class"])
+            key = (row["tool_name"], row["command"], *one_cause(row["error_class"], row["subcommand"], row["flags"]),
+                   row["input_keys"], row["error_class"])
             by_shape.setdefault(key, []).append(row)
     index = RuleIndex(rules)
     found = []
