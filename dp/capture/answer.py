@@ -34,8 +34,9 @@ def told(conn, agent, event, row: dict) -> str:
     from dp.learn.tables import corrected_call
     from dp.store.learned import answers_for, tell_once
 
+    word = row["command"].split(" ", 1)[0]  # the word typed first: a runner's (`npx tsc`), as answers learn it
     try:
-        found = answers_for(conn, "Bash", [row["command"]])[:MAX_ANSWERS]
+        found = answers_for(conn, "Bash", [word])[:MAX_ANSWERS]
     except sqlite3.OperationalError:  # a store from before learning (0007) or before its scope (0008)
         return ""
     for answer in found:
@@ -47,9 +48,9 @@ def told(conn, agent, event, row: dict) -> str:
         corrected = corrected_call(answer, command)
         if corrected is None or not _target_present(answer, event.cwd):
             continue
-        if not plain(corrected, MAX_COMMAND_CHARS) or not plain(row["command"]):
+        if not plain(corrected, MAX_COMMAND_CHARS) or not plain(word):
             continue  # a control character the agent's own call held: dp repeats none
-        text = message(answer, row["command"], corrected, here)
+        text = message(answer, word, corrected, here)
         if not tell_once(conn, event.session, answer["id"]):
             return ""
         from dp.capture.actions import answered

@@ -94,7 +94,8 @@ def _program(word: str) -> str:
 def _calls(rows) -> list[dict]:
     """Shape rows grouped into calls, in order: each call's key, outcome and the programs it ran."""
     calls: list[dict] = []
-    for key, outcome, command, _klass, timestamp in rows:
+    for key, outcome, shape_command, _klass, timestamp in rows:
+        command = shape_command.split(" ", 1)[0]  # the word typed first: `npx` of `npx tsc`, as rules name it
         base = key.rsplit("#", 1)[0] if key and "#" in key else (key or f"@{timestamp}")
         if calls and calls[-1]["key"] == base:
             calls[-1]["commands"].append(command)
