@@ -26,7 +26,8 @@ def test_a_failure_is_stored_redacted_with_its_shape(store, env):
     [row] = stored(store)
     assert row["outcome"] == "failure" and row["source"] == "hook"
     assert json.loads(row["tool_input"]) == {"command": "python x.py --token [redacted]", "description": "run it"}
-    assert (row["command"], row["subcommand"], json.loads(row["flags"])) == ("python", "", ["--token"])
+    # --token follows the script: the script's option, never python's (issue 49, finding 8)
+    assert (row["command"], row["subcommand"], json.loads(row["flags"])) == ("python", "", [])
     assert row["error_class"] == "command not found"
     assert (row["session_id"], row["cwd"], row["event_key"]) == ("s1", "/work/app", "s1:toolu_1")
     assert row["timestamp"].endswith("Z") and len(row["timestamp"]) == 27
