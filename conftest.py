@@ -5,7 +5,8 @@ empty temporary directory, removed at the end: no test, fixture or module-level
 constant can read or write the real ``~/.dp``, ``~/.claude`` or ``~/.cache/dp``,
 and the suite passes on a machine whose HOME is empty, as CI's is. The
 variables of the user's own dp, Claude Code and Copilot CLI (``DP_DB``, ``CLAUDE_CONFIG_DIR``, ``COPILOT_HOME``
-…) are removed too.
+…) are removed too, and so is every agent's mark on the commands it runs (``CLAUDECODE=1`` …,
+``Agent.child_markers``): a suite started from an agent's shell runs dp as a person's terminal does.
 
 What has to outlive the session stays reachable through explicit variables:
 
@@ -37,8 +38,11 @@ def pytest_configure(config):
     started_in = Path(os.path.expanduser("~"))
     os.environ.setdefault("DP_TESTS_CACHE", str(started_in / ".cache" / "dp-tests"))
     os.environ.update(rust_homes(started_in))
+    from dp.agents import all_agents
+
+    marks = {variable for agent in all_agents() for variable, _ in agent.child_markers}
     for key in list(os.environ):
-        if key.startswith(REMOVED_PREFIXES) and not key.startswith(KEPT_PREFIXES):
+        if (key.startswith(REMOVED_PREFIXES) and not key.startswith(KEPT_PREFIXES)) or key in marks:
             del os.environ[key]
     _session_home = Path(tempfile.mkdtemp(prefix="dp-tests-home-"))
     os.environ.update({

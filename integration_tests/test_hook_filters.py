@@ -36,22 +36,23 @@ def test_filtered_install_follows_every_rule_change(dp, home, claude_version):
     assert report["hook"]["filters"]["filtered"] is True
     assert "2.1.330" in report["hook"]["filters"]["reason"]
     hooks = _hooks(home)
-    assert "PreToolUse" not in hooks  # no rules: no Bash call starts the hook
+    # no rules: only a Bash call naming dp starts the hook (its commands only a person runs, dp.widening)
+    assert _conditions(hooks) == [("Bash", "Bash(*dp*)")]
     assert [len(hooks[event]) for event in ("SessionStart", "PostToolBatch")] == [1, 1]
 
     proc = dp("alias", "--cmd", "grep", "--replace", "rg")
     assert proc.returncode == 0 and "Hook entries updated in" in proc.stderr
-    assert _conditions(_hooks(home)) == [("Bash", "Bash(*grep*)")]
+    assert _conditions(_hooks(home)) == [("Bash", "Bash(*dp*)"), ("Bash", "Bash(*grep*)")]
 
     dp("alias", "read_file", "Read")
     dp("alias", "--tool", "Edit", "--param", "file_path", "/old", "/new")
-    assert _conditions(_hooks(home))[1:] == [("Edit|read_file", None)]
+    assert _conditions(_hooks(home))[2:] == [("Edit|read_file", None)]
 
     unchanged = dp("alias", "--cmd", "grep", "--replace", "rg", "--message", "faster")
     assert "Hook entries" not in unchanged.stderr  # same words: the file is not touched
 
     dp("alias", "--delete", "--cmd", "grep", "--replace", "rg")
-    assert _conditions(_hooks(home)) == [("Edit|read_file", None)]
+    assert _conditions(_hooks(home)) == [("Bash", "Bash(*dp*)"), ("Edit|read_file", None)]
 
 
 def test_project_paving_words_take_the_plain_bash_handler_while_paving_is_on(dp, home, claude_version):
@@ -61,7 +62,7 @@ def test_project_paving_words_take_the_plain_bash_handler_while_paving_is_on(dp,
     assert _conditions(_hooks(home)) == [("Bash", None)]
     proc = dp("paving", "off")
     assert "Hook entries updated in" in proc.stderr
-    assert "PreToolUse" not in _hooks(home)
+    assert _conditions(_hooks(home)) == [("Bash", "Bash(*dp*)")]
     dp("paving", "on")
     assert _conditions(_hooks(home)) == [("Bash", None)]
 
@@ -71,10 +72,10 @@ def test_more_command_words_than_conditions_pay_for_take_the_plain_bash_handler(
 
     dp("paving", "off")
     dp("init", extra_env=claude_version("2.1.330"))
-    words = [f"tool{n}" for n in range(MAX_CONDITIONS + 1)]
+    words = [f"tool{n}" for n in range(MAX_CONDITIONS)]  # dp's own name is one condition too
     for word in words[:-1]:
         dp("alias", "--cmd", word, "--replace", word.upper())
-    assert _conditions(_hooks(home)) == [("Bash", f"Bash(*{word}*)") for word in words[:-1]]
+    assert _conditions(_hooks(home)) == [("Bash", f"Bash(*{word}*)") for word in ["dp", *words[:-1]]]
     dp("alias", "--cmd", words[-1], "--replace", "last")
     assert _conditions(_hooks(home)) == [("Bash", None)]
     dp("alias", "--delete", "--cmd", words[-1], "--replace", "last")

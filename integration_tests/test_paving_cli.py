@@ -36,8 +36,8 @@ def test_dp_paving_explains_each_ecosystem(dp, tmp_path):
     assert any(line.startswith("ok        javascript yarn: yarn.lock found: yarn (berry) → npm, pnpm and bun commands are paved to yarn")
                for line in lines), proc.stdout
     assert "npm ci  →  yarn install --immutable" in proc.stdout
-    assert lines[1] == (f"Trust: {repo} is not trusted: paving only swaps package managers you installed "
-                        "(`dp trust` there lets it run the repository's own programs)")
+    assert lines[1] == (f"Trust: {repo} is not trusted: paving only swaps package managers you installed; it runs "
+                        "the repository's own programs after `dp trust` there (only the person runs that, in their own terminal; an agent asks them to)")
     assert (f"untrusted python     uv: [project.scripts] with uv.lock: uv run; environment {repo.resolve()}/.venv → "
             "not used: it is the repository's own") in proc.stdout
     assert "pytest ARGS" not in proc.stdout

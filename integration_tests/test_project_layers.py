@@ -367,8 +367,8 @@ def test_session_start_and_post_tool_batch_follow_the_project_layers(team):
     inside = clone / "src"
     rules = clone / ".dp" / "rules.toml"
     # Bob has no store yet: the session still learns, once, that the project's rules wait for him.
-    untrusted = (f"dp: {rules} is not trusted, so its rules (2) do not apply: read them with `dp trust --show` "
-                 f"and let them act with `dp trust` (in {clone})")
+    untrusted = (f"dp: {rules} is not trusted, so its rules (2) do not apply until `dp trust --show`, then `dp trust` "
+                 f"in {clone} (only the person runs that, in their own terminal; an agent asks them to)")
     assert bob.session_start(inside) == untrusted
     # His own alias of the hallucinated tool name; a project alias of it he writes but has not trusted yet.
     bob.dp("alias", "read_file", "Read", "-m", "user: use Read", cwd=bob.home)
@@ -404,13 +404,13 @@ def test_session_start_and_post_tool_batch_follow_the_project_layers(team):
     bob.git("stash", "-q", cwd=clone)  # his uncommitted project alias, to pull cleanly
     bob.git("pull", "-q", "--ff-only", cwd=clone)
     context = bob.session_start(inside)
-    assert context.endswith(f"\ndp: {rules} changed since you trusted it, so its rules (2) do not apply: read "
-                            f"them with `dp trust --show` and trust them again with `dp trust` (in {clone})")
+    assert context.endswith(f"\ndp: {rules} changed since you trusted it, so its rules (2) do not apply until "
+                            f"`dp trust --show`, then `dp trust` in {clone} (only the person runs that, in their own terminal; an agent asks them to)")
     assert "wisp" not in context and "gt mail" not in context and "local: use Read" in context
     assert context.count("dp trust`") == 1
     (clone / ".dp" / "rules.local.toml").unlink()
     assert _after_batch(bob, inside) == "dp: user: use Read"
-    assert bob.session_start(inside).endswith("(in " + str(clone) + ")")
+    assert bob.session_start(inside).endswith(f"in {clone} (only the person runs that, in their own terminal; an agent asks them to)")
 
 
 def _doctor(person: Person, cwd: Path) -> tuple[str, list[dict]]:
@@ -430,8 +430,8 @@ def test_doctor_reports_each_layer_for_cwd_and_checks_the_project_rules(team):
     lines = text.splitlines()
     fix = f"                   fix: cd {clone} && dp trust --show && dp trust"
     for source, path, count in (("project", rules, 3), ("local", local, 1)):
-        said = (f"warn   layers      {source}: {path} is not trusted, so its rules ({count}) do not apply: read them "
-                f"with `dp trust --show` and let them act with `dp trust` (in {clone})")
+        said = (f"warn   layers      {source}: {path} is not trusted, so its rules ({count}) do not apply until "
+                f"`dp trust --show`, then `dp trust` in {clone} (only the person runs that, in their own terminal; an agent asks them to)")
         assert said in lines and lines[lines.index(said) + 1] == fix
     # Not acting yet, its rules are checked all the same: where each is written, and the fix made there.
     renames = {check["details"]["source"]: check for check in checks
@@ -459,8 +459,8 @@ def test_doctor_reports_each_layer_for_cwd_and_checks_the_project_rules(team):
     rules.write_text(rules.read_text().replace("this bd has no --wisp", "use --ephemeral"))
     local.write_text(local.read_text() + '\n[[aliases]]\nfrom = "x"\nto = "y"\nmatch_kind = "bogus"\n')
     text, checks = _doctor(bob, clone)
-    assert (f"warn   layers      project: {rules} changed since you trusted it, so its rules (2) do not apply: read "
-            f"them with `dp trust --show` and trust them again with `dp trust` (in {clone})") in text
+    assert (f"warn   layers      project: {rules} changed since you trusted it, so its rules (2) do not apply "
+            f"until `dp trust --show`, then `dp trust` in {clone} (only the person runs that, in their own terminal; an agent asks them to)") in text
     [broken] = [check for check in checks if check["check"] == "layers" and check["status"] == "error"]
     assert broken["message"].startswith(f"local: {local}: line 7: entry 2: ") and "match_kind" in broken["message"]
     assert "ok     rules       all 3 rules (2 from the project layers) can fire\n" in text

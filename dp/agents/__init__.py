@@ -59,6 +59,17 @@ def all_agents() -> list:
     return [get(name) for name in MODULES]
 
 
+def marking(environ) -> tuple:
+    """``(agent, "NAME=value")`` for the first agent whose child marker (``Agent.child_markers``) the
+    environment ``environ`` carries, or ``(None, "")``: a command started inside that agent's tool call."""
+    for agent in all_agents():
+        for variable, value in agent.child_markers:
+            found = environ.get(variable)
+            if found is not None and (value is None or found == value):
+                return agent, f"{variable}={found}"
+    return None, ""
+
+
 def with_part(role: str) -> list:
     """Every adapter that has the optional part ``role`` (``Agent.parts``), ``DEFAULT`` first."""
     return [agent for agent in all_agents() if role in agent.parts]

@@ -100,6 +100,10 @@ CONTEXT = "context"  # say ``text`` to the model (advice, the corrections up fro
 REWRITE = "rewrite"  # run ``updated_input`` instead; ``text`` says what changed
 DENY = "deny"  # refuse the call; ``text`` holds the corrected call to issue instead
 BLOCK = "block"  # refuse the call because its tool name is wrong; ``text`` names the right one
+# Only the person decides this call (it may run a dp command that widens what dp does, dp.widening):
+# the agent's own question to the person where it has one, else a refusal; ``text`` names the command
+# to type in their own terminal.
+ASK = "ask"
 
 
 class Decision:
@@ -233,6 +237,10 @@ class Agent:
     # The prefixes of the agent's own environment variables (its login, model endpoint, config
     # directory): a live probe and the real-client tests keep the user's out of their scratch HOME.
     env_prefixes: tuple = ()
+    # How the commands its tools run know they run inside it: (variable, value) pairs the agent sets in
+    # their environment, observed in its binary (docs/agents/<agent>.md). A dp command that widens what
+    # dp does refuses to act, or asks on the person's terminal, where one is set (dp.cli.person).
+    child_markers: tuple = ()
 
     @property
     def docs_page(self) -> str:
@@ -462,8 +470,9 @@ def hook_specific_answer(status: int, stdout: str, stderr: str, rewrites: bool =
         return Decision(BLOCK, stderr.strip())
     specific = json_object(stdout).get("hookSpecificOutput")
     specific = specific if isinstance(specific, dict) else {}
-    if specific.get("permissionDecision") == "deny":
-        return Decision(DENY, str(specific.get("permissionDecisionReason") or ""))
+    if specific.get("permissionDecision") in ("deny", "ask"):
+        return Decision(DENY if specific["permissionDecision"] == "deny" else ASK,
+                        str(specific.get("permissionDecisionReason") or ""))
     context = specific.get("additionalContext")
     context = context if isinstance(context, str) else ""
     if rewrites and isinstance(specific.get("updatedInput"), dict):

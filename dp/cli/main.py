@@ -35,6 +35,9 @@ def _reader_gone() -> int:
 
 
 def _dispatch(args: list[str]) -> int:
+    guarded = _guarded(lambda: _for_the_person(args))
+    if guarded:
+        return guarded
     from dp.cli import help_cache
 
     if help_cache.applies(args):
@@ -46,6 +49,15 @@ def _dispatch(args: list[str]) -> int:
         return _guarded(again)
     remembered.listen(args)
     return _run(args)
+
+
+def _for_the_person(args: list[str]) -> int:
+    """0 when ``dp ARGS`` may run here: a command that widens what dp does, started inside an agent's
+    tool call, raises instead (dp.cli.person), before anything is parsed or read."""
+    from dp.cli.person import guard
+
+    guard(args)
+    return 0
 
 
 def _root_help(args: list[str]) -> int:

@@ -224,6 +224,9 @@ def decide(options: Options, event):
     if event.kind != PRE_TOOL:
         options.say(f"{event.hook}: pave-check acts before a tool runs (dp-capture handles this event)")
         return Decision(NOTHING)
+    asked = _for_the_person(event)
+    if asked is not None:
+        return asked
     words = _command_words(event)
     if not options.verbose:  # --verbose takes the full path, which says why a call went ahead
         from dp.hook import gate
@@ -294,6 +297,31 @@ def _noted(options, event, decision):
     except Exception:  # noqa: BLE001 - the answer matters more than its note
         pass
     return decision
+
+
+# The word every name of dp holds (dp.widening.MENTION, which tests/test_widening.py holds it to): a
+# Bash call without it is answered without importing more.
+_MENTION = "dp"
+
+
+def _for_the_person(event):
+    """A Bash call that may run a dp command that widens what dp does (dp.widening): the person
+    decides it, not the agent — the agent's own question to them where it has one, else a refusal
+    that names the command to type in their own terminal (the adapter chooses, ``Agent.answer``).
+    Before the gate and every rule, so it holds with no rule at all; None for any other call."""
+    from dp.rules import BASH_PARAM, BASH_TOOL
+
+    command = event.tool_input.get(BASH_PARAM) if isinstance(event.tool_input, dict) else None
+    if event.tool != BASH_TOOL or not isinstance(command, str) or _MENTION not in command:
+        return None
+    from dp.widening import for_the_person, in_command
+
+    found = in_command(command)
+    if found is None:
+        return None
+    from dp.agents.base import ASK, Decision
+
+    return Decision(ASK, for_the_person(found, event.cwd, command))
 
 
 def _command_words(event):

@@ -159,7 +159,7 @@ def _time(path: str):
 
 def contents(db_path) -> dict:
     """What any rule in effect could be keyed on: ``{"words", "paving", "needs", "everything",
-    "aliases", "project_aliases", "tools"}``.
+    "aliases", "project_aliases", "tools", "mentions"}``.
 
     ``words``: the command word of every Bash rule (store and trusted project
     files: a superset, since a project's file acts only in its own repository)
@@ -170,7 +170,9 @@ def contents(db_path) -> dict:
     for every Bash call, dp.store.read.rules_for_tool). ``aliases``: the
     store's tool-name aliases, ``{name: [to, message]}``; ``project_aliases``:
     the names trusted project files alias (acting in their repository only);
-    ``tools``: every tool with a rule on its input. Raises when the store
+    ``tools``: every tool with a rule on its input. ``mentions``: what the hook acts on wherever it
+    stands in a Bash command, quoted or not, with no rule at all: dp's own name, for the commands
+    only a person runs (dp.widening; the hook asks before this gate). Raises when the store
     cannot be read: a gate derived from fewer rules than the store holds would
     skip calls they rewrite.
     """
@@ -179,6 +181,7 @@ def contents(db_path) -> dict:
     from dp.rules import BASH_TOOL, TOOL_ALIAS
     from dp.store import read_rules
     from dp.store.read import read_store
+    from dp.widening import MENTION
 
     from dp.store.write import read_shadow_rules
 
@@ -200,7 +203,7 @@ def contents(db_path) -> dict:
             "aliases": {rule.from_name: [rule.to_name, rule.message] for rule in store
                         if rule.match_kind == TOOL_ALIAS},
             "project_aliases": sorted({rule.from_name for rule in project if rule.match_kind == TOOL_ALIAS}),
-            "tools": sorted(tools)}
+            "tools": sorted(tools), "mentions": [MENTION]}
 
 
 def sources(db_path) -> list[str]:

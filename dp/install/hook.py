@@ -220,15 +220,17 @@ def _apply(path: Path, scope: str, command: str, filtered: bool, db_path: Path,
 
 def wanted_entries(command: str, filtered: bool, db_path: Path, agent=None) -> dict:
     """dp's entries for the rules in the store and in the project files this user trusts
-    (settings are per user, so the filters hold every trusted project's words) and, while
-    project paving is on, its command words."""
+    (settings are per user, so the filters hold every trusted project's words), dp's own name
+    (the hook asks the person about dp's commands that widen what it does, dp.widening) and,
+    while project paving is on, its command words."""
     from dp.paving import filter_words
+    from dp.widening import MENTION
 
     agent = agent or agents.get()
     from dp.store.write import read_shadow_rules
 
     rules = read_rules(db_path) + trusted_project_rules(db_path) + read_shadow_rules(db_path)  # shadows record
-    return agent.hook_entries(command, rules, filter_words(str(Path(db_path).parent)), filtered)
+    return agent.hook_entries(command, rules, filter_words(str(Path(db_path).parent)) | {MENTION}, filtered)
 
 
 def hook_starts(command: str, filtered: bool, db_path: Path, agent=None) -> str | None:

@@ -300,20 +300,23 @@ def tool_alias(project, tool: str):
 
 
 def notice(root: str, layer: Layer) -> str:
-    """Why ``layer`` does not act and the command that fixes it, in one sentence."""
+    """Why ``layer`` does not act and the command that fixes it, in one sentence (a session's
+    opening text too: the command is named as one only the person runs, dp.widening)."""
+    from dp.widening import person_runs
+
     file = layer.file
     if layer.state == OUTSIDE:
         return (f"{file.path} is a link to {file.real}, outside this repository ({root}): a rule file acts only "
                 f"in its own repository, so its rules never apply here, trusted or not (make it a file of this "
-                f"repository: `cp --remove-destination {file.real} {file.path}`, read it, then `dp trust`)")
+                f"repository: `cp --remove-destination {file.real} {file.path}`, read it, then "
+                f"{person_runs('`dp trust`', f' in {root}')})")
     if layer.state == BROKEN:
         return (f"{file.path}: {file.problem}; its rules do not apply (fix the file; the other layers still do)")
     rules = f"its rules ({len(file.rules)})"
+    until = person_runs("`dp trust --show`, then `dp trust`", f" in {root}")
     if layer.state == CHANGED:
-        return (f"{file.path} changed since you trusted it, so {rules} do not apply: read them with "
-                f"`dp trust --show` and trust them again with `dp trust` (in {root})")
-    return (f"{file.path} is not trusted, so {rules} do not apply: read them with `dp trust --show` "
-            f"and let them act with `dp trust` (in {root})")
+        return f"{file.path} changed since you trusted it, so {rules} do not apply until {until}"
+    return f"{file.path} is not trusted, so {rules} do not apply until {until}"
 
 
 SOURCES = (USER, PROJECT, LOCAL)

@@ -109,11 +109,13 @@ def installed(program: str, root) -> tuple[str, str]:
 
 
 def untrusted(root, original: str, reaches: str, detail: str = "") -> str:
-    """The note for a command left as typed because it would reach the repository's own programs."""
-    where = f"`dp trust` in {root}" if root else "a git repository and `dp trust` in it"
+    """The note for a command left as typed because it would reach the repository's own programs
+    (the agent reads it: the command that would change this is one only the person runs)."""
+    from dp.widening import person_runs
+
     detail = f" ({detail})" if detail else ""
     return (f"this repository is not trusted, and paving would run {reaches}{detail} where `{original}` runs none "
-            f"of it ({where} lets paving do that)")
+            f"of it; paving does that after {person_runs('`dp trust`', f' in {root}' if root else ' in a git repository')}")
 
 
 # Each paving rule and its kind, as ``dp paving --explain`` lists them (the module docstring says why).
@@ -131,13 +133,15 @@ RULES = (
 
 def explain_lines(root, trusted: bool) -> list:
     """Which case applies here and what each paving rule does in it (``dp paving --explain``)."""
+    from dp.widening import person_runs
+
     if root is None:
         head = "Trust: not in a git repository, so nothing here is trusted: paving only swaps package managers"
     elif trusted:
         head = f"Trust: you trust {root} (dp trust): paving may also run the repository's own programs"
     else:
-        head = (f"Trust: {root} is not trusted: paving only swaps package managers you installed "
-                f"(`dp trust` there lets it run the repository's own programs)")
+        head = (f"Trust: {root} is not trusted: paving only swaps package managers you installed; it runs the "
+                f"repository's own programs after {person_runs('`dp trust`', ' there')}")
     out = [head]
     for kind, rule, reaches in RULES:
         acts = kind == SAME or trusted

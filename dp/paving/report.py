@@ -67,7 +67,11 @@ def explain(dp_dir: str, cwd: str, with_tasks: bool = True, trust: tuple = (None
 
 
 def _until_trusted(root) -> str:
-    return f"`dp trust` in {root}" if root else "`dp trust` in a git repository"
+    """``the person runs `dp trust` in ROOT …``: the command that changes it, as one only the person runs
+    (an agent reads this in ``dp paving`` and in AGENTS.md, dp.widening)."""
+    from dp.widening import person_runs
+
+    return person_runs("`dp trust`", f" in {root}" if root else " in a git repository")
 
 
 def _entry(ecosystem: str, status: str, message: str, rules=()) -> dict:

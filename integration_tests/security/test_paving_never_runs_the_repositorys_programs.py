@@ -75,7 +75,7 @@ def test_a_committed_virtual_environment_is_never_run_for_an_untrusted_repositor
         assert answer["additionalContext"] == (
             f"dp: left `{tool}` as it is: this repository is not trusted, and paving would run the project's own "
             f"environment (`{RUN[manager]} {tool}` runs {tool} from {repo}/.venv) where `{command}` runs none of "
-            f"it (`dp trust` in {repo} lets paving do that)")
+            f"it; paving does that after `dp trust` in {repo} (only the person runs that, in their own terminal; an agent asks them to)")
 
 
 def test_python_dash_m_never_asks_an_interpreter_the_repository_puts_on_path(tmp_path, markers, user_bin):

@@ -16,7 +16,7 @@ so the hook never loads them.
 import json
 
 from dp.agents.base import (
-    AFTER_BATCH, BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START,
+    AFTER_BATCH, ASK, BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START,
     Agent, Event, Promise, hook_kind, hook_specific_answer, tool_call_event,
 )
 
@@ -35,6 +35,7 @@ class ClaudeCode(Agent):
     name = "claude"
     display = "Claude Code"
     env_prefixes = ("CLAUDE", "ANTHROPIC")
+    child_markers = (("CLAUDECODE", "1"),)  # 2.1.330 sets it for every Bash call (and AI_AGENT=claude-code_…)
     docs_page = "claude-code.md"  # the first agent's page predates docs/agents/
     version_command = ("claude", "--version")
     # What dp-capture has always stored for Claude Code's hook events (dp ingest stores "transcript").
@@ -105,8 +106,8 @@ class ClaudeCode(Agent):
             return 2, "", text + "\n"
         if kind == CONTEXT:
             output = {"hookEventName": event.hook, "additionalContext": text} if text else None
-        elif kind == DENY:
-            output = {"hookEventName": PRE_TOOL_USE, "permissionDecision": "deny", "permissionDecisionReason": text}
+        elif kind in (DENY, ASK):  # ask: Claude Code puts the call to the person (in -p: refused)
+            output = {"hookEventName": PRE_TOOL_USE, "permissionDecision": kind, "permissionDecisionReason": text}
         elif kind == REWRITE:
             output = {"hookEventName": PRE_TOOL_USE, "updatedInput": decision.updated_input, "additionalContext": text}
             if decision.permission != "none":  # the user's explicit choice (dp pave --permission, --yes for allow)

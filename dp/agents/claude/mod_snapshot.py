@@ -103,7 +103,8 @@ def _project_entry(project) -> dict | None:
 
 def front_door(db_path: Path) -> dict:
     """What the mod needs to decide whether a Bash call goes to dp at all:
-    ``{"words", "needs", "everything", "sources"}``, pave-check's own gate (dp.hook.gate) in the mod's terms.
+    ``{"words", "needs", "everything", "mentions", "sources"}``, pave-check's own gate (dp.hook.gate) in the
+    mod's terms.
 
     ``words`` is every command word pave-check could act on, matched against
     the same word scan the hook runs first (dp.shell.words); ``needs`` a paving
@@ -112,7 +113,9 @@ def front_door(db_path: Path) -> dict:
     them (dp.hook ``_decide``), so a command holding none of them gets no
     answer from it, whatever else it holds (``$( )``, here-docs, ``eval``, ``.``).
     ``everything``: some rule needs every Bash call (a rule on no command word,
-    an alias of the name Bash), so the mod asks dp each time. ``sources`` are
+    an alias of the name Bash), so the mod asks dp each time. ``mentions``: text that sends a command to
+    dp wherever it stands, quoted or not (``bash -c 'dp trust'``): dp's own name, whose commands that
+    widen what dp does only a person runs (dp.widening). ``sources`` are
     the files whose change makes the words stale (dp.hook.gate.sources), with
     their times as read here, before the rules: the mod sends every call to dp
     while one reads otherwise, so a rule change whose sync did not run costs
@@ -125,10 +128,12 @@ def front_door(db_path: Path) -> dict:
         sources = [_source(Path(path)) for path in gate.sources(db_path)]
         found = gate.contents(db_path)
     except Exception:  # noqa: BLE001 - rules that cannot be read: the mod asks dp for every call
-        sources, found = [], {"words": [], "needs": {}, "everything": True, "aliases": {}, "project_aliases": []}
+        sources, found = [], {"words": [], "needs": {}, "everything": True, "aliases": {}, "project_aliases": [],
+                              "mentions": []}
     # An alias of the name Bash blocks every call.
     everything = found["everything"] or BASH_TOOL in found["aliases"] or BASH_TOOL in found["project_aliases"]
-    return {"words": found["words"], "needs": found["needs"], "everything": everything, "sources": sources}
+    return {"words": found["words"], "needs": found["needs"], "everything": everything,
+            "mentions": found["mentions"], "sources": sources}
 
 
 def _source(path: Path) -> dict:

@@ -40,7 +40,7 @@ import json
 import os
 
 from dp.agents.base import (
-    BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Event, Promise,
+    ASK, BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Event, Promise,
     hook_kind, hook_specific_answer, tool_call_event,
 )
 
@@ -58,6 +58,8 @@ class CodexCli(Agent):
     name = "codex"
     display = "Codex CLI"
     env_prefixes = ("CODEX", "OPENAI")
+    # 0.169.0 sets these for every command it runs (with CODEX_SESSION_ID, CODEX_CI=1 in `codex exec`).
+    child_markers = (("CODEX_THREAD_ID", None), ("CODEX_TOOL_CALL_ID", None))
     version_command = ("codex", "--version")
     capture_source = "codex"
     pre_tool_hook = PRE_TOOL_USE
@@ -105,6 +107,8 @@ class CodexCli(Agent):
         kind, text = decision.kind, decision.text
         if kind == REWRITE and not self.rewrites_unasked(event, decision):
             kind, text = DENY, refusal(event, decision)
+        if kind == ASK:  # a hook's `ask` is refused as unsupported (0.169.0): the refusal names the command
+            kind = DENY
         if kind in (BLOCK, DENY):  # Codex shows "…hook: <reason>. Command: <command>": no period of ours
             text = text.rstrip().rstrip(".")
         if kind == BLOCK:  # exit 2: Codex refuses the call and shows the model stderr

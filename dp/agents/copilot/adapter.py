@@ -69,7 +69,7 @@ import os
 import re
 
 from dp.agents.base import (
-    BLOCK, CONTEXT, DENY, NOTHING, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Decision,
+    ASK, BLOCK, CONTEXT, DENY, NOTHING, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Decision,
     Event, Promise, json_object,
 )
 
@@ -113,6 +113,7 @@ class CopilotCli(Agent):
     name = "copilot"
     display = "Copilot CLI"
     env_prefixes = ("COPILOT", "GITHUB_COPILOT", "GITHUB_TOKEN", "GH_TOKEN", "GH_HOST")  # its login and repo-hook switch
+    child_markers = (("COPILOT_CLI", "1"),)  # 1.0.102 sets it for every shell command (and COPILOT_AGENT_SESSION_ID)
     version_command = ("copilot", "--version")
     capture_source = "copilot"
     pre_tool_hook = PRE_TOOL_USE
@@ -170,8 +171,8 @@ class CopilotCli(Agent):
 
     def answer(self, event: Event, decision) -> tuple[int, str, str]:
         kind, text = decision.kind, decision.text
-        if kind in (BLOCK, DENY):
-            output = {"permissionDecision": "deny", "permissionDecisionReason": text}
+        if kind in (BLOCK, DENY, ASK):
+            output = {"permissionDecision": "ask" if kind == ASK else "deny", "permissionDecisionReason": text}
         elif kind == REWRITE:
             # Never "allow": it would skip Copilot's approval of the new command.
             output = {"modifiedArgs": decision.updated_input, "additionalContext": text}
@@ -228,8 +229,9 @@ class CopilotCli(Agent):
         output = json_object(stdout) if status == 0 else {}  # any other exit: Copilot denies, "hook errored"
         text = output.get("additionalContext")
         text = text if isinstance(text, str) else ""
-        if output.get("permissionDecision") == "deny":
-            return Decision(DENY, str(output.get("permissionDecisionReason") or ""))
+        if output.get("permissionDecision") in ("deny", "ask"):
+            return Decision(ASK if output["permissionDecision"] == "ask" else DENY,
+                            str(output.get("permissionDecisionReason") or ""))
         if isinstance(output.get("modifiedArgs"), dict):
             return Decision(REWRITE, text, output["modifiedArgs"])
         return Decision(CONTEXT, text) if text else Decision(NOTHING)

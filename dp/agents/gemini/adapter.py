@@ -44,7 +44,7 @@ integration_tests/real_client_gemini/; the binary wins over its docs):
 import json
 
 from dp.agents.base import (
-    BLOCK, CONTEXT, DENY, NOTHING, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Decision,
+    ASK, BLOCK, CONTEXT, DENY, NOTHING, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Decision,
     Event, Promise, hook_kind,
 )
 
@@ -64,6 +64,7 @@ class GeminiCli(Agent):
     name = "gemini"
     display = "Gemini CLI"
     env_prefixes = ("GEMINI", "GOOGLE")
+    child_markers = (("GEMINI_CLI", "1"),)  # 0.61.0 sets it for every shell command
     version_command = ("gemini", "--version")
     capture_source = "gemini"
     pre_tool_hook = BEFORE_TOOL
@@ -133,6 +134,9 @@ class GeminiCli(Agent):
         output = None
         if event.kind == PRE_TOOL and kind in (BLOCK, DENY):
             output = {"decision": "deny", "reason": text}
+        elif event.kind == PRE_TOOL and kind == ASK:
+            # Gemini's confirmation, forced whatever the approval mode (yolo too), shows systemMessage.
+            output = {"decision": "ask", "reason": text, "systemMessage": text}
         elif event.kind == PRE_TOOL and kind == REWRITE:
             # Gemini builds the call from this, then applies its policy to it (see above).
             output = {"hookSpecificOutput": {"hookEventName": BEFORE_TOOL, "tool_input": decision.updated_input}}
@@ -168,8 +172,8 @@ class GeminiCli(Agent):
         if not isinstance(output, dict):
             text = (stdout or stderr).strip()  # Gemini reads plain text too: exit 2+ denies with it
             return Decision(DENY, text) if status >= 2 and text else Decision(NOTHING)
-        if output.get("decision") in ("deny", "block"):
-            return Decision(DENY, str(output.get("reason") or ""))
+        if output.get("decision") in ("deny", "block", "ask"):
+            return Decision(ASK if output["decision"] == "ask" else DENY, str(output.get("reason") or ""))
         specific = output.get("hookSpecificOutput")
         if isinstance(specific, dict) and isinstance(specific.get("tool_input"), dict):
             return Decision(REWRITE, "", specific["tool_input"])

@@ -57,7 +57,7 @@ Imported on every hook call of OpenCode's: stdlib only.
 import json
 
 from dp.agents.base import (
-    BLOCK, CONTEXT, DENY, NOTHING, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Decision,
+    ASK, BLOCK, CONTEXT, DENY, NOTHING, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Decision,
     Event, Promise, hook_kind, json_object,
 )
 
@@ -78,6 +78,7 @@ class OpenCode(Agent):
     parts = {"live": "dp.agents.opencode.live"}
     display = "OpenCode"
     env_prefixes = ("OPENCODE",)
+    child_markers = (("OPENCODE", "1"),)  # 1.18.33 sets it (and OPENCODE_PID, AGENT=1) for every command
     version_command = ("opencode", "--version")
     capture_source = "opencode"
     pre_tool_hook = BEFORE
@@ -158,7 +159,7 @@ class OpenCode(Agent):
     def answer(self, event: Event, decision) -> tuple[int, str, str]:
         kind, text = decision.kind, decision.text
         output = None
-        if event.kind == PRE_TOOL and kind in (BLOCK, DENY):
+        if event.kind == PRE_TOOL and kind in (BLOCK, DENY, ASK):  # a plugin cannot ask: refused
             output = {"error": text}
         elif event.kind == PRE_TOOL and kind == REWRITE:
             output = {"args": decision.updated_input, "note": text}

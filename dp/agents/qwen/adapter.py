@@ -30,7 +30,7 @@ Imported on every Qwen Code hook call: stdlib only.
 import json
 
 from dp.agents.base import (
-    AFTER_BATCH, BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Event,
+    AFTER_BATCH, ASK, BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Event,
     Promise, corrected_call, hook_kind, unrun, hook_specific_answer, tool_call_event,
 )
 
@@ -54,6 +54,7 @@ class QwenCode(Agent):
     name = "qwen"
     display = "Qwen Code"
     env_prefixes = ("QWEN", "OPENAI", "DASHSCOPE")
+    child_markers = (("QWEN_CODE", "1"),)  # 0.24.4 sets it for every shell command
     version_command = ("qwen", "--version")
     capture_source = "qwen"
     pre_tool_hook = PRE_TOOL_USE
@@ -128,8 +129,8 @@ class QwenCode(Agent):
             kind, text = DENY, refusal(event, decision)
         if kind == BLOCK:  # exit 2: Qwen denies the call with stderr as the reason
             return 2, "", text + "\n"
-        if kind == DENY:
-            output = {"hookEventName": PRE_TOOL_USE, "permissionDecision": "deny", "permissionDecisionReason": text}
+        if kind in (DENY, ASK):
+            output = {"hookEventName": PRE_TOOL_USE, "permissionDecision": kind, "permissionDecisionReason": text}
         elif kind == CONTEXT and text and event.hook in EVENTS:
             output = {"hookEventName": event.hook, "additionalContext": text}
         else:

@@ -71,10 +71,13 @@ def doctor(
     fixed = _fix(opts.store, cwd) if fix else None
     findings = run_all(opts.store, cwd, settings)
     counts = summary(findings)
+    by_person = _by_person(findings)
     if opts.json:
         print_json({"ok": counts[ERROR] == 0, **({"fixed": fixed} if fix else {}), "summary": counts,
-                    "checks": [f.to_dict() for f in findings]})
+                    "checks": [{**f.to_dict(), **({"person_runs": True} if f in by_person else {})} for f in findings]})
     else:
+        from dp.widening import PERSON_ONLY
+
         for line in fixed or []:
             typer.echo(f"fixed  {line}")
         if fix:
@@ -82,7 +85,7 @@ def doctor(
         for finding in findings:
             typer.echo(f"{_LABEL[finding.status]:<5}  {finding.check:<11} {printable(finding.message)}")
             if finding.fix:
-                typer.echo(f"{'':<18} fix: {printable(finding.fix)}")
+                typer.echo(f"{'':<18} fix{f' ({PERSON_ONLY})' if finding in by_person else ''}: {printable(finding.fix)}")
         typer.echo(f"\n{counts['ok']} ok, {counts['warning']} warning(s), {counts['error']} error(s)")
     if counts[ERROR]:
         raise typer.Exit(1)
@@ -93,6 +96,18 @@ def _fix(store: Path, cwd: Path) -> list[str]:
     from dp.doctor.fix import repair
 
     return repair(store, cwd)
+
+
+def _by_person(findings) -> list:
+    """Inside an agent's tool call (dp.cli.person), the findings whose fix runs a dp command only the
+    person runs (dp.widening): the agent reads the fix as the person's to type, never its own."""
+    from dp.cli.person import inside_agent
+
+    if inside_agent()[0] is None:
+        return []
+    from dp.widening import in_command
+
+    return [finding for finding in findings if finding.fix and in_command(finding.fix) is not None]
 
 
 def _live(opts: Shared, agent_name: Optional[str] = None) -> int:

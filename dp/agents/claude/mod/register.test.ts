@@ -104,7 +104,7 @@ test('a project alias does not apply outside its repository', async ($, on) => {
 
 // The front door for Bash: the hook's first word scan, and only WHETHER to ask dp.
 const DOOR = { words: new Set(['grep', 'npm', '/opt/bin/tool', 'python']), needs: new Map([['python', ' -m']]),
-  everything: false }
+  everything: false, mentions: ['dp'] }
 
 test('reads the words as the hook does: basenames, whole paths, quoted text dropped', async () => {
   expect([...commandWords('ls -la | /usr/bin/grep -n "grep x" && echo \'npm\'')].sort()).toEqual(
@@ -141,7 +141,14 @@ test('sends what the two scans could read apart, a stale snapshot and a rule on 
   expect(asksDp('ls caf\u00e9', DOOR)).toBe(true)
   expect(asksDp('ls\rx', DOOR)).toBe(true)
   expect(asksDp('ls', null)).toBe(true)
-  expect(asksDp('ls', { words: new Set<string>(), needs: new Map(), everything: true })).toBe(true)
+  expect(asksDp('ls', { words: new Set<string>(), needs: new Map(), everything: true, mentions: [] })).toBe(true)
+})
+
+test("dp's own name sends a command to dp wherever it stands, quoted too", async () => {
+  for (const command of ['dp trust', "bash -c 'dp trust'", 'cd a && python -m dp paving on', 'x=$(dp init)']) {
+    expect(asksDp(command, DOOR)).toBe(true)
+  }
+  expect(asksDp('bash -c "dp trust"', { ...DOOR, mentions: [] })).toBe(false)
 })
 
 test('asks dp after a batch only when the client refused a tool name', async () => {

@@ -148,7 +148,7 @@ function note(alias: Alias): string {
 
 // -- the front door for Bash ---------------------------------------------------
 
-type FrontDoor = { words: Set<string>; needs: Map<string, string>; everything: boolean }
+type FrontDoor = { words: Set<string>; needs: Map<string, string>; everything: boolean; mentions: string[] }
 type HookAnswer = {
   allow?: true; ask?: string; deny?: string; updatedInput?: Record<string, unknown>; additionalContext?: string[]
 }
@@ -250,10 +250,13 @@ const PLAIN = /^[\t\n\x20-\x7e]*$/
 
 // Whether dp must see this Bash command: the mod's one decision. A word in
 // `needs` (a paving word no rule is keyed on) counts only with its text in the
-// command (`python` only with ` -m`), as paving's own gate reads it.
+// command (`python` only with ` -m`), as paving's own gate reads it. A mention
+// (dp's own name) counts anywhere, quoted too (`bash -c 'dp trust'`): pave-check
+// asks the person about dp's commands that widen what it does, rule or none.
 export function asksDp(command: unknown, door: FrontDoor | null): boolean {
   if (door === null || door.everything || typeof command !== 'string') return true
   if (command.length > MAX_SCANNED || !PLAIN.test(command)) return true
+  if (door.mentions.some(text => command.includes(text))) return true
   for (const word of commandWords(command)) {
     if (!door.words.has(word)) continue
     const needs = door.needs.get(word)
@@ -262,7 +265,7 @@ export function asksDp(command: unknown, door: FrontDoor | null): boolean {
   return false
 }
 
-type BashSnapshot = { words?: unknown; needs?: unknown; everything?: unknown; sources?: unknown }
+type BashSnapshot = { words?: unknown; needs?: unknown; everything?: unknown; mentions?: unknown; sources?: unknown }
 
 // The snapshot's word set; null (every call to dp) when it is missing, odd, or
 // stale: a source it was made from (the rules stamp, the paving switch, a
@@ -288,9 +291,10 @@ async function frontDoor($: EngineInterface, dir: string): Promise<FrontDoor | n
 // The front door a snapshot holds, its sources unread; null when it is odd.
 export function doorOf(snapshot: unknown): FrontDoor | null {
   const bash = (snapshot as { bash?: unknown } | null)?.bash as BashSnapshot | undefined
-  if (typeof bash !== 'object' || bash === null || !Array.isArray(bash.words)) return null
+  if (typeof bash !== 'object' || bash === null || !Array.isArray(bash.words) || !Array.isArray(bash.mentions)) return null
   const words = new Set(bash.words.filter((word): word is string => typeof word === 'string'))
-  return { words, needs: needsOf(bash.needs), everything: bash.everything !== false }
+  const mentions = bash.mentions.filter((text): text is string => typeof text === 'string' && text !== '')
+  return { words, needs: needsOf(bash.needs), everything: bash.everything !== false, mentions }
 }
 
 // The snapshot's `needs` ({word: text}); a word whose entry is odd counts

@@ -1,0 +1,116 @@
+"""The second guard: a dp command that widens what dp does acts only for the person, never inside an agent's tool call.
+
+The hook (``dp.hook``) answers an agent's Bash call that names such a command
+with the agent's own question to the person, or a refusal. It reads the
+command's text, so a spelling built at run time (``$(printf d)p trust``) or a
+script the call runs (a Makefile recipe, ``npm run setup``) gets past it. So the
+command checks too, from the one list (``dp.widening``): started inside an
+agent's tool call — the agent's own mark (``Agent.child_markers``, observed in
+each binary) in this process's environment or in that of any process above it,
+which ``env -i`` in a script cannot take away — it asks on the person's
+terminal, or refuses with one line saying to run it in their own terminal.
+
+It asks only on a controlling terminal that is not the command's own standard
+input or output: a terminal the agent runs the command in is one its model may
+type into (Codex CLI's ``write_stdin``), while one it merely inherited is the
+person's, where the agent starts commands without one of their own. Every agent
+observed (docs/agents/) starts its commands in a session of their own, with no
+terminal at all: there the command refuses. A person typing the same command in
+a terminal, with no agent around it, is not asked anything.
+"""
+
+from __future__ import annotations
+
+import os
+
+# How far up the process tree dp looks for an agent's mark (a shell, make, npm … between them).
+MAX_ANCESTORS = 64
+# How long the question on the person's terminal waits for an answer.
+ANSWER_SECONDS = 300
+
+
+def guard(args: list[str]) -> None:
+    """Return when ``dp ARGS`` may run here; raise DpError (nothing done) when it widens what dp does
+    and was started inside an agent's tool call, unless the person said yes on their terminal."""
+    from dp.widening import classify
+
+    found = classify(args)
+    if not found.widens:
+        return
+    agent, mark = inside_agent()
+    if agent is None or _asked(f"{agent.display} started `{' '.join(found.words)}`, which {found.why}.\n"
+                               f"Let it? Only you can decide this. [y/N] "):
+        return
+    from dp.errors import DpError
+
+    raise DpError(f"`{found.name}` {found.why}, and it was started inside {agent.display}'s tool call ({mark}), "
+                  "with no terminal of yours to ask on: only the person decides that; run it in your own terminal "
+                  "(nothing was changed)")
+
+
+def inside_agent(pid: int | None = None) -> tuple:
+    """``(agent, "NAME=value")`` when this process (``pid``: that one), or one above it, carries an
+    agent's child marker; ``(None, "")`` otherwise."""
+    from dp.agents import marking
+
+    agent, mark = marking(os.environ) if pid is None else (None, "")
+    current = os.getppid() if pid is None else pid
+    for _ in range(MAX_ANCESTORS):
+        if agent is not None or current <= 1:
+            break
+        environ, current = _process(current)
+        agent, mark = marking(environ)
+    return agent, mark
+
+
+def _process(pid: int) -> tuple[dict, int]:
+    """The environment a process started with and its parent (Linux ``/proc``; ``({}, 0)`` where
+    it cannot be read: another user's process, another system)."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as handle:
+            raw = handle.read(1 << 20)
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            stat = handle.read(4096)
+    except OSError:
+        return {}, 0
+    environ = {}
+    for entry in raw.split(b"\0"):
+        name, equals, value = entry.partition(b"=")
+        if equals:
+            environ[name.decode("utf-8", "replace")] = value.decode("utf-8", "replace")
+    fields = stat[stat.rfind(b")") + 2:].split()  # after "pid (comm) ": state, ppid, …
+    return environ, int(fields[1]) if len(fields) > 1 else 0
+
+
+def _asked(question: str) -> bool:
+    """Whether the person said yes on their terminal; False without one the agent cannot type into."""
+    try:
+        tty = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
+    except OSError:
+        return False  # no controlling terminal: the agents observed start every command so
+    try:
+        device = os.fstat(tty).st_rdev
+        for stream in (0, 1, 2):
+            try:
+                if os.isatty(stream) and os.fstat(stream).st_rdev == device:
+                    return False  # the terminal the command runs in: the agent's, which it may type into
+            except OSError:
+                continue
+        os.write(tty, question.encode())
+        return _read_answer(tty).strip().lower() in ("y", "yes")
+    finally:
+        os.close(tty)
+
+
+def _read_answer(tty: int) -> str:
+    """One line from the terminal, or '' when none comes within ``ANSWER_SECONDS``."""
+    import select
+
+    data = b""
+    while not data.endswith(b"\n") and len(data) < 64:
+        ready, _, _ = select.select([tty], [], [], ANSWER_SECONDS)
+        chunk = os.read(tty, 64) if ready else b""
+        if not chunk:
+            break
+        data += chunk
+    return data.decode("utf-8", "replace")
