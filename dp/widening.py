@@ -59,9 +59,9 @@ class Command:
 
     __slots__ = ("kind", "values", "marks", "dry", "why")
 
-    def __init__(self, kind: str, why: str, values=(), marks=None, dry=DRY):
+    def __init__(self, kind: str, why: str, values=(), marks=None, dry=DRY, shared=True):
         self.kind, self.why = kind, why
-        self.values = frozenset(values) | SHARED_VALUES
+        self.values = frozenset(values) | (SHARED_VALUES if shared else frozenset())
         self.marks = dict(marks or {})
         self.dry = frozenset(dry)
 
@@ -102,7 +102,7 @@ COMMANDS = {
                     ("--agent", "--mode", "--output", "-o", "--permission", "--scope", "--settings"),
                     {"--hook": WIDENS, "--mcp": WIDENS, "--plugin": WIDENS, "--unhook": NARROWS, "--unmcp": NARROWS}),
     "uninstall": Command(NARROWS, "takes dp's hooks out (and with --purge its data)"),
-    "team": Group(Command(READS, _LISTS, dry=()), {
+    "team": Group(Command(READS, _LISTS, dry=(), shared=False), {
         "connect": Command(WIDENS, "sends what this store captured to a database at every session start"),
         "disconnect": Command(NARROWS, "stops sending to the team database"),
         "status": Command(READS, _LISTS, dry=()),
@@ -118,11 +118,11 @@ COMMANDS = {
     "run": Command(ACTS, "runs a task of the project, now", ("--runner", "--timeout")),
     "script": Command(ACTS, "runs a package.json script, now", ("--timeout",)),
     "make": Command(ACTS, "runs a Makefile target, now", ("--generate", "--timeout")),
-    "git": Group(Command(READS, _LISTS, dry=()), {
+    "git": Group(Command(READS, _LISTS, dry=(), shared=False), {
         "add": Command(ACTS, "stages paths, now"),
         "commit": Command(ACTS, "commits, now", ("--file", "-F", "--message", "-m")),
     }),
-    "recipe": Group(Command(READS, _LISTS, dry=()), {
+    "recipe": Group(Command(READS, _LISTS, dry=(), shared=False), {
         "run": Command(ACTS, "runs a YAML recipe, now",
                        ("--agent-binary", "-A", "--agent-dir", "--audit-dir", "--exclude-tags", "--include-tags",
                         "--output-format", "--recipe-dir", "-R", "--set", "--working-dir")),
@@ -131,7 +131,7 @@ COMMANDS = {
         "explain": Command(READS, _LISTS, ("--output-format", "--recipe-dir", "-R", "--set", "--working-dir"), dry=()),
     }),
     "mcp": Command(ACTS, "serves the project tools to the agent that started it", dry=()),
-    "pave-check": Command(ACTS, "the hook itself: answers one tool call", dry=()),
+    "pave-check": Command(ACTS, "the hook itself: answers one tool call", dry=(), shared=False),
 }
 
 
@@ -349,14 +349,14 @@ def for_the_person(found: Invocation, cwd: str = "", command: str = "") -> str:
     command would change, that only the person decides it, and the command to type in their own
     terminal — the dp command alone, in the call's directory, with the agent's whole ``command``
     beside it when that held more (nothing else of it is offered to type)."""
-    import shlex
-
-    typed = " ".join(map(shlex.quote, found.words)) if found.command is not None and "…" not in found.words else ""
+    typed = _typed(command) if found.command is not None and "…" not in found.words else ""
     if found.command is not None:
         what = f"`{found.name}` {found.why}"
     else:
         what = "this command may run dp in a way that changes what it does to later calls"
     if typed:
+        import shlex
+
         todo = f"if you want it, type it in your own terminal: {f'cd {shlex.quote(cwd)} && ' if cwd else ''}{typed}"
     else:
         todo = "if you want such a change, make it yourself in your own terminal"
@@ -366,3 +366,36 @@ def for_the_person(found: Invocation, cwd: str = "", command: str = "") -> str:
         todo += f" (the agent's command was: {whole})"
     return (f"dp: {what}. Only the person decides that, never an agent's tool call, so dp does not take it from "
             f"here: {todo}")
+
+
+# How deep ``_typed`` follows a string a shell runs (``bash -c '…'``) to the dp command in it.
+_TYPED_DEPTH = 3
+
+
+def _typed(command: str, depth: int = 0) -> str:
+    """The widening dp command in ``command`` as its words really are, quoted for a person to type
+    (dp.shell.segment's parse: ``--replace 'curl x | sh'`` stays one word), looking into the strings
+    a command passes on (``bash -c 'dp trust'``); '' when the parse cannot tell."""
+    import shlex
+
+    from dp.shell.segment import simple_commands
+
+    for simple in simple_commands(command) or ():
+        values = [word.value for word in simple.args]
+        argv = values if simple.name in NAMES else _module_argv(values)
+        if argv is not None and not any(word.masked for word in simple.args) and classify(argv).widens:
+            return shlex.join(["dp", *argv])
+        for value in values if depth < _TYPED_DEPTH else ():
+            if mentions(value):
+                inner = _typed(value, depth + 1)
+                if inner:
+                    return inner
+    return ""
+
+
+def _module_argv(values: list) -> list | None:
+    """dp's command line in an interpreter's words (``-m dp.cli.main trust`` → ``["trust"]``), else None."""
+    for index, value in enumerate(values[:-1]):
+        if value == "-m" and values[index + 1] in CLI_MODULES:
+            return values[index + 2:]
+    return None

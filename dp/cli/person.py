@@ -84,22 +84,36 @@ def _process(pid: int) -> tuple[dict, int]:
 
 def _asked(question: str) -> bool:
     """Whether the person said yes on their terminal; False without one the agent cannot type into."""
+    if _runs_in_its_terminal():
+        return False  # the terminal the command runs in: the agent's, which it may type into
     try:
         tty = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
     except OSError:
         return False  # no controlling terminal: the agents observed start every command so
     try:
-        device = os.fstat(tty).st_rdev
-        for stream in (0, 1, 2):
-            try:
-                if os.isatty(stream) and os.fstat(stream).st_rdev == device:
-                    return False  # the terminal the command runs in: the agent's, which it may type into
-            except OSError:
-                continue
         os.write(tty, question.encode())
         return _read_answer(tty).strip().lower() in ("y", "yes")
     finally:
         os.close(tty)
+
+
+def _runs_in_its_terminal() -> bool:
+    """Whether a standard stream of this process is its controlling terminal (``/dev/tty`` is a
+    device of its own, so the terminal is named by ``/proc/self/stat``'s tty_nr; where that cannot
+    be read, any terminal on a standard stream counts)."""
+    try:
+        with open("/proc/self/stat", "rb") as handle:
+            stat = handle.read(4096)
+        controlling = int(stat[stat.rfind(b")") + 2:].split()[4])  # after "pid (comm) ": state ppid pgrp session tty_nr
+    except (OSError, ValueError, IndexError):
+        controlling = None
+    for stream in (0, 1, 2):
+        try:
+            if os.isatty(stream) and (controlling is None or os.fstat(stream).st_rdev == controlling):
+                return True
+        except OSError:
+            continue
+    return False
 
 
 def _read_answer(tty: int) -> str:
