@@ -55,12 +55,13 @@ class Command:
     """One dp command: what it does (``kind``), its options that take a value (``values``, besides
     ``SHARED_VALUES``), the words that change what a command line does (``marks``: word → kind; a
     flag, ``--apply``, or a positional word, ``on``; the widest present counts), the options that
-    make it only say what it would do (``dry``), and ``why`` it is of that kind."""
+    make it only say what it would do (``dry``), and ``why`` it is of that kind (``widens_why``: what a
+    mark that widens it does)."""
 
-    __slots__ = ("kind", "values", "marks", "dry", "why")
+    __slots__ = ("kind", "values", "marks", "dry", "why", "widens_why")
 
-    def __init__(self, kind: str, why: str, values=(), marks=None, dry=DRY, shared=True):
-        self.kind, self.why = kind, why
+    def __init__(self, kind: str, why: str, values=(), marks=None, dry=DRY, shared=True, widens_why=""):
+        self.kind, self.why, self.widens_why = kind, why, widens_why
         self.values = frozenset(values) | (SHARED_VALUES if shared else frozenset())
         self.marks = dict(marks or {})
         self.dry = frozenset(dry)
@@ -94,13 +95,15 @@ COMMANDS = {
         "import": Command(WIDENS, "writes every rule of a collection", ("--conflict",)),
     }),
     "suggest": Command(LEARNS, "learns from the captured failures and lists suggestions", ("--apply", "--min-count"),
-                       {"--apply": WIDENS}),
-    "paving": Command(READS, "says what paving does here", marks={"on": WIDENS, "off": NARROWS}),
+                       {"--apply": WIDENS}, widens_why="with --apply " + _RULES),
+    "paving": Command(READS, "says what paving does here", marks={"on": WIDENS, "off": NARROWS},
+                      widens_why="with on lets paving turn the agent's commands into the project's own"),
     "init": Command(WIDENS, "installs dp's hooks (and may register a repository's plugin)",
                     ("--agent", "--mode", "--permission", "--scope", "--settings")),
     "pave": Command(READS, "prints or writes the instructions an agent reads",
                     ("--agent", "--mode", "--output", "-o", "--permission", "--scope", "--settings"),
-                    {"--hook": WIDENS, "--mcp": WIDENS, "--plugin": WIDENS, "--unhook": NARROWS, "--unmcp": NARROWS}),
+                    {"--hook": WIDENS, "--mcp": WIDENS, "--plugin": WIDENS, "--unhook": NARROWS, "--unmcp": NARROWS},
+                    widens_why="with --hook, --mcp or --plugin installs what acts on the agent's later calls"),
     "uninstall": Command(NARROWS, "takes dp's hooks out (and with --purge its data)"),
     "team": Group(Command(READS, _LISTS, dry=(), shared=False), {
         "connect": Command(WIDENS, "sends what this store captured to a database at every session start"),
@@ -155,7 +158,9 @@ class Invocation:
 
     @property
     def why(self) -> str:
-        return self.command.why if self.command is not None else "may run any dp command"
+        if self.command is None:
+            return "may run any dp command"
+        return self.command.widens_why if self.widens and self.command.kind != WIDENS else self.command.why
 
     def __repr__(self) -> str:
         return f"Invocation({self.kind!r}, {self.path!r})"

@@ -112,7 +112,10 @@ def ask_answer(agent_name: str, command: str, cwd: Path, env: dict) -> dict:
 
 # -- the hook: the agent's own question, or a refusal naming the command ------------------------
 
-ASKS = {"claude", "gemini", "copilot", "qwen"}  # the agents whose hooks can put a call to the person
+
+def question_or_refusal(agent: str) -> str:
+    """``ask`` where the agent's hook can put a call to the person (``Agent.asks_person``), else ``deny``."""
+    return "ask" if get(agent).asks_person else "deny"
 
 
 @pytest.mark.parametrize("agent", names())
@@ -123,7 +126,7 @@ ASKS = {"claude", "gemini", "copilot", "qwen"}  # the agents whose hooks can put
 def test_the_hook_puts_a_widening_dp_command_to_the_person_with_no_rule_at_all(tmp_path, markers, agent, spelling):
     person = Person(tmp_path, markers)
     answer = ask_answer(agent, spelling, person.repo, person.env)  # no store, no gate, no rule
-    assert answer["kind"] == ("ask" if agent in ASKS else "deny"), answer
+    assert answer["kind"] == question_or_refusal(agent), answer
     assert "Only the person decides that, never an agent's tool call" in answer["text"]
     assert f"type it in your own terminal: cd {person.repo} && dp " in answer["text"]
 
@@ -133,7 +136,7 @@ def test_the_same_holds_with_rules_the_gate_and_paving_in_place(person, agent):
     assert person.dp("alias", "--cmd", "grep", "--replace", "rg").returncode == 0  # a store, a gate, hook entries
     assert person.dp("paving", "on").returncode == 0
     answer = ask_answer(agent, "dp trust && grep -n x README.md", person.repo, person.env)
-    assert answer["kind"] == ("ask" if agent in ASKS else "deny")
+    assert answer["kind"] == question_or_refusal(agent)
     assert "type it in your own terminal: cd " in answer["text"] and answer["text"].endswith(
         "(the agent's command was: dp trust && grep -n x README.md)")
 
@@ -262,3 +265,150 @@ def test_what_the_agent_reads_tells_it_to_ask_the_person(person):
     assert f"fix ({PERSON_ONLY}): cd {person.repo} && dp trust --show && dp trust" in doctor
     assert "\n                   fix: dp" not in doctor  # every dp fix the agent reads is the person's
     assert "fix: cd" in person.dp("doctor").stdout  # a person's own doctor reads as it always did
+
+
+# -- each agent's real binary: the model's widening dp commands never change the store ---------
+
+
+def _claude():
+    from real_client.claude_install import claude_code, installed_or_skip
+    from real_client.client_support import RealClient
+
+    from dp.agents.claude.fake_api import bash
+
+    def run(user, commands):
+        calls = [bash(command) for command in commands]
+        session = user.run([[call] for call in calls])
+        return [session.shown(call["id"]) for call in calls]
+
+    return RealClient, installed_or_skip(claude_code()), run
+
+
+def _gemini():
+    from npm_packages import installed_or_skip
+    from real_client_gemini import gemini_install
+    from real_client_gemini.gemini_support import GeminiUser
+
+    from dp.agents.gemini.fake_api import shell
+
+    def run(user, commands):
+        """One session per command: Gemini's question to the person ends a headless session (0.61.0
+        prints it, "Hook system message: …", and cancels the call), so the person reads it there."""
+        shown = []
+        for command in commands:
+            session = user.run([[shell(command)]])
+            shown.append("\n".join(session.results()) or session.log)
+        return shown
+
+    return GeminiUser, installed_or_skip(gemini_install.tool(), "REAL CLIENT TESTS (Gemini CLI)"), run
+
+
+def _codex():
+    from npm_packages import installed_or_skip
+    from real_client_codex import codex_install
+    from real_client_codex.codex_support import CodexUser
+
+    from dp.agents.codex.fake_api import shell
+
+    def run(user, commands):
+        calls = [shell(command) for command in commands]
+        session = user.run([[call] for call in calls], "-s", "danger-full-access")  # the store is writable
+        return [session.shown(call) for call in calls]
+
+    return CodexUser, installed_or_skip(codex_install.tool(), "REAL CLIENT TESTS (Codex CLI)"), run
+
+
+def _copilot():
+    from real_client_copilot.copilot_install import copilot_cli, installed_or_skip
+    from real_client_copilot.copilot_support import CopilotClient
+
+    from dp.agents.claude.fake_api import shell
+
+    def run(user, commands):
+        calls = [shell(command) for command in commands]
+        session = user.run([[call] for call in calls])  # --allow-all-tools: nothing is asked of anyone
+        return [session.shown(call["id"]) for call in calls]
+
+    return CopilotClient, installed_or_skip(copilot_cli()), run
+
+
+def _qwen():
+    from npm_packages import installed_or_skip
+    from real_client_qwen.qwen_support import TOOL, QwenUser
+
+    from dp.agents.openai_compat_fake import shell
+
+    def run(user, commands):
+        calls = [shell(command) for command in commands]
+        session = user.run([[call] for call in calls])  # --approval-mode yolo
+        return [session.output(call) for call in calls]
+
+    return QwenUser, installed_or_skip(TOOL, "REAL CLIENT TESTS (Qwen Code)"), run
+
+
+def _opencode():
+    from npm_packages import installed_or_skip
+    from real_client_opencode import opencode_install
+    from real_client_opencode.opencode_support import OpenCodeUser, bash
+
+    def run(user, commands):
+        calls = [bash(command) for command in commands]
+        session = user.run([[call] for call in calls])
+        return [session.result(call) for call in calls]
+
+    return OpenCodeUser, installed_or_skip(opencode_install.tool(), "REAL CLIENT TESTS (OpenCode)"), run
+
+
+# Each agent's harness (integration_tests/real_client*/): its user, its pinned binary, one run of Bash calls;
+# ``_NAME`` above for every agent the registry names (a new agent without one fails the test below).
+HARNESSES = {name: globals().get(f"_{name}") for name in names()}
+
+
+def _dp_state(home: Path, store: Path, project_file: Path) -> dict:
+    """What dp decides later calls by, for a user of a real agent: the store (captured data aside),
+    dp's other files (the mod's own records aside) and the agent's project settings file."""
+    found = {"project settings": project_file.exists()}
+    if store.exists():
+        with sqlite3.connect(store) as conn:
+            tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            for table in sorted(set(tables) - CAPTURED):
+                found[table] = sorted(map(repr, conn.execute(f'SELECT * FROM "{table}"')))
+    for path in sorted((home / ".dp").rglob("*")):
+        if path.is_file() and not path.name.startswith("dp.db") and "claude-mod" not in path.parts:
+            found[str(path)] = path.read_bytes()
+    return found
+
+
+def test_every_agent_is_covered_by_a_real_binary_here():
+    assert all(HARNESSES.values()), [name for name, harness in HARNESSES.items() if harness is None]
+
+
+@pytest.mark.parametrize("agent", names())
+def test_in_each_agents_real_binary_the_models_widening_commands_reach_the_person_and_change_nothing(
+        tmp_path, warm_cache, agent):
+    from agent_home import AgentUser, new_user
+
+    make_user, binary, run = HARNESSES[agent]()
+    user = new_user(make_user, tmp_path, binary, warm_cache)
+    (user.bin / "dp").symlink_to(BIN / "dp")  # on the agent's PATH, as on the person's: nothing but dp stops it
+    if not (user.project / ".git").exists():
+        subprocess.run(["git", "init", "-q", str(user.project)], check=True)
+    (user.project / ".dp").mkdir()
+    (user.project / ".dp" / "rules.toml").write_text(COLLECTION)  # a committed rule that waits for trust
+    user.init() if isinstance(user, AgentUser) else user.init("--agent", agent)
+    user.dp("paving", "off")
+    project_file = get(agent).config_path("project", project_dir=user.project)
+    before = _dp_state(user.home, user.store, project_file)
+    commands = ["dp trust", "dp alias --cmd git --replace x", "dp paving on", f"dp init --agent {agent} --scope project",
+                "d=d; ${d}p trust"]  # a spelling the hook cannot read: the command's own guard
+    shown = run(user, commands)
+    assert len(shown) == len(commands), shown
+    display = get(agent).display
+    for command, text in zip(commands[:-1], shown):
+        assert "Only the person decides that, never an agent's tool call" in text, (command, text)
+        assert f"type it in your own terminal: cd {user.project} && {command}" in text, (command, text)
+    assert f"inside {display}'s tool call" in shown[-1], shown[-1]
+    assert _dp_state(user.home, user.store, project_file) == before
+    typed = user.dp("trust", check=False)  # the person, in a terminal: as ever
+    assert typed.returncode == 0 and "Trusted" in typed.stdout, typed.stderr
+    assert _dp_state(user.home, user.store, project_file) != before

@@ -114,6 +114,7 @@ class CopilotCli(Agent):
     display = "Copilot CLI"
     env_prefixes = ("COPILOT", "GITHUB_COPILOT", "GITHUB_TOKEN", "GH_TOKEN", "GH_HOST")  # its login and repo-hook switch
     child_markers = (("COPILOT_CLI", "1"),)  # 1.0.102 sets it for every shell command (and COPILOT_AGENT_SESSION_ID)
+    asks_person = True
     version_command = ("copilot", "--version")
     capture_source = "copilot"
     pre_tool_hook = PRE_TOOL_USE

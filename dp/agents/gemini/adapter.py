@@ -65,6 +65,7 @@ class GeminiCli(Agent):
     display = "Gemini CLI"
     env_prefixes = ("GEMINI", "GOOGLE")
     child_markers = (("GEMINI_CLI", "1"),)  # 0.61.0 sets it for every shell command
+    asks_person = True
     version_command = ("gemini", "--version")
     capture_source = "gemini"
     pre_tool_hook = BEFORE_TOOL

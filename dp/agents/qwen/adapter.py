@@ -55,6 +55,7 @@ class QwenCode(Agent):
     display = "Qwen Code"
     env_prefixes = ("QWEN", "OPENAI", "DASHSCOPE")
     child_markers = (("QWEN_CODE", "1"),)  # 0.24.4 sets it for every shell command
+    asks_person = True
     version_command = ("qwen", "--version")
     capture_source = "qwen"
     pre_tool_hook = PRE_TOOL_USE
