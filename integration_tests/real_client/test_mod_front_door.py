@@ -160,18 +160,26 @@ def gate(door: dict, command: str) -> bool:
     if door["everything"] or len(command) > 65536 or not command.isascii() or any(
             not (char.isprintable() or char in "\t\n") for char in command):
         return True
+    if any(text in command for text in door["mentions"]):  # dp's own name: its commands are the person's
+        return True
     return any(word in door["words"] and door["needs"].get(word, "") in command for word in command_words(command))
 
 
 def test_the_snapshot_stays_true_a_stale_or_unreadable_one_sends_every_call_to_dp(client):
     """One session, the snapshot changing under it: a rule change whose sync did not run (the rules
-    stamp moved), a real rule change (dp alias syncs it: a new word, no staleness), a broken file."""
+    stamp moved), a real rule change (dp alias syncs it: a new word, no staleness), a broken file.
+
+    The rule change is the person's (an agent's `dp alias` is theirs to decide: dp.widening), made
+    while the session runs: a stand-in program runs dp alias's own code in-process."""
     client.init("--plugin")
     client.program("oldtool")
     client.program("newtool")
     log = recorded(client)
     stamp, snapshot = client.home / ".dp" / "rules.changed", client.home / ".dp" / "claude-mod" / "aliases.json"
-    dp_alias = f"{shlex.quote(str(BIN / 'dp'))} alias -q --cmd oldtool --replace newtool"
+    client.program("rule-change", f"{shlex.quote(str(BIN / 'python'))} -c 'import sys; from dp.cli.app import "
+                   "build_app; build_app(\"alias\")(args=sys.argv[1:], prog_name=\"x\", standalone_mode=False)' "
+                   "alias -q --cmd oldtool --replace newtool")
+    dp_alias = "rule-change"
     commands = ["pwd", f"touch {shlex.quote(str(stamp))}", "pwd", dp_alias, "pwd", "oldtool x",
                 f"echo '{{' > {shlex.quote(str(snapshot))}", "pwd"]
     calls = [bash(command) for command in commands]

@@ -24,7 +24,8 @@ message = "this repository's bd has no --wisp"
 def test_project_rules_act_in_the_real_client_only_after_trust(client):
     client.dp("paving", "off")  # so the hook entries are `if` filters on the rules' words alone
     client.init()
-    assert "PreToolUse" not in client.read_settings()["hooks"]  # no rule yet: no Bash call starts dp
+    filters = [handler.get("if") for group in client.read_settings()["hooks"]["PreToolUse"] for handler in group["hooks"]]
+    assert filters == ["Bash(*dp*)"]  # no rule yet: only a call naming dp starts it (its commands are the person's)
     subprocess.run(["git", "init", "-q", str(client.project)], check=True, env=client.env)
     (client.project / ".dp").mkdir()
     (client.project / ".dp" / "rules.toml").write_text(RULES)
@@ -35,7 +36,7 @@ def test_project_rules_act_in_the_real_client_only_after_trust(client):
     session = client.run([[before]], cwd=client.project / "src")
     assert session.tool_result(before["id"])["text"] == "bd ran: create --wisp fix the build"
     assert f"{client.project}/.dp/rules.toml is not trusted" in session.opening
-    assert "`dp trust`" in session.opening
+    assert "`dp trust`" in session.opening and "only the person runs that, in their own terminal" in session.opening
 
     client.dp("trust")
     assert any("bd" in (handler.get("if") or "") for group in client.read_settings()["hooks"]["PreToolUse"]
