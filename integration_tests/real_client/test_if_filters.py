@@ -111,7 +111,7 @@ def test_filtered_handlers_rewrite_everything_the_plain_one_does_and_spawn_nothi
         client.dp("alias", *rule)
     groups = client.read_settings()["hooks"]["PreToolUse"]
     assert [group["matcher"] for group in groups] == ["Bash"]
-    assert [h["if"] for h in groups[0]["hooks"]] == ["Bash(*gt*)", "Bash(*oldtool*)", "Bash(*scp*)"]
+    assert [h["if"] for h in groups[0]["hooks"]] == ["Bash(*dp*)", "Bash(*gt*)", "Bash(*oldtool*)", "Bash(*scp*)"]
     (client.bin.parent / "pave-check").symlink_to(sys.executable.rsplit("/", 1)[0] + "/pave-check")
     for name in ("oldtool", "newtool", "scp"):
         client.program(name)

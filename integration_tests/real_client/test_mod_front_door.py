@@ -180,8 +180,10 @@ def test_the_snapshot_stays_true_a_stale_or_unreadable_one_sends_every_call_to_d
                    "build_app; build_app(\"alias\")(args=sys.argv[1:], prog_name=\"x\", standalone_mode=False)' "
                    "alias -q --cmd oldtool --replace newtool")
     dp_alias = "rule-change"
-    commands = ["pwd", f"touch {shlex.quote(str(stamp))}", "pwd", dp_alias, "pwd", "oldtool x",
-                f"echo '{{' > {shlex.quote(str(snapshot))}", "pwd"]
+    # The files under ~/.dp by name through the environment: a command naming `dp` goes to dp whatever
+    # the snapshot says (the front door's `mentions`), and these are about the snapshot alone.
+    client.env.update(STAMP=str(stamp), SNAPSHOT=str(snapshot))
+    commands = ["pwd", 'touch "$STAMP"', "pwd", dp_alias, "pwd", "oldtool x", "echo '{' > \"$SNAPSHOT\"", "pwd"]
     calls = [bash(command) for command in commands]
 
     session = client.run([[call] for call in calls])
