@@ -249,6 +249,54 @@ def test_a_terminal_the_command_runs_in_is_the_agents_and_never_asked(person):
     assert person.state() == before
 
 
+# -- the list tells the truth: what it says only reads changes nothing -------------------------
+
+# A command line of each command the list says only reads (run as a person would), and a dry run of
+# each that widens: the test fails for a reading command without one here.
+READING = [("aliases",), ("aliases", "export"), ("paving",), ("pave", "--agents-md"), ("team",), ("team", "status"),
+           ("desires",), ("paths",), ("doctor",), ("tasks",), ("git",), ("recipe",), ("recipe", "list"),
+           ("recipe", "validate", "hello.yaml"), ("recipe", "explain", "hello.yaml"), ("trust", "--show"),
+           ("alias", "--cmd", "git", "--replace", "x", "--dry-run"), ("aliases", "import", "team.toml", "--dry-run"),
+           ("suggest", "--apply", "s1b2c3d", "--dry-run"), ("paving", "on", "--dry-run"), ("init", "--dry-run"),
+           ("pave", "--hook", "--dry-run"), ("team", "connect", "postgresql://mallory@127.0.0.1:9/dp", "--dry-run")]
+
+
+def test_every_command_the_list_says_only_reads_changes_nothing(person):
+    from dp.widening import READS, classify
+
+    samples = {classify(argv).path: argv for argv in READING}
+    assert all(classify(argv).kind == READS for argv in READING)
+    reading = {path for path in _commands() if _default_kind(path) == READS}
+    assert reading <= set(samples), sorted(reading - set(samples))
+    assert {classify(argv).path for argv in WIDENING} <= set(samples)  # and a dry run of each that widens
+    (person.repo / "hello.yaml").write_text((Path(__file__).parents[2] / "examples" / "recipes" / "hello.yaml")
+                                            .read_text())
+    before = person.state()
+    for argv in READING:
+        person.dp(*argv)
+        assert person.state() == before, argv
+
+
+def _commands() -> list:
+    from dp.widening import COMMANDS, Group
+
+    paths = []
+    for name, entry in COMMANDS.items():
+        paths.append((name,))
+        if isinstance(entry, Group):
+            paths.extend((name, sub) for sub in entry.commands)
+    return paths
+
+
+def _default_kind(path: tuple) -> str:
+    from dp.widening import COMMANDS, Group
+
+    entry = COMMANDS[path[0]]
+    if isinstance(entry, Group):
+        entry = entry.commands[path[1]] if len(path) > 1 else entry.own
+    return entry.kind
+
+
 # -- what the agent reads names these commands as the person's --------------------------------
 
 
