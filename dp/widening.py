@@ -42,27 +42,33 @@ CLI_MODULES = ("dp", "dp.cli", "dp.cli.main", "dp.__main__")
 # What the hook's first look needs in a command (quotes and backslashes aside) before it reads more.
 MENTION = "dp"
 
-# Options of every command, before the command name too: those taking a value, and the eager ones.
+# Options of every command, before the command name too: those taking a value, the flags, the eager ones.
 SHARED_VALUES = frozenset({"--db", "--cwd", "-C"})
+SHARED_FLAGS = frozenset({"--json", "--quiet", "-q"})
 HELP = frozenset({"-h", "--help", "--version"})
 # Options with which a command only says what it would do.
 DRY = frozenset({"--dry-run"})
 # A word the shell fills in when it runs (a variable, a substitution, a glob): could be anything.
 UNKNOWN = None
+# ``Command.flags`` of a command whose flags are made elsewhere (none changes what it does).
+ANY = "any"
 
 
 class Command:
-    """One dp command: what it does (``kind``), its options that take a value (``values``, besides
-    ``SHARED_VALUES``), the words that change what a command line does (``marks``: word → kind; a
-    flag, ``--apply``, or a positional word, ``on``; the widest present counts), the options that
-    make it only say what it would do (``dry``), and ``why`` it is of that kind (``widens_why``: what a
-    mark that widens it does)."""
+    """One dp command: what it does (``kind``) and ``why``; its options that take a value (``values``,
+    besides ``SHARED_VALUES``); its flags that leave the kind as it is (``flags``, besides
+    ``SHARED_FLAGS``: each is named, so a new flag is classified when it is added; ``ANY`` where the
+    flags come from elsewhere and none changes it); the words that change what a command line does
+    (``marks``: word → kind, a flag such as ``--apply`` or a positional word such as ``on``; the
+    widest present counts, ``widens_why`` saying what one that widens does); the options that make
+    it only say what it would do (``dry``)."""
 
-    __slots__ = ("kind", "values", "marks", "dry", "why", "widens_why")
+    __slots__ = ("kind", "why", "values", "flags", "marks", "dry", "widens_why")
 
-    def __init__(self, kind: str, why: str, values=(), marks=None, dry=DRY, shared=True, widens_why=""):
+    def __init__(self, kind: str, why: str, values=(), flags=(), marks=None, dry=DRY, shared=True, widens_why=""):
         self.kind, self.why, self.widens_why = kind, why, widens_why
         self.values = frozenset(values) | (SHARED_VALUES if shared else frozenset())
+        self.flags = flags if flags is ANY else frozenset(flags) | (SHARED_FLAGS if shared else frozenset())
         self.marks = dict(marks or {})
         self.dry = frozenset(dry)
 
@@ -81,30 +87,34 @@ class Group:
 
 _RULES = "writes a rule, which rewrites the agent's later calls in every repository"
 _LISTS = "lists or explains; changes nothing"
+_RECIPES = ("--output-format", "--recipe-dir", "-R", "--set", "--working-dir")
 
-# Every dp command, by name (the typer app's; tests/test_widening.py compares the two).
+# Every dp command, by name (the typer app's; tests/test_widening.py compares the two, option by option).
 COMMANDS = {
     "trust": Command(WIDENS, "lets this repository's rules, and paving its own programs, act for later calls",
                      dry=DRY | {"--show"}),
     "untrust": Command(NARROWS, "takes a repository's trust back"),
-    "alias": Command(WIDENS, _RULES, ("--cmd", "--file", "--flag", "--message", "-m", "--param", "--replace",
-                                      "--tool"), {"--delete": NARROWS}),
+    "alias": Command(WIDENS, _RULES, ("--cmd", "--file", "--flag", "--message", "-m", "--param", "--replace", "--tool"),
+                     ("--force", "--project", "--recipe", "--regex"), {"--delete": NARROWS}),
     "aliases": Group(Command(READS, _LISTS, ("--cmd", "--kind", "--tool"), dry=()), {
         "export": Command(READS, "prints the rules, or writes them to the file named",
                           ("--author", "--description", "--format", "--name", "--output", "-o")),
-        "import": Command(WIDENS, "writes every rule of a collection", ("--conflict",)),
+        "import": Command(WIDENS, "writes every rule of a collection", ("--conflict",), ("--force", "--project")),
     }),
     "suggest": Command(LEARNS, "learns from the captured failures and lists suggestions", ("--apply", "--min-count"),
-                       {"--apply": WIDENS}, widens_why="with --apply " + _RULES),
-    "paving": Command(READS, "says what paving does here", marks={"on": WIDENS, "off": NARROWS},
+                       ("--project", "--team"), {"--apply": WIDENS}, widens_why="with --apply " + _RULES),
+    "paving": Command(READS, "says what paving does here", flags=("--explain", "--verbose", "-v", "--project"),
+                      marks={"on": WIDENS, "off": NARROWS},
                       widens_why="with on lets paving turn the agent's commands into the project's own"),
     "init": Command(WIDENS, "installs dp's hooks (and may register a repository's plugin)",
-                    ("--agent", "--mode", "--permission", "--scope", "--settings")),
+                    ("--agent", "--mode", "--permission", "--scope", "--settings"),
+                    ("--mcp", "--no-capture", "--plugin", "--yes")),
     "pave": Command(READS, "prints or writes the instructions an agent reads",
                     ("--agent", "--mode", "--output", "-o", "--permission", "--scope", "--settings"),
+                    ("--agents-md", "--claude-md", "--tasks", "--yes"),
                     {"--hook": WIDENS, "--mcp": WIDENS, "--plugin": WIDENS, "--unhook": NARROWS, "--unmcp": NARROWS},
                     widens_why="with --hook, --mcp or --plugin installs what acts on the agent's later calls"),
-    "uninstall": Command(NARROWS, "takes dp's hooks out (and with --purge its data)"),
+    "uninstall": Command(NARROWS, "takes dp's hooks out (and with --purge its data)", flags=("--purge", "--yes", "-y")),
     "team": Group(Command(READS, _LISTS, dry=(), shared=False), {
         "connect": Command(WIDENS, "sends what this store captured to a database at every session start"),
         "disconnect": Command(NARROWS, "stops sending to the team database"),
@@ -112,15 +122,18 @@ COMMANDS = {
         "sync": Command(ACTS, "uploads to the databases already connected, now", ("--batch-size",)),
         "migrate": Command(ACTS, "creates the team schema in the database named, now", dry=()),
     }),
-    "desires": Command(READS, _LISTS, ("--before", "--limit", "--since", "--tool"), {"--purge": NARROWS}),
-    "paths": Command(READS, _LISTS, ("--since",), dry=()),
+    "desires": Command(READS, _LISTS, ("--before", "--limit", "--since", "--tool"), ("--team", "--yes", "-y"),
+                       {"--purge": NARROWS}),
+    "paths": Command(READS, _LISTS, ("--since",), ("--team",), dry=()),
     "doctor": Command(READS, "checks the setup (--live runs the agent against a fake model in a scratch HOME)",
-                      ("--agent", "--settings"), dry=()),
+                      ("--agent", "--settings"), ("--live",), {"--fix": WIDENS}, dry=(),
+                      widens_why="with --fix rewrites dp's hook entries and files"),
     "tasks": Command(READS, _LISTS, dry=()),
-    "ingest": Command(LEARNS, "records the person's agent sessions and learns from them", ("--desire-path-db",)),
+    "ingest": Command(LEARNS, "records the person's agent sessions and learns from them", ("--desire-path-db",),
+                      ANY),  # one flag per agent's session files, from the registry
     "run": Command(ACTS, "runs a task of the project, now", ("--runner", "--timeout")),
     "script": Command(ACTS, "runs a package.json script, now", ("--timeout",)),
-    "make": Command(ACTS, "runs a Makefile target, now", ("--generate", "--timeout")),
+    "make": Command(ACTS, "runs a Makefile target, now", ("--generate", "--timeout"), ("--force", "--list", "-l")),
     "git": Group(Command(READS, _LISTS, dry=(), shared=False), {
         "add": Command(ACTS, "stages paths, now"),
         "commit": Command(ACTS, "commits, now", ("--file", "-F", "--message", "-m")),
@@ -128,12 +141,13 @@ COMMANDS = {
     "recipe": Group(Command(READS, _LISTS, dry=(), shared=False), {
         "run": Command(ACTS, "runs a YAML recipe, now",
                        ("--agent-binary", "-A", "--agent-dir", "--audit-dir", "--exclude-tags", "--include-tags",
-                        "--output-format", "--recipe-dir", "-R", "--set", "--working-dir")),
+                        *_RECIPES), ("--explain", "--no-auto-stage", "--progress", "--validate-only")),
         "list": Command(READS, _LISTS, ("--recipe-dir", "-R", "--working-dir"), dry=()),
-        "validate": Command(READS, _LISTS, ("--output-format", "--recipe-dir", "-R", "--set", "--working-dir"), dry=()),
-        "explain": Command(READS, _LISTS, ("--output-format", "--recipe-dir", "-R", "--set", "--working-dir"), dry=()),
+        "validate": Command(READS, _LISTS, _RECIPES, dry=()),
+        "explain": Command(READS, _LISTS, _RECIPES, dry=()),
     }),
-    "mcp": Command(ACTS, "serves the project tools to the agent that started it", dry=()),
+    "mcp": Command(ACTS, "serves the project tools to the agent that started it", flags=("--allow-agent-steps",),
+                   dry=()),
     "pave-check": Command(ACTS, "the hook itself: answers one tool call", dry=(), shared=False),
 }
 

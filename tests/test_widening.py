@@ -62,6 +62,16 @@ def test_the_list_knows_every_option_of_the_command_that_takes_a_value(path):
 
 
 @pytest.mark.parametrize("path", sorted(LISTED), ids=" ".join)
+def test_the_list_names_every_flag_of_the_command_so_a_new_one_is_classified_when_added(path):
+    _, flags, _ = APP[path]
+    command = LISTED[path]
+    if command.flags is widening.ANY:
+        return
+    marked = {word for word in command.marks if word.startswith("-") and word not in command.values}
+    assert command.flags | marked | command.dry == flags - {"--help", "-h"}
+
+
+@pytest.mark.parametrize("path", sorted(LISTED), ids=" ".join)
 def test_each_word_that_changes_a_command_line_is_an_option_of_it(path):
     values, flags, arguments = APP[path]
     command = LISTED[path]
@@ -104,10 +114,12 @@ def test_the_hook_looks_for_the_word_every_name_of_dp_holds():
     (["team", "connect", "postgresql://a@b/c"], WIDENS), (["team", "disconnect"], NARROWS),
     (["team", "status"], READS), (["team", "sync"], ACTS), (["team"], READS),
     (["uninstall"], NARROWS), (["desires", "--purge", "--yes"], NARROWS), (["doctor", "--live"], READS),
+    (["doctor", "--fix"], WIDENS),
     (["ingest", "--claude-transcripts"], LEARNS), (["run", "test"], ACTS), (["git", "commit", "-m", "trust"], ACTS),
     (["--version"], READS), ([], READS), (["no-such-command"], READS),
     ([UNKNOWN], WIDENS), (["alias", UNKNOWN], WIDENS), (["trust", "--show", UNKNOWN], WIDENS),
-    (["aliases", UNKNOWN], WIDENS), (["aliases", "--cmd", UNKNOWN], READS), (["doctor", UNKNOWN], READS),
+    (["aliases", UNKNOWN], WIDENS), (["aliases", "--cmd", UNKNOWN], READS), (["paths", UNKNOWN], READS),
+    (["doctor", UNKNOWN], WIDENS),
 ])
 def test_a_command_line_is_read_as_typer_reads_it(argv, kind):
     assert classify(argv).kind == kind
