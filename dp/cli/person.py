@@ -5,10 +5,13 @@ with the agent's own question to the person, or a refusal. It reads the
 command's text, so a spelling built at run time (``$(printf d)p trust``) or a
 script the call runs (a Makefile recipe, ``npm run setup``) gets past it. So the
 command checks too, from the one list (``dp.widening``): started inside an
-agent's tool call — the agent's own mark (``Agent.child_markers``, observed in
-each binary) in this process's environment or in that of any process above it,
-which ``env -i`` in a script cannot take away — it asks on the person's
-terminal, or refuses with one line saying to run it in their own terminal.
+agent's tool call — the agent's own mark in its environment
+(``Agent.child_markers``, observed in each binary), which every program the call
+starts inherits — it asks on the person's terminal, or refuses with one line
+saying to run it in their own terminal. A script that empties its environment
+(``env -i``, ``sudo``'s reset) takes the mark with it, as a spelling built to
+get past the hook may: against an agent set on that, its own permissions are the
+boundary (docs/security.md).
 
 It asks only on a controlling terminal that is not the command's own standard
 input or output: a terminal the agent runs the command in is one its model may
@@ -23,8 +26,6 @@ from __future__ import annotations
 
 import os
 
-# How far up the process tree dp looks for an agent's mark (a shell, make, npm … between them).
-MAX_ANCESTORS = 64
 # How long the question on the person's terminal waits for an answer.
 ANSWER_SECONDS = 300
 
@@ -48,38 +49,14 @@ def guard(args: list[str]) -> None:
                   "(nothing was changed)")
 
 
-def inside_agent(pid: int | None = None) -> tuple:
-    """``(agent, "NAME=value")`` when this process (``pid``: that one), or one above it, carries an
-    agent's child marker; ``(None, "")`` otherwise."""
+def inside_agent() -> tuple:
+    """``(agent, "NAME=value")`` when this process's environment carries an agent's child marker;
+    ``(None, "")`` otherwise. Only its own: a suite of tests an agent started strips the marks
+    (conftest.py) and runs dp as a person's terminal does, which the initial environments of the
+    processes above it (``/proc/PID/environ``) would not let it."""
     from dp.agents import marking
 
-    agent, mark = marking(os.environ) if pid is None else (None, "")
-    current = os.getppid() if pid is None else pid
-    for _ in range(MAX_ANCESTORS):
-        if agent is not None or current <= 1:
-            break
-        environ, current = _process(current)
-        agent, mark = marking(environ)
-    return agent, mark
-
-
-def _process(pid: int) -> tuple[dict, int]:
-    """The environment a process started with and its parent (Linux ``/proc``; ``({}, 0)`` where
-    it cannot be read: another user's process, another system)."""
-    try:
-        with open(f"/proc/{pid}/environ", "rb") as handle:
-            raw = handle.read(1 << 20)
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            stat = handle.read(4096)
-    except OSError:
-        return {}, 0
-    environ = {}
-    for entry in raw.split(b"\0"):
-        name, equals, value = entry.partition(b"=")
-        if equals:
-            environ[name.decode("utf-8", "replace")] = value.decode("utf-8", "replace")
-    fields = stat[stat.rfind(b")") + 2:].split()  # after "pid (comm) ": state, ppid, …
-    return environ, int(fields[1]) if len(fields) > 1 else 0
+    return marking(os.environ)
 
 
 def _asked(question: str) -> bool:
