@@ -129,6 +129,8 @@ COMMANDS = {
                       ("--agent", "--settings"), ("--live",), {"--fix": WIDENS}, dry=(),
                       widens_why="with --fix rewrites dp's hook entries and files"),
     "tasks": Command(READS, _LISTS, dry=()),
+    "stats": Command(READS, "counts what dp did and what followed (the notes of the hook moved into the store)",
+                     ("--agent", "--project", "--since"), dry=()),
     "ingest": Command(LEARNS, "records the person's agent sessions and learns from them", ("--desire-path-db",),
                       ANY),  # one flag per agent's session files, from the registry
     "run": Command(ACTS, "runs a task of the project, now", ("--runner", "--timeout")),

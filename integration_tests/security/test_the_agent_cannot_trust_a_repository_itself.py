@@ -38,7 +38,8 @@ from security.repository import GIT_IDENTITY, cloned_repository, hook_env
 BIN = Path(sys.executable).parent
 PERSON_ONLY = "only the person runs that, in their own terminal; an agent asks them to"
 # What the store holds of what the hooks captured: it grows in any session, and decides nothing.
-CAPTURED = {"desires", "learned", "learned_told", "sqlite_sequence"}
+CAPTURED = {"desires", "learned", "learned_told", "actions", "sqlite_sequence"}
+CAPTURED_FILES = ("dp.db", "actions.jsonl")  # the store itself (read above, table by table) and the hook's notes
 COLLECTION = '[[aliases]]\nfrom = "git"\nto = "x"\ntool = "Bash"\nparam = "command"\ncommand = "git"\nmatch_kind = "command"\n'
 # Each command that widens what dp does, as an agent (or a person) types it.
 WIDENING = [
@@ -87,7 +88,7 @@ class Person:
         for root in (self.home, self.repo / ".dp", self.repo / ".claude"):
             for path in sorted(root.rglob("*")) if root.exists() else ():
                 relative = path.relative_to(root)
-                if path.is_file() and relative.parts[0] not in (".cache", "tmp") and not path.name.startswith("dp.db"):
+                if path.is_file() and relative.parts[0] not in (".cache", "tmp") and not path.name.startswith(CAPTURED_FILES):
                     found[str(path)] = path.read_bytes()
         return found
 
@@ -253,7 +254,7 @@ def test_a_terminal_the_command_runs_in_is_the_agents_and_never_asked(person):
 # A command line of each command the list says only reads (run as a person would), and a dry run of
 # each that widens: the test fails for a reading command without one here.
 READING = [("aliases",), ("aliases", "export"), ("paving",), ("pave", "--agents-md"), ("team",), ("team", "status"),
-           ("desires",), ("paths",), ("doctor",), ("tasks",), ("git",), ("recipe",), ("recipe", "list"),
+           ("desires",), ("paths",), ("doctor",), ("tasks",), ("stats",), ("git",), ("recipe",), ("recipe", "list"),
            ("recipe", "validate", "hello.yaml"), ("recipe", "explain", "hello.yaml"), ("trust", "--show"),
            ("alias", "--cmd", "git", "--replace", "x", "--dry-run"), ("aliases", "import", "team.toml", "--dry-run"),
            ("suggest", "--apply", "s1b2c3d", "--dry-run"), ("paving", "on", "--dry-run"), ("init", "--dry-run"),
@@ -421,7 +422,7 @@ def _dp_state(home: Path, store: Path, project_file: Path) -> dict:
             for table in sorted(set(tables) - CAPTURED):
                 found[table] = sorted(map(repr, conn.execute(f'SELECT * FROM "{table}"')))
     for path in sorted((home / ".dp").rglob("*")):
-        if path.is_file() and not path.name.startswith("dp.db") and "claude-mod" not in path.parts:
+        if path.is_file() and not path.name.startswith(CAPTURED_FILES) and "claude-mod" not in path.parts:
             found[str(path)] = path.read_bytes()
     return found
 
