@@ -94,15 +94,17 @@ COMMANDS = {
     "trust": Command(WIDENS, "lets this repository's rules, and paving its own programs, act for later calls",
                      dry=DRY | {"--show"}),
     "untrust": Command(NARROWS, "takes a repository's trust back"),
+    # --shadow: a rule that only records what it would do (dp stats) and rewrites nothing
     "alias": Command(WIDENS, _RULES, ("--cmd", "--file", "--flag", "--message", "-m", "--param", "--replace", "--tool"),
-                     ("--force", "--project", "--recipe", "--regex"), {"--delete": NARROWS}),
+                     ("--force", "--project", "--recipe", "--regex"), {"--delete": NARROWS, "--shadow": LEARNS}),
     "aliases": Group(Command(READS, _LISTS, ("--cmd", "--kind", "--tool"), dry=()), {
         "export": Command(READS, "prints the rules, or writes them to the file named",
                           ("--author", "--description", "--format", "--name", "--output", "-o")),
         "import": Command(WIDENS, "writes every rule of a collection", ("--conflict",), ("--force", "--project")),
     }),
     "suggest": Command(LEARNS, "learns from the captured failures and lists suggestions", ("--apply", "--min-count"),
-                       ("--project", "--team"), {"--apply": WIDENS}, widens_why="with --apply " + _RULES),
+                       ("--act", "--project", "--shadow", "--team"), {"--apply": WIDENS},  # a shadow too: may act later
+                       widens_why="with --apply " + _RULES),
     "paving": Command(READS, "says what paving does here", flags=("--explain", "--verbose", "-v", "--project"),
                       marks={"on": WIDENS, "off": NARROWS},
                       widens_why="with on lets paving turn the agent's commands into the project's own"),

@@ -99,6 +99,7 @@ def test_the_hook_looks_for_the_word_every_name_of_dp_holds():
     (["alias", "--cmd", "git", "--replace", "x"], WIDENS), (["alias", "--recipe", "gt x", "gt y"], WIDENS),
     (["alias", "read_file", "Read"], WIDENS), (["alias", "--project", "read_file", "Read"], WIDENS),
     (["alias", "--delete", "read_file"], NARROWS), (["alias", "--cmd", "git", "--replace", "x", "--dry-run"], READS),
+    (["alias", "--cmd", "git", "--replace", "x", "--shadow"], LEARNS), (["suggest", "--apply", "s1", "--shadow"], WIDENS),
     # an option's value is no flag of the command: this writes a rule whose message is "--delete"
     (["alias", "-m", "--delete", "--cmd", "git", "--replace", "x"], WIDENS),
     (["alias", "--message=--dry-run", "--cmd", "git", "--replace", "x"], WIDENS),
