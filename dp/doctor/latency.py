@@ -41,19 +41,21 @@ def check_latency(files: list[SettingsFile], db_path: Path, cwd: Path) -> Findin
 
 
 def _with_gate(finding: Finding, db_path: Path) -> Finding:
-    """A fast call whose gate (dp.hook.gate) is missing or stale is a warning: every call the rules
-    never name opens the store instead of being answered from the gate (correct, but slower)."""
+    """Add the state of the hook's gate (dp.hook.gate) to a call that answered: a gate that is
+    missing or stale is a warning, since every call the rules never name then opens the store
+    (correct, but slower). The gate's state is judged whatever the call's speed, so a slow
+    machine never hides a missing gate, and ``details.gate`` says it in every case."""
     from dp.hook import gate
 
-    if finding.status != OK or not Path(db_path).expanduser().is_file():
+    if finding.status == ERROR or not Path(db_path).expanduser().is_file():
         return finding
     state = gate.state(db_path)
+    details = {**finding.details, "gate": state}
     if state == "fresh":
-        return finding
+        return Finding(finding.check, finding.status, finding.message, finding.fix, **details)
     return Finding("latency", WARNING,
                    f"{finding.message}, but the hook's gate beside the store is {state}: every call opens the store",
-                   "start a new agent session (its SessionStart rewrites the gate) or change any rule",
-                   gate=state, **finding.details)
+                   "start a new agent session (its SessionStart rewrites the gate) or change any rule", **details)
 
 
 def _installed_command(files: list[SettingsFile], own) -> tuple[list[str] | None, str, str]:
