@@ -15,6 +15,7 @@ from pathlib import Path
 from dp.store.connection import transaction
 
 _NAME = re.compile(r"^(\d{4})_[A-Za-z0-9_]+\.sql$")
+_ADD_COLUMN = re.compile(r"^\s*ALTER\s+TABLE\s+(\w+)\s+ADD\s+(?:COLUMN\s+)?(\w+)", re.IGNORECASE | re.MULTILINE)
 
 
 def migrations_dir() -> Path:
@@ -73,10 +74,24 @@ def migrate(conn: sqlite3.Connection, migrations=None) -> int:
         for version, _, sql in migrations:
             if version > current:
                 for statement in split_statements(sql):
-                    conn.execute(statement)
+                    if not _column_there(conn, statement):
+                        conn.execute(statement)
         if latest > current:
             conn.execute(f"PRAGMA user_version = {latest}")
     return max(current, latest)
+
+
+def _column_there(conn: sqlite3.Connection, statement: str) -> bool:
+    """Whether ``statement`` adds a column its table already has. SQLite has no ``ADD COLUMN IF NOT
+    EXISTS``, and a store whose recorded version is older than its tables (a version put back by
+    hand, a copy restored over a newer one) must still open: every other statement in the
+    migrations is written to run again harmlessly (``IF NOT EXISTS``), and this makes the added
+    columns so too."""
+    match = _ADD_COLUMN.search(statement)
+    if match is None:
+        return False
+    table, column = match.groups()
+    return any(row[1] == column for row in conn.execute(f"PRAGMA table_info({table})"))
 
 
 def enable_wal(conn: sqlite3.Connection, attempts: int = 50) -> None:
