@@ -296,3 +296,65 @@ def test_the_team_driver_hint_names_the_command_for_the_way_dp_was_installed(env
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1
     assert proc.stderr == f"dp: error: dp team needs the PostgreSQL driver: {expected}\n"
+
+
+# -- output (finding 12) ---------------------------------------------------------------------------------
+
+
+def _on_a_terminal(dp_args: list, env: dict) -> str:
+    """What ``dp ARGS`` prints with stdout and stderr on a real terminal (a pseudo-terminal), as read there."""
+    import os
+    import pty
+    import subprocess
+
+    from conftest import DP_BIN
+
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([str(DP_BIN), *dp_args], stdin=subprocess.DEVNULL, stdout=follower, stderr=follower,
+                            env=env)
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal closed: dp has exited
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    proc.wait(timeout=120)
+    os.close(leader)
+    return b"".join(chunks).decode()
+
+
+def test_colour_on_a_terminal_and_never_with_no_color_in_a_pipe_or_under_json(dp, env):
+    colour = {key: value for key, value in env.items() if key != "NO_COLOR"}
+    dp("alias", "--cmd", "grep", "--replace", "rg")
+    shown = _on_a_terminal(["doctor"], colour)
+    assert "\x1b[32mok   \x1b[0m  store" in shown
+    assert "\x1b[1;31mdp: error:\x1b[0m " in _on_a_terminal(["init", "--scope", "global"], colour)
+    assert "\x1b[" not in _on_a_terminal(["doctor"], {**colour, "NO_COLOR": "1"})
+    assert "\x1b[" not in _on_a_terminal(["doctor", "--json"], colour)
+    piped = dp("doctor", extra_env={"NO_COLOR": ""})
+    assert "\x1b[" not in piped.stdout + piped.stderr and piped.stdout.startswith("ok     store")
+
+
+def test_errors_are_json_under_json(dp):
+    proc = dp("init", "--scope", "global", "--json")
+    assert proc.returncode == 1 and proc.stderr == ""
+    error = json.loads(proc.stdout)
+    assert error["ok"] is False and error["exit_code"] == 1 and error["error"].startswith("unknown scope 'global'")
+    usage = dp("nosuch", "--json")
+    assert usage.returncode == 2 and json.loads(usage.stdout)["exit_code"] == 2 and usage.stderr == ""
+
+
+def test_init_for_codex_prints_its_notes_in_a_few_lines(dp, home):
+    proc = dp("init", "--agent", "codex")
+    assert proc.returncode == 0, proc.stderr
+    setup = proc.stdout[:proc.stdout.index("\nLive demo")].strip().splitlines()
+    setup = [line for line in setup if "warning: " not in line]  # where dp is installed (a test's venv)
+    hook = setup[1:setup.index(next(line for line in setup if line.startswith("Paving: ")))]
+    assert hook[0].startswith("Hook:  Installed the dp PreToolUse hook in") and len(hook) <= 6, hook
+    assert not [line for line in setup if "select tools, not commands" in line]
+    [paving] = [line for line in setup if line.startswith("Paving: ")]
+    assert paving.endswith("(dp paving shows how; dp paving off to stop)")

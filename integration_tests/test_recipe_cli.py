@@ -170,14 +170,19 @@ def test_validate_reports_every_misspelt_key_at_once(dp, project):
     """Three misspelt keys: three lines, each with its "did you mean", exit 2 (one pass to fix them)."""
     recipe = write(project / "typo.yaml", "name: typo\ndescrption: x\nsteps:\n  - id: a\n"
                                           "    comand: echo hi\n    tmeout: 5\n")
-    for args in (("validate", recipe), ("run", recipe), ("run", recipe, "--validate-only", "--json")):
+    problems = [
+        f"invalid recipe {recipe}: unknown key 'descrption' (did you mean 'description'?)",
+        f"invalid recipe {recipe}: step 'a': unknown key 'comand' (did you mean 'command'?)",
+        f"invalid recipe {recipe}: step 'a': unknown key 'tmeout' (did you mean 'timeout'?)",
+    ]
+    for args in (("validate", recipe), ("run", recipe)):
         proc = dp("recipe", *args, cwd=project)
         assert proc.returncode == 2 and proc.stdout == "" and "Traceback" not in proc.stderr
-        assert proc.stderr.splitlines() == [
-            f"dp: error: invalid recipe {recipe}: unknown key 'descrption' (did you mean 'description'?)",
-            f"dp: error: invalid recipe {recipe}: step 'a': unknown key 'comand' (did you mean 'command'?)",
-            f"dp: error: invalid recipe {recipe}: step 'a': unknown key 'tmeout' (did you mean 'timeout'?)",
-        ]
+        assert proc.stderr.splitlines() == [f"dp: error: {problem}" for problem in problems]
+    # Under --json the same three, as JSON on stdout (where a program reading dp's output looks).
+    proc = dp("recipe", "run", recipe, "--validate-only", "--json", cwd=project)
+    assert proc.returncode == 2 and proc.stderr == ""
+    assert json.loads(proc.stdout) == {"ok": False, "error": problems, "exit_code": 2}
 
 
 def test_validate_prints_warnings_for_keys_like_no_known_one(dp, project):

@@ -219,9 +219,9 @@ def test_a_variable_nothing_sets_is_refused_where_the_runner_renders_it_empty(dp
     recipe = project / "recipe.yaml"
     recipe.write_text(CONTEXT + body)
     proc = dp("recipe", "run", recipe, "--json", cwd=project)
-    assert proc.returncode == 2 and proc.stdout == ""
-    assert proc.stderr.startswith(f"dp: error: invalid recipe {recipe}: step 's': 'command': line 2: "
-                                  "{{missing}} has no value"), proc.stderr
+    assert proc.returncode == 2 and proc.stderr == ""
+    assert json.loads(proc.stdout)["error"].startswith(f"invalid recipe {recipe}: step 's': 'command': line 2: "
+                                                       "{{missing}} has no value"), proc.stdout
 
 
 # --- tests/outside_in_tests.rs -----------------------------------------------------------------------

@@ -1,14 +1,23 @@
-"""Small pieces shared by the command modules: output to stdout and stderr."""
+"""Small pieces shared by the command modules: output to stdout and stderr, and its colour.
+
+Colour is decided here only (``paint``): on a terminal, and never with ``NO_COLOR`` set (no-color.org),
+``TERM=dumb``, output into a pipe or a file, or ``--json``. It is added after ``printable`` has taken
+every control character out of the text, so dp's own escape sequences are the only ones printed.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
 from dp.terminal import printable
 
 _quiet = False
+_json = False
+# SGR codes: what each colour means in dp's output (errors, warnings, what worked).
+COLOURS = {"error": "1;31", "warning": "33", "ok": "32", "strong": "1"}
 # Recipe scripts: far above any real one, far below what hurts.
 MAX_ARGUMENT_FILE_BYTES = 4 * 1024 * 1024
 # Collections: a 100,000-rule export is about 10 MB; a 50 MB file is refused unread.
@@ -23,6 +32,27 @@ def set_quiet(quiet: bool) -> None:
 
 def is_quiet() -> bool:
     return _quiet
+
+
+def set_json(value: bool) -> None:
+    """--json: from now on, nothing is coloured (the output is for programs)."""
+    global _json
+    _json = value
+
+
+def colour_on(stream=None) -> bool:
+    """Whether text for ``stream`` (stdout by default) may be coloured: a terminal, and no one said no."""
+    if _json or os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return (stream or sys.stdout).isatty()
+    except (AttributeError, ValueError):  # a replaced or closed stream
+        return False
+
+
+def paint(text: str, colour: str, stream=None) -> str:
+    """``text`` in ``colour`` (a key of ``COLOURS``) where ``colour_on(stream)``, else as it is."""
+    return f"\x1b[{COLOURS[colour]}m{text}\x1b[0m" if colour_on(stream) else text
 
 
 def print_json(value: Any) -> None:
@@ -67,4 +97,4 @@ def status(message: str) -> None:
 
 def warning(message: str) -> None:
     """``dp: warning: …`` on stderr, shown even with --quiet."""
-    print(f"dp: warning: {printable(message)}", file=sys.stderr)
+    print(f"{paint('dp: warning:', 'warning', sys.stderr)} {printable(message)}", file=sys.stderr)

@@ -18,6 +18,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ends it: stdout is flushed here, so whether dp's last bytes were still buffered or already
     written makes no difference."""
     args = list(sys.argv[1:] if argv is None else argv)
+    global _errors_as_json
+    _errors_as_json = _asks_json(args)
     try:
         status = _dispatch(args)
         sys.stdout.flush()
@@ -60,6 +62,12 @@ def _for_the_person(args: list[str]) -> int:
     return 0
 
 
+def _asks_json(args: list[str]) -> bool:
+    """Whether ``--json`` is among dp's own words (before a ``--``): its errors are then JSON too,
+    even those found before the options were parsed."""
+    return "--json" in (args[:args.index("--")] if "--" in args else args)
+
+
 def _root_help(args: list[str]) -> int:
     """``dp``, ``dp -h``, ``dp --help``: the page from the cache, else rendered by typer and kept."""
     import contextlib
@@ -98,13 +106,13 @@ def _run(args: list[str]) -> int:
             return 0
         except click_exceptions.UsageError as exc:
             hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx else ""
-            _error(f"{_one_line(exc.format_message())}{_near_choice(exc)}{hint}")
+            _error(f"{_one_line(exc.format_message())}{_near_choice(exc)}{hint}", 2)
             return 2
         except click_exceptions.ClickException as exc:
-            _error(_one_line(exc.format_message()))
+            _error(_one_line(exc.format_message()), exc.exit_code)
             return exc.exit_code
         except typer.Abort:
-            _error("aborted")
+            _error("aborted", 130)
             return 130
 
     return _guarded(parse_and_run)
@@ -117,10 +125,10 @@ def _guarded(call) -> int:
     try:
         result = call()
     except DpError as exc:
-        _error(exc.message)
+        _error(exc.message, exc.exit_code)
         return exc.exit_code
     except KeyboardInterrupt:
-        _error("interrupted")
+        _error("interrupted", 130)
         return 130
     except BrokenPipeError:  # the reader has gone: not a bug in dp (main() ends it)
         raise
@@ -157,12 +165,24 @@ def _one_line(message: str) -> str:
     return " ".join(message.split())
 
 
-def _error(message: str) -> None:
-    """``dp: error: …``, one line per problem when a message lists several (an invalid recipe)."""
+_errors_as_json = False
+
+
+def _error(message: str, exit_code: int = 1) -> None:
+    """``dp: error: …``, one line per problem when a message lists several (an invalid recipe); under
+    ``--json`` one JSON object on stdout instead, where a program reading dp's output looks."""
+    from dp.cli.common import paint
     from dp.terminal import printable
 
-    for line in printable(message).splitlines() or [""]:
-        print(f"dp: error: {line}", file=sys.stderr)
+    lines = printable(message).splitlines() or [""]
+    if _errors_as_json:
+        import json
+
+        print(json.dumps({"ok": False, "error": lines[0] if len(lines) == 1 else lines, "exit_code": exit_code},
+                         ensure_ascii=False))
+        return
+    for line in lines:
+        print(f"{paint('dp: error:', 'error', sys.stderr)} {line}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -108,10 +108,12 @@ def _merge(ctx: typer.Context, given: dict) -> Shared:
     opts = replace(before, **chosen)
     ctx.meta[_META_KEY] = opts
     opts.enter(ctx.meta.setdefault(_START_KEY, os.getcwd()))
-    if opts.quiet:
-        from dp.cli import common
+    from dp.cli import common
 
+    if opts.quiet:
         common.set_quiet(True)
+    if opts.json:
+        common.set_json(True)
     return opts
 
 

@@ -71,10 +71,9 @@ class CodexCli(Agent):
     parts = {"doctor": "dp.agents.codex.doctor", "sessions": "dp.agents.codex.capture"}
     session_option = ("--codex-sessions", "codex_sessions", "session",
                       "Read Codex CLI session files (DIR, default ~/.codex/sessions).")
-    install_notes = ("a rewrite runs only where Codex would have run the command unasked; "
-                     "elsewhere dp refuses it with the corrected command",
-                     "Codex runs these hooks once you trust them: open `codex` and review them in /hooks "
-                     "(automation: `codex exec --dangerously-bypass-hook-trust`); dp doctor shows their trust")
+    install_notes = ("Codex runs these hooks once you trust them (open `codex`, then /hooks; dp doctor shows their "
+                     "trust); a rewrite runs where Codex would run the command unasked, elsewhere it is refused "
+                     "with the corrected command",)
 
     def promises(self) -> tuple:
         return (

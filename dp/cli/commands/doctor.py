@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from dp.cli.common import print_json
+from dp.cli.common import paint, print_json
 from dp.cli.options import Shared, shared
 from dp.cli.shared import existing_directory
 from dp.terminal import printable
@@ -42,6 +42,7 @@ def _live_agents() -> str:
 
 
 _LABEL = {"ok": "ok", "warning": "warn", "error": "ERROR"}
+_COLOUR = {"ok": "ok", "warning": "warning", "error": "error"}
 
 
 @shared()
@@ -83,7 +84,8 @@ def doctor(
         if fix:
             typer.echo("" if fixed else "nothing to fix\n")
         for finding in findings:
-            typer.echo(f"{_LABEL[finding.status]:<5}  {finding.check:<11} {printable(finding.message)}")
+            label = paint(f"{_LABEL[finding.status]:<5}", _COLOUR[finding.status])
+            typer.echo(f"{label}  {finding.check:<11} {printable(finding.message)}")
             if finding.fix:
                 typer.echo(f"{'':<18} fix{f' ({PERSON_ONLY})' if finding in by_person else ''}: {printable(finding.fix)}")
         typer.echo(f"\n{counts['ok']} ok, {counts['warning']} warning(s), {counts['error']} error(s)")
@@ -140,14 +142,14 @@ def _print_live(report: dict) -> None:
                else "  session start: no dp context reached the model")
     for probe in report["probes"]:
         typer.echo(f"  {probe['probe']}: the model called {probe['tool']} {json.dumps(probe['input'])}")
-        typer.echo(f"    reached the model: {'yes' if probe['fired'] else 'NO'}")
+        typer.echo(f"    reached the model: {paint('yes', 'ok') if probe['fired'] else paint('NO', 'error')}")
         for line in probe["told"]:
             typer.echo(f"    the model was told: {line}")
         typer.echo(f"    the call returned: {probe['result'][:200]!r}")
         if not probe["fired"]:
             typer.echo(f"    why: {probe['verdict']}")
             typer.echo(f"    fix: {probe['fix']}")
-    typer.echo(f"Verdict: {report['verdict']}")
+    typer.echo(f"{paint('Verdict:', 'strong')} {report['verdict']}")
 
 
 def register(app: typer.Typer) -> None:

@@ -119,8 +119,8 @@ def _print_warnings(report: dict) -> None:
 
 def _print_paving(paving: dict) -> None:
     if paving["enabled"]:
-        typer.echo("Paving: on — the agent's npm/yarn/pnpm/bun commands, Python tools and task commands")
-        typer.echo("       run with each project's own tools (dp paving shows how; dp paving off to stop)")
+        typer.echo("Paving: on — the agent's npm/yarn/pnpm/bun commands, Python tools and task commands run with each "
+                   "project's own tools (dp paving shows how; dp paving off to stop)")
     else:
         typer.echo("Paving: off (you switched it off; dp paving on turns it back on)")
 

@@ -353,7 +353,7 @@ def describe_hook_result(result: dict) -> list[str]:
         others = [event for event in result.get("events", ("SessionStart", "PostToolBatch")) if event != result["hook"]]
         if others:
             lines.append(f"  also on {' and '.join(others)}: the corrections the model reads")
-    if result.get("filters"):
+    if result.get("filters") and "agent" not in result:  # only Claude Code's hooks filter by command (if filters)
         lines.append(f"  {result['filters']['reason']}")
         if result["filters"].get("starts"):
             lines.append(f"  {result['filters']['starts']}")
