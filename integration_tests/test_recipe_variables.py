@@ -48,10 +48,14 @@ steps:
 def test_a_misspelt_variable_is_refused_before_any_step_runs(dp, project, command):
     recipe = write(project, "clean.yaml", CLEAN)
     proc = dp("recipe", command[0], recipe, *command[1:], cwd=project)
-    assert proc.returncode == 2 and proc.stdout == ""
-    assert proc.stderr == (f"dp: error: invalid recipe {recipe}: step 'wipe': 'command': line 2: {{{{dirr}}}} has "
-                           "no value (did you mean 'dir'?): declare a default under 'context:' (dirr: …), pass --set "
-                           "dirr=VALUE, or write {{ dirr | default('') }}\n")
+    message = (f"invalid recipe {recipe}: step 'wipe': 'command': line 2: {{{{dirr}}}} has no value (did you mean "
+               "'dir'?): declare a default under 'context:' (dirr: …), pass --set dirr=VALUE, or write "
+               "{{ dirr | default('') }}")
+    assert proc.returncode == 2
+    if "--json" in command:  # the error as JSON, on stdout
+        assert proc.stderr == "" and json.loads(proc.stdout) == {"ok": False, "error": message, "exit_code": 2}
+    else:
+        assert proc.stdout == "" and proc.stderr == f"dp: error: {message}\n"
     assert (project / "build" / "keep.o").exists() and not (project / "first-ran").exists()
 
 
