@@ -173,9 +173,7 @@ def secret_parts(words: list[str]) -> dict[int, int]:
     """``{index of a word holding a secret: where its secret starts}`` (0: the whole word) for one
     simple command's unquoted words. A value that is only a variable (``$PW``) is no secret."""
     found: dict[int, int] = {}
-    options: dict[str, int] = {}  # the table's options in force (those of the last table program seen)
-    waiting: list[tuple[str, dict]] = []  # the current program's options that need a word first (`login`)
-    setting = False
+    program = _Program()
     next_is = 0  # REQUIRED / OPTIONAL: how the previous word wants the next one as its value
     for index, word in enumerate(words):
         if next_is and (next_is == REQUIRED or not word.startswith("-")):
@@ -183,26 +181,43 @@ def secret_parts(words: list[str]) -> dict[int, int]:
             if word and not is_reference(word) and word[0] not in "<>":
                 found[index] = 0
                 continue
-        next_is = 0
         if len(word) > 1 and word[0] == "-":
-            at, next_is = _option(word, options)
+            at, next_is = _option(word, program.options)
         else:
-            at = assigned_secret(word)
-            at = header_secret(word) if at is None else at
-            name = basename(word)
-            if name in PROGRAMS and at is None:
-                options = {}
-                waiting = list(_BY_PROGRAM[name])
-            for required, more in waiting:
-                if word == required or not required:
-                    options = {**options, **more}
-            waiting = [(required, more) for required, more in waiting if required and required != word]
-            if setting and at is None and _setting_name(word):
-                next_is = OPTIONAL
-            setting = setting or word in _SETTING_WORDS
+            at, next_is = program.read(word)
         if at is not None and at < len(word) and not is_reference(word[at:]):
             found[index] = at
     return found
+
+
+class _Program:
+    """What ``secret_parts`` knows of the command so far, from its words that are not options: the
+    table's options in force (those of the last table program seen), the options that need a word
+    first (``docker login``), and whether a ``config set``-like word came (then the name of the
+    setting says whether the next word is secret)."""
+
+    def __init__(self) -> None:
+        self.options: dict[str, int] = {}
+        self.waiting: list[tuple[str, dict]] = []
+        self.setting = False
+
+    def read(self, word: str) -> tuple[int | None, int]:
+        """(where ``word``'s own secret starts or None, how the next word is its value: 0 or OPTIONAL)."""
+        at = assigned_secret(word)
+        at = header_secret(word) if at is None else at
+        self._follow(word, at)
+        next_is = OPTIONAL if self.setting and at is None and _setting_name(word) else 0
+        self.setting = self.setting or word in _SETTING_WORDS
+        return at, next_is
+
+    def _follow(self, word: str, at: int | None) -> None:
+        name = basename(word)
+        if name in PROGRAMS and at is None:
+            self.options, self.waiting = {}, list(_BY_PROGRAM[name])
+        for required, more in self.waiting:
+            if word == required or not required:
+                self.options = {**self.options, **more}
+        self.waiting = [(required, more) for required, more in self.waiting if required and required != word]
 
 
 def _setting_name(word: str) -> bool:

@@ -102,40 +102,62 @@ def split_commands(text: str) -> list[list[str]]:
 def split_words(text: str, limit: int | None = None) -> list[list[tuple[str, int, int]]]:
     """``split_commands`` with each word's place: ``(value, start, end)`` in ``text``, for
     ``dp.capture.redact``, which replaces secrets where they were typed. At most ``limit`` commands."""
-    commands, words, word, quoted, start = [], [], [], False, 0
+    scan = _Placed(text)
     i, n = 0, len(text)
     while i < n:
-        c = text[i]
+        i = scan.step(i)
+    scan.end_word(min(i, n))
+    scan.end_command()
+    return scan.commands if limit is None else scan.commands[:limit]
+
+
+class _Placed:
+    """``split_words``' scan: the commands so far, the current command's words with their places,
+    and the word being read (its parts, whether a quote made it exist even if empty, its start)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.commands: list[list[tuple[str, int, int]]] = []
+        self.words: list[tuple[str, int, int]] = []
+        self.word: list[str] = []
+        self.quoted, self.start = False, 0
+
+    def step(self, i: int) -> int:
+        """Read what starts at ``i``; the index after it."""
+        text, c = self.text, self.text[i]
         if c in "'\"\\" or c == "$" and text[i + 1 : i + 2] in ("'", '"'):
-            if not word and not quoted:
-                start = i
+            self.begin(i)
             part, i = _unquoted(text, i + (c == "$"))
-            word.append(part)
-            quoted = True  # the word exists even if empty ('')
-        elif c in " \t" or c in _OPERATORS or c in "`$" and (c == "`" or text.startswith("$(", i)):
-            if word or quoted:
-                words.append(("".join(word), start, i))
-                word, quoted = [], False
+            self.word.append(part)
+            self.quoted = True  # the word exists even if empty ('')
+            return i
+        if c in " \t" or c in _OPERATORS or c in "`$" and (c == "`" or text.startswith("$(", i)):
+            self.end_word(i)
             if c not in " \t":
-                if words:
-                    commands.append(words)
-                words = []
-            i += 2 if c == "$" else 1
-        elif c == "#" and not word and not quoted:
-            i = _line_end(text, i)  # a comment
-        else:
-            if not word and not quoted:
-                start = i
-            end = i + 1
-            while end < n and text[end] not in _WORD_ENDS:  # the run of plain characters, at once
-                end += 1
-            word.append(text[i:end])
-            i = end
-    if word or quoted:
-        words.append(("".join(word), start, min(i, n)))
-    if words:
-        commands.append(words)
-    return commands if limit is None else commands[:limit]
+                self.end_command()
+            return i + (2 if c == "$" else 1)
+        if c == "#" and not self.word and not self.quoted:
+            return _line_end(text, i)  # a comment
+        self.begin(i)
+        end = i + 1
+        while end < len(text) and text[end] not in _WORD_ENDS:  # the run of plain characters, at once
+            end += 1
+        self.word.append(text[i:end])
+        return end
+
+    def begin(self, i: int) -> None:
+        if not self.word and not self.quoted:
+            self.start = i
+
+    def end_word(self, i: int) -> None:
+        if self.word or self.quoted:
+            self.words.append(("".join(self.word), self.start, i))
+            self.word, self.quoted = [], False
+
+    def end_command(self) -> None:
+        if self.words:
+            self.commands.append(self.words)
+        self.words = []
 
 
 def _line_end(text: str, i: int) -> int:
