@@ -138,7 +138,7 @@ def test_doctor_reports_stale_entries_and_where_each_kind_takes_effect(dp, home,
     checks = json.loads(dp("doctor", "--json", extra_env=env).stdout)["checks"]
     [entries] = [c for c in checks if c["check"] == "entries"]
     assert entries["status"] == "ok" and "hook entries match the rules" in entries["message"]
-    assert "pave-check starts for Bash commands naming grep; calls of read_file" in entries["message"]
+    assert "pave-check starts for Bash commands naming dp, grep; calls of read_file" in entries["message"]
     reach = " ".join(c["message"] for c in checks if c["check"] == "reach")
     assert "(read_file) cannot be blocked" in reach and "after the failed call (PostToolBatch)" in reach
     assert "Claude Code 2.1.330" in reach and "1 Bash rule rewrites the command" in reach
@@ -167,16 +167,16 @@ def test_init_and_doctor_say_which_calls_start_the_hook_as_the_settings_hold(dp,
     assert _conditions(_hooks(home)) == [("Bash", None)]
     assert "a rule can match" not in init.stdout
     said = _said(init.stdout)
-    assert said.startswith("pave-check starts for every Bash command: the rules need 39 command words"), said
+    assert said.startswith("pave-check starts for every Bash command: the rules need 40 command words"), said
     assert "more than the 7 `if` conditions" in said and "after every batch of tool calls (PostToolBatch)" in said
     [entries] = [c for c in json.loads(dp("doctor", "--json", extra_env=env).stdout)["checks"] if c["check"] == "entries"]
     assert said in entries["message"] and "if-filtered" not in entries["message"]
 
     dp("paving", "off")
     dp("alias", "--cmd", "grep", "--replace", "rg")
-    assert _conditions(_hooks(home)) == [("Bash", "Bash(*grep*)")]
+    assert _conditions(_hooks(home)) == [("Bash", "Bash(*dp*)"), ("Bash", "Bash(*grep*)")]
     [entries] = [c for c in json.loads(dp("doctor", "--json", extra_env=env).stdout)["checks"] if c["check"] == "entries"]
-    assert "pave-check starts for Bash commands naming grep; and after every batch" in entries["message"]
+    assert "pave-check starts for Bash commands naming dp, grep; and after every batch" in entries["message"]
 
 
 def test_without_filters_doctor_says_every_call_starts_the_hook(dp, home, claude_version):

@@ -223,24 +223,28 @@ def wanted_entries(command: str, filtered: bool, db_path: Path, agent=None) -> d
     (settings are per user, so the filters hold every trusted project's words), dp's own name
     (the hook asks the person about dp's commands that widen what it does, dp.widening) and,
     while project paving is on, its command words."""
+    from dp.store.write import read_shadow_rules
+
+    agent = agent or agents.get()
+    rules = read_rules(db_path) + trusted_project_rules(db_path) + read_shadow_rules(db_path)  # shadows record
+    return agent.hook_entries(command, rules, hook_words(db_path), filtered)
+
+
+def hook_words(db_path: Path) -> frozenset:
+    """The command words the hook acts on with no rule: dp's own name (its commands that widen what dp
+    does are the person's, dp.widening) and, while project paving is on, paving's."""
     from dp.paving import filter_words
     from dp.widening import MENTION
 
-    agent = agent or agents.get()
-    from dp.store.write import read_shadow_rules
-
-    rules = read_rules(db_path) + trusted_project_rules(db_path) + read_shadow_rules(db_path)  # shadows record
-    return agent.hook_entries(command, rules, filter_words(str(Path(db_path).parent)) | {MENTION}, filtered)
+    return filter_words(str(Path(db_path).parent)) | {MENTION}
 
 
 def hook_starts(command: str, filtered: bool, db_path: Path, agent=None) -> str | None:
     """Which calls start pave-check under the entries ``wanted_entries`` writes, in words (None when
     the agent does not say): init and doctor say this, read from the same rules and words."""
-    from dp.paving import filter_words
-
     agent = agent or agents.get()
     rules = read_rules(db_path) + trusted_project_rules(db_path)
-    return agent.hook_starts(command, rules, filter_words(str(Path(db_path).parent)), filtered)
+    return agent.hook_starts(command, rules, hook_words(db_path), filtered)
 
 
 def trusted_project_rules(db_path: Path) -> list:
