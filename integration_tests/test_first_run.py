@@ -358,3 +358,17 @@ def test_init_for_codex_prints_its_notes_in_a_few_lines(dp, home):
     assert not [line for line in setup if "select tools, not commands" in line]
     [paving] = [line for line in setup if line.startswith("Paving: ")]
     assert paving.endswith("(dp paving shows how; dp paving off to stop)")
+
+
+def test_doctor_live_with_the_plugin_says_what_it_checks_instead_of_a_fix_that_is_refused(dp, home, tmp_path):
+    claude = tmp_path / "bin" / "claude"  # answers --version as the real one; every `claude plugin` step succeeds
+    claude.parent.mkdir()
+    claude.write_text("#!/bin/sh\n[ \"$1\" = --version ] && echo '2.1.330 (Claude Code)'\nexit 0\n")
+    claude.chmod(0o755)
+    env = {"DP_CLAUDE": str(claude), "PATH": f"{claude.parent}:/usr/bin:/bin"}
+    assert dp("init", "--plugin", extra_env=env).returncode == 0
+    dp("alias", "--cmd", "grep", "--replace", "rg", extra_env=env)
+    proc = dp("doctor", "--live", extra_env=env)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr.startswith("dp: error: dp is installed as the Claude Code plugin, not as hook entries in ")
+    assert "dp pave --hook" not in proc.stderr

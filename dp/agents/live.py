@@ -44,6 +44,7 @@ class Probe:
     def __init__(self, agent):
         self.agent = agent
         self.entries: dict = {}
+        self.db_path = None  # the user's store, once run
 
     # -- the agent's side (override) --
 
@@ -145,6 +146,7 @@ class Probe:
         agent, binary = self.agent, self.find()
         if binary is None:
             raise DpError(self.not_found())
+        self.db_path = db_path
         problem = self.not_installed()
         if problem:
             raise DpError(problem)

@@ -16,6 +16,7 @@ from dp.agents.claude.client import OLDEST_CHECKED, UPGRADE, find_claude, spelle
 from dp.agents.claude.fake_api import FakeAnthropic, bash, block_text, tool_use
 from dp.agents.live import CONTEXT_START, PROMPT, Probe
 from dp.agents.settings import settings_path, user_entries
+from dp.store import installs
 
 QUIET = {"DISABLE_AUTOUPDATER": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1",
          "DISABLE_ERROR_REPORTING": "1"}
@@ -42,7 +43,13 @@ class ClaudeProbe(Probe):
     def not_installed(self) -> str | None:
         path = settings_path("user")
         self.entries = user_entries(path)
-        return None if self.entries else f"no dp hook entries in {path}; install them with: dp pave --hook"
+        if self.entries:
+            return None
+        if installs.read(self.db_path, installs.PLUGIN):  # dp pave --hook is refused beside it: say what to do
+            return (f"dp is installed as the Claude Code plugin, not as hook entries in {path}, and dp doctor --live "
+                    "runs only those: dp doctor's plugin lines say whether its hooks and mod took effect in your "
+                    "latest session")
+        return f"no dp hook entries in {path}; install them with: dp init"
 
     def shows_alias(self, rule) -> bool:
         return True  # Claude Code rejects the name itself; the hook's context is what the model is told
