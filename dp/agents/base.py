@@ -474,11 +474,13 @@ def hook_specific_answer(status: int, stdout: str, stderr: str, rewrites: bool =
         return Decision(BLOCK, stderr.strip())
     specific = json_object(stdout).get("hookSpecificOutput")
     specific = specific if isinstance(specific, dict) else {}
-    if specific.get("permissionDecision") in ("deny", "ask"):
-        return Decision(DENY if specific["permissionDecision"] == "deny" else ASK,
-                        str(specific.get("permissionDecisionReason") or ""))
+    decision, updated = specific.get("permissionDecision"), specific.get("updatedInput")
+    # A rewrite under `--permission ask` carries "ask" beside its updatedInput: still a rewrite (the
+    # person is asked about the rewritten call); "ask" alone puts the call itself to the person.
+    if decision == "deny" or decision == "ask" and not isinstance(updated, dict):
+        return Decision(DENY if decision == "deny" else ASK, str(specific.get("permissionDecisionReason") or ""))
     context = specific.get("additionalContext")
     context = context if isinstance(context, str) else ""
-    if rewrites and isinstance(specific.get("updatedInput"), dict):
-        return Decision(REWRITE, context, specific["updatedInput"])
+    if rewrites and isinstance(updated, dict):
+        return Decision(REWRITE, context, updated)
     return Decision(CONTEXT, context) if context else Decision(NOTHING)

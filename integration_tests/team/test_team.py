@@ -251,5 +251,5 @@ def test_what_worked_next_reaches_the_team_when_the_session_goes_on_after_a_sync
     ann.capture(success("python3 -m pytest --cov-report term", session="s", tool_use_id="3", cwd=str(tmp_path)))
     ann.dp("team", "sync", cwd=tmp_path)
     assert [json.loads(row[0]) for row in cluster.sql(then, migrated)] == [
-        [["python3", "", ["-m", "--cov-report"]]]]
+        [["python3 -m pytest", "", ["--cov-report"]]]]  # a runner stays with the program it runs
     assert cluster.sql("SELECT count(*) FROM dp_events", migrated) == [(3,)]
