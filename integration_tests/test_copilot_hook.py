@@ -148,5 +148,5 @@ def test_capture_stores_a_non_zero_exit_and_a_tool_error_as_copilots(env):
                                                  "description": "Run it"}
     assert failure["error_class"] == "command not found" and failure["cwd"] == "/work/app"
     # right after a failure the success keeps its command (redacted): what dp.learn learns from
-    assert shape["command"] == "python3" and json.loads(shape["tool_input"]) == {"command": "python3 -m pytest -q"}
+    assert shape["command"] == "python3 -m pytest" and json.loads(shape["tool_input"]) == {"command": "python3 -m pytest -q"}
     assert tool_error["error"] == "Tool 'read_file' does not exist."
