@@ -163,8 +163,8 @@ def learn(env: dict, store: Path, agent, learn_dir: Path, apply_rules: bool = Tr
     option = agent.session_option[0]
     _dp(env, store, "ingest", option, str(learn_dir))
     found = json.loads(_dp(env, store, "suggest", "--json")) if apply_rules else []
-    for item in found:
-        _dp(env, store, "suggest", "--apply", item["id"])
+    for item in found:  # --act: measured acting, not in shadow (what a person gets once a shadow record is clean)
+        _dp(env, store, "suggest", "--apply", item["id"], "--act")
     return found
 
 
@@ -249,9 +249,16 @@ def _count(tally: dict, key: str, command: str, changed: str, fix, how: str) -> 
 
 
 def recurring(learn_calls: list, replay_calls: list) -> int:
-    """The later failures whose shape (command word, error class) the earlier sessions failed with too."""
-    seen = {(call[5], call[4]) for call in learn_calls if call[1] == "failure"}
-    return sum(1 for call in replay_calls if call[1] == "failure" and (call[5], call[4]) in seen)
+    """The later failures whose shape (command word, error class) the earlier sessions failed with too. A
+    missing program is one failure whatever it was asked to run: ``python -m pytest`` (a shape of its own)
+    and ``python manage.py`` both find ``python`` missing."""
+    seen = {_failure_key(call) for call in learn_calls if call[1] == "failure"}
+    return sum(1 for call in replay_calls if call[1] == "failure" and _failure_key(call) in seen)
+
+
+def _failure_key(call) -> tuple:
+    word = call[5].split()[0] if call[4] == "command not found" and call[5] else call[5]
+    return word, call[4]
 
 
 def run(sessions: Path, agent_name: str, share: float, apply_rules: bool = True) -> dict:

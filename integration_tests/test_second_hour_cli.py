@@ -325,7 +325,7 @@ def test_help_lists_commands_by_what_a_person_does(dp):
             current = sections.setdefault(heading.group(1), [])
         elif re.match(r" {4}[a-z]", line):
             current.append(line.split()[0])
-    assert list(sections) == ["Set up", "Rules", "Capture", "Project", "Recipes", "Agents"]
+    assert list(sections) == ["Set up", "Rules", "Capture", "Outcomes", "Project", "Recipes", "Agents"]
     assert sections["Set up"][0] == "init" and "pave-check" in sections["Agents"]
     assert sections["Rules"][:2] == ["alias", "aliases"] and "paving" in sections["Project"]
     listed = [name for names in sections.values() for name in names]

@@ -8,6 +8,7 @@ with --json and with --dry-run, and through the MCP server.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 
@@ -48,8 +49,12 @@ def test_root_directory_is_refused_and_nothing_runs(dp, fake_npm, command, extra
     env = {"PATH": path_with(fake_npm)}
     for arguments in ([*command, *extra], [*command, "--cwd", "/", *extra]):
         proc = dp(*arguments, cwd="/", extra_env=env)
-        assert_one_line_error(proc, f"dp: error: refusing to work in /: {SYSTEM}")
-        assert proc.stdout == ""
+        if "--json" in extra:  # under --json the one error is a JSON object on stdout (dp.cli.main._error)
+            assert proc.returncode == 1 and proc.stderr == ""
+            assert json.loads(proc.stdout)["error"].startswith(f"refusing to work in /: {SYSTEM}")
+        else:
+            assert_one_line_error(proc, f"dp: error: refusing to work in /: {SYSTEM}")
+            assert proc.stdout == ""
     assert calls(fake_npm) == []
 
 

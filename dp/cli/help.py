@@ -14,11 +14,12 @@ from typer.core import TyperCommand, TyperGroup
 WHOLE_LINE = 10_000
 # ``dp --help`` lists the commands by what a person is doing, in the order they are met — not
 # alphabetically, where alias/aliases and pave/paving/pave-check stood side by side. A command
-# missing here is listed under "More" (tests/test_help_pages.py wants none there).
+# missing here is listed under "More" (integration_tests/test_second_hour_cli.py wants none there).
 SECTIONS = (
     ("Set up", ("init", "doctor", "uninstall")),
     ("Rules", ("alias", "aliases", "trust", "untrust")),
     ("Capture", ("desires", "paths", "suggest", "ingest", "team")),
+    ("Outcomes", ("stats",)),
     ("Project", ("tasks", "run", "script", "make", "git", "paving")),
     ("Recipes", ("recipe",)),
     ("Agents", ("pave", "mcp", "pave-check")),
