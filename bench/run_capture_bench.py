@@ -25,8 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from run_hook_bench import FLOOR, run_once
 from markdown import markdown_table
+from run_hook_bench import FLOOR, run_once
 
 from dp.capture.events import failure_row, success_rows
 from dp.store import Store

@@ -348,7 +348,7 @@ def main() -> int:
           f"(budget ±10%): {result}")
 
     shown = [claude] + [agent for agent in agents if agent is not claude]
-    print(f"\nEvery agent (--agent; × floor, same run):\n")
+    print("\nEvery agent (--agent; × floor, same run):\n")
     print(f"| {'case':<46} | {'budget':>6} | " + " | ".join(f"{agent.name:>8}" for agent in shown) + " | result |")
     print(f"|{'-' * 48}|{'-' * 8}|" + "|".join("-" * 10 for _ in shown) + "|--------|")
     for name, _, _, budget, _ in CASES:

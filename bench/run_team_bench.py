@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "integration_tests" / "team"))
 
 from markdown import markdown_table  # noqa: E402
-from postgres import start_cluster, remove  # noqa: E402
+from postgres import remove, start_cluster  # noqa: E402
 
 from dp.capture.events import failure_row, success_rows  # noqa: E402
 from dp.store import Store  # noqa: E402

@@ -67,7 +67,7 @@ class Rehearsal:
         self.commands: list[str] = []
         self.stores: dict = {}
 
-    def __enter__(self) -> "Rehearsal":
+    def __enter__(self) -> Rehearsal:
         global _rehearsal
         _rehearsal = self
         return self

@@ -17,9 +17,10 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # for type checkers only: the annotations below are strings, never evaluated
-    from typing import Iterator, Optional, Union
+    from collections.abc import Iterator
+    from pathlib import Path
 
-    PathLike = Union[str, os.PathLike[str]]
+    PathLike = str | os.PathLike[str]
 
 # Deeper than this is not a project layout worth walking (and bounds every walk).
 MAX_DEPTH = 40
@@ -36,7 +37,7 @@ def inside(path: "PathLike", root: "PathLike") -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def confined(path: "PathLike", root: "PathLike", *, strict: bool = False) -> "Optional[Path]":
+def confined(path: "PathLike", root: "PathLike", *, strict: bool = False) -> "Path | None":
     """``path`` with every symlink resolved, if that real path lies inside ``root``'s; else None.
 
     ``..``, an absolute path elsewhere and a symlink (anywhere along the path)
@@ -53,7 +54,7 @@ def confined(path: "PathLike", root: "PathLike", *, strict: bool = False) -> "Op
     return real if inside(real, boundary) else None
 
 
-def walk_up(start: "PathLike", stop: "Optional[PathLike]" = None, *, limit: int = MAX_DEPTH) -> "Iterator[Path]":
+def walk_up(start: "PathLike", stop: "PathLike | None" = None, *, limit: int = MAX_DEPTH) -> "Iterator[Path]":
     """``start``, then each parent, nearest first: the one walk up to a project root.
 
     The walk ends after ``stop`` (the repository root, a workspace root); a
@@ -87,6 +88,6 @@ def walk_up_text(start: str, *, limit: int = MAX_DEPTH) -> "Iterator[str]":
         folder = parent
 
 
-def find_upwards(start: "PathLike", marker: str, stop: "Optional[PathLike]" = None) -> "Optional[Path]":
+def find_upwards(start: "PathLike", marker: str, stop: "PathLike | None" = None) -> "Path | None":
     """The nearest directory at or above ``start`` (up to ``stop``) holding ``marker``."""
     return next((folder for folder in walk_up(start, stop) if (folder / marker).exists()), None)

@@ -22,9 +22,10 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Callable, Mapping, Optional, Sequence
+from typing import IO
 
 from dp import reaper
 from dp.errors import DpError
@@ -86,7 +87,7 @@ class ProcessResult:
         )
 
 
-def check_timeout(seconds: Optional[float]) -> Optional[float]:
+def check_timeout(seconds: float | None) -> float | None:
     """A user-supplied timeout, refused with a clear message when out of range (None: no limit)."""
     if seconds is None:
         return None
@@ -97,7 +98,7 @@ def check_timeout(seconds: Optional[float]) -> Optional[float]:
     return float(seconds)
 
 
-def find_executable(name: str, env: Optional[Mapping[str, str]] = None, cwd=None) -> str:
+def find_executable(name: str, env: Mapping[str, str] | None = None, cwd=None) -> str:
     """The program ``name`` would run, or a DpError naming what to install.
 
     A bare name is looked up on the child's PATH; a path (``./gradlew``) is
@@ -119,14 +120,14 @@ def run_process(
     argv: Sequence[str],
     *,
     cwd,
-    env: Optional[Mapping[str, str]] = None,
-    timeout: Optional[float] = DEFAULT_TIMEOUT,
-    stdin: Optional[bytes] = None,
+    env: Mapping[str, str] | None = None,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    stdin: bytes | None = None,
     echo: bool = False,
     capture_limit: int = DEFAULT_CAPTURE_LIMIT,
     grace: float = KILL_GRACE_SECONDS,
-    cancel: Optional[threading.Event] = None,
-    on_output: Optional[Callable[[bytes], None]] = None,
+    cancel: threading.Event | None = None,
+    on_output: Callable[[bytes], None] | None = None,
 ) -> ProcessResult:
     """Run ``argv`` in ``cwd`` and wait for it (and everything it started).
 
@@ -206,8 +207,8 @@ class _Supervisor:
     """Reads a child's pipes and escalates TERM → KILL on its process group."""
 
     def __init__(self, proc: subprocess.Popen, timeout, grace: float, echo: bool, limit: int,
-                 cancel: Optional[threading.Event] = None,
-                 on_output: Optional[Callable[[bytes], None]] = None, tag: str = ""):
+                 cancel: threading.Event | None = None,
+                 on_output: Callable[[bytes], None] | None = None, tag: str = ""):
         self.proc = proc
         self.tag = tag
         self.seen: set[int] = set()  # this run's processes other than proc, to reap
@@ -220,11 +221,11 @@ class _Supervisor:
         self.limit = max(0, limit)
         self.buffer = bytearray()
         self.dropped = 0
-        self.exit_code: Optional[int] = None
+        self.exit_code: int | None = None
         self.timed_out = False
-        self.term_at: Optional[float] = None  # when SIGTERM is due
-        self.kill_at: Optional[float] = None  # when SIGKILL is due
-        self.give_up_at: Optional[float] = None  # stop draining after SIGKILL
+        self.term_at: float | None = None  # when SIGTERM is due
+        self.kill_at: float | None = None  # when SIGKILL is due
+        self.give_up_at: float | None = None  # stop draining after SIGKILL
         self.selector = selectors.DefaultSelector()
         targets = (sys.stdout, sys.stderr) if echo else (None, None)
         for pipe, target in zip((proc.stdout, proc.stderr), targets):

@@ -54,7 +54,7 @@ from instead: the recipe file (1 MB, 8 MB with aliases expanded:
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from dp.errors import DpError
 

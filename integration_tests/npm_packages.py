@@ -24,9 +24,9 @@ import os
 import platform
 import shutil
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 INSTALL_SECONDS = 900
 PROBE_SECONDS = 45

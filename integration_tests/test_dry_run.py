@@ -17,7 +17,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from task_projects import real_checkout
 
 from dp.agents import DEFAULT, names

@@ -7,6 +7,7 @@ stock system's programs (``stock_machine``: no ripgrep, fd or uv), or for anothe
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from stock_machine import stock_path
@@ -190,7 +191,7 @@ def test_uninstall_keeps_directories_it_did_not_make_or_that_hold_something(own_
                                                                               ".claude/projects"]
 
 
-def _old_install(root, name: str = "old-env", without: tuple = ()) -> "Path":
+def _old_install(root, name: str = "old-env", without: tuple = ()) -> Path:
     """A dp installed into a virtualenv of its own (its console scripts, this checkout's code, this
     environment's dependencies but ``without`` those), as ``pip install`` into a venv leaves it: its bin directory."""
     import os

@@ -118,9 +118,7 @@ def test_find_exec_ls_is_rewritten_whole_in_one_pass(hook_env):
 
 
 def test_a_rename_without_a_table_is_warned_about_once_and_listed_by_doctor(tmp_path):
-    from hook_support import dp_alias, isolated_env
-
-    from hook_support import programs_dir
+    from hook_support import dp_alias, isolated_env, programs_dir
 
     env = isolated_env(tmp_path)
     env["PATH"] = f"{programs_dir(tmp_path / 'bin', ack='true', fd='true')}:{env['PATH']}"  # installed

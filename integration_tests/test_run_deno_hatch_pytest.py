@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from task_projects import calls, install_fake, make_repo, path_with
 
 VENV_BIN = Path(sys.executable).parent

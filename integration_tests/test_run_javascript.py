@@ -6,7 +6,6 @@ import json
 import shutil
 
 import pytest
-
 from cli_assertions import assert_one_line_error
 from task_projects import calls, install_fake, make_repo, path_with
 

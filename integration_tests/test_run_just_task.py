@@ -14,7 +14,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from cli_assertions import assert_one_line_error
 from task_projects import make_repo, path_with
 

@@ -8,7 +8,6 @@ import shutil
 import time
 
 import pytest
-
 from cli_assertions import assert_one_line_error
 from task_projects import gone as _gone
 from task_projects import make_repo, wait_until_gone

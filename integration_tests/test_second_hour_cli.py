@@ -11,10 +11,10 @@ import re
 from pathlib import Path
 
 import pytest
-
 from cli_assertions import assert_one_line_error
-from dp import DISTRIBUTION, UNINSTALL_HINT
 from task_projects import calls, install_fake, make_repo, path_with
+
+from dp import DISTRIBUTION, UNINSTALL_HINT
 
 
 def test_uninstall_help_names_the_distribution_that_is_dp(dp):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from task_projects import calls, install_fake, make_repo, path_with
 
 

@@ -151,6 +151,7 @@ def test_a_hostile_collection_is_one_clear_error(dp, tmp_path, name, content):
 def test_every_reading_command_reads_a_read_only_store(dp, db_path, env, read_only_run):
     """Issue 38 (9): dp desires, paths and suggest read a store they cannot write, as aliases and doctor do."""
     from capture_support import failure, run_capture
+
     from conftest import DP_BIN
 
     assert dp("alias", "--cmd", "grep", "--replace", "rg").returncode == 0

@@ -161,7 +161,7 @@ AGENT_WORDS = [
     f"\\$\\(touch\\ {MARKER}\\)",
     "'it'\\''s'",
     f"--output={MARKER}",
-    f"'line\\nEOF'",
+    "'line\\nEOF'",
 ]
 ALIAS_CONTEXTS = [
     'echo "[{{ arg(1) }}]"',

@@ -6,9 +6,9 @@ import pytest
 
 from dp.errors import DpError
 from dp.install.agents_md import render, rule_entries
-from dp.rules.wording import code, recipe_preview
 from dp.install.markers import BEGIN, END, with_block, write_block
 from dp.rules.model import Rule
+from dp.rules.wording import code, recipe_preview
 from dp.store import Store
 
 SCRIPT = 'while true; do\n  status=$(gt mol status 2>&1)\n  echo "$status"\n  sleep 5\ndone'

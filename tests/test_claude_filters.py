@@ -14,8 +14,15 @@ import pytest
 
 from dp.agents.claude import filters
 from dp.agents.claude.filters import (
-    MAX_CONDITIONS, PLAIN_MATCHER, POST_TOOL_BATCH, PRE, SESSION_START, bash_words, other_tools,
-    plain_installed, wanted,
+    MAX_CONDITIONS,
+    PLAIN_MATCHER,
+    POST_TOOL_BATCH,
+    PRE,
+    SESSION_START,
+    bash_words,
+    other_tools,
+    plain_installed,
+    wanted,
 )
 from dp.rules.model import Rule
 

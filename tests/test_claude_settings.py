@@ -13,13 +13,13 @@ import pytest
 from dp.agents import tools
 from dp.agents.executable import find_pave_check, hook_argv, hook_command, hook_options, shim_reason
 from dp.agents.settings import (
-    sync_entries,
     dump_settings,
     is_dp_command,
     matcher_matches,
     parse_settings,
     remove_entries,
     settings_path,
+    sync_entries,
 )
 from dp.errors import DpError
 from dp.files import replace_file

@@ -20,8 +20,15 @@ from blocking_support import outcome_within
 from dp import files
 from dp.errors import DpError
 from dp.files import (
-    BACKUP_GENERATIONS, FileChanged, backups_of, read_bytes, read_regular, remove_file, replace_file,
-    resolve, write_atomically,
+    BACKUP_GENERATIONS,
+    FileChanged,
+    backups_of,
+    read_bytes,
+    read_regular,
+    remove_file,
+    replace_file,
+    resolve,
+    write_atomically,
 )
 
 

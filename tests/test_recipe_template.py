@@ -13,6 +13,7 @@ import pytest
 from dp.rules.recipe import Arg, _in_context, program_for, render, template_error
 from dp.templating import TemplateError as RecipeError  # one error type for both template surfaces
 
+
 @pytest.fixture(autouse=True)
 def private_cache(tmp_path, monkeypatch):
     """bashlex tables and compiled recipes go to a temporary cache, not ~/.cache."""
@@ -74,7 +75,8 @@ def test_the_agents_words_reach_the_script_as_they_would_the_original_command(tm
     args = [Arg("", word) for word in typed]
     script = render("printf '[%s]' {{ args }}", args=args, matched="", raw="", full="", cwd="")[0]
     original = "printf '[%s]' " + " ".join(typed)
-    run = lambda text: subprocess.run(["bash", "-c", text], cwd=tmp_path, capture_output=True, text=True).stdout
+    def run(text):
+        return subprocess.run(["bash", "-c", text], cwd=tmp_path, capture_output=True, text=True).stdout
     assert run(script) == run(original) == f"[x; rm -rf ~][{os.environ['HOME']}][{os.environ['HOME']}/x][a.txt]"
 
 

@@ -3,8 +3,13 @@
 import pytest
 
 from dp.recipes.discovery import (
-    AgentNotFound, find_recipe, is_safe_recipe_name, list_recipe_files, read_agent_prompt,
-    resolve_agent, search_roots,
+    AgentNotFound,
+    find_recipe,
+    is_safe_recipe_name,
+    list_recipe_files,
+    read_agent_prompt,
+    resolve_agent,
+    search_roots,
 )
 from dp.recipes.jsonout import extract_json, parse_output
 

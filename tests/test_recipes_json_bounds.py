@@ -33,7 +33,7 @@ def test_json_after_more_bracket_candidates_than_the_limit_is_not_looked_for():
 
 
 def test_a_large_document_that_closes_is_found_whole():
-    text = "Result: " + '{"items": [' + ", ".join(['{"n": %d}' % n for n in range(50_000)]) + "]} trailing"
+    text = "Result: " + '{"items": [' + ", ".join([f'{{"n": {n}}}' for n in range(50_000)]) + "]} trailing"
     found, value = extract_json(text)
     assert found and len(value["items"]) == 50_000
 

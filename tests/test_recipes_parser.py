@@ -10,7 +10,11 @@ import pytest
 from dp.hook import HOOK_TIMEOUT_SECONDS
 from dp.recipes import model
 from dp.recipes.parser import (
-    RecipeError, load_recipe, parse_assignment, parse_recipe_text, resolve_recipe_argument,
+    RecipeError,
+    load_recipe,
+    parse_assignment,
+    parse_recipe_text,
+    resolve_recipe_argument,
 )
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "recipes"

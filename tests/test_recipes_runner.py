@@ -773,8 +773,8 @@ def test_auto_stage_after_agent_steps(tmp_path, agent, auto_stage, expected):
 
 
 def test_custom_adapter(tmp_path):
-    from dp.recipes.agents import AgentAdapter
     from dp.process import ProcessResult
+    from dp.recipes.agents import AgentAdapter
 
     class Echo(AgentAdapter):
         def __init__(self):

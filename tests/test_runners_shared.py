@@ -17,7 +17,14 @@ import pytest
 from dp.errors import DpError
 from dp.runners import deno
 from dp.runners.base import (
-    MAX_PROJECT_FILE_BYTES, first_existing, read_json, read_jsonc, read_text, read_toml, table, tool_listing,
+    MAX_PROJECT_FILE_BYTES,
+    first_existing,
+    read_json,
+    read_jsonc,
+    read_text,
+    read_toml,
+    table,
+    tool_listing,
 )
 
 

@@ -17,8 +17,8 @@ import time
 import pytest
 
 from dp.capture.events import failure_row
-from dp.rules.model import Rule
 from dp.hook import HOOK_TIMEOUT_SECONDS
+from dp.rules.model import Rule
 from dp.store import Store, desires, open_readonly, tool_alias
 from dp.store.connection import connect, connect_for_writes, transaction
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from typing import Optional
 
 import typer
 
@@ -39,7 +38,7 @@ def _global_options(
     """dp's shared options may also come before the command name."""
 
 
-def build_app(command: Optional[str] = None) -> typer.Typer:
+def build_app(command: str | None = None) -> typer.Typer:
     """The dp app. Given the invoked command's name, only its module is imported.
 
     Each module under ``dp.cli.commands`` registers the command named like it
@@ -64,7 +63,7 @@ def build_app(command: Optional[str] = None) -> typer.Typer:
     return app
 
 
-def command_word(args: list[str]) -> Optional[str]:
+def command_word(args: list[str]) -> str | None:
     """The command named in ``args``: the first word after dp's global options."""
     words = iter(args)
     for word in words:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """dp's exit status. Output to a reader that has gone (``dp aliases | head -1``) ends quietly
     with status 1 on every path — typer's, the remembered parse, the kept help page — as click
     ends it: stdout is flushed here, so whether dp's last bytes were still buffered or already

@@ -14,7 +14,6 @@ import inspect
 import os
 from dataclasses import replace
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -26,14 +25,14 @@ _START_KEY = "dp.started_in"  # the directory dp was started in, before any --cw
 # name -> (annotation, the option); the parameter a command gets is "dp_<name>".
 _OPTIONS = {
     "db": (
-        Optional[Path],
+        Path | None,
         typer.Option(
             None, "--db", metavar="PATH",
             help="The alias store (default: $DP_DB, then ~/.dp/dp.db).",
         ),
     ),
     "cwd": (
-        Optional[Path],
+        Path | None,
         typer.Option(
             None, "--cwd", "-C", metavar="DIR",
             help="Run as if dp was started in DIR (like git -C); relative paths are read from DIR.",

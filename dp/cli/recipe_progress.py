@@ -34,7 +34,7 @@ def progress_every() -> float:
     return every if every >= MIN_PROGRESS_EVERY else PROGRESS_EVERY  # nan compares false too
 
 
-def listener(progress: bool, stream: bool) -> "CliListener":
+def listener(progress: bool, stream: bool) -> CliListener:
     """The listener for a run: live table / event lines with ``progress``, else streamed output in text mode."""
     if progress:
         return CliListener(live=_LiveTable() if sys.stderr.isatty() else None, events=True)

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
 
 
 @dataclass(frozen=True)
 class Shared:
     """The shared options of one invocation."""
 
-    db: Optional[Path] = None
-    cwd: Optional[Path] = None
+    db: Path | None = None
+    cwd: Path | None = None
     json: bool = False
     quiet: bool = False
 
@@ -58,7 +57,7 @@ class Shared:
                 raise DpError(f"--cwd {self.cwd}: cannot enter it ({exc.strerror})", exit_code=2) from None
 
     @classmethod
-    def from_plain(cls, values: tuple) -> "Shared":
+    def from_plain(cls, values: tuple) -> Shared:
         db, cwd, json, quiet = values
         return cls(None if db is None else Path(db), None if cwd is None else Path(cwd), json, quiet)
 

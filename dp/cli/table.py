@@ -8,7 +8,7 @@ count East Asian wide characters as two columns and combining marks as none.
 from __future__ import annotations
 
 import unicodedata
-from typing import Sequence
+from collections.abc import Sequence
 
 from dp.terminal import printable
 

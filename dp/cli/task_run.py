@@ -8,7 +8,7 @@ it timed out, and dp exits with the child's exit code.
 
 from __future__ import annotations
 
-from typing import Callable, Optional, Sequence
+from collections.abc import Callable, Sequence
 
 import typer
 
@@ -76,7 +76,7 @@ def task_arguments(ctx: typer.Context, args) -> list[str]:
     return [*(args or []), *ctx.meta.get(_PASSTHROUGH, [])]
 
 
-def carry_out_task(resolved, project, *, timeout: Optional[float], dry_run: bool, as_json: bool) -> None:
+def carry_out_task(resolved, project, *, timeout: float | None, dry_run: bool, as_json: bool) -> None:
     """Run a task ``dp.runners.resolve`` chose, saying which runner and why."""
     from dp.project.task import task_command
 
@@ -106,13 +106,13 @@ def carry_out_task(resolved, project, *, timeout: Optional[float], dry_run: bool
 def carry_out(
     command,
     *,
-    timeout: Optional[float],
+    timeout: float | None,
     dry_run: bool,
     as_json: bool,
-    why: Optional[str] = None,
-    details: Optional[dict] = None,
+    why: str | None = None,
+    details: dict | None = None,
     notes: Sequence[str] = (),
-    failure_hint: Optional[Callable[[str], Optional[str]]] = None,
+    failure_hint: Callable[[str], str | None] | None = None,
 ) -> None:
     """Show (``dry_run``) or run a planned ``dp.project.command.Command`` (once ``checked``).
 

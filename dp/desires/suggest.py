@@ -28,7 +28,7 @@ import json
 from dp.desires import hints
 from dp.desires.query import iso, parse_input
 from dp.desires.similarity import best_tool
-from dp.rules.model import BASH_PARAM, BASH_TOOL, COMMAND, FLAG, RECIPE, TOOL_ALIAS
+from dp.rules.model import BASH_PARAM, BASH_TOOL, FLAG, RECIPE, TOOL_ALIAS
 from dp.store import desires
 
 MAX_EVIDENCE = 3
@@ -175,7 +175,8 @@ def _learned_rule(conn, item):
     and works as typed; the answer after a failure only ever follows a failure."""
     import shutil
 
-    from dp.learn.answer import COMMAND, FLAG as FLAG_CHANGE
+    from dp.learn.answer import COMMAND
+    from dp.learn.answer import FLAG as FLAG_CHANGE
     from dp.learn.tables import table_pair
     from dp.rules.build import recipe_command
 

@@ -16,8 +16,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from dp.agents import with_part
-from dp.layers.effective import merge
-
 from dp.doctor import reach
 from dp.doctor.agents import check_agents, installed_agents
 from dp.doctor.capture import check_capture
@@ -33,6 +31,7 @@ from dp.doctor.rules import check_rules
 from dp.doctor.settings_files import check_settings, installed, settings_files
 from dp.doctor.store import check_store
 from dp.doctor.team import check_team
+from dp.layers.effective import merge
 
 
 def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> list[Finding]:

@@ -25,8 +25,8 @@ def check_mcp(cwd: Path, home: Path | None = None) -> list[Finding]:
 
 
 def _check_registration(registration: dict, cwd: Path) -> Finding:
-    from dp.agents.executable import find_program
     from dp.agents import get
+    from dp.agents.executable import find_program
     from dp.mcp.probe import ProbeError, list_tools
     from dp.mcp.tools import TOOL_NAMES
 

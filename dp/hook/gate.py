@@ -181,9 +181,8 @@ def contents(db_path) -> dict:
     from dp.rules import BASH_TOOL, TOOL_ALIAS
     from dp.store import read_rules
     from dp.store.read import read_store
-    from dp.widening import MENTION
-
     from dp.store.write import read_shadow_rules
+    from dp.widening import MENTION
 
     store = read_rules(db_path)
     project = read_store(db_path, trusted_rules)

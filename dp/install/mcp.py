@@ -15,7 +15,6 @@ from dp.errors import DpError
 from dp.files import read_bytes, replace_file
 
 
-
 def _config():
     """Where MCP servers are registered and in what entry: the default agent's "mcp_config" part."""
     from dp.agents import get

@@ -18,8 +18,7 @@ import os
 from pathlib import Path
 
 from dp.errors import DpError
-from dp.files import (Rehearsal, read_bytes, rehearsing, remove_empty_directory, remove_file, remove_tree,
-                      replace_file)
+from dp.files import Rehearsal, read_bytes, rehearsing, remove_empty_directory, remove_file, remove_tree, replace_file
 from dp.store import installs
 
 # A kind of install → the function that takes it out of one file: (path, scope, record) -> report.

@@ -230,7 +230,6 @@ def _read(path: str) -> tuple:
 
     from dp.errors import DpError
     from dp.files import read_regular
-
     from dp.layers.projectfile import _program, parse
 
     real = os.path.realpath(path)

@@ -12,7 +12,6 @@ Every source dp reads feeds the same rows (the capture hook, and through
 from __future__ import annotations
 
 import json
-import os
 from difflib import SequenceMatcher
 
 from dp.learn.answer import command_starts, normalised, words

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Optional
 
 # The tail of a child's output a tool returns: beyond this the front is cut,
 # with a note. Claude Code itself cuts MCP results at ~25,000 tokens.
@@ -30,7 +29,7 @@ class InvalidParams(ToolRefusal):
 class Job:
     """Shared between the worker thread (writes) and the event loop (reads)."""
 
-    def __init__(self, total: Optional[float] = None):
+    def __init__(self, total: float | None = None):
         self.cancel = threading.Event()
         self.total = total
         self.started = time.monotonic()

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from dp.errors import DpError
 from dp.mcp.job import OUTPUT_LIMIT, InvalidParams, Job, ToolRefusal, bounded
@@ -35,7 +35,7 @@ def run_planned(command, job: Job, timeout: float):
     )
 
 
-def optional_string(args: dict, name: str) -> Optional[str]:
+def optional_string(args: dict, name: str) -> str | None:
     value = args.get(name)
     if value is not None and not isinstance(value, str):
         raise InvalidParams(f"{name} must be a string")

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Optional
 
 from dp.errors import DpError
 from dp.paths import walk_up
 from dp.runners import javascript, python
 from dp.runners.base import read_toml, table
-from dp.runners.registry import NoProjectFound, candidates, detect as detect_project, find_root
+from dp.runners.registry import NoProjectFound, candidates, find_root
+from dp.runners.registry import detect as detect_project
 
 DEPENDENCY_FIELDS = ("dependencies", "devDependencies", "optionalDependencies", "peerDependencies")
 
@@ -29,14 +29,14 @@ def decide(start: str) -> dict:
     return {"javascript": _javascript(folder, root), "python": _python(folder, root)}
 
 
-def _nearest(folder: Path, root: Optional[Path], name: str) -> Optional[Path]:
+def _nearest(folder: Path, root: Path | None, name: str) -> Path | None:
     for candidate in candidates(folder, root):
         if (candidate / name).is_file():
             return candidate / name
     return None
 
 
-def _javascript(folder: Path, root: Optional[Path]) -> Optional[dict]:
+def _javascript(folder: Path, root: Path | None) -> dict | None:
     path = _nearest(folder, root, javascript.MANIFEST)
     if path is None:
         return None
@@ -67,7 +67,7 @@ def _javascript(folder: Path, root: Optional[Path]) -> Optional[dict]:
     }
 
 
-def _python(folder: Path, root: Optional[Path]) -> Optional[dict]:
+def _python(folder: Path, root: Path | None) -> dict | None:
     path = _nearest(folder, root, python.MANIFEST)
     if path is None:
         return None
@@ -101,7 +101,7 @@ def _python(folder: Path, root: Optional[Path]) -> Optional[dict]:
     }
 
 
-def _environment(manager: str, directory: Path, root: Optional[Path], data: dict) -> Optional[Path]:
+def _environment(manager: str, directory: Path, root: Path | None, data: dict) -> Path | None:
     """The project's virtual environment if it exists: ``.venv`` of the project or
     of its workspace root, else (Poetry) the one in Poetry's cache."""
     for folder in walk_up(directory, root or directory):
@@ -113,7 +113,7 @@ def _environment(manager: str, directory: Path, root: Optional[Path], data: dict
     return None
 
 
-def _poetry_cache_environment(directory: Path, data: dict) -> Optional[Path]:
+def _poetry_cache_environment(directory: Path, data: dict) -> Path | None:
     """Poetry's own environment: ``{name}-{hash of the project path}-py{X.Y}`` in its cache."""
     import base64
     import hashlib
@@ -146,7 +146,7 @@ def _unknown(runner) -> str:
     return "; ".join(filter(None, (runner.unknown, defined)))
 
 
-def tasks(start: str) -> Optional[dict]:
+def tasks(start: str) -> dict | None:
     """The runners ``dp tasks`` finds for ``start`` and how each task runs, or None."""
     try:
         project = detect_project(Path(start))

@@ -16,9 +16,9 @@ before anything else about it is worked out.
 from __future__ import annotations
 
 from dp.paving import reach, where
-from dp.paving.words import JAVASCRIPT_WORDS, PYTHON_WORDS, TASK_WORDS
 from dp.paving.javascript import Reaches, Skip
 from dp.paving.markers import Cache, fingerprint
+from dp.paving.words import JAVASCRIPT_WORDS, PYTHON_WORDS, TASK_WORDS
 
 _MAX_SHOWN = 80
 

@@ -12,8 +12,8 @@ the whole process tree ended).
 from __future__ import annotations
 
 import shlex
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Optional, Sequence
 
 from dp.shell.quoting import with_heredoc
 
@@ -23,7 +23,7 @@ class Command:
 
     __slots__ = ("argv", "cwd", "stdin")
 
-    def __init__(self, argv: Sequence[str], cwd: Path, stdin: Optional[bytes] = None):
+    def __init__(self, argv: Sequence[str], cwd: Path, stdin: bytes | None = None):
         self.argv = tuple(argv)
         self.cwd = cwd
         self.stdin = stdin
@@ -48,7 +48,7 @@ class Command:
             planned["stdin"] = self.stdin.decode("utf-8", errors="replace")
         return planned
 
-    def checked(self) -> "Command":
+    def checked(self) -> Command:
         """This command, if its directory is one dp may act in; else the DpError saying why."""
         from dp.project.workdir import working_directory
 

@@ -10,8 +10,9 @@ otherwise passed through untouched.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import BinaryIO, Iterable, Mapping, Optional
+from typing import BinaryIO
 
 from dp.errors import DpError
 from dp.files import read_regular
@@ -35,7 +36,7 @@ def commit_command(root: Path, message: bytes) -> Command:
     return Command(["git", "commit", "--file=-"], root, stdin=message)
 
 
-def max_commit_size(environ: Optional[Mapping[str, str]] = None) -> int:
+def max_commit_size(environ: Mapping[str, str] | None = None) -> int:
     """The commit message limit in bytes: 16 KB unless DP_MAX_COMMIT_SIZE says otherwise."""
     raw = (os.environ if environ is None else environ).get(MAX_COMMIT_SIZE_ENV, "").strip()
     if not raw:
@@ -48,8 +49,8 @@ def max_commit_size(environ: Optional[Mapping[str, str]] = None) -> int:
 def read_message(
     root: Path,
     *,
-    message: Optional[str],
-    file: Optional[str],
+    message: str | None,
+    file: str | None,
     stdin: BinaryIO,
     limit: int,
 ) -> bytes:

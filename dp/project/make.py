@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Optional, Tuple
 
 from dp.errors import DpError
 from dp.project.command import Command
@@ -30,7 +29,7 @@ def check_target(name: str) -> str:
     return name
 
 
-def make_command(directory: Path, target: Optional[str] = None) -> Command:
+def make_command(directory: Path, target: str | None = None) -> Command:
     """``make TARGET`` (or plain ``make`` for the default goal) in ``directory``."""
     argv = ["make"] if target is None else ["make", check_target(target)]
     require_makefile(directory)
@@ -48,7 +47,7 @@ def require_makefile(directory: Path) -> Path:
     return makefile
 
 
-def make_targets(directory: Path) -> Tuple[Path, list]:
+def make_targets(directory: Path) -> tuple[Path, list]:
     """The makefile in ``directory`` and its targets, as make's own database lists them."""
     makefile = require_makefile(directory)
     return makefile, list_targets(directory)
@@ -59,7 +58,7 @@ def runnable(name: str) -> bool:
     return TARGET_NAME.fullmatch(name) is not None
 
 
-def unknown_target_hint(directory: Path, target: Optional[str], output: str) -> Optional[str]:
+def unknown_target_hint(directory: Path, target: str | None, output: str) -> str | None:
     """After make said it has no rule for ``target``: the closest targets it does have."""
     if target is None or f"No rule to make target '{target}'" not in output:
         return None

@@ -12,7 +12,6 @@ becomes a checked ``Command`` that runs through ``Command.run`` like theirs.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 from dp.project.command import Command
 from dp.project.workdir import PathLike, working_directory
@@ -20,7 +19,7 @@ from dp.runners import confine
 from dp.runners.resolution import ResolvedTask
 
 
-def task_directory(base: Path, requested: Optional[PathLike], label: str = "--cwd") -> Path:
+def task_directory(base: Path, requested: PathLike | None, label: str = "--cwd") -> Path:
     """``requested`` (relative to ``base``; None: ``base``) inside the project, if dp may act there.
 
     ``label`` names the option (or MCP parameter) in the refusal.

@@ -12,7 +12,7 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import Optional, Union
+from typing import Union
 
 from dp.errors import DpError
 from dp.paths import inside
@@ -29,7 +29,7 @@ SYSTEM_DIRECTORIES = ("/", "/var", "/private", "/private/var")
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-def working_directory(requested: Optional[PathLike] = None) -> Path:
+def working_directory(requested: PathLike | None = None) -> Path:
     """The real path of ``requested`` (default: the current directory), if dp may act there."""
     spelled = Path(os.path.abspath(os.fspath(requested) if requested is not None else os.getcwd()))
     resolved = Path(os.path.realpath(spelled))

@@ -18,7 +18,6 @@ import tempfile
 import threading
 from dataclasses import KW_ONLY, dataclass
 from pathlib import Path
-from typing import Optional
 
 NON_INTERACTIVE_FOOTER = (
     "\n\n---\nYou are running non-interactively as one step of an automated dp recipe. "
@@ -43,15 +42,15 @@ class AgentRequest:
 
     prompt: str
     _: KW_ONLY
-    system_prompt: Optional[str] = None
-    agent_name: Optional[str] = None
-    model: Optional[str] = None
-    mode: Optional[str] = None
-    working_dir: Optional[Path] = None
-    timeout: Optional[float] = None
-    cancel: Optional[threading.Event] = None  # set when the run is interrupted: end the agent
+    system_prompt: str | None = None
+    agent_name: str | None = None
+    model: str | None = None
+    mode: str | None = None
+    working_dir: Path | None = None
+    timeout: float | None = None
+    cancel: threading.Event | None = None  # set when the run is interrupted: end the agent
 
-    def with_prompt(self, prompt: str) -> "AgentRequest":
+    def with_prompt(self, prompt: str) -> AgentRequest:
         """The same request asking something else (the JSON-only retry)."""
         other = copy.copy(self)
         other.prompt = prompt
@@ -69,7 +68,7 @@ class PromptCliAdapter(AgentAdapter):
     """``claude -p PROMPT`` (the default agent's program) in a fresh temporary directory unless the step
     sets working_dir."""
 
-    def __init__(self, binary: Optional[str] = None):
+    def __init__(self, binary: str | None = None):
         if not binary and not os.environ.get(AGENT_BINARY_ENV):
             from dp.agents import get
 

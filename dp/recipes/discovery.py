@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable, Optional
 
 from dp.paths import confined
 
@@ -39,7 +39,7 @@ def is_safe_recipe_name(name: str) -> bool:
     return bool(_RECIPE_NAME.fullmatch(name)) and ".." not in name
 
 
-def find_recipe(name: str, roots: Iterable[Path]) -> Optional[Path]:
+def find_recipe(name: str, roots: Iterable[Path]) -> Path | None:
     """The first ``<root>/<name>.yaml|.yml`` that exists and stays inside its root."""
     if not is_safe_recipe_name(name):
         return None
@@ -52,7 +52,7 @@ def find_recipe(name: str, roots: Iterable[Path]) -> Optional[Path]:
     return None
 
 
-def contained(root: Path, relative: str) -> Optional[Path]:
+def contained(root: Path, relative: str) -> Path | None:
     """``root/relative`` resolved, if it exists and is inside ``root`` once canonicalised."""
     return confined(root / relative, root, strict=True)
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Optional
 
 from dp.errors import DpError
 from dp.recipes import conditions, jsonout, model, steps, templates
@@ -32,7 +31,7 @@ class Outcome:
 
     __slots__ = ("result", "updates")
 
-    def __init__(self, result: model.StepResult, updates: Optional[dict] = None):
+    def __init__(self, result: model.StepResult, updates: dict | None = None):
         self.result = result
         self.updates = updates or {}
 
@@ -67,7 +66,7 @@ class Frame:
         context = (templates.Planned if self.options.dry_run else dict)(context)
         results: list[model.StepResult] = []
         index = 0
-        failed_step: Optional[str] = None
+        failed_step: str | None = None
         while index < len(recipe.steps):
             batch = model.batch(recipe.steps, index)
             index += len(batch)
@@ -183,7 +182,7 @@ class Frame:
             result.status, result.error = model.FAILED, str(exc)
         return self._finish(result, call.recipe, call.depth)
 
-    def _skip_reason(self, step: model.Step, context: dict) -> Optional[str]:
+    def _skip_reason(self, step: model.Step, context: dict) -> str | None:
         """Why the step does not run, or None to run it; StepFailed for a broken condition."""
         tags = set(step.when_tags)
         if tags and not tags & self.options.include_tags:
@@ -202,7 +201,7 @@ class Frame:
         return None
 
     def _finish(self, result: model.StepResult, recipe: model.Recipe, depth: int,
-                updates: Optional[dict] = None) -> Outcome:
+                updates: dict | None = None) -> Outcome:
         for warning in result.warnings:
             self.options.listener.warning(warning)
         if self.audit is not None:

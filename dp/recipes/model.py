@@ -6,7 +6,7 @@ cheap to import; every field mirrors a YAML key of the recipe format.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 # Step statuses, in the order a step can pass through them.
 PENDING = "pending"
@@ -21,7 +21,7 @@ DEFAULT_MAX_TOTAL_STEPS = 200
 HOOK_NAMES = ("pre_step", "post_step", "on_error")
 
 
-def batch(steps: list["Step"], start: int) -> list["Step"]:
+def batch(steps: list[Step], start: int) -> list[Step]:
     """The step at ``start`` and the consecutive steps sharing its parallel_group: what runs at once."""
     group = steps[start].parallel_group
     end = start + 1
@@ -50,19 +50,19 @@ class Step:
         "auto_stage", "continue_on_error", "when_tags", "parallel_group", "context", "values_as_code",
     )
 
-    command: Optional[str]
-    agent: Optional[str]
-    prompt: Optional[str]
-    recipe: Optional[str]
-    task: Optional[str]
-    output: Optional[str]
-    condition: Optional[str]
-    mode: Optional[str]
-    model: Optional[str]
-    working_dir: Optional[str]
-    timeout: Optional[float]
-    auto_stage: Optional[bool]
-    parallel_group: Optional[str]
+    command: str | None
+    agent: str | None
+    prompt: str | None
+    recipe: str | None
+    task: str | None
+    output: str | None
+    condition: str | None
+    mode: str | None
+    model: str | None
+    working_dir: str | None
+    timeout: float | None
+    auto_stage: bool | None
+    parallel_group: str | None
     parse_json: bool
     parse_json_required: bool
     continue_on_error: bool
@@ -104,9 +104,9 @@ class Recipe:
     def __init__(self, name: str, steps: list[Step], **fields: Any):
         self.name = name
         self.steps = steps
-        self.version: Optional[str] = fields.get("version")
-        self.description: Optional[str] = fields.get("description")
-        self.author: Optional[str] = fields.get("author")
+        self.version: str | None = fields.get("version")
+        self.description: str | None = fields.get("description")
+        self.author: str | None = fields.get("author")
         self.tags: list[str] = list(fields.get("tags") or [])
         self.context: dict[str, Any] = dict(fields.get("context") or {})
         self.max_depth: int = fields.get("max_depth", DEFAULT_MAX_DEPTH)
@@ -128,12 +128,12 @@ class StepResult:
         self.step_id = step_id
         self.type = type
         self.status = status
-        self.output: Optional[str] = None
-        self.error: Optional[str] = None  # why it failed
-        self.reason: Optional[str] = None  # why it was skipped or not run
+        self.output: str | None = None
+        self.error: str | None = None  # why it failed
+        self.reason: str | None = None  # why it was skipped or not run
         self.duration_ms = 0
         self.warnings: list[str] = []
-        self.rendered: Optional[str] = None  # dry-run: what would run
+        self.rendered: str | None = None  # dry-run: what would run
         self.children: list[StepResult] = []
         self.tolerated = False  # failed, but the step has continue_on_error
         self.values_as_code = False  # the step opted in to values reaching code (the audit log says so)

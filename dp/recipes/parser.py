@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable, Optional
+from typing import Any
 
 from dp.recipes import discovery, model, templates, variables
 from dp.recipes.checks import IDENTIFIER, is_mapping_of_names, string_list, suggest
+from dp.recipes.loader import EXIT_NOT_FOUND, RecipeError, load_yaml, read_recipe_text
 from dp.recipes.steps import schema
 from dp.recipes.steps.bash import check_shell_template
-from dp.recipes.loader import EXIT_NOT_FOUND, RecipeError, load_yaml, read_recipe_text
 
 TOP_KEYS = (
     "name", "version", "description", "author", "tags", "context", "steps", "recursion",
@@ -162,7 +163,7 @@ def _unknown_keys(raw: dict, source: str) -> tuple[list[str], list[str]]:
     return misspelt, warnings
 
 
-def build_recipe(raw: dict, source: str, path: Optional[Path], warnings: list[str],
+def build_recipe(raw: dict, source: str, path: Path | None, warnings: list[str],
                  problems: Iterable[str] = ()) -> model.Recipe:
     """The ``Recipe`` for a loaded document; RecipeError listing every problem found (and ``problems``)."""
     problems = list(problems)
@@ -260,7 +261,7 @@ def _group_warnings(built: list[model.Step]) -> list[str]:
     """Parallel groups only form from consecutive steps; say so when one is split up."""
     warnings: list[str] = []
     closed: set[str] = set()
-    previous: Optional[str] = None
+    previous: str | None = None
     members: dict[str, set[str]] = {}
     for step in built:
         group = step.parallel_group

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable, Optional
+from typing import Any
 
 from dp.recipes import agents, discovery, model, variables
 from dp.recipes.frame import Frame
@@ -42,11 +43,11 @@ class RunOptions:
     """How to run: where, with what, and what to leave out."""
 
     def __init__(self, project_dir: Path, *, recipe_dirs: Iterable[Path] = (),
-                 agent_dirs: Iterable[Path] = (), adapter: Optional[agents.AgentAdapter] = None,
+                 agent_dirs: Iterable[Path] = (), adapter: agents.AgentAdapter | None = None,
                  dry_run: bool = False, include_tags: Iterable[str] = (),
-                 exclude_tags: Iterable[str] = (), audit_dir: Optional[Path] = None,
-                 auto_stage: bool = True, listener: Optional[Listener] = None,
-                 max_parallel: int = MAX_PARALLEL, cancel: Optional[threading.Event] = None):
+                 exclude_tags: Iterable[str] = (), audit_dir: Path | None = None,
+                 auto_stage: bool = True, listener: Listener | None = None,
+                 max_parallel: int = MAX_PARALLEL, cancel: threading.Event | None = None):
         self.project_dir = Path(project_dir).resolve()
         self.recipe_roots = discovery.search_roots(self.project_dir, recipe_dirs)
         # How a recipe step loads its sub-recipe: the parser reads the step table, so the step module
@@ -68,7 +69,7 @@ class RunOptions:
 
 
 def run_recipe(recipe: model.Recipe, options: RunOptions,
-               overrides: Optional[dict[str, Any]] = None) -> model.RecipeResult:
+               overrides: dict[str, Any] | None = None) -> model.RecipeResult:
     """Run ``recipe`` with its context plus ``overrides`` (``--set``)."""
     variables.require_defined(recipe, overrides or {}, options.recipe_roots, options.load_recipe)  # before any step runs
     started = time.monotonic()

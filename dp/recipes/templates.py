@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from typing import Any, Optional
+from typing import Any
 
 from dp.recipes.conditions import string_form
 from dp.templating import TemplateError
@@ -174,7 +174,7 @@ def render_text(template: str, variables: dict[str, Any]) -> Rendered:
 OPT_IN = " (a value you wrote yourself may run there: values_as_code: true on the step)"
 
 
-def render_shell(template: str, variables: Optional[dict[str, Any]], *, code_allowed: bool = False,
+def render_shell(template: str, variables: dict[str, Any] | None, *, code_allowed: bool = False,
                  opt_in: bool = True) -> Rendered:
     """The script for ``template``: each placeholder a reference to a variable holding its value.
 

@@ -26,8 +26,8 @@ find here.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Iterable, Iterator, Optional
 
 from dp.recipes import discovery, model, templates
 from dp.recipes.checks import suggest
@@ -125,7 +125,7 @@ class _Walk:
                 if templates.root_name(path) not in known | guarded]
 
     def _child(self, step: model.Step, parent: model.Recipe, known: set[str], chain: list[str],
-               found: list[str]) -> Optional[set[str]]:
+               found: list[str]) -> set[str] | None:
         """The names a sub-recipe step adds (None when its recipe cannot be read here); its own
         problems, as run with what this step hands it, go to ``found``."""
         child = self._load(step.recipe, parent)
@@ -145,7 +145,7 @@ class _Walk:
                 names |= self._sets(child, depth + 1)
         return names
 
-    def _load(self, name: str, parent: model.Recipe) -> Optional[model.Recipe]:
+    def _load(self, name: str, parent: model.Recipe) -> model.Recipe | None:
         from dp.recipes.loader import RecipeError
 
         roots = [*self.roots, *([Path(parent.path).parent] if parent.path is not None else [])]
@@ -158,7 +158,7 @@ class _Walk:
             return None
 
 
-def _problem(path: str, line: int, known: set[str], later: Optional[dict[str, str]] = None) -> str:
+def _problem(path: str, line: int, known: set[str], later: dict[str, str] | None = None) -> str:
     name = templates.root_name(path)
     why = ""
     if later and name in later:

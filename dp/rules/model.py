@@ -8,7 +8,17 @@ rule concerns its call.
 """
 
 from dp.rules import (  # noqa: F401 (the vocabulary, dp.rules: imported from here all over dp)
-    APPLY_ORDER, BASH_PARAM, BASH_TOOL, COMMAND, FIELDS, FLAG, KEY_FIELDS, LITERAL, MATCH_KINDS, RECIPE, REGEX,
+    APPLY_ORDER,
+    BASH_PARAM,
+    BASH_TOOL,
+    COMMAND,
+    FIELDS,
+    FLAG,
+    KEY_FIELDS,
+    LITERAL,
+    MATCH_KINDS,
+    RECIPE,
+    REGEX,
     TOOL_ALIAS,
 )
 

@@ -373,7 +373,7 @@ def _from_go(source: str) -> str:
     def translate(match: re.Match) -> str:
         name, number = match.group(1), match.group(2)
         if number:
-            return "{{ arg(%s) }}" % number
-        return "{{ %s }}" % name.lower()
+            return f"{{{{ arg({number}) }}}}"
+        return f"{{{{ {name.lower()} }}}}"
 
     return _GO_SYNTAX.sub(translate, source)

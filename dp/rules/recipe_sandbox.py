@@ -133,8 +133,8 @@ def environment():
 def _build():
     load_jinja()
     from jinja2 import Undefined
-    from jinja2.exceptions import UndefinedError
     from jinja2.compiler import CodeGenerator
+    from jinja2.exceptions import UndefinedError
     from jinja2.runtime import Macro
     from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 

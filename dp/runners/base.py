@@ -17,9 +17,10 @@ import contextvars
 import json
 import shlex
 import sys
-from pathlib import Path
+from collections.abc import Sequence
 from dataclasses import KW_ONLY, dataclass
-from typing import Any, Optional, Protocol, Sequence
+from pathlib import Path
+from typing import Any, Protocol
 
 from dp.errors import DpError
 
@@ -62,10 +63,10 @@ class Task:
     name: str
     argv: Sequence[str]
     _: KW_ONLY
-    description: Optional[str] = None
+    description: str | None = None
     kind: str = "task"
     origin: str = DEFINED
-    arg_separator: Optional[str] = None
+    arg_separator: str | None = None
     dashdash_marks_args: bool = False
     accepts_args: bool = True
     # Defined in a branch the tool chooses when it reads its file (a Makefile's
@@ -127,7 +128,7 @@ class Runner:
     def __post_init__(self) -> None:
         self.tasks = sorted(self.tasks, key=lambda task: (task.origin == BUILTIN, task.name))
 
-    def task(self, name: str) -> Optional[Task]:
+    def task(self, name: str) -> Task | None:
         return next((task for task in self.tasks if task.name == name), None)
 
     def to_json(self) -> dict:
@@ -227,7 +228,7 @@ def table(data: Any, *keys: str) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def first_existing(directory: Path, names: Sequence[str]) -> Optional[Path]:
+def first_existing(directory: Path, names: Sequence[str]) -> Path | None:
     """The first of ``names`` that is a regular file in ``directory``."""
     for name in names:
         candidate = directory / name

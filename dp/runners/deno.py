@@ -11,7 +11,7 @@ package.json beside it is the javascript module's business: with a
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from dp.errors import DpError
 from dp.runners.base import Runner, Task, first_existing, read_jsonc
@@ -43,7 +43,7 @@ def detect(directory: Path, project_root: Path) -> list[Runner]:
     ]
 
 
-def _describe(spec: Any) -> Optional[str]:
+def _describe(spec: Any) -> str | None:
     """A task's description, else its command; None for what is not a task."""
     if isinstance(spec, str):
         return spec

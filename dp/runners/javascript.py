@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from dp.errors import DpError, did_you_mean
 from dp.paths import walk_up
@@ -155,7 +155,7 @@ def _shown(folder: Path, package_dir: Path) -> str:
     return os.path.relpath(folder, package_dir) + "/"
 
 
-def _manager_in(directory: Path, data: dict, prefix: str) -> Optional[ManagerDecision]:
+def _manager_in(directory: Path, data: dict, prefix: str) -> ManagerDecision | None:
     """The decision from ``directory``'s package.json fields or lockfiles, if they say."""
     lockfiles = [(name, manager) for name, manager in LOCKFILES if (directory / name).is_file()]
     declared = _declared_manager(data)
@@ -227,7 +227,7 @@ def _pnpm_before_7(version: str, directory: Path) -> bool:
     return bool(found) and (int(found.group(1)), int(found.group(2))) < (5, 4)
 
 
-def _declared_manager(data: dict) -> Optional[tuple[str, str, str]]:
+def _declared_manager(data: dict) -> tuple[str, str, str] | None:
     """(manager, version, source field) from packageManager or devEngines."""
     field = data.get("packageManager")
     if isinstance(field, str) and field.strip():
@@ -262,7 +262,7 @@ def _known(name: str, field: str) -> str:
     return name
 
 
-def _yarn_flavour(version: Optional[str], directory: Path) -> str:
+def _yarn_flavour(version: str | None, directory: Path) -> str:
     """Yarn 1 ("classic") and Yarn 2+ ("berry") differ; say which this is."""
     if version:
         major = re.match(r"\d+", version)

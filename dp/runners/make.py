@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Optional
 
 from dp.errors import DpError
 from dp.paths import find_upwards
@@ -32,7 +31,7 @@ _INLINE_DOC = re.compile(r"^[^#\t].*?:(?!=)[^#]*##\s*(.+?)\s*$")
 _LINE_DOC = re.compile(r"^##\s*(.+?)\s*$")
 
 
-def find_makefile(directory: Path) -> Optional[Path]:
+def find_makefile(directory: Path) -> Path | None:
     return first_existing(directory, MAKEFILE_NAMES)
 
 

@@ -28,7 +28,6 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
 
 from dp.errors import DpError
 from dp.paths import confined
@@ -48,7 +47,7 @@ _DOC = re.compile(r"##\s*(.+?)\s*$")
 @dataclass
 class Target:
     name: str
-    description: Optional[str]
+    description: str | None
     conditional: bool
 
 

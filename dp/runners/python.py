@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from dp.paths import walk_up
 from dp.runners.base import Runner, Task, first_existing, read_text, read_toml, table
@@ -156,7 +156,7 @@ def _lockfile(directory: Path, project_root: Path, name: str) -> str:
     return ""
 
 
-def _describe(spec: Any) -> Optional[str]:
+def _describe(spec: Any) -> str | None:
     """A script's help text, else the command it runs."""
     if isinstance(spec, str):
         return spec

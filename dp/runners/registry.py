@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional, Union
 
 from dp.errors import DpError
 from dp.paths import confined, find_upwards, walk_up
@@ -73,12 +72,12 @@ class Project:
         }
 
 
-def find_root(start: Path) -> Optional[Path]:
+def find_root(start: Path) -> Path | None:
     """The nearest directory at or above ``start`` that holds ``.git``."""
     return find_upwards(start, ".git")
 
 
-def confine(base: Path, requested: Union[str, Path, None], label: str = "--cwd") -> Path:
+def confine(base: Path, requested: str | Path | None, label: str = "--cwd") -> Path:
     """``requested`` (relative to ``base``) as a real directory inside base's project.
 
     The boundary is the repository root of ``base`` (``base`` itself outside a
@@ -121,14 +120,14 @@ def detect(cwd: Path) -> Project:
     raise NoProjectFound(f"no project found in {where}: no {PROJECT_FILES}")
 
 
-def candidates(start: Path, root: Optional[Path]):
+def candidates(start: Path, root: Path | None):
     """``start`` and its parents up to ``root``, minus dependency and build dirs."""
     for folder in walk_up(start, root):
         if not _excluded(folder, root):
             yield folder
 
 
-def _excluded(folder: Path, root: Optional[Path]) -> bool:
+def _excluded(folder: Path, root: Path | None) -> bool:
     if DEPENDENCY_DIRS.intersection(folder.parts) or (folder / "pyvenv.cfg").exists():
         return True
     return root is not None and bool(BUILD_DIRS.intersection(folder.relative_to(root).parts))

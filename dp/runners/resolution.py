@@ -12,9 +12,9 @@ from __future__ import annotations
 import difflib
 import json
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional, Sequence
 
 from dp.errors import DpError
 from dp.runners.base import BUILTIN, Runner, Task
@@ -43,7 +43,7 @@ class ResolvedTask:
 
 
 def resolve(
-    project: Project, op: str, args: Sequence[str] = (), runner: Optional[str] = None
+    project: Project, op: str, args: Sequence[str] = (), runner: str | None = None
 ) -> ResolvedTask:
     """The one task ``op`` names (its first word; the rest are arguments)."""
     try:
@@ -75,7 +75,7 @@ def refuse_option_like(name: str, what: str) -> None:
 
 
 def unknown_task_message(
-    name: str, runners: Sequence[Runner], scope: Optional[str], problems: Optional[dict] = None
+    name: str, runners: Sequence[Runner], scope: str | None, problems: dict | None = None
 ) -> str:
     """The refusal of an unknown task: the closest name, what exists, what could not be read."""
     where = f"for runner {scope}" if scope else "in this project"

@@ -82,7 +82,7 @@ def _cache_path(package_dir: str) -> str:
     for name in ("yacc.py", "parser.py"):
         stat = os.stat(os.path.join(package_dir, name))
         stamps.append(f"{stat.st_size:x}-{stat.st_mtime_ns:x}")
-    version = "%d%d" % sys.version_info[:2]
+    version = "{}{}".format(*sys.version_info[:2])
     return os.path.join(cache_dir(), f"bashlex-tables-py{version}-{'-'.join(stamps)}.marshal")
 
 

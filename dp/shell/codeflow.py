@@ -30,7 +30,7 @@ import re
 
 from dp.shell.names import known_name
 from dp.shell.sinks import Sink
-from dp.shell.wrappers import basename, is_assignment
+from dp.shell.wrappers import is_assignment
 
 MAX_DEPTH = 3  # shells inside shells' -c scripts judged with the outer taint
 DECLARATIONS = frozenset({"export", "declare", "typeset", "local", "readonly"})

@@ -18,7 +18,16 @@ from __future__ import annotations
 import re
 
 from dp.shell.syntax import (
-    ARITHMETIC, BLANKS, CASE_END, COMMENT, HEREDOC, OPERATOR_CHARS, QUOTED_HEREDOC, RESERVED_WORDS, TEST, Unparseable,
+    ARITHMETIC,
+    BLANKS,
+    CASE_END,
+    COMMENT,
+    HEREDOC,
+    OPERATOR_CHARS,
+    QUOTED_HEREDOC,
+    RESERVED_WORDS,
+    TEST,
+    Unparseable,
 )
 
 # What may follow ]], esac and the `in` of a case for them to be words.
@@ -259,7 +268,6 @@ def substitution_newline(scan, i: int, ends_command: bool) -> int:
     and so do the newlines of the heredoc bodies begun on its line.
     Returns the index past the newline and those bodies.
     """
-    s = scan.s
     start = i
     if scan.regions and scan.regions[-1][1] == i and scan.regions[-1][2] == COMMENT:
         start = scan.regions[-1][0]

@@ -22,8 +22,6 @@ must be data for every program that could receive it.
 
 from __future__ import annotations
 
-from typing import Optional
-
 from dp.shell.names import GNU_NAMES, known_name
 
 
@@ -33,7 +31,7 @@ class Launcher:
     __slots__ = ("values", "code", "positional", "assignments", "tail_options", "guessed", "subcommands", "unknown")
 
     def __init__(self, values=(), code=(), positional: int = 0, *, assignments: bool = False,
-                 tail_options=(), guessed: bool = False, subcommands: Optional[dict] = None, unknown: bool = False):
+                 tail_options=(), guessed: bool = False, subcommands: dict | None = None, unknown: bool = False):
         self.values = frozenset(values)  # options taking a separate data value
         self.code = frozenset(code)  # options whose value is a command line or program (code)
         self.positional = positional  # words before the command (timeout DURATION, docker run IMAGE)
@@ -203,7 +201,7 @@ XARGS_VALUES = frozenset({"-I", "-L", "-n", "-P", "-s", "-E", "-d", "-a", "--arg
 _UNKNOWN = Launcher(guessed=True, unknown=True)
 
 
-def launcher_for(word: str, values: list[str]) -> Optional[tuple[Launcher, int]]:
+def launcher_for(word: str, values: list[str]) -> tuple[Launcher, int] | None:
     """(the launcher a command word runs as, where its own words start), or None when it launches
     nothing: a listed launcher (after its subcommands: ``docker run``), or a program dp does not know
     that carries a shell, an interpreter or a launcher among its words (``prlimit … sh -c …``)."""
@@ -233,7 +231,7 @@ def _unknown(name: str) -> bool:
     return not (name in DATA_PROGRAMS or name in BUILTINS or sinks.program_name(name) in sinks.SINKS)
 
 
-def tail_start(launcher: Launcher, values: list[str]) -> tuple[Optional[Launcher], int]:
+def tail_start(launcher: Launcher, values: list[str]) -> tuple[Launcher | None, int]:
     """(the launcher that applies after subcommands, where its own words start), or (None, 0)
     when these words do not launch (``docker ps``, ``uv pip install``): then the program is just a program."""
     at = 0

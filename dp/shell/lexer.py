@@ -25,10 +25,20 @@ from __future__ import annotations
 import re
 
 from dp.shell.scanner import Scanner
-from dp.shell.syntax import QUOTING
 from dp.shell.syntax import (  # noqa: F401  (re-exported: the kinds of regions, and the error, as callers know them)
-    ANSI_C_QUOTED, ARITHMETIC, BACKTICK, COMMENT, DOUBLE_QUOTED, HEREDOC, PARAMETER, QUOTED_HEREDOC, SINGLE_QUOTED,
-    SUBSTITUTION, TEST, Unparseable,
+    ANSI_C_QUOTED,
+    ARITHMETIC,
+    BACKTICK,
+    COMMENT,
+    DOUBLE_QUOTED,
+    HEREDOC,
+    PARAMETER,
+    QUOTED_HEREDOC,
+    QUOTING,
+    SINGLE_QUOTED,
+    SUBSTITUTION,
+    TEST,
+    Unparseable,
 )
 
 

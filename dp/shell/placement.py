@@ -28,7 +28,7 @@ template once, ``rewrite`` renders it with each surface's own reference
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from dp.shell import codeflow, lexer, positions, programflow, sinks
 from dp.shell.optioncheck import option_problem  # noqa: F401  (the render-time check, as callers know it)

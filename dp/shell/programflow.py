@@ -30,7 +30,7 @@ from dp.shell import launchers, options, sinks
 from dp.shell.codeflow import APPENDED, MAX_DEPTH, POSITIONAL, Command, Flow, file_key
 from dp.shell.lexer import Unparseable
 from dp.shell.names import known_name
-from dp.shell.wrappers import WRAPPERS, basename, is_assignment
+from dp.shell.wrappers import WRAPPERS, is_assignment
 
 _NOT_NAMED = frozenset("$`*?[")
 _RUNS_FILES = frozenset({sinks.SHELL, sinks.INTERPRETER, sinks.FIRST})  # kinds whose code operand may be a file

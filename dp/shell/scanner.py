@@ -20,8 +20,23 @@ from __future__ import annotations
 
 from dp.shell import constructs
 from dp.shell.syntax import (
-    AFTER_ASSIGNMENT, ANSI_C_QUOTED, ARITHMETIC, ASSIGNMENT, BACKTICK, BLANKS, CASE_END, COMMENT, DOUBLE_QUOTED, KEEP_COMMAND_POSITION,
-    OPERATOR_CHARS, PARAMETER, QUOTING, SINGLE_QUOTED, SUBSTITUTION, SUBSTITUTION_END, Unparseable,
+    AFTER_ASSIGNMENT,
+    ANSI_C_QUOTED,
+    ARITHMETIC,
+    ASSIGNMENT,
+    BACKTICK,
+    BLANKS,
+    CASE_END,
+    COMMENT,
+    DOUBLE_QUOTED,
+    KEEP_COMMAND_POSITION,
+    OPERATOR_CHARS,
+    PARAMETER,
+    QUOTING,
+    SINGLE_QUOTED,
+    SUBSTITUTION,
+    SUBSTITUTION_END,
+    Unparseable,
 )
 
 # Characters that may end a command list: the closers ) and `, and ;; / ;& in a case clause.
@@ -49,7 +64,7 @@ class Scanner:
         self.regions: list[tuple[int, int, str]] = []  # (start, stop, kind)
         self.nested = 0  # how many substitutions (command, process, backtick) enclose the scan
 
-    def scan(self) -> "Scanner":
+    def scan(self) -> Scanner:
         """Scan the whole text; raises ``Unparseable`` unless it is one balanced command list."""
         try:
             end = self.commands(0, None)

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import re
 from fnmatch import fnmatchcase
-from typing import Optional
 
 from dp.shell.names import known_name
 
@@ -406,7 +405,7 @@ class Reading:
         self.stdin = stdin
 
 
-def reading(name: str, args) -> Optional[Reading]:
+def reading(name: str, args) -> Reading | None:
     """The code positions of ``args`` (words with start, end, value, raw) when ``name`` runs them,
     or None for a program that reads them all as data."""
     entry = SINKS.get(name)

@@ -40,6 +40,10 @@ database dp imports (the Go desire-path tool's ``desires.db``, read-only).
 
 from dp.store.location import db_location
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the annotation below is a string: pathlib loads only when a path is asked for
+    from pathlib import Path
+
 # The read helpers load with dp.rules.model; dp-capture, which needs only
 # db_location, must not pay for them on every tool call.
 _READ = ("all_rules", "open_readonly", "rules_for_tool", "schema_version", "tool_alias")

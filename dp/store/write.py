@@ -20,8 +20,8 @@ from dp.errors import DpError
 from dp.files import rehearsing, resolve
 from dp.rules.model import FIELDS, KEY_FIELDS, RECIPE, TOOL_ALIAS, Rule, kind_label
 from dp.store.connection import connect_for_writes, transaction, write_refused
-from dp.store.migrations import enable_wal, load_migrations, migrate
 from dp.store.location import RULES_STAMP, hook_gate
+from dp.store.migrations import enable_wal, load_migrations, migrate
 from dp.store.read import DEFAULT_DB, open_file_readonly, open_readonly, schema_version
 from dp.store.trust import bind as bind_trust
 
@@ -66,7 +66,7 @@ class Store:
         self.rehearsed = rehearsed  # a dry run's in-memory copy: the rehearsal closes it
 
     @classmethod
-    def open(cls, path) -> "Store":
+    def open(cls, path) -> Store:
         """Open for writing (creating the file) and bring the schema up to date.
 
         Only the default store's directory (``~/.dp``) is created: a
@@ -98,7 +98,7 @@ class Store:
         if not self.rehearsed:
             self.conn.close()
 
-    def __enter__(self) -> "Store":
+    def __enter__(self) -> Store:
         return self
 
     def __exit__(self, *exc) -> None:

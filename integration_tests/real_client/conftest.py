@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
+
 from real_client.claude_install import claude_code, installed_or_skip
 from real_client.client_support import RealClient
 

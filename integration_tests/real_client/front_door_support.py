@@ -15,9 +15,8 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from real_client.client_support import BIN, RealClient
-
 import dp
+from real_client.client_support import BIN, RealClient
 
 RECIPE = "deploy now"
 REGISTER = Path(dp.__file__).parent / "agents" / "claude" / "mod" / "register.ts"

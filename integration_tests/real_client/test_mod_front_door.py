@@ -18,12 +18,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from real_client.client_support import BIN, RealClient
-from real_client.front_door_support import RECIPE, asked, hook_answers, mod_decisions, recorded, user_with_rules
 from real_managers import install_manager
-from real_client.test_plugin import LATEST, install_plugin, release_client
 
 from dp.agents.claude.fake_api import bash
+from real_client.client_support import BIN, RealClient
+from real_client.front_door_support import RECIPE, asked, hook_answers, mod_decisions, recorded, user_with_rules
+from real_client.test_plugin import LATEST, install_plugin, release_client
 
 CORPUS = Path(__file__).parent.parent / "data" / "corpus.txt"
 

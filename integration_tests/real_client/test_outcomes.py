@@ -9,9 +9,9 @@ import json
 import shutil
 
 import pytest
-from real_client.test_learned_answer import _earlier_session
 
 from dp.agents.claude.fake_api import bash
+from real_client.test_learned_answer import _earlier_session
 
 
 def _counts(report: dict, kind: str, *keys: str) -> list[dict]:

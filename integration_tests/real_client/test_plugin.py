@@ -15,11 +15,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from real_client.claude_install import claude_code, installed_or_skip
-from real_client.client_support import BIN, RealClient
 
 from dp import INSTALL_HINT
 from dp.agents.claude.fake_api import tool_use
+from real_client.claude_install import claude_code, installed_or_skip
+from real_client.client_support import BIN, RealClient
 
 NOTE = "read_file is not a Claude Code tool; this call ran as Read"
 LATEST = "2.1.332"  # `npm view @anthropic-ai/claude-code version` on 2026-11-26

@@ -4,6 +4,7 @@ as ``dp doctor`` reports it (and as Codex acts on it), project trust, and AGENTS
 from __future__ import annotations
 
 import json
+
 import tomllib
 
 from dp.agents.codex import trust

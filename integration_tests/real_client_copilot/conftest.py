@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
+
 from real_client_copilot.copilot_install import copilot_cli, installed_or_skip
 from real_client_copilot.copilot_support import CopilotClient
 

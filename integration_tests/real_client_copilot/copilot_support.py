@@ -18,9 +18,9 @@ from pathlib import Path
 
 from agent_home import user_environment
 from real_client.client_support import RealClient, Session
-from real_client_copilot.copilot_install import run_environment
 
 from dp.agents.claude.fake_api import FakeAnthropic
+from real_client_copilot.copilot_install import run_environment
 
 # The model name the client is told to use; the fake answers whatever it is asked.
 MODEL = "claude-sonnet-4.5"

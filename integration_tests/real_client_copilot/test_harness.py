@@ -3,9 +3,8 @@ unpacks its app once for every test rather than into each HOME."""
 
 from __future__ import annotations
 
-from real_client_copilot.copilot_install import package_cache
-
 from dp.agents.claude.fake_api import shell
+from real_client_copilot.copilot_install import package_cache
 
 
 def test_a_scripted_shell_call_runs_and_the_model_reads_its_output(copilot):

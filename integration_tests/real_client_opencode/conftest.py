@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from agent_home import new_user
 from npm_packages import installed_or_skip
+
 from real_client_opencode import opencode_install
 from real_client_opencode.opencode_support import OpenCodeUser
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import json
 
-from real_client_opencode.opencode_support import bash
-
 from dp.agents.openai_compat_fake import tool_call
+from real_client_opencode.opencode_support import bash
 
 
 def source_tree(opencode):

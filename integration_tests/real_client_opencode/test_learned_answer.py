@@ -7,6 +7,7 @@ dp-capture from ``tool.execute.after`` (a command that exits non-zero returns), 
 from __future__ import annotations
 
 import learned_answers as story
+
 from real_client_opencode.opencode_support import bash
 
 

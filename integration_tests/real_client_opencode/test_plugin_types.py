@@ -12,9 +12,9 @@ import json
 import subprocess
 
 from npm_packages import NpmTool, installed_or_skip, quiet_environment
-from real_client_opencode import opencode_install
 
 from dp.agents.opencode.install import SHIPPED
+from real_client_opencode import opencode_install
 
 TYPESCRIPT = "5.8.2"  # the version @opencode-ai/plugin 1.18.33 builds with
 NODE_TYPES = "24.12.2"  # its @types/node

@@ -17,7 +17,6 @@ Two records, because a program can be started two ways:
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from pathlib import Path
 

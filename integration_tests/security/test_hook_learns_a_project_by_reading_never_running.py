@@ -19,8 +19,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from mcp_support import call, structured
+
 from security.repository import bash_payload, cloned_repository, hook_env, hostile_task_files, pave_check
 
 TRIGGERS = [

@@ -26,6 +26,7 @@ import sqlite3
 import subprocess
 
 import pytest
+
 from security.repository import executable
 
 # Stubs for the launchers this machine lacks, each doing what its documentation says.

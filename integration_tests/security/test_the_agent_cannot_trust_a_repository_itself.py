@@ -33,7 +33,7 @@ from pathlib import Path
 import pytest
 
 from dp.agents import all_agents, get, names
-from security.repository import GIT_IDENTITY, cloned_repository, hook_env
+from security.repository import cloned_repository, hook_env
 
 BIN = Path(sys.executable).parent
 PERSON_ONLY = "only the person runs that, in their own terminal; an agent asks them to"

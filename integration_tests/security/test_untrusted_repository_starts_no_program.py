@@ -24,14 +24,20 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from capture_support import failure, run_capture
 from mcp_support import call
-from security.recording import audit_log, audit_site, path_log, recording_bin
-from security.repository import bash_payload, cloned_repository, hook_env, hostile_script, hostile_task_files, pave_check
 
 from dp.mcp.tools import TOOL_NAMES
 from dp.paving import WORDS
+from security.recording import audit_log, audit_site, path_log, recording_bin
+from security.repository import (
+    bash_payload,
+    cloned_repository,
+    hook_env,
+    hostile_script,
+    hostile_task_files,
+    pave_check,
+)
 
 TOOLS = ("make", "just", "task", "npm", "npx", "pnpm", "pnpx", "yarn", "bun", "bunx", "uv", "uvx", "poetry", "pdm",
          "hatch", "python", "python3", "pip", "pip3", "node", "git", "cargo", "deno")

@@ -20,6 +20,7 @@ import json
 
 import psycopg
 from capture_support import failure, success
+
 from team.test_team import Member
 
 SECRETS = {

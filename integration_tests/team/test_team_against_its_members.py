@@ -25,10 +25,10 @@ import psycopg
 import pytest
 from capture_support import failure, run_capture
 from psycopg.types.json import Jsonb
+from test_project_layers import Person
 
 from team.conftest import LATEST, add_member
 from team.test_team import Member, git_typo_error
-from test_project_layers import Person
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations" / "postgres"
 ESCAPES = ("\x1b]8;;http://evil.example/\x07click\x1b]8;;\x07", "\x1b[2J\x1b[H", "\x9b31m", "\r\x1b[1A", "\u202e")

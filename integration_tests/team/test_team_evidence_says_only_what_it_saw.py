@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from capture_support import failure, success, transcript_lines
+from capture_support import failure, transcript_lines
+
 from team.test_team import Member
 
 TSC_MISSING = "Exit code 127\n/bin/bash: line 1: tsc: command not found"

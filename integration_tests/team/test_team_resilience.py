@@ -10,7 +10,6 @@ every event exactly once.
 from __future__ import annotations
 
 import json
-import os
 import random
 import subprocess
 import sys
@@ -19,7 +18,6 @@ from pathlib import Path
 
 from dp.capture.events import failure_row, success_rows
 from dp.store import Store, desires
-
 from team.test_team import Member, git_typo_error
 
 DP = str(Path(sys.executable).parent / "dp")

@@ -16,8 +16,22 @@ so the hook never loads them.
 import json
 
 from dp.agents.base import (
-    AFTER_BATCH, ASK, BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START,
-    Agent, Event, Promise, hook_kind, hook_specific_answer, tool_call_event,
+    AFTER_BATCH,
+    ASK,
+    BLOCK,
+    CONTEXT,
+    DENY,
+    POST_FAILURE,
+    POST_TOOL,
+    PRE_TOOL,
+    REWRITE,
+    SESSION_START,
+    Agent,
+    Event,
+    Promise,
+    hook_kind,
+    hook_specific_answer,
+    tool_call_event,
 )
 
 PRE_TOOL_USE = "PreToolUse"

@@ -37,12 +37,11 @@ from importlib import resources
 from pathlib import Path
 
 from dp import DISTRIBUTION, INSTALL_HINT
-from dp.agents.claude import filters
+from dp.agents.claude import filters, mod_snapshot
 from dp.agents.claude.client import MODS_SINCE, spelled
 from dp.agents.settings import capture_entries, dump_settings, parse_settings, settings_path
 from dp.errors import DpError
 from dp.files import read_bytes, remove_empty_directory, replace_file, set_mode, would_run
-from dp.agents.claude import mod_snapshot
 from dp.store import Store, installs
 
 NAME = "dp"

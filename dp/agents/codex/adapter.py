@@ -40,8 +40,21 @@ import json
 import os
 
 from dp.agents.base import (
-    ASK, BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Event, Promise,
-    hook_kind, hook_specific_answer, tool_call_event,
+    ASK,
+    BLOCK,
+    CONTEXT,
+    DENY,
+    POST_FAILURE,
+    POST_TOOL,
+    PRE_TOOL,
+    REWRITE,
+    SESSION_START,
+    Agent,
+    Event,
+    Promise,
+    hook_kind,
+    hook_specific_answer,
+    tool_call_event,
 )
 
 PRE_TOOL_USE = "PreToolUse"

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dp.capture.events import event_key, failure_row, now_iso, success_rows
-from dp.capture.timestamps import normalize
-from dp.capture.sessionfiles import Totals, ingest_files
 from dp.agents.codex import sessions
+from dp.capture.events import event_key, failure_row, now_iso, success_rows
+from dp.capture.sessionfiles import Totals, ingest_files
+from dp.capture.timestamps import normalize
 
 SOURCE = "codex-session"
 WHERE = "Codex CLI keeps sessions in ~/.codex/sessions, or $CODEX_HOME/sessions"

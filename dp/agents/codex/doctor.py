@@ -15,8 +15,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from dp.agents.settings import is_capture_hook, is_dp_hook, parse_settings
 from dp.agents.codex import trust
+from dp.agents.settings import is_capture_hook, is_dp_hook, parse_settings
 from dp.doctor.findings import OK, WARNING, Finding
 from dp.errors import DpError
 from dp.files import read_bytes

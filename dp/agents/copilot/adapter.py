@@ -69,8 +69,21 @@ import os
 import re
 
 from dp.agents.base import (
-    ASK, BLOCK, CONTEXT, DENY, NOTHING, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Decision,
-    Event, Promise, json_object,
+    ASK,
+    BLOCK,
+    CONTEXT,
+    DENY,
+    NOTHING,
+    POST_FAILURE,
+    POST_TOOL,
+    PRE_TOOL,
+    REWRITE,
+    SESSION_START,
+    Agent,
+    Decision,
+    Event,
+    Promise,
+    json_object,
 )
 
 PRE_TOOL_USE = "preToolUse"

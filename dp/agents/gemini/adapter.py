@@ -44,8 +44,21 @@ integration_tests/real_client_gemini/; the binary wins over its docs):
 import json
 
 from dp.agents.base import (
-    ASK, BLOCK, CONTEXT, DENY, NOTHING, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Decision,
-    Event, Promise, hook_kind,
+    ASK,
+    BLOCK,
+    CONTEXT,
+    DENY,
+    NOTHING,
+    POST_FAILURE,
+    POST_TOOL,
+    PRE_TOOL,
+    REWRITE,
+    SESSION_START,
+    Agent,
+    Decision,
+    Event,
+    Promise,
+    hook_kind,
 )
 
 BEFORE_TOOL = "BeforeTool"

@@ -24,8 +24,8 @@ from pathlib import Path
 from dp.agents import get
 from dp.agents.gemini.adapter import SHELL_TOOL, failure_text
 from dp.capture.events import event_key, failure_row, now_iso, success_rows
-from dp.capture.timestamps import normalize
 from dp.capture.sessionfiles import Totals, json_lines
+from dp.capture.timestamps import normalize
 from dp.store import desires
 
 DEFAULT_DIR = Path("~/.gemini/tmp")

@@ -57,8 +57,22 @@ Imported on every hook call of OpenCode's: stdlib only.
 import json
 
 from dp.agents.base import (
-    ASK, BLOCK, CONTEXT, DENY, NOTHING, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Decision,
-    Event, Promise, hook_kind, json_object,
+    ASK,
+    BLOCK,
+    CONTEXT,
+    DENY,
+    NOTHING,
+    POST_FAILURE,
+    POST_TOOL,
+    PRE_TOOL,
+    REWRITE,
+    SESSION_START,
+    Agent,
+    Decision,
+    Event,
+    Promise,
+    hook_kind,
+    json_object,
 )
 
 BEFORE = "tool.execute.before"

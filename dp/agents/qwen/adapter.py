@@ -30,8 +30,24 @@ Imported on every Qwen Code hook call: stdlib only.
 import json
 
 from dp.agents.base import (
-    AFTER_BATCH, ASK, BLOCK, CONTEXT, DENY, POST_FAILURE, POST_TOOL, PRE_TOOL, REWRITE, SESSION_START, Agent, Event,
-    Promise, corrected_call, hook_kind, unrun, hook_specific_answer, tool_call_event,
+    AFTER_BATCH,
+    ASK,
+    BLOCK,
+    CONTEXT,
+    DENY,
+    POST_FAILURE,
+    POST_TOOL,
+    PRE_TOOL,
+    REWRITE,
+    SESSION_START,
+    Agent,
+    Event,
+    Promise,
+    corrected_call,
+    hook_kind,
+    hook_specific_answer,
+    tool_call_event,
+    unrun,
 )
 
 PRE_TOOL_USE = "PreToolUse"

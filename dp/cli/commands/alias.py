@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import List, Optional, Tuple
-
 import typer
 
 from dp.cli.common import print_json, read_text_argument, status, warning
@@ -33,17 +31,17 @@ Delete with the same identifying options:
 @shared()
 @rehearsed(own_plan=True)
 def alias(
-    args: Optional[List[str]] = typer.Argument(None, metavar="[FROM [TO]]", show_default=False, help="What to match and what it becomes (see the modes above)."),
-    cmd: Optional[str] = typer.Option(None, "--cmd", metavar="CMD", help="Scope the rule to Bash commands running CMD."),
-    flag: Optional[Tuple[str, str]] = typer.Option(
+    args: list[str] | None = typer.Argument(None, metavar="[FROM [TO]]", show_default=False, help="What to match and what it becomes (see the modes above)."),
+    cmd: str | None = typer.Option(None, "--cmd", metavar="CMD", help="Scope the rule to Bash commands running CMD."),
+    flag: tuple[str, str] | None = typer.Option(
         None, "--flag", metavar="OLD NEW", help="Flag correction (r R, -r -R or --recursive -R); needs --cmd."
     ),
-    replace: Optional[str] = typer.Option(None, "--replace", metavar="NEW", help="Replace the command CMD with NEW."),
-    tool: Optional[str] = typer.Option(None, "--tool", metavar="TOOL", help="Target TOOL's parameter (with --param)."),
-    param: Optional[str] = typer.Option(None, "--param", metavar="PARAM", help="The parameter of --tool to rewrite."),
+    replace: str | None = typer.Option(None, "--replace", metavar="NEW", help="Replace the command CMD with NEW."),
+    tool: str | None = typer.Option(None, "--tool", metavar="TOOL", help="Target TOOL's parameter (with --param)."),
+    param: str | None = typer.Option(None, "--param", metavar="PARAM", help="The parameter of --tool to rewrite."),
     regex: bool = typer.Option(False, "--regex", help="FROM is a Python regex; TO may use \\1 or $1."),
     recipe: bool = typer.Option(False, "--recipe", help="Replace a command prefix with a Jinja2 script."),
-    file: Optional[str] = typer.Option(None, "--file", metavar="FILE", help="Read the recipe script from FILE (- for stdin)."),
+    file: str | None = typer.Option(None, "--file", metavar="FILE", help="Read the recipe script from FILE (- for stdin)."),
     message: str = typer.Option("", "--message", "-m", metavar="TEXT", help="Why; shown to the agent with the correction."),
     delete: bool = typer.Option(False, "--delete", help="Delete the rule these options identify."),
     force: bool = typer.Option(False, "--force", help="Allow aliasing a real tool name away, or an unknown --tool."),

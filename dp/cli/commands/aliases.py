@@ -6,7 +6,6 @@ import sys
 from datetime import datetime, timezone
 from enum import Enum
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -43,9 +42,9 @@ class Conflict(str, Enum):
 @shared()
 def list_aliases(
     ctx: typer.Context,
-    tool: Optional[str] = typer.Option(None, "--tool", metavar="TOOL", help="Only rules for TOOL (Bash, Edit, …)."),
-    cmd: Optional[str] = typer.Option(None, "--cmd", metavar="CMD", help="Only rules scoped to command CMD."),
-    kind: Optional[Kind] = typer.Option(
+    tool: str | None = typer.Option(None, "--tool", metavar="TOOL", help="Only rules for TOOL (Bash, Edit, …)."),
+    cmd: str | None = typer.Option(None, "--cmd", metavar="CMD", help="Only rules scoped to command CMD."),
+    kind: Kind | None = typer.Option(
         None, "--kind", metavar="alias|flag|command|literal|regex|recipe", help="Only rules of this kind."),
     opts: Shared = None,
 ) -> None:
@@ -60,7 +59,7 @@ def list_aliases(
 @shared()
 @rehearsed
 def export(
-    output: Optional[Path] = typer.Option(None, "--output", "-o", metavar="FILE", help="Write to FILE (default stdout)."),
+    output: Path | None = typer.Option(None, "--output", "-o", metavar="FILE", help="Write to FILE (default stdout)."),
     fmt: Format = typer.Option(Format.toml, "--format", metavar="toml|json", help="File format."),
     name: str = typer.Option("", "--name", metavar="TEXT", help="Collection name for [meta]."),
     description: str = typer.Option("", "--description", metavar="TEXT", help="Collection description for [meta]."),

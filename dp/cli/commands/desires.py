@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
 from dp.cli.common import note, print_json
@@ -34,11 +32,11 @@ ERROR_WIDTH = 60
 @shared()
 @rehearsed(own_plan=True)
 def desires(
-    since: Optional[str] = typer.Option(None, "--since", metavar="WHEN", help="Only events since WHEN (7d, 12h, 2w or a date)."),
-    tool: Optional[str] = typer.Option(None, "--tool", metavar="NAME", help="Only calls of tool NAME."),
-    limit: Optional[int] = typer.Option(None, "--limit", min=1, metavar="N", help="At most N events (text default 50)."),
+    since: str | None = typer.Option(None, "--since", metavar="WHEN", help="Only events since WHEN (7d, 12h, 2w or a date)."),
+    tool: str | None = typer.Option(None, "--tool", metavar="NAME", help="Only calls of tool NAME."),
+    limit: int | None = typer.Option(None, "--limit", min=1, metavar="N", help="At most N events (text default 50)."),
     purge: bool = typer.Option(False, "--purge", help="Delete captured events (every one, or those before --before)."),
-    before: Optional[str] = typer.Option(None, "--before", metavar="DATE", help="With --purge: only events before DATE."),
+    before: str | None = typer.Option(None, "--before", metavar="DATE", help="With --purge: only events before DATE."),
     yes: bool = YES_OPTION,
     dry_run: bool = typer.Option(False, "--dry-run", help="With --purge: say how many events would go; delete nothing."),
     team: bool = typer.Option(False, "--team", help="The team's failures (dp team connect): shapes, newest first."),
@@ -112,7 +110,7 @@ def _events(count: int) -> str:
     return f"{count} captured event{'s' if count != 1 else ''}"
 
 
-def _report_purge(deleted: int, before: Optional[str], as_json: bool, dry_run: bool) -> None:
+def _report_purge(deleted: int, before: str | None, as_json: bool, dry_run: bool) -> None:
     if as_json:
         print_json({"deleted": 0 if dry_run else deleted, "before": before, "dry_run": dry_run,
                     **({"would_delete": deleted} if dry_run else {})})

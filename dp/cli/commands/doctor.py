@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -47,11 +46,11 @@ _COLOUR = {"ok": "ok", "warning": "warning", "error": "error"}
 
 @shared()
 def doctor(
-    settings: Optional[Path] = typer.Option(None, "--settings", metavar="PATH", help="Also check this settings file."),
+    settings: Path | None = typer.Option(None, "--settings", metavar="PATH", help="Also check this settings file."),
     live: bool = typer.Option(False, "--live", help="Run your claude against a local fake model and show what dp did."),
     fix: bool = typer.Option(False, "--fix", help="First repair what needs no decision: a missing store, a stale "
                                                   "gate, hook entries running a dp program that is gone."),
-    agent: Optional[str] = typer.Option(None, "--agent", metavar="NAME",
+    agent: str | None = typer.Option(None, "--agent", metavar="NAME",
                                         help=f"With --live: the agent to run, {_live_agents()}."),
     opts: Shared = None,
 ) -> int:
@@ -112,7 +111,7 @@ def _by_person(findings) -> list:
     return [finding for finding in findings if finding.fix and in_command(finding.fix) is not None]
 
 
-def _live(opts: Shared, agent_name: Optional[str] = None) -> int:
+def _live(opts: Shared, agent_name: str | None = None) -> int:
     from dp.install.hook import agent_named
     from dp.store import read_rules
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from typing import List, Optional
 
 import typer
 
@@ -49,7 +48,7 @@ Examples:
 
 @shared()
 def add(
-    paths: Optional[List[str]] = typer.Argument(None, metavar="PATH", show_default=False, help="Files or directories to stage."),
+    paths: list[str] | None = typer.Argument(None, metavar="PATH", show_default=False, help="Files or directories to stage."),
     dry_run: bool = DRY_RUN_OPTION,
     opts: Shared = None,
 ) -> None:
@@ -62,8 +61,8 @@ def add(
 
 @shared()
 def commit(
-    message: Optional[str] = typer.Option(None, "--message", "-m", metavar="MSG", help="The commit message."),
-    file: Optional[str] = typer.Option(None, "--file", "-F", metavar="FILE", help="Read the message from FILE (- for stdin)."),
+    message: str | None = typer.Option(None, "--message", "-m", metavar="MSG", help="The commit message."),
+    file: str | None = typer.Option(None, "--file", "-F", metavar="FILE", help="Read the message from FILE (- for stdin)."),
     dry_run: bool = DRY_RUN_OPTION,
     opts: Shared = None,
 ) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -46,7 +45,7 @@ def _sources() -> list:
 
 
 @rehearsed
-def ingest(directory: Optional[Path] = None, go_db: Optional[Path] = None, dry_run: bool = False, opts: Shared = None,
+def ingest(directory: Path | None = None, go_db: Path | None = None, dry_run: bool = False, opts: Shared = None,
            **chosen) -> None:
     from dp.errors import DpError
     from dp.store import Store
@@ -99,19 +98,19 @@ def _signature():
     sources = _sources()
     keyword = inspect.Parameter.KEYWORD_ONLY
     directory = inspect.Parameter(
-        "directory", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Optional[Path],
+        "directory", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=Path | None,
         default=typer.Argument(None, metavar="[DIR]", show_default=False,
                                help=f"Directory for {_either([option for _, (option, *_) in sources])}."))
     flags = [inspect.Parameter(key, keyword, annotation=bool, default=typer.Option(False, option, help=words))
              for _, (option, key, _, words) in sources]
-    go_db = inspect.Parameter("go_db", keyword, annotation=Optional[Path], default=typer.Option(
+    go_db = inspect.Parameter("go_db", keyword, annotation=Path | None, default=typer.Option(
         None, "--desire-path-db", metavar="FILE", help="Import the Go desire-path tool's desires.db."))
     dry_run = inspect.Parameter("dry_run", keyword, annotation=bool, default=DRY_RUN_OPTION)
     opts = inspect.Parameter("opts", keyword, annotation=Shared, default=None)
     return inspect.Signature([directory, *flags, go_db, dry_run, opts])
 
 
-def _read(reader, conn, directory: Optional[Path], quiet: bool) -> dict:
+def _read(reader, conn, directory: Path | None, quiet: bool) -> dict:
     """One session reader (``DEFAULT_DIR``, ``WHERE``, ``ingest``) over ``directory``; its totals as the report."""
     from dp.errors import DpError
 

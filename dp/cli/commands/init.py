@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
+from dp.agents import DEFAULT
 from dp.cli.commands.pave import AGENT_OPTION, MODE_OPTION, PERMISSION_OPTION, SCOPE_OPTION, SETTINGS_OPTION, YES_OPTION
 from dp.cli.common import print_json
 from dp.cli.options import Shared, shared
 from dp.cli.rehearsal import rehearsed
-from dp.agents import DEFAULT
 
 HELP = """Set dp up: create the alias store, install the Claude Code hook, and show it working.
 
@@ -42,8 +41,8 @@ Examples:
 @shared()
 @rehearsed(own_plan=True)
 def init(
-    scope: Optional[str] = SCOPE_OPTION,
-    settings: Optional[Path] = SETTINGS_OPTION,
+    scope: str | None = SCOPE_OPTION,
+    settings: Path | None = SETTINGS_OPTION,
     permission: str = PERMISSION_OPTION,
     mode: str = MODE_OPTION,
     mcp: bool = typer.Option(
@@ -53,7 +52,7 @@ def init(
     no_capture: bool = typer.Option(
         False, "--no-capture", help="Do not install the dp-capture hooks that record failed tool calls."
     ),
-    agent: Optional[str] = AGENT_OPTION,
+    agent: str | None = AGENT_OPTION,
     plugin: bool = typer.Option(
         False, "--plugin", help="Install dp as a Claude Code plugin (user, or project with --scope project)."
     ),
@@ -107,7 +106,7 @@ def init(
 
 def _print_warnings(report: dict) -> None:
     """--quiet: of the report, only its warnings (on stderr, as every warning)."""
-    from dp.cli.commands.pave import describe_hook_result, describe_plugin_result, describe_mcp_result
+    from dp.cli.commands.pave import describe_hook_result, describe_mcp_result, describe_plugin_result
     from dp.cli.common import warning
 
     lines = describe_plugin_result(report["plugin"]) if "plugin" in report else describe_hook_result(report["hook"])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -34,13 +33,13 @@ Examples:
 @shared()
 @rehearsed(own_plan=True)
 def make(
-    target: Optional[str] = typer.Argument(None, metavar="TARGET", show_default=False, help="The target to run."),
+    target: str | None = typer.Argument(None, metavar="TARGET", show_default=False, help="The target to run."),
     list_targets: bool = typer.Option(False, "--list", "-l", help="List the Makefile's targets."),
-    generate: Optional[str] = typer.Option(
+    generate: str | None = typer.Option(
         None, "--generate", metavar="LANGUAGE", help="Write a starter Makefile for python, rust, go or nodejs."
     ),
     force: bool = typer.Option(False, "--force", help="With --generate: replace an existing Makefile."),
-    timeout: Optional[float] = TIMEOUT_OPTION,
+    timeout: float | None = TIMEOUT_OPTION,
     dry_run: bool = DRY_RUN_OPTION,
     opts: Shared = None,
 ) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
 from dp.cli.common import note, print_json
@@ -27,7 +25,7 @@ Examples:
 
 @shared()
 def paths(
-    since: Optional[str] = typer.Option(None, "--since", metavar="WHEN", help="Only failures since WHEN (7d, 12h, or a date)."),
+    since: str | None = typer.Option(None, "--since", metavar="WHEN", help="Only failures since WHEN (7d, 12h, or a date)."),
     team: bool = typer.Option(False, "--team", help="The team's failures (dp team connect), with how many people saw each."),
     opts: Shared = None,
 ) -> None:
@@ -79,8 +77,8 @@ def render_team(found: list[dict]) -> str:
 
 
 def render(found: list[dict]) -> str:
-    from dp.cli.views.aliases import describe
     from dp.cli.commands.desires import describe_input, first_line, fold
+    from dp.cli.views.aliases import describe
     from dp.rules.model import Rule
 
     rows = []

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
+from dp.agents import listing
 from dp.cli.common import note, print_json, status
 from dp.cli.options import Shared, shared
 from dp.cli.rehearsal import DRY_RUN_OPTION, rehearsed
-from dp.agents import listing
 
 HELP = """Put the rules to work: as Markdown for the agent, or as the Claude Code hook.
 
@@ -69,7 +68,7 @@ AGENT_OPTION = typer.Option(
 @rehearsed
 def pave(
     agents_md: bool = typer.Option(False, "--agents-md", help="Print the rules as agent instructions (Markdown)."),
-    output: Optional[Path] = typer.Option(
+    output: Path | None = typer.Option(
         None, "--output", "-o", metavar="FILE", help="With --agents-md: write them into FILE between dp's markers."
     ),
     tasks: bool = typer.Option(False, "--tasks", help="With --agents-md: add a '# Project Tasks' section."),
@@ -79,12 +78,12 @@ def pave(
     mcp: bool = typer.Option(False, "--mcp", help="Register the dp MCP server (dp mcp) with Claude Code."),
     unmcp: bool = typer.Option(False, "--unmcp", help="Remove dp's MCP server registration (nothing else)."),
     plugin: bool = typer.Option(False, "--plugin", help="Install dp as a Claude Code plugin (hooks, MCP, the tool-name mod)."),
-    scope: Optional[str] = SCOPE_OPTION,
-    settings: Optional[Path] = SETTINGS_OPTION,
+    scope: str | None = SCOPE_OPTION,
+    settings: Path | None = SETTINGS_OPTION,
     permission: str = PERMISSION_OPTION,
     mode: str = MODE_OPTION,
     yes: bool = YES_OPTION,
-    agent: Optional[str] = AGENT_OPTION,
+    agent: str | None = AGENT_OPTION,
     dry_run: bool = DRY_RUN_OPTION,
     opts: Shared = None,
 ) -> None:
@@ -150,11 +149,10 @@ def _check_options(chosen: str, agents_md_options: bool, hook_options: list[str]
         raise DpError("--permission and --mode are options of --hook")
 
 
-def _agents_md(opts: Shared, output: Optional[Path], tasks: bool, agent_name: Optional[str] = None) -> None:
+def _agents_md(opts: Shared, output: Path | None, tasks: bool, agent_name: str | None = None) -> None:
     from dp.install import agents_md
     from dp.install.hook import agent_named
     from dp.layers.view import in_effect
-
     from dp.paving.report import markdown as paving_markdown
 
     rules, project = in_effect(opts.store, str(Path.cwd()))
@@ -224,11 +222,11 @@ _ACTION_TEXT = {
 def _hook_change(
     opts: Shared,
     install: bool,
-    scope: Optional[str],
-    settings: Optional[Path],
+    scope: str | None,
+    settings: Path | None,
     permission: str,
     mode: str,
-    agent_name: Optional[str] = None,
+    agent_name: str | None = None,
 ) -> None:
     from dp.install import hook as pave_hook
 
@@ -246,7 +244,7 @@ def _hook_change(
             status(line)
 
 
-def _plugin_change(opts: Shared, scope: Optional[str], permission: str, mode: str) -> None:
+def _plugin_change(opts: Shared, scope: str | None, permission: str, mode: str) -> None:
     from dp.agents import get
 
     result = get().part("plugin").install(scope, opts.store, Path.cwd(), permission, mode)
@@ -283,7 +281,7 @@ def describe_plugin_result(result: dict) -> list[str]:
     return lines
 
 
-def _mcp_change(opts: Shared, install: bool, scope: Optional[str]) -> None:
+def _mcp_change(opts: Shared, install: bool, scope: str | None) -> None:
     from dp.install import mcp as pave_mcp
 
     result = pave_mcp.install(scope, opts.store) if install else pave_mcp.uninstall(scope, opts.store)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
 from dp.cli.common import print_json, status
@@ -28,7 +26,7 @@ dp paving on --project         on again for this repository
 @shared()
 @rehearsed(own_plan=True)
 def paving(
-    state: Optional[str] = typer.Argument(None, metavar="[on|off]", help="Switch paving on or off."),
+    state: str | None = typer.Argument(None, metavar="[on|off]", help="Switch paving on or off."),
     project: bool = typer.Option(False, "--project", help="Only for this repository (its root directory)."),
     explain: bool = typer.Option(False, "--explain", "--verbose", "-v",
                                  help="Also say what each paving rule does here (trusted repository or not)."),

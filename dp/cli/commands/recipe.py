@@ -7,7 +7,6 @@ Only argument parsing and output live here; the library is ``dp.recipes``
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -66,26 +65,26 @@ def register(app: typer.Typer) -> None:
 @shared()
 def run(
     recipe: str = typer.Argument(..., metavar="RECIPE", help="Recipe file or name."),
-    set_values: Optional[List[str]] = _SET_VALUES,
-    working_dir: Optional[Path] = _WORKING_DIR,
-    recipe_dirs: Optional[List[Path]] = _RECIPE_DIRS,
+    set_values: list[str] | None = _SET_VALUES,
+    working_dir: Path | None = _WORKING_DIR,
+    recipe_dirs: list[Path] | None = _RECIPE_DIRS,
     dry_run: bool = typer.Option(False, "--dry-run",
                                  help="Evaluate conditions and render commands; run nothing."),
     explain_only: bool = typer.Option(False, "--explain", help="Print the step plan and exit."),
     validate_only: bool = typer.Option(False, "--validate-only",
                                        help="Parse and validate, print warnings, and exit."),
-    include_tags: Optional[List[str]] = typer.Option(
+    include_tags: list[str] | None = typer.Option(
         None, "--include-tags", metavar="a,b", help="Run steps whose when_tags include these."),
-    exclude_tags: Optional[List[str]] = typer.Option(
+    exclude_tags: list[str] | None = typer.Option(
         None, "--exclude-tags", metavar="c", help="Skip steps tagged with these."),
-    audit_dir: Optional[Path] = typer.Option(
+    audit_dir: Path | None = typer.Option(
         None, "--audit-dir", metavar="DIR", help="Write a JSONL audit log (mode 0600) here."),
-    output_format: Optional[str] = _FORMAT,
+    output_format: str | None = _FORMAT,
     progress: bool = typer.Option(False, "--progress", help="Show live step progress on stderr."),
-    agent_binary: Optional[str] = typer.Option(
+    agent_binary: str | None = typer.Option(
         None, "--agent-binary", metavar="PATH",
         help="Agent CLI for agent steps (default: $DP_AGENT_BINARY, else claude)."),
-    agent_dirs: Optional[List[Path]] = typer.Option(
+    agent_dirs: list[Path] | None = typer.Option(
         None, "-A", "--agent-dir", metavar="DIR",
         help="Also look for agent definitions (NAME.md) here; repeatable."),
     no_auto_stage: bool = typer.Option(False, "--no-auto-stage",
@@ -136,8 +135,8 @@ def run(
 
 @shared()
 def list_recipes(
-    working_dir: Optional[Path] = _WORKING_DIR,
-    recipe_dirs: Optional[List[Path]] = _RECIPE_DIRS,
+    working_dir: Path | None = _WORKING_DIR,
+    recipe_dirs: list[Path] | None = _RECIPE_DIRS,
     opts: Shared = None,
 ) -> None:
     """List the recipes found in -R dirs, ./recipes and ./.dp/recipes.
@@ -175,10 +174,10 @@ def _shortcut(printer, doc: str, variables: bool = False):
 
     def command(
         recipe: str = typer.Argument(..., metavar="FILE", help="Recipe file or name."),
-        set_values: Optional[List[str]] = _SET_VALUES,
-        working_dir: Optional[Path] = _WORKING_DIR,
-        recipe_dirs: Optional[List[Path]] = _RECIPE_DIRS,
-        output_format: Optional[str] = _FORMAT,
+        set_values: list[str] | None = _SET_VALUES,
+        working_dir: Path | None = _WORKING_DIR,
+        recipe_dirs: list[Path] | None = _RECIPE_DIRS,
+        output_format: str | None = _FORMAT,
         opts: Shared = None,
     ) -> None:
         from dp.recipes import parser
@@ -214,7 +213,7 @@ Examples:
 
 # --- helpers -----------------------------------------------------------------
 
-def _directory(opts: Shared, working_dir: Optional[Path]) -> Path:
+def _directory(opts: Shared, working_dir: Path | None) -> Path:
     """The old --working-dir (read from -C DIR like every path), else where dp acts."""
     return working_dir or opts.directory
 
@@ -234,12 +233,12 @@ def _roots(project: Path, recipe_dirs) -> list[Path]:
     return discovery.search_roots(project, _absolute(recipe_dirs, "-R"))
 
 
-def _absolute(paths: Optional[List[Path]], option: str = "") -> list[Path]:
+def _absolute(paths: list[Path] | None, option: str = "") -> list[Path]:
     """Command-line paths are read from where dp acts (-C DIR, as git -C); with ``option``, each must be a directory."""
     return [existing_directory(path, option) if option else path.resolve() for path in paths or []]
 
 
-def _format(opts: Shared, output_format: Optional[str]) -> str:
+def _format(opts: Shared, output_format: str | None) -> str:
     """"json" with --json; the deprecated --output-format still works, with a warning."""
     from dp.errors import DpError
 
@@ -251,7 +250,7 @@ def _format(opts: Shared, output_format: Optional[str]) -> str:
     return "json" if opts.json else output_format
 
 
-def _split_tags(values: Optional[List[str]]) -> list[str]:
+def _split_tags(values: list[str] | None) -> list[str]:
     return [tag.strip() for value in values or [] for tag in value.split(",") if tag.strip()]
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import List, Optional
-
 import typer
 
 from dp.cli.options import Shared, shared
@@ -36,11 +34,11 @@ Examples:
 def run(
     ctx: typer.Context,
     task: str = typer.Argument(..., metavar="TASK", help="Task name (see dp tasks)."),
-    args: Optional[List[str]] = typer.Argument(None, metavar="ARGS", help="Passed to the task as given."),
-    runner: Optional[str] = typer.Option(
+    args: list[str] | None = typer.Argument(None, metavar="ARGS", help="Passed to the task as given."),
+    runner: str | None = typer.Option(
         None, "--runner", metavar="NAME", help="Only this runner's tasks (npm, cargo, make, …)."
     ),
-    timeout: Optional[float] = TIMEOUT_OPTION,
+    timeout: float | None = TIMEOUT_OPTION,
     dry_run: bool = DRY_RUN_OPTION,
     opts: Shared = None,
 ) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import List, Optional
-
 import typer
 
 from dp.cli.options import Shared, shared
@@ -31,8 +29,8 @@ Examples:
 def script(
     ctx: typer.Context,
     name: str = typer.Argument(..., metavar="NAME", help="Script name from package.json."),
-    args: Optional[List[str]] = typer.Argument(None, metavar="ARGS", help="Passed to the script as given."),
-    timeout: Optional[float] = TIMEOUT_OPTION,
+    args: list[str] | None = typer.Argument(None, metavar="ARGS", help="Passed to the script as given."),
+    timeout: float | None = TIMEOUT_OPTION,
     dry_run: bool = DRY_RUN_OPTION,
     opts: Shared = None,
 ) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
 from dp.cli.common import print_json
@@ -26,8 +24,8 @@ DEFAULT_SINCE = "7d"
 @shared()
 def stats(
     since: str = typer.Option(DEFAULT_SINCE, "--since", metavar="WHEN", help="Since WHEN (7d, 12h, 2w or a date)."),
-    agent: Optional[str] = typer.Option(None, "--agent", metavar="NAME", help="Only what dp did in agent NAME."),
-    project: Optional[str] = typer.Option(None, "--project", metavar="DIR", help="Only calls under DIR."),
+    agent: str | None = typer.Option(None, "--agent", metavar="NAME", help="Only what dp did in agent NAME."),
+    project: str | None = typer.Option(None, "--project", metavar="DIR", help="Only calls under DIR."),
     opts: Shared = None,
 ) -> None:
     import os

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shlex
-from typing import Optional
 
 import typer
 
@@ -44,8 +43,8 @@ SHADOW_BELOW_SESSIONS = 3
 @shared()
 @rehearsed(own_plan=True)
 def suggest(
-    apply: Optional[str] = typer.Option(None, "--apply", metavar="ID", help="Create the suggested rule ID."),
-    min_count: Optional[int] = typer.Option(
+    apply: str | None = typer.Option(None, "--apply", metavar="ID", help="Create the suggested rule ID."),
+    min_count: int | None = typer.Option(
         None, "--min-count", min=1, metavar="N",
         help="Events a suggestion needs (default: 2, or 1 for unambiguous evidence)."),
     project: bool = typer.Option(False, "--project", help="With --apply: write the rule to this repository's .dp/rules.toml."),
@@ -68,7 +67,6 @@ def suggest(
         raise DpError(f"--shadow and {'--act' if act else '--project'} do not go together: a shadow rule is your own "
                       "and rewrites nothing", exit_code=2)
     from dp.layers.view import in_effect
-
     from dp.store.write import read_shadow_rules
 
     rules, _ = in_effect(db, str(opts.directory))

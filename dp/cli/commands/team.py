@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Optional
-
 import typer
 
 from dp.cli.common import note, print_json
@@ -32,7 +30,7 @@ Examples:
 
 @shared()
 @rehearsed
-def connect(url: Optional[str] = typer.Argument(None, metavar="[URL]",
+def connect(url: str | None = typer.Argument(None, metavar="[URL]",
                                                 help="postgresql://USER@HOST[:PORT]/DATABASE (no password); "
                                                      "without it, the one this trusted repository suggests."),
             dry_run: bool = DRY_RUN_OPTION, opts: Shared = None) -> None:
@@ -107,7 +105,7 @@ def disconnect(dry_run: bool = DRY_RUN_OPTION, opts: Shared = None) -> None:
 
 
 @shared()
-def migrate(url: Optional[str] = typer.Argument(None, metavar="[URL]", help="The database (default: this store's or this repository's)."),
+def migrate(url: str | None = typer.Argument(None, metavar="[URL]", help="The database (default: this store's or this repository's)."),
             opts: Shared = None) -> None:
     """Create or update the team schema (idempotent; safe to run by several members at once).
 
@@ -204,7 +202,7 @@ def status(opts: Shared = None) -> None:
       dp team status --json
     """
     from dp.team import config, download
-    from dp.team.sync import destinations, Router, queued
+    from dp.team.sync import Router, destinations, queued
 
     state = config.load(opts.store)
     with _local(opts.store) as local:

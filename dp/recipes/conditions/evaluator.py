@@ -9,10 +9,17 @@ builds it, so a run's outputs cannot make a condition exhaust memory.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from dp.recipes.conditions.values import (
-    ConditionError, as_number, describe, equal, numeric, string_form, type_name,
+    ConditionError,
+    as_number,
+    describe,
+    equal,
+    numeric,
+    string_form,
+    type_name,
 )
 
 MAX_RESULT_CHARS = 10_000_000

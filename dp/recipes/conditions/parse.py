@@ -8,7 +8,7 @@ how deeply it nests, so a tree that parses is one the evaluator may run.
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from collections.abc import Callable
 
 from dp.recipes.conditions.tokens import Token, tokenize
 from dp.recipes.conditions.values import ConditionError
@@ -58,7 +58,7 @@ class _Parser:
         self.pos += 1
         return token
 
-    def _accept(self, kind: str, *values: str) -> Optional[Token]:
+    def _accept(self, kind: str, *values: str) -> Token | None:
         token = self._peek()
         if token.kind == kind and (not values or token.value in values):
             self.pos += 1
@@ -111,7 +111,7 @@ class _Parser:
             pairs.append((op, self._unary()))
         return first if not pairs else ("cmp", first, pairs)
 
-    def _comparison_operator(self) -> Optional[str]:
+    def _comparison_operator(self) -> str | None:
         """The comparison operator at the cursor (consumed), or None."""
         token = self._peek()
         if token.kind == "op" and token.value in _COMPARISONS:

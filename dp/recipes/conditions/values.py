@@ -9,7 +9,7 @@ rendering uses ``string_form`` too, so ``{{flag}}`` and ``str(flag)`` agree.
 from __future__ import annotations
 
 import json
-from typing import Any, Optional
+from typing import Any
 
 from dp.errors import DpError
 
@@ -48,7 +48,7 @@ def equal(left: Any, right: Any) -> bool:
     return left == right
 
 
-def as_number(text: str) -> Optional[float]:
+def as_number(text: str) -> float | None:
     try:
         return float(text.strip())
     except ValueError:

@@ -14,8 +14,6 @@ registry alone. Its YAML keys also need a field on ``dp.recipes.model.Step``.
 
 from __future__ import annotations
 
-from typing import Optional
-
 from dp.recipes.steps.agent import AgentStep
 from dp.recipes.steps.base import StepType
 from dp.recipes.steps.bash import BashStep
@@ -37,7 +35,7 @@ def get(name: str) -> StepType:
 def implied_type(raw: dict) -> str:
     """The type of a step written without ``type``: from the keys it has, else the default."""
     by_precedence = sorted(REGISTRY.values(), key=lambda step_type: step_type.precedence)
-    found: Optional[StepType] = next(
+    found: StepType | None = next(
         (step_type for step_type in by_precedence
          if step_type.implied(raw)), None)
     return found.name if found is not None else DEFAULT

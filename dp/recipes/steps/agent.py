@@ -16,7 +16,15 @@ from pathlib import Path
 from dp.errors import DpError
 from dp.recipes import agents, discovery, model
 from dp.recipes.steps.base import (
-    FLAG, TEXT, Call, StepFailed, StepType, checked, render_text, store_output, timeout,
+    FLAG,
+    TEXT,
+    Call,
+    StepFailed,
+    StepType,
+    checked,
+    render_text,
+    store_output,
+    timeout,
     working_dir,
 )
 

@@ -10,9 +10,10 @@ conditions, limits, hooks, the audit log, parallel groups.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any
 
 from dp.paths import confined
 from dp.recipes import jsonout, model, templates
@@ -28,7 +29,7 @@ VARIABLES = "variables"  # a mapping of variable names to values
 class StepFailed(Exception):
     """Ends a step as failed with this message (and whatever output it had)."""
 
-    def __init__(self, message: str, output: Optional[str] = None):
+    def __init__(self, message: str, output: str | None = None):
         super().__init__(message)
         self.output = output
 
@@ -81,7 +82,7 @@ class StepType:
         raise NotImplementedError
 
 
-def store_output(call: Call, output: str, retry: Optional[Callable[[], str]] = None) -> None:
+def store_output(call: Call, output: str, retry: Callable[[], str] | None = None) -> None:
     """Record a step's text output and what its output variable receives.
 
     With ``parse_json`` the variable gets the JSON found in the output;
@@ -109,7 +110,7 @@ def store_output(call: Call, output: str, retry: Optional[Callable[[], str]] = N
     call.updates[step.output_key] = text
 
 
-def checked(process, timeout: Optional[float]) -> str:
+def checked(process, timeout: float | None) -> str:
     """The output of a finished process, or StepFailed saying how it ended."""
     if process.timed_out:
         raise StepFailed(f"timed out after {timeout:g}s (process group terminated)",

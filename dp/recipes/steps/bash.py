@@ -20,7 +20,15 @@ from pathlib import Path
 
 from dp.recipes import templates
 from dp.recipes.steps.base import (
-    FLAG, TEXT, Call, StepType, checked, render_shell, store_output, timeout, working_dir,
+    FLAG,
+    TEXT,
+    Call,
+    StepType,
+    checked,
+    render_shell,
+    store_output,
+    timeout,
+    working_dir,
 )
 
 # Values larger than this reach bash through a file: one environment string

@@ -10,10 +10,10 @@ whole tree of recipes (``recursion:``; a child may only lower the limits).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from dp.recipes import discovery, jsonout, model, templates
-from dp.recipes.steps.base import VARIABLES, TEXT, Call, StepFailed, StepType, render_text
+from dp.recipes.steps.base import TEXT, VARIABLES, Call, StepFailed, StepType, render_text
 
 
 class RecipeStep(StepType):
@@ -106,7 +106,7 @@ def _render_value(value: Any, call: Call, where: str) -> Any:
     return render_text(value, call.context, call.result, where)
 
 
-def _first_failure(results: list[model.StepResult]) -> tuple[list[str], Optional[str]]:
+def _first_failure(results: list[model.StepResult]) -> tuple[list[str], str | None]:
     """The step ids down to the first untolerated failure, and its own error.
 
     Nested sub-recipes report the root cause once, not wrapped once per level.

@@ -11,7 +11,7 @@ lists them all.
 from __future__ import annotations
 
 import json
-from typing import Any, Optional
+from typing import Any
 
 from dp.recipes import conditions, model, steps
 from dp.recipes.checks import IDENTIFIER, is_mapping_of_names, string_list, suggest
@@ -37,7 +37,7 @@ _KEY_KINDS = {
 }
 
 
-def build_step(raw: Any, index: int, problems: list[str], warnings: list[str]) -> Optional[model.Step]:
+def build_step(raw: Any, index: int, problems: list[str], warnings: list[str]) -> model.Step | None:
     """One step, checked: the keys every step has here, its type's own in its module."""
     step_id = _step_id(raw, index, problems)
     if step_id is None:
@@ -58,7 +58,7 @@ def build_step(raw: Any, index: int, problems: list[str], warnings: list[str]) -
     return model.Step(step_id, step_type, **fields)
 
 
-def _step_id(raw: Any, index: int, problems: list[str]) -> Optional[str]:
+def _step_id(raw: Any, index: int, problems: list[str]) -> str | None:
     if not isinstance(raw, dict):
         problems.append(f"step #{index + 1} must be a mapping with an 'id'")
         return None
@@ -130,7 +130,7 @@ def _a(step_type: str) -> str:
     return f"an {step_type}" if step_type[:1] in "aeiou" else f"a {step_type}"
 
 
-def _step_type(raw: dict, label: str, problems: list[str]) -> Optional[str]:
+def _step_type(raw: dict, label: str, problems: list[str]) -> str | None:
     explicit = raw.get("type")
     if explicit is None:
         return steps.implied_type(raw)

@@ -17,7 +17,15 @@ from __future__ import annotations
 import shlex
 
 from dp.recipes.steps.base import (
-    TEXT, Call, StepFailed, StepType, checked, render_text, store_output, timeout, working_dir,
+    TEXT,
+    Call,
+    StepFailed,
+    StepType,
+    checked,
+    render_text,
+    store_output,
+    timeout,
+    working_dir,
 )
 
 
