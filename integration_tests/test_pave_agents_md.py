@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from cli_assertions import assert_one_line_error, into_a_closed_pipe
+from task_projects import real_checkout
 
 SCRIPT = "while true; do\n  gt mol status | grep -q signaled && break\n  sleep 5\ndone"
 
@@ -244,3 +245,26 @@ def test_claude_md_is_created_when_missing(dp, tmp_path):
     proc = dp("pave", "--claude-md", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "CLAUDE.md").read_text() == "@AGENTS.md\n"
+
+
+def test_a_project_rule_respelled_for_an_agent_keeps_its_origin(dp, env, tmp_path):
+    """Copilot CLI calls Read `view` and its file_path `path`: the trusted project file's rule, respelled so,
+    still names the file and line it comes from (issue 53, finding 3: it came back as the user's, line 0)."""
+    repo = real_checkout(tmp_path / "repo")
+    (repo / ".dp").mkdir()
+    (repo / ".dp" / "rules.toml").write_text(
+        '# The team\'s rules.\n\n[[aliases]]\nfrom = "^/etc/"\nto = "/srv/etc/"\ntool = "Read"\n'
+        'param = "file_path"\nmatch_kind = "regex"\nmessage = "Configuration lives in /srv/etc"\n')
+    git = {**env, "GIT_AUTHOR_NAME": "Ann", "GIT_AUTHOR_EMAIL": "ann@example.com", "GIT_COMMITTER_NAME": "Ann",
+           "GIT_COMMITTER_EMAIL": "ann@example.com", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
+    for argv in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "Team rules"]):
+        subprocess.run(["git", *argv], cwd=repo, env=git, check=True, capture_output=True)
+    assert dp("trust", cwd=repo).returncode == 0
+
+    report = json.loads(dp("pave", "--agents-md", "--agent", "copilot", "--json", cwd=repo / "src").stdout)
+    [entry] = report["rules"]
+    assert (entry["tool"], entry["from_name"]) == ("view", "^/etc/")
+    assert (entry["source"], entry["source_line"]) == ("project", 3)
+    plain = json.loads(dp("pave", "--agents-md", "--json", cwd=repo / "src").stdout)
+    assert [(rule["tool"], rule["source"], rule["source_line"]) for rule in plain["rules"]] == [
+        ("Read", "project", 3)]

@@ -128,3 +128,16 @@ def test_rule_problem_reports_rules_that_cannot_fire():
     assert rule_problem(Rule("gt x", "{% if %}", "Bash", "command", "gt", "recipe")).startswith("recipe template")
     assert rule_problem(Rule("gt x", "echo {{ arg(1) }}", "Bash", "command", "gt", "recipe")) is None
     assert rule_problem(Rule("read_file", "Read")) is None
+
+
+def test_a_rule_changes_through_replace_and_keeps_its_origin():
+    """``Rule.replace`` is the one way a rule is respelled: the changed field, everything else kept — the
+    layer and line it comes from and a recipe's compiled program too; a misspelled field is an error."""
+    rule = Rule("^/etc/", "/srv/etc/", "Read", "file_path", "", "regex", "Configuration lives in /srv/etc", "2026")
+    rule.source, rule.line, rule.program = "project", 12, "compiled"
+    respelled = rule.replace(tool="view", param="path")
+    assert (respelled.tool, respelled.param) == ("view", "path") and (rule.tool, rule.param) == ("Read", "file_path")
+    assert (respelled.source, respelled.line, respelled.program) == ("project", 12, "compiled")
+    assert respelled.replace(tool="Read", param="file_path") == rule
+    with pytest.raises(TypeError, match="no field tools"):
+        rule.replace(tools="view")

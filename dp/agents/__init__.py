@@ -105,15 +105,12 @@ def canonical_rule(rule):
     owners = [agent for agent in all_agents() if rule.tool in agent.tool_names] if rule.tool else []
     if not owners:
         return rule
-    from dp.rules.model import Rule
-
     param = next((agent.tool_args[rule.tool][rule.param] for agent in owners
                   if rule.param in agent.tool_args.get(rule.tool, {})), rule.param)
     tool = owners[0].canonical(rule.tool)
     if (tool, param) == (rule.tool, rule.param):
         return rule
-    return Rule(rule.from_name, rule.to_name, tool, param, rule.command, rule.match_kind, rule.message,
-                rule.created_at)
+    return rule.replace(tool=tool, param=param)
 
 
 def rule_problem(rule) -> str | None:

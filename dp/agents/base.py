@@ -302,15 +302,10 @@ class Agent:
         ``agent_tool`` does, so the rewrite reads and writes the agent's own arguments."""
         if not rules or not self.tool_args.get(agent_tool):
             return rules
-        from dp.rules.model import Rule
-
         spelled = []
         for rule in rules:
             param = self.agent_param(agent_tool, rule.param) if rule.param and not rule.command else rule.param
-            if param != rule.param:
-                rule = Rule(rule.from_name, rule.to_name, rule.tool, param, rule.command, rule.match_kind,
-                            rule.message, rule.created_at)
-            spelled.append(rule)
+            spelled.append(rule.replace(param=param) if param != rule.param else rule)
         return spelled
 
     def renamed_arguments(self, canonical_tool: str, keys) -> list:
@@ -355,7 +350,7 @@ class Agent:
 
     def spelled_rules(self, rules) -> list:
         """``rules`` as this agent reads them: tools in its own names, aliases that are no correction here left out."""
-        from dp.rules.model import TOOL_ALIAS, Rule
+        from dp.rules import TOOL_ALIAS
 
         spelled = []
         for rule in rules:
@@ -366,11 +361,9 @@ class Agent:
 
                 to_name = self.agent_tool(canonical_anywhere(rule.to_name))
                 if to_name != rule.to_name:
-                    rule = Rule(rule.from_name, to_name, rule.tool, rule.param, rule.command, rule.match_kind,
-                                rule.message, rule.created_at)
+                    rule = rule.replace(to_name=to_name)
             elif rule.tool and self.agent_tool(rule.tool) != rule.tool:
-                rule = Rule(rule.from_name, rule.to_name, self.agent_tool(rule.tool), rule.param, rule.command,
-                            rule.match_kind, rule.message, rule.created_at)
+                rule = rule.replace(tool=self.agent_tool(rule.tool))
             spelled.append(rule)
         return spelled
 

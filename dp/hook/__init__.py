@@ -24,6 +24,8 @@ only when a rule could apply.
 
 import sys
 
+from dp.agents.base import AFTER_BATCH, CONTEXT, NOTHING, SESSION_START
+
 MAX_INPUT_BYTES = 1 << 20
 # The one timing constant: the timeout ``dp init`` / ``dp pave --hook``
 # install (seconds; Claude Code kills the hook past it). Everything the hook
@@ -338,10 +340,8 @@ def _command_words(event):
     return command_words(command)
 
 
-# Decision kinds (dp.agents.base), repeated here for the hook's own use.
-NOTHING, CONTEXT = "nothing", "context"
 # Events answered with additionalContext only (dp/hook/events.py).
-_CONTEXT_EVENTS = ("session_start", "after_batch")
+_CONTEXT_EVENTS = (SESSION_START, AFTER_BATCH)
 
 
 def _context(options, event) -> str:

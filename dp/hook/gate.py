@@ -34,6 +34,7 @@ or a hundred thousand.
 
 import os
 
+from dp.agents.base import NOTHING  # what ``answer`` returns for a call nothing can act on: the decision
 from dp.store.location import RULES_STAMP, db_location, hook_gate
 
 MAGIC = b"dp-hook-gate 2\n"
@@ -41,8 +42,6 @@ MAGIC = b"dp-hook-gate 2\n"
 MAX_HEADER_BYTES = 16 << 20
 # About this many words per bucket of the word list: a word's lookup reads one bucket.
 BUCKET_WORDS = 128
-# What ``answer`` returns for a call nothing can act on (otherwise a store alias that blocks, or None).
-NOTHING = "nothing"
 
 
 class Alias:

@@ -77,6 +77,8 @@ def rule_entries(rules: list[Rule]) -> list[dict]:
         entry.update({key: value for key, value in rule.to_dict().items() if key != "created_at"})
         entry["kind"] = rule.kind_label
         entry["source"] = rule.source
+        if rule.line:  # a project file's rule: the line its entry starts on
+            entry["source_line"] = rule.line
         entries.append(entry)
     return entries
 

@@ -21,7 +21,10 @@ from __future__ import annotations
 import os
 import shlex
 
-COMMAND, FLAG, LITERAL, RECIPE, PATH = "command", "flag", "literal", "recipe", "path"
+from dp.rules import COMMAND, FLAG, LITERAL, RECIPE
+
+# The one kind only learning has: a program called by a name that is not there (``command not found``).
+PATH = "path"
 AT_START = (COMMAND, PATH, RECIPE, LITERAL)
 # Words after which a new simple command starts.
 SEPARATORS = frozenset({"&&", "||", ";", "|", "(", "then", "do", "else", "!", "{", "time"})

@@ -72,6 +72,18 @@ class Rule:
             return cls(**{name: row.get(name) or "" for name in FIELDS})
         return cls(*row)
 
+    def replace(self, **changes) -> "Rule":
+        """This rule with ``changes`` (field name → value), keeping everything else: its stored fields and
+        where it comes from (``source``, ``line``) and its compiled ``program``. The one way a rule is
+        respelled (an agent's tool and parameter names, dp's canonical ones), so none loses its origin."""
+        unknown = set(changes) - set(self.__slots__)
+        if unknown:
+            raise TypeError(f"Rule has no field {', '.join(sorted(unknown))}")
+        copy = Rule.__new__(Rule)
+        for name in self.__slots__:
+            setattr(copy, name, changes[name] if name in changes else getattr(self, name))
+        return copy
+
     @property
     def key(self) -> tuple:
         return tuple(getattr(self, name) for name in KEY_FIELDS)
