@@ -79,8 +79,9 @@ class ScriptedModel:
 
     @property
     def url(self) -> str:
+        assert self._server is not None, "the fake serves only between start() and stop()"
         host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://{host!s}:{port}"
 
     def stop(self) -> None:
         if self._server is not None:
@@ -100,7 +101,8 @@ class ScriptedModel:
     @property
     def main_requests(self) -> list[dict]:
         """Bodies of the main-conversation requests, in order."""
-        return [r.body for r in self.requests if r.main]
+        return [r.body for r in self.requests if r.main and r.body is not None]
+
 
     # -- for the format modules ------------------------------------------------
 

@@ -181,7 +181,7 @@ def run_process(
         raise
     output, truncated = supervisor.captured()
     return ProcessResult(
-        exit_code=TIMEOUT_EXIT_CODE if supervisor.timed_out else supervisor.exit_code,
+        exit_code=TIMEOUT_EXIT_CODE if supervisor.timed_out or supervisor.exit_code is None else supervisor.exit_code,
         output=output,
         truncated=truncated,
         timed_out=supervisor.timed_out,
@@ -229,6 +229,7 @@ class _Supervisor:
         self.selector = selectors.DefaultSelector()
         targets = (sys.stdout, sys.stderr) if echo else (None, None)
         for pipe, target in zip((proc.stdout, proc.stderr), targets):
+            assert pipe is not None, "started with stdout and stderr piped"
             self.selector.register(pipe, selectors.EVENT_READ, target)
 
     def run(self) -> None:
@@ -296,7 +297,7 @@ class _Supervisor:
                 chunk = b""
             if not chunk:
                 self.selector.unregister(key.fileobj)
-                key.fileobj.close()
+                _close(key.fileobj)
                 continue
             self._keep(chunk)
             if self.on_output is not None:
@@ -341,8 +342,10 @@ class _Supervisor:
     def _close_pipes(self) -> None:
         for key in list(self.selector.get_map().values()):
             self.selector.unregister(key.fileobj)
-            key.fileobj.close()
+            _close(key.fileobj)
         self.selector.close()
+
+
 
     def abort(self) -> None:
         _signal_group(self.group, signal.SIGTERM)
@@ -389,3 +392,9 @@ def _echo(stream: IO[str], chunk: bytes) -> None:
         buffer.write(chunk)
         buffer.flush()
     stream.flush()
+
+
+def _close(pipe: IO | object) -> None:
+    """Close a pipe the selector watched (registered as the Popen's file object, never a bare fd)."""
+    if hasattr(pipe, "close"):
+        pipe.close()

@@ -90,7 +90,7 @@ _LISTS = "lists or explains; changes nothing"
 _RECIPES = ("--output-format", "--recipe-dir", "-R", "--set", "--working-dir")
 
 # Every dp command, by name (the typer app's; tests/test_widening.py compares the two, option by option).
-COMMANDS = {
+COMMANDS: dict[str, Command | Group] = {
     "trust": Command(WIDENS, "lets this repository's rules, and paving its own programs, act for later calls",
                      dry=DRY | {"--show"}),
     "untrust": Command(NARROWS, "takes a repository's trust back"),
@@ -215,7 +215,7 @@ def _classify(words: list) -> Invocation:
             return Invocation(entry.own.kind, path, entry.own, words)
         sub = words[j]
         if sub is UNKNOWN:
-            widest = max((command.kind for command in entry.commands.values()), key=_WIDTH.get)
+            widest = max((command.kind for command in entry.commands.values()), key=_WIDTH.__getitem__)
             return Invocation(widest, (*path, "?"), None, words)
         command = entry.commands.get(sub)
         if command is None:
@@ -249,7 +249,9 @@ def _takes_value(word: str, values) -> bool:
 
 def _kind(command: Command, args: list) -> str:
     """The kind of one command line of ``command`` with ``args`` after its name."""
-    flags, positionals, unknown = set(), set(), False
+    flags: set[str] = set()
+    positionals: set[str] = set()
+    unknown = False
     i = 0
     while i < len(args):
         word = args[i]
@@ -274,7 +276,7 @@ def _kind(command: Command, args: list) -> str:
     if flags & command.dry:
         return READS
     marked = [kind for word, kind in command.marks.items() if word in (flags if word.startswith("-") else positionals)]
-    return max(marked, key=_WIDTH.get) if marked else command.kind
+    return max(marked, key=_WIDTH.__getitem__) if marked else command.kind
 
 
 # -- finding dp in a Bash command ---------------------------------------------

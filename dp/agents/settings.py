@@ -273,7 +273,9 @@ def _sync_event(hooks: dict, event: str, wanted_groups: list[dict], is_mine) -> 
         groups = []
     if not isinstance(groups, list):
         raise DpError(f'"hooks.{event}" is not a list; fix it by hand (nothing was changed)')
-    extras, position = {}, None
+    extras: dict = {}
+    position = None
+
     kept = []
     for group in groups:
         mine = [hook for _, hook in _hooks_in([group]) if is_mine(hook)]

@@ -233,7 +233,7 @@ def truncate(value: dict, limit: int = MAX_INPUT_BYTES) -> dict:
 
 def _first_keys(value: dict, limit: int) -> dict:
     """The leading keys that fit (with short values), and how many were left out."""
-    kept = {}
+    kept: dict = {}
     for key, item in value.items():
         trial = {**kept, key: item, "truncated": f"{len(value)} keys"}
         if len(json.dumps(trial, ensure_ascii=False).encode("utf-8")) > limit:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-ROOT_HELP_ARGS = ([], ["-h"], ["--help"])
+ROOT_HELP_ARGS: tuple[list[str], ...] = ([], ["-h"], ["--help"])
 # Set by a shell asking for completions: then a bare ``dp`` is not a request for help.
 COMPLETION_VARIABLE = "_DP_COMPLETE"
 _PREFIX = "help"

@@ -22,7 +22,8 @@ class Finding:
         self.check, self.status, self.message, self.fix, self.details = check, status, message, fix, details
 
     def to_dict(self) -> dict:
-        result = {"check": self.check, "status": self.status, "message": self.message, "fix": self.fix or None}
+        result: dict = {"check": self.check, "status": self.status, "message": self.message, "fix": self.fix or None}
+
         if self.details:
             result["details"] = self.details
         return result

@@ -47,8 +47,9 @@ def layer_files(directory: str):
     root = repo_root(directory)
     if root is None:
         return None, []
-    found = []
+    found: list[tuple[str, str, os.stat_result | OSError | ValueError]] = []
     for source, relative in FILES:
+
         path = os.path.join(root, relative)
         try:
             found.append((source, path, os.stat(path)))

@@ -51,20 +51,22 @@ def statements(lines: list[str]) -> list[Statement]:
 
 def entry_blocks(lines: list[str], array: str = "aliases") -> list[tuple[int, int, list[Statement]]]:
     """``(header line, last line, key-value statements)`` of each ``[[array]]`` entry, in order."""
-    blocks, current = [], None
+    blocks: list[tuple[int, int, list[Statement]]] = []
+    current: tuple[int, int, list[Statement]] | None = None
     for statement in statements(lines):
         if statement.kind == KEYVAL:
             if current is not None:
                 current[2].append(statement)
-                current[1] = statement.last
+                current = (current[0], statement.last, current[2])
             continue
         if current is not None:
-            blocks.append(tuple(current))
-        current = [statement.first, statement.last, []] if statement.kind == ARRAY_HEADER and statement.name == array \
+            blocks.append(current)
+        current = (statement.first, statement.last, []) if statement.kind == ARRAY_HEADER and statement.name == array \
             else None
     if current is not None:
-        blocks.append(tuple(current))
+        blocks.append(current)
     return blocks
+
 
 
 def _name(text: str) -> str:

@@ -194,7 +194,7 @@ def _code_places(program: str, words: list) -> set:
     """Where ``program`` reads code in ``words`` followed by one more word: (word index, how) pairs, with
     ``STDIN`` when it reads its standard input as a script, and the launch point of a launcher."""
     from dp.shell import launchers, sinks
-    from dp.shell.codeflow import Word
+    from dp.shell.segment import Word
 
     probe, at = [], 0
     for word in (*words, "X"):

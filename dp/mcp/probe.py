@@ -44,7 +44,7 @@ def list_tools(argv: list[str], cwd, timeout: float = 20.0) -> list[str]:
         _send(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
         _send(proc, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
         tools = _response(proc, 2, deadline).get("tools", [])
-        return [tool.get("name") for tool in tools if isinstance(tool, dict)]
+        return [str(tool.get("name")) for tool in tools if isinstance(tool, dict)]
     finally:
         _stop(proc)
 
@@ -56,6 +56,7 @@ def _gone(proc: subprocess.Popen) -> ProbeError:
 
 
 def _send(proc: subprocess.Popen, message: dict) -> None:
+    assert proc.stdin is not None  # started with stdin=PIPE
     try:
         proc.stdin.write(json.dumps(message).encode() + b"\n")
         proc.stdin.flush()
@@ -65,6 +66,7 @@ def _send(proc: subprocess.Popen, message: dict) -> None:
 
 def _response(proc: subprocess.Popen, request_id: int, deadline: float) -> dict:
     buffer = b""
+    assert proc.stdout is not None  # started with stdout=PIPE
     with selectors.DefaultSelector() as selector:
         selector.register(proc.stdout, selectors.EVENT_READ)
         while True:
@@ -97,6 +99,7 @@ def _parse(line: bytes) -> dict:
 
 
 def _stderr_tail(proc: subprocess.Popen) -> str:
+    assert proc.stderr is not None  # started with stderr=PIPE
     try:
         proc.wait(timeout=2)
         lines = proc.stderr.read(65536).decode("utf-8", "replace").strip().splitlines()
@@ -107,7 +110,8 @@ def _stderr_tail(proc: subprocess.Popen) -> str:
 
 def _stop(proc: subprocess.Popen) -> None:
     try:
-        proc.stdin.close()
+        if proc.stdin is not None:
+            proc.stdin.close()
     except OSError:
         pass
     try:
@@ -119,4 +123,6 @@ def _stop(proc: subprocess.Popen) -> None:
             pass
         proc.wait()
     for stream in (proc.stdout, proc.stderr):
-        stream.close()
+        if stream is not None:
+            stream.close()
+

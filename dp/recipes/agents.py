@@ -69,11 +69,12 @@ class PromptCliAdapter(AgentAdapter):
     sets working_dir."""
 
     def __init__(self, binary: str | None = None):
-        if not binary and not os.environ.get(AGENT_BINARY_ENV):
+        binary = binary or os.environ.get(AGENT_BINARY_ENV)
+        if not binary:
             from dp.agents import get
 
             binary = get().version_command[0]
-        binary = binary or os.environ.get(AGENT_BINARY_ENV)
+
         # A relative path must not be looked up again inside the agent's scratch directory.
         self.binary = os.path.abspath(binary) if os.sep in binary else binary
 

@@ -49,9 +49,11 @@ def loads(text: str) -> dict | None:
         key = match["key"]
         if key is None:
             if match["table"] is not None:
-                current = _open_table(document, match["table"])
-                if current is None:
+                table = _open_table(document, match["table"])
+                if table is None:
                     return None
+                current = table
+
             continue
         if current is document or key in current:  # top-level keys: not a collection's shape
             return None

@@ -148,9 +148,13 @@ def _check_start_points(expression: _Expression) -> None:
     if expression.types and "d" not in expression.types:
         return
     for path in expression.paths or [Value(".", ".")]:
-        name = path.literal.rstrip("/").rsplit("/", 1)[-1] or path.literal
         glob = expression.glob
-        if glob is None or _matches(name, glob.literal, "ignore-case" in expression.marks):
+        matching = glob.literal if glob is not None else None
+        if path.literal is None or (glob is not None and matching is None):
+            raise Refusal(f"find's start point {path.text} may be printed too: an expansion dp cannot read")
+        name = path.literal.rstrip("/").rsplit("/", 1)[-1] or path.literal
+        if matching is None or _matches(name, matching, "ignore-case" in expression.marks):
+
             raise Refusal(f"find also prints the start point {path.text} itself; fd never does")
 
 
@@ -190,7 +194,12 @@ def translate_fd(command, table, source_text=None) -> tuple[str, list[str]]:
     the name), ``.`` or none as no test, ``--extension EXT`` as ``*.EXT`` (always ignoring case); any
     other regex refuses. ``-mindepth 1`` keeps find from printing the start points, which fd never does.
     """
-    options, globals_, tests, positional, pattern = [], [], [], [], {"glob": None, "case": None, "ext": None}
+    options: list[str] = []
+    globals_: list[str] = []
+    tests: list[str] = []
+    positional: list[Value] = []
+    pattern: dict = {"glob": None, "case": None, "ext": None}
+
     args, i = command.args, 0
     while i < len(args):
         word = args[i].value
@@ -222,6 +231,7 @@ def translate_fd(command, table, source_text=None) -> tuple[str, list[str]]:
         if entry is None:
             raise Refusal(f"fd {name} has no known find equivalent")
         if takes:
+            assert value is not None, "read above: a flag that takes a value was given one"
             checked = check_value(entry["check"], Value(value, value), set(), table) if entry.get("check") else None
             if entry.get("check") == "find-type" and value not in _FIND_TYPES:
                 raise Refusal(f"fd --type {value} has no find equivalent")

@@ -70,6 +70,7 @@ def expand(template: list[str], value: Value | None) -> list[str]:
             words.append(item)
             continue
         before, after = item.split("{}", 1)
+        assert value is not None, "a table's {} always comes with the flag's value"
         if value.literal is not None:
             words.append(shlex.quote(before + value.literal + after) if (before or after) else value.text)
         else:  # an expansion: quote the table's text around the agent's own word
@@ -120,6 +121,8 @@ def _pattern(value: Value, marks: set, table) -> Value:
 def _from_rust(value: Value, marks: set, table) -> Value:
     """An rg pattern given to grep as it is, where grep reads it the same: as a basic regex, or else as an
     extended one (the mark ``ere``: ``-E``); refused when neither (``dp.rules.tables.reverse``)."""
+    if value.literal is None:
+        raise Refusal(f"the pattern {value.text} is a shell expansion dp cannot read")
     basic = check_pattern(value.literal, "bre") == value.literal
     extended = check_pattern(value.literal, "ere") == value.literal
     if not (basic or extended):
@@ -322,9 +325,9 @@ def _value_in_next_word(args, i: int, spelled: str, name: str, entry: dict, pars
     return i + 2
 
 
-def _form(source: str, forms: list, value: Value) -> tuple[dict, Value]:
+def _form(source: str, forms: list, value: Value | None) -> tuple[dict, Value | None]:
     """(the entry, its value) of the first ``(before, after, flag, check, marks)`` form ``value`` fits."""
-    literal = value.literal
+    literal = value.literal if value is not None else None
     if literal is None:
         raise Refusal(f"{source}: a shell expansion dp cannot read")
     for before, after, flag, check, sets in forms:
@@ -352,7 +355,10 @@ def _add(parsed: _Parsed, source: str, entry: dict, value: Value | None) -> None
     if "forms" in entry:  # a table read backwards: the value's shape picks the flag (-g '!G' is --exclude=G)
         entry, value = _form(source, entry["forms"], value)
     if "choices" in entry:  # the value picks the translation (--binary-files=text is -a)
+        if value is None:
+            raise Refusal(f"{source}: no value to choose a translation by")
         if value.literal not in entry["choices"]:
+
             raise Refusal(f"{source}: {value.text} is not one of {', '.join(sorted(entry['choices']))}")
         entry, value = entry["choices"][value.literal], None
     parsed.marks.update(entry.get("sets", []))

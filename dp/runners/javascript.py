@@ -224,7 +224,7 @@ def _pnpm_before_7(version: str, directory: Path) -> bool:
     except OSError:
         return False
     found = re.search(rb"lockfileVersion: '?(\d+)\.(\d+)", head)
-    return bool(found) and (int(found.group(1)), int(found.group(2))) < (5, 4)
+    return found is not None and (int(found.group(1)), int(found.group(2))) < (5, 4)
 
 
 def _declared_manager(data: dict) -> tuple[str, str, str] | None:
@@ -238,10 +238,11 @@ def _declared_manager(data: dict) -> tuple[str, str, str] | None:
     if isinstance(entry, list):
         entry = entry[0] if entry else None
     if isinstance(entry, dict) and isinstance(entry.get("name"), str):
-        version = entry.get("version")
+        declared = entry.get("version")
         return (
             _known(entry["name"], "devEngines.packageManager"),
-            _plain_version(version if isinstance(version, str) else ""),
+            _plain_version(declared if isinstance(declared, str) else ""),
+
             "devEngines.packageManager",
         )
     return None

@@ -143,7 +143,9 @@ def _parse_database(text: str):
 def _descriptions(directory: Path) -> dict:
     """``## text`` docs keyed by (file, header line number) and by literal name."""
     docs: dict = {}
-    for path in sorted({find_makefile(directory), *directory.glob("*.mk")} - {None}):
+    makefile = find_makefile(directory)
+    for path in sorted({*([makefile] if makefile is not None else []), *directory.glob("*.mk")}):
+
         lines = read_text(path).splitlines()
         relative = os.path.relpath(path, directory)
         for number, line in enumerate(lines, start=1):

@@ -58,7 +58,7 @@ def detect(directory: Path, project_root: Path) -> list[Runner]:
             if runners
             else (["poe"], "no project manager found, so plain poe")
         )
-        tasks = [
+        poe_tasks = [
             Task(name, [*prefix, name], description=_describe(spec), kind="poe task")
             for name, spec in poe.items()
             if not name.startswith("_")
@@ -69,8 +69,9 @@ def detect(directory: Path, project_root: Path) -> list[Runner]:
                 ecosystem="python",
                 reason=f"[tool.poe.tasks] in pyproject.toml, {via}",
                 root=directory,
-                tasks=tasks,
+                tasks=poe_tasks,
             )
+
         )
     return runners
 

@@ -22,6 +22,11 @@ import types
 
 from dp.cachedir import cache_dir, write_atomically
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: typing stays off the hook's import path
+    from typing import Any
+
+
 
 def load():
     """Return the ``bashlex`` module, importing it from the table cache if needed."""
@@ -51,8 +56,9 @@ def _spec_and_module(name: str):
     fifth of bashlex's cached import); the import system's own frozen module
     has both functions. Should a Python release rename them, the public ones serve.
     """
-    bootstrap = sys.modules.get("_frozen_importlib")
+    bootstrap: Any = sys.modules.get("_frozen_importlib")
     try:
+
         spec = bootstrap._find_spec(name, None)
         make_module = bootstrap.module_from_spec
     except AttributeError:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 
 from dp.shell.names import known_name
+from dp.shell.segment import Word
 from dp.shell.sinks import Sink
 from dp.shell.wrappers import is_assignment
 
@@ -43,15 +44,6 @@ _NAMEREF = re.compile(r"-[a-zA-Z]*n[a-zA-Z]*")
 POSITIONAL = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*")
 _REDIRECTS = ("<<<", "<<", "&>>", "&>", ">>", ">|", ">&", "<&", "<>", ">", "<")
 _LITERAL_KINDS = ("single-quoted", "ansi-c-quoted", "quoted-heredoc")
-
-
-class Word:
-    """One word of a command: its span in the script, its value as bash sees it, its source text."""
-
-    __slots__ = ("start", "end", "value", "raw", "masked")
-
-    def __init__(self, start: int, end: int, value: str, raw: str, masked: bool = False):
-        self.start, self.end, self.value, self.raw, self.masked = start, end, value, raw, masked
 
 
 APPENDED = Word(-1, -1, "appended", "appended")  # what xargs adds to the command it runs
@@ -202,7 +194,7 @@ class Flow:
         target = part.output if hasattr(part.output, "kind") and part.output.kind == "word" else None
         if target is None:
             return operator, start, end, None
-        return operator, start, end, Word(*target.pos, target.word, self.text[target.pos[0]:target.pos[1]])
+        return operator, start, end, Word(target.pos[0], target.pos[1], target.word, self.text[target.pos[0]:target.pos[1]])
 
     def _substitutions(self, node, prepared, stdin) -> None:
         for child in getattr(node, "parts", None) or ():
@@ -350,7 +342,7 @@ class Flow:
         self.via[span] = shown
 
     def origins_in(self, start: int, end: int) -> frozenset:
-        origins = frozenset()
+        origins: frozenset = frozenset()
         for span, from_values in self.values.items():
             if start <= span[0] and span[1] <= end:
                 origins |= from_values
@@ -360,7 +352,7 @@ class Flow:
 
     def _origins_outside(self, start: int, end: int, heads) -> frozenset:
         """The origins of values in ``[start, end)`` that are not a command word there."""
-        origins = frozenset()
+        origins: frozenset = frozenset()
         for span, from_values in self.values.items():
             if start <= span[0] and span[1] <= end and not _within(heads, span):
                 origins |= from_values
@@ -371,7 +363,7 @@ class Flow:
                 if start <= operator < end and not (start <= body_start and body_end <= end)]
 
     def stdin_origins(self, command: Command) -> frozenset:
-        origins = frozenset()
+        origins: frozenset = frozenset()
         for source in command.stdin:
             if source[0] == "file":
                 origins |= self.written.get(file_key(source[1]), frozenset())

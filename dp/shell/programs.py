@@ -40,8 +40,9 @@ class Programs:
     def __init__(self, path: str | None = None, cwd: str = ""):
         self.path = os.environ.get("PATH", os.defpath) if path is None else path
         self.cwd = cwd
-        self._stamp = None
-        self._known = None
+        self._stamp = ""  # set by _load: the PATH directories and their times the cache is keyed by
+        self._known: dict | None = None
+
 
     def where(self, program: str) -> str:
         """The file ``program`` runs, or '' when there is none (a builtin answers itself)."""

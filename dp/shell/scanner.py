@@ -86,7 +86,7 @@ class Scanner:
         ``[[ $(grep …) ]]`` becomes ``:  $(grep …)   `` and ``a=( $(ls) )``
         ``a=__$(ls)__``: bashlex still sees (and dp rewrites) the commands they run.
         """
-        kept = []
+        kept: list = []
         for sub_start, sub_stop, kind in sorted(self.regions):
             if kind not in (SUBSTITUTION, BACKTICK) or not (start + len(head) <= sub_start and sub_stop <= stop):
                 continue
@@ -109,7 +109,7 @@ class Scanner:
         """
         s, n = self.s, self.n
         in_case = closer == CASE_END
-        command_position = True  # the next word may name a command (or a keyword)
+        command_position: bool | str = True  # the next word may name a command (or a keyword)
         redirect_target = False  # the next word is a redirection's target
         while i < n:
             c = s[i]
@@ -202,7 +202,7 @@ class Scanner:
             constructs.substitution_operator(self, start, i)
         return i
 
-    def parenthesis(self, i: int, command_position: bool) -> tuple[int, bool]:
+    def parenthesis(self, i: int, command_position: bool | str) -> tuple[int, bool | str]:
         """``((…))``, a function's ``()`` or a subshell: (end, command position after it)."""
         if command_position and self.s.startswith("((", i):
             return constructs.arithmetic_command(self, i), False
@@ -211,7 +211,7 @@ class Scanner:
             return after + 1, True  # f() { …; }
         return self.commands(i + 1, ")"), False
 
-    def redirection(self, i: int, command_position: bool, redirect_target: bool) -> tuple[int, bool, bool]:
+    def redirection(self, i: int, command_position: bool | str, redirect_target: bool) -> tuple[int, bool | str, bool]:
         """A redirection, heredoc or process substitution: (end, command position, redirect target)."""
         s = self.s
         if s.startswith(("<(", ">("), i):
@@ -225,7 +225,7 @@ class Scanner:
             return constructs.heredoc_operator(self, i), command_position, redirect_target
         return i + (2 if s[i : i + 2] in _TWO_CHAR_REDIRECTIONS else 1), command_position, True
 
-    def command_word(self, start: int, i: int) -> tuple[int, bool]:
+    def command_word(self, start: int, i: int) -> tuple[int, bool | str]:
         """A word in command position, which may start a construct: (end, command position after it)."""
         word = self.s[start:i]
         construct = constructs.BY_KEYWORD.get(word)

@@ -100,7 +100,9 @@ def secret_name(name: str) -> bool:
 
 def _parts(name: str) -> list[str]:
     """``keyStorePassword`` → key, store, password; ``REDIS_CLI-auth`` → redis, cli, auth."""
-    parts, part = [], []
+    parts: list[str] = []
+    part: list[str] = []
+
     for i, c in enumerate(name):
         if not c.isalnum():
             if part:

@@ -31,7 +31,7 @@ class Word:
 
     __slots__ = ("start", "end", "value", "raw", "masked")
 
-    def __init__(self, start: int, end: int, value: str, raw: str, masked: bool):
+    def __init__(self, start: int, end: int, value: str, raw: str, masked: bool = False):
         self.start, self.end, self.value, self.raw, self.masked = start, end, value, raw, masked
 
     def __repr__(self) -> str:
@@ -185,7 +185,9 @@ def _plain_value(source: str) -> str | None:
 
 def _plain_commands(words: list[tuple[str, str]]) -> list[SimpleCommand]:
     """The simple commands of plain words (and those they run through ``find -exec``)."""
-    found, command, piped, start = [], [], False, 0
+    found: list[SimpleCommand] = []
+    command: list = []
+    piped, start = False, 0
     for source, value in [*words, (";", ";")]:  # the last command ends like the others
         if source in _PLAIN_OPERATORS:
             found.extend(_plain_command(command, piped))
@@ -236,7 +238,7 @@ def _walk(node, text: str, prepared, found: list, piped: bool) -> None:
                                                     for start, end in command.redirects)
             found.append(command)
             found.extend(find_exec_commands(command))
-    children = []
+    children: list = []
     for attribute in ("parts", "list", "redirects"):  # `done < <(grep …)`: a compound's redirections
         children.extend(getattr(node, attribute, None) or ())
     for attribute in ("command", "output"):

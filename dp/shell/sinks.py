@@ -31,6 +31,10 @@ from fnmatch import fnmatchcase
 
 from dp.shell.names import known_name
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only
+    from typing import Any
+
 # How a program reads its arguments as code (the kinds of SINKS entries).
 ALL = "all"  # every argument is code (eval, ssh, watch …)
 FIRST = "first"  # the first operand is code, the rest data (trap ACTION SIGNAL, source FILE ARGS)
@@ -86,7 +90,7 @@ def _options(code=(), values=(), operands_from=None, *, injectable=True, stdin=F
 # PROGRAM_TEXT parameters: (options whose value is program text, options giving the program as a file,
 #                           options that take one value, options that take two values).
 # FIRST parameters: options to skip. NAMES parameters: options whose value is data.
-SINKS: dict[str, tuple[str, tuple, str, str]] = {
+SINKS: dict[str, tuple[str, Any, str, str]] = {  # the parameters: a set or a tuple, by kind
     **_shells(("sh", "bash", "rbash", "zsh", "dash", "ksh", "ksh93", "mksh", "ash", "yash", "posh", "tcsh",
                "csh", "xonsh", "elvish")),
     **_shells(("fish",), "Cdo", ("--init-command", "--command")),

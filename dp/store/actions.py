@@ -22,7 +22,16 @@ _CALLS_AFTER = """SELECT event_key, outcome, command, error_class, timestamp FRO
 WHERE session_id = ? AND tool_name = 'Bash' AND timestamp >= ? ORDER BY timestamp, id LIMIT ?"""
 
 
+# A call made in ``project`` or below it (the directory itself, or a path starting with it and a slash).
+_UNDER = " AND (cwd = ? OR substr(cwd, 1, ?) = ?)"
+
+
+def _under(project: str) -> list:
+    return [project, len(project) + 1, project + "/"]
+
+
 def add(conn: sqlite3.Connection, rows) -> int:
+
     """Store action dicts keyed by ``COLUMNS`` in one transaction (one already stored, by its call, kind
     and rule, is skipped); returns how many were new."""
     with transaction(conn):
@@ -35,11 +44,12 @@ def add(conn: sqlite3.Connection, rows) -> int:
 def actions(conn: sqlite3.Connection, since: str = "", agent: str = "", project: str = "") -> list[dict]:
     """The actions from ``since`` on (a stored timestamp), of one agent and under one directory when given,
     oldest first."""
-    sql, args = f"SELECT id, {', '.join(COLUMNS)} FROM actions WHERE timestamp >= ?", [since]
+    sql = f"SELECT id, {', '.join(COLUMNS)} FROM actions WHERE timestamp >= ?"
+    args: list = [since]
     if agent:
         sql, args = sql + " AND agent = ?", [*args, agent]
     if project:
-        sql, args = sql + " AND (cwd = ? OR substr(cwd, 1, ?) = ?)", [*args, project, len(project) + 1, project + "/"]
+        sql, args = sql + _UNDER, [*args, *_under(project)]
     return [dict(zip(("id", *COLUMNS), row)) for row in conn.execute(sql + " ORDER BY timestamp, id", args)]
 
 
@@ -59,10 +69,10 @@ def earlier_outcomes(conn: sqlite3.Connection, command: str, before: str, sessio
 def calls_seen(conn: sqlite3.Connection, since: str = "", project: str = "") -> int:
     """How many tool calls were captured from ``since`` on (under ``project`` when given): each failed call,
     and each successful call once (its first shape's row, or one per moment for calls without an id)."""
-    where, args = "timestamp >= ?", [since]
+    where = "timestamp >= ?"
+    args: list = [since]
     if project:
-        where, args = where + " AND (cwd = ? OR substr(cwd, 1, ?) = ?)", [*args, project, len(project) + 1,
-                                                                          project + "/"]
+        where, args = where + _UNDER, [*args, *_under(project)]
     sql = (f"SELECT (SELECT count(*) FROM desires WHERE outcome = 'failure' AND {where})"
            f" + (SELECT count(*) FROM desires WHERE outcome = 'success' AND event_key LIKE '%#0' AND {where})"
            f" + (SELECT count(DISTINCT session_id || timestamp) FROM desires WHERE outcome = 'success'"

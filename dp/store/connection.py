@@ -21,7 +21,7 @@ never uses: about 1.5 ms of every hook run, a twentieth of it.
 try:
     import _sqlite3 as sqlite3
 except ImportError:  # a Python whose sqlite3 is laid out otherwise
-    import sqlite3
+    import sqlite3  # type: ignore[no-redef]
 
 
 def connect(target, busy_ms: int, uri: bool = False) -> sqlite3.Connection:
@@ -48,16 +48,15 @@ class transaction:  # noqa: N801 (used as a function: ``with transaction(conn):`
     def __enter__(self) -> None:
         self.conn.execute("BEGIN IMMEDIATE")
 
-    def __exit__(self, kind, error, traceback) -> bool:
+    def __exit__(self, kind, error, traceback) -> None:
         if kind is None:
             try:
                 self.conn.execute("COMMIT")
             except sqlite3.Error:
                 self._rollback()
                 raise
-            return False
+            return
         self._rollback()
-        return False
 
     def _rollback(self) -> None:
         """Undo what is left of the transaction. SQLite may already have rolled it back itself

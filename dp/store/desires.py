@@ -79,7 +79,8 @@ def failures(conn: sqlite3.Connection, since: str | None = None, tool: str | Non
              limit: int | None = None) -> list[tuple]:
     """Failed calls, newest first: (id, tool_name, tool_input, error, error_class, source, session_id,
     cwd, timestamp)."""
-    clauses, params = ["outcome = 'failure'"], []
+    clauses: list[str] = ["outcome = 'failure'"]
+    params: list = []
     if since:
         clauses.append("timestamp >= ?")
         params.append(since)

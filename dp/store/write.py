@@ -393,7 +393,7 @@ class _WriteTransaction(transaction):
         super().__init__(conn)
         self.path, self.nothing, self.rules = path, nothing, rules
 
-    def __exit__(self, kind, error, traceback) -> bool:
+    def __exit__(self, kind, error, traceback) -> None:
         try:
             super().__exit__(kind, error, traceback)
         except sqlite3.Error as exc:  # the COMMIT itself failed
@@ -404,7 +404,7 @@ class _WriteTransaction(transaction):
             raise self._refused(error) from None
         if kind is None and self.rules:
             mark_rules_changed(self.path)
-        return False
+
 
     def _refused(self, error) -> DpError:
         return DpError(
@@ -454,7 +454,9 @@ def rehearsed_copy(path: Path) -> sqlite3.Connection:
     """
     from dp.store.connection import connect
 
-    copies = rehearsing().stores
+    rehearsal = rehearsing()
+    assert rehearsal is not None, "called only during a dry run"
+    copies = rehearsal.stores
     key = os.path.abspath(path)
     if key not in copies:
         copy = connect(":memory:", WRITE_BUSY_TIMEOUT_MS)
@@ -482,7 +484,9 @@ def rehearsed_changes() -> list[dict]:
     install records as paths. A store with no change is left out.
     """
     reports = []
-    for key, copy in rehearsing().stores.items():
+    rehearsal = rehearsing()
+    for key, copy in (rehearsal.stores if rehearsal is not None else {}).items():
+
         path = Path(key)
         original = open_file_readonly(path) if path.is_file() else None
         try:

@@ -80,9 +80,10 @@ def accept(row: dict) -> dict | None:
               and first is not None and last is not None and first <= last)
     except (KeyError, TypeError, ValueError, RecursionError):
         return None
-    if not ok:
+    if not ok or first is None or last is None:  # ok holds both; said again for the type checker
         return None
-    return {**{key: row[key] for key in GROUP_COLUMNS}, "people": list(row["people"] or []),
+    return {**{key: row[key] for key in GROUP_COLUMNS}
+, "people": list(row["people"] or []),
             "machines": list(row["machines"] or []), "repositories": list(row["repositories"] or []),
             "first_seen": _stamp(first), "last_seen": _stamp(last)}
 

@@ -48,7 +48,7 @@ def alias(
     project: bool = typer.Option(False, "--project", help="Write the rule to this repository's .dp/rules.toml (committed, shared) instead of your store."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Check the rule and say what would change; change nothing."),
     shadow: bool = typer.Option(False, "--shadow", help="Only record what the rule would do (dp stats); rewrite nothing. The same rule without --shadow promotes it."),
-    opts: Shared = None,
+    *, opts: Shared,
 ) -> None:
     from dp.agents import canonical_rule, refuse_unless_forced
     from dp.rules.build import build_rule

@@ -46,7 +46,7 @@ def list_aliases(
     cmd: str | None = typer.Option(None, "--cmd", metavar="CMD", help="Only rules scoped to command CMD."),
     kind: Kind | None = typer.Option(
         None, "--kind", metavar="alias|flag|command|literal|regex|recipe", help="Only rules of this kind."),
-    opts: Shared = None,
+    *, opts: Shared,
 ) -> None:
     if ctx.invoked_subcommand is not None:
         return
@@ -65,7 +65,7 @@ def export(
     description: str = typer.Option("", "--description", metavar="TEXT", help="Collection description for [meta]."),
     author: str = typer.Option("", "--author", metavar="TEXT", help="Collection author for [meta]."),
     dry_run: bool = DRY_RUN_OPTION,
-    opts: Shared = None,
+    *, opts: Shared,
 ) -> None:
     """Export every rule as a shareable collection (TOML or JSON).
 
@@ -100,7 +100,7 @@ def import_(
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would change; write nothing."),
     force: bool = typer.Option(False, "--force", help="Allow entries that alias a real tool name away, or name an unknown tool."),
     project: bool = typer.Option(False, "--project", help="Import into this repository's .dp/rules.toml instead of your store."),
-    opts: Shared = None,
+    *, opts: Shared,
 ) -> None:
     """Import a collection: every entry is validated first, then all land in one transaction.
 

@@ -40,7 +40,7 @@ def desires(
     yes: bool = YES_OPTION,
     dry_run: bool = typer.Option(False, "--dry-run", help="With --purge: say how many events would go; delete nothing."),
     team: bool = typer.Option(False, "--team", help="The team's failures (dp team connect): shapes, newest first."),
-    opts: Shared = None,
+    *, opts: Shared,
 ) -> None:
     from dp.desires import query
     from dp.errors import DpError

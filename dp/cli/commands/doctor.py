@@ -52,7 +52,7 @@ def doctor(
                                                   "gate, hook entries running a dp program that is gone."),
     agent: str | None = typer.Option(None, "--agent", metavar="NAME",
                                         help=f"With --live: the agent to run, {_live_agents()}."),
-    opts: Shared = None,
+    *, opts: Shared,
 ) -> int:
     if agent is not None and not live:
         from dp.errors import DpError

@@ -50,7 +50,7 @@ Examples:
 def add(
     paths: list[str] | None = typer.Argument(None, metavar="PATH", show_default=False, help="Files or directories to stage."),
     dry_run: bool = DRY_RUN_OPTION,
-    opts: Shared = None,
+    *, opts: Shared,
 ) -> None:
     from dp.project.git import add_command
     from dp.project.workdir import working_directory
@@ -64,7 +64,7 @@ def commit(
     message: str | None = typer.Option(None, "--message", "-m", metavar="MSG", help="The commit message."),
     file: str | None = typer.Option(None, "--file", "-F", metavar="FILE", help="Read the message from FILE (- for stdin)."),
     dry_run: bool = DRY_RUN_OPTION,
-    opts: Shared = None,
+    *, opts: Shared,
 ) -> None:
     from dp.project.git import commit_command, max_commit_size, read_message
     from dp.project.workdir import working_directory

@@ -45,7 +45,7 @@ def _sources() -> list:
 
 
 @rehearsed
-def ingest(directory: Path | None = None, go_db: Path | None = None, dry_run: bool = False, opts: Shared = None,
+def ingest(directory: Path | None = None, go_db: Path | None = None, dry_run: bool = False, *, opts: Shared,
            **chosen) -> None:
     from dp.errors import DpError
     from dp.store import Store

@@ -59,7 +59,7 @@ def init(
     dry_run: bool = typer.Option(
         False, "--dry-run", help="Print what would be written (each file, as a diff) and run; change nothing."
     ),
-    opts: Shared = None,
+    *, opts: Shared,
 ) -> None:
     from dp.cli.commands.pave import check_permission, describe_hook_result
     from dp.errors import DpError

@@ -41,7 +41,7 @@ def make(
     force: bool = typer.Option(False, "--force", help="With --generate: replace an existing Makefile."),
     timeout: float | None = TIMEOUT_OPTION,
     dry_run: bool = DRY_RUN_OPTION,
-    opts: Shared = None,
+    *, opts: Shared,
 ) -> None:
     from dp.errors import DpError
     from dp.project.workdir import working_directory
@@ -116,7 +116,7 @@ def _generate(directory: Path, language: str, force: bool, dry_run: bool, as_jso
     content = render_makefile(language)
     destination = makefile_destination(directory, force)
     replaces = destination.exists() or destination.is_symlink()
-    report = {
+    report: dict = {
         "path": str(destination),
         "language": language,
         "targets": list(TEMPLATES[language]),

@@ -28,7 +28,7 @@ def mcp(
     allow_agent_steps: bool = typer.Option(
         False, "--allow-agent-steps", help="Let the recipe tool run agent steps (they start another agent)."
     ),
-    opts: Shared = None,
+    *, opts: Shared,
 ) -> None:
     from dp.errors import DpError
 

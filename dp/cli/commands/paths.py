@@ -27,7 +27,7 @@ Examples:
 def paths(
     since: str | None = typer.Option(None, "--since", metavar="WHEN", help="Only failures since WHEN (7d, 12h, or a date)."),
     team: bool = typer.Option(False, "--team", help="The team's failures (dp team connect), with how many people saw each."),
-    opts: Shared = None,
+    *, opts: Shared,
 ) -> None:
     from dp.desires.paths import paths as group
     from dp.desires.query import captured, parse_since

@@ -85,7 +85,7 @@ def pave(
     yes: bool = YES_OPTION,
     agent: str | None = AGENT_OPTION,
     dry_run: bool = DRY_RUN_OPTION,
-    opts: Shared = None,
+    *, opts: Shared,
 ) -> None:
     chosen = _one_mode(
         {"--agents-md": agents_md, "--claude-md": import_line, "--hook": hook, "--unhook": unhook, "--mcp": mcp,

@@ -31,7 +31,7 @@ def paving(
     explain: bool = typer.Option(False, "--explain", "--verbose", "-v",
                                  help="Also say what each paving rule does here (trusted repository or not)."),
     dry_run: bool = typer.Option(False, "--dry-run", help="With on or off: say what would be switched; change nothing."),
-    opts: Shared = None,
+    *, opts: Shared,
 ) -> None:
     from dp.errors import DpError
     from dp.paving import report

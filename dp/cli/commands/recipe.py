@@ -89,7 +89,7 @@ def run(
         help="Also look for agent definitions (NAME.md) here; repeatable."),
     no_auto_stage: bool = typer.Option(False, "--no-auto-stage",
                                        help="Never 'git add -A' after agent steps."),
-    opts: Shared = None,
+    *, opts: Shared,
 ) -> None:
     from dp.recipes import agents, parser, runner
 
@@ -137,7 +137,7 @@ def run(
 def list_recipes(
     working_dir: Path | None = _WORKING_DIR,
     recipe_dirs: list[Path] | None = _RECIPE_DIRS,
-    opts: Shared = None,
+    *, opts: Shared,
 ) -> None:
     """List the recipes found in -R dirs, ./recipes and ./.dp/recipes.
 
@@ -178,7 +178,7 @@ def _shortcut(printer, doc: str, variables: bool = False):
         working_dir: Path | None = _WORKING_DIR,
         recipe_dirs: list[Path] | None = _RECIPE_DIRS,
         output_format: str | None = _FORMAT,
-        opts: Shared = None,
+        *, opts: Shared,
     ) -> None:
         from dp.recipes import parser
         from dp.recipes.variables import require_defined

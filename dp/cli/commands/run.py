@@ -40,7 +40,7 @@ def run(
     ),
     timeout: float | None = TIMEOUT_OPTION,
     dry_run: bool = DRY_RUN_OPTION,
-    opts: Shared = None,
+    *, opts: Shared,
 ) -> None:
     from dp.process import check_timeout
     from dp.project.workdir import working_directory

@@ -32,7 +32,7 @@ def script(
     args: list[str] | None = typer.Argument(None, metavar="ARGS", help="Passed to the script as given."),
     timeout: float | None = TIMEOUT_OPTION,
     dry_run: bool = DRY_RUN_OPTION,
-    opts: Shared = None,
+    *, opts: Shared,
 ) -> None:
     from dp.errors import DpError
     from dp.process import check_timeout

@@ -26,7 +26,7 @@ def stats(
     since: str = typer.Option(DEFAULT_SINCE, "--since", metavar="WHEN", help="Since WHEN (7d, 12h, 2w or a date)."),
     agent: str | None = typer.Option(None, "--agent", metavar="NAME", help="Only what dp did in agent NAME."),
     project: str | None = typer.Option(None, "--project", metavar="DIR", help="Only calls under DIR."),
-    opts: Shared = None,
+    *, opts: Shared,
 ) -> None:
     import os
 

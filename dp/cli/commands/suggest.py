@@ -52,7 +52,7 @@ def suggest(
     shadow: bool = typer.Option(False, "--shadow", help="With --apply: the rule only records what it would do (dp stats); it rewrites nothing."),
     act: bool = typer.Option(False, "--act", help=f"With --apply: the rule acts now, even when learned from fewer than {SHADOW_BELOW_SESSIONS} sessions."),
     team: bool = typer.Option(False, "--team", help="From the team's failures (dp team connect), with how many people hit each."),
-    opts: Shared = None,
+    *, opts: Shared,
 ) -> None:
     from dp.desires.query import captured
     from dp.desires.suggest import suggest as propose

@@ -25,7 +25,7 @@ Examples:
 
 
 @shared()
-def tasks(opts: Shared = None) -> None:
+def tasks(*, opts: Shared) -> None:
     from dp.cli import remembered
     from dp.cli.views import tasks as view
 

@@ -33,7 +33,7 @@ Examples:
 def connect(url: str | None = typer.Argument(None, metavar="[URL]",
                                                 help="postgresql://USER@HOST[:PORT]/DATABASE (no password); "
                                                      "without it, the one this trusted repository suggests."),
-            dry_run: bool = DRY_RUN_OPTION, opts: Shared = None) -> None:
+            dry_run: bool = DRY_RUN_OPTION, *, opts: Shared) -> None:
     """Connect this store to a team database (the password: PGPASSWORD or ~/.pgpass, never the URL).
 
     Without URL, take the team database this repository's trusted .dp/rules.toml
@@ -85,7 +85,7 @@ def _take_suggestion(opts: Shared) -> str:
 
 @shared()
 @rehearsed
-def disconnect(dry_run: bool = DRY_RUN_OPTION, opts: Shared = None) -> None:
+def disconnect(dry_run: bool = DRY_RUN_OPTION, *, opts: Shared) -> None:
     """Stop syncing this store with the team databases you connected (what was uploaded stays).
 
     \b
@@ -106,7 +106,7 @@ def disconnect(dry_run: bool = DRY_RUN_OPTION, opts: Shared = None) -> None:
 
 @shared()
 def migrate(url: str | None = typer.Argument(None, metavar="[URL]", help="The database (default: this store's or this repository's)."),
-            opts: Shared = None) -> None:
+            *, opts: Shared) -> None:
     """Create or update the team schema (idempotent; safe to run by several members at once).
 
     Run by a role that may create tables and roles in the database (its owner).
@@ -132,7 +132,7 @@ def migrate(url: str | None = typer.Argument(None, metavar="[URL]", help="The da
 def sync(dry_run: bool = typer.Option(False, "--dry-run", help="List what would be uploaded; upload nothing."),
          batch_size: int = typer.Option(2000, "--batch-size", min=1, max=100_000, metavar="N",
                                         help="Events per transaction (an interrupted sync resends at most one batch)."),
-         opts: Shared = None) -> None:
+         *, opts: Shared) -> None:
     """Upload what this store captured (as shapes) and download the team's aggregates.
 
     \b
@@ -193,7 +193,7 @@ def _print_plan(plans: dict, as_json: bool) -> None:
 
 
 @shared()
-def status(opts: Shared = None) -> None:
+def status(*, opts: Shared) -> None:
     """The connection (no secrets), the last sync, what is queued, and whether the database answered.
 
     \b

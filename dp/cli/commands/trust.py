@@ -36,7 +36,7 @@ Examples:
 def trust(
     show: bool = typer.Option(False, "--show", "--dry-run",
                               help="Print everything trusting would let act, in words; trust nothing."),
-    opts: Shared = None,
+    *, opts: Shared,
 ) -> None:
     from dp.layers import trusting
 

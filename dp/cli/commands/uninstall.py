@@ -35,7 +35,7 @@ def uninstall(
     purge: bool = typer.Option(False, "--purge", help="Also delete the store, ~/.dp and dp's cache."),
     yes: bool = YES_OPTION,
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would be removed; change nothing."),
-    opts: Shared = None,
+    *, opts: Shared,
 ) -> None:
     from dp.install import uninstall as remover
 

@@ -23,7 +23,7 @@ Examples:
 
 @shared()
 @rehearsed
-def untrust(dry_run: bool = DRY_RUN_OPTION, opts: Shared = None) -> None:
+def untrust(dry_run: bool = DRY_RUN_OPTION, *, opts: Shared) -> None:
     from dp.layers import trusting
 
     forgotten = trusting.untrust(opts.store, opts.directory)
