@@ -133,6 +133,8 @@ COMMANDS: dict[str, Command | Group] = {
     "tasks": Command(READS, _LISTS, dry=()),
     "stats": Command(READS, "counts what dp did and what followed (the notes of the hook moved into the store)",
                      ("--agent", "--project", "--since"), dry=()),
+    "report": Command(READS, "writes a page of the captured paths and dp's outcomes (dp-report.html or the file named)",
+                      ("--agent", "--output", "-o", "--project", "--since"), ("--team",), dry=()),
     "ingest": Command(LEARNS, "records the person's agent sessions and learns from them", ("--desire-path-db",),
                       ANY),  # one flag per agent's session files, from the registry
     "run": Command(ACTS, "runs a task of the project, now", ("--runner", "--timeout")),

@@ -26,6 +26,17 @@ def project(root: Path) -> Path:
     return repo
 
 
+def learn_gradlew(env: dict, repo: Path) -> None:
+    """Two earlier sessions where ``gradle`` was not found and ``./gradlew`` worked, then the learning pass:
+    dp answers the next ``gradle`` failure with ``./gradlew`` (on a machine without gradle)."""
+    (repo / "gradlew").write_text("#!/bin/sh\necho BUILD SUCCESSFUL\n")
+    (repo / "gradlew").chmod(0o755)
+    for name in ("earlier-1", "earlier-2"):
+        earlier = Session(env, repo, name)
+        assert earlier.call("gradle -q test")[1] == 127 and earlier.call("./gradlew -q test")[1] == 0
+    assert dp(env, "suggest", "--json").returncode == 0  # the learning pass
+
+
 class Session:
     """One agent session's calls through the real hooks, numbered ``toolu_<session>_<n>``."""
 

@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 from hook_support import build_store
-from outcomes_support import Session, dp, project, rule, stats
+from outcomes_support import Session, dp, learn_gradlew, project, rule, stats
 
 HELPS, HURTS = ("--cmd", "grep", "--replace", "rg"), ("--cmd", "cat", "--replace", "false")
 
@@ -85,12 +85,7 @@ def test_a_learned_answer_told_after_a_failure_and_followed_is_counted(env, tmp_
     if shutil.which("gradle", path=env["PATH"]):
         pytest.skip("this machine has gradle: the call would not fail")
     repo = project(tmp_path)
-    (repo / "gradlew").write_text("#!/bin/sh\necho BUILD SUCCESSFUL\n")
-    (repo / "gradlew").chmod(0o755)
-    for name in ("earlier-1", "earlier-2"):  # where dp learns the answer from
-        earlier = Session(env, repo, name)
-        assert earlier.call("gradle -q test")[1] == 127 and earlier.call("./gradlew -q test")[1] == 0
-    assert dp(env, "suggest", "--json").returncode == 0  # the learning pass
+    learn_gradlew(env, repo)
     session = Session(env, repo, "now")
     assert session.call("gradle -q build")[1] == 127 and "./gradlew -q build" in session.told[-1]
     assert session.call("./gradlew -q build")[1] == 0

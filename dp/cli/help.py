@@ -19,7 +19,7 @@ SECTIONS = (
     ("Set up", ("init", "doctor", "uninstall")),
     ("Rules", ("alias", "aliases", "trust", "untrust")),
     ("Capture", ("desires", "paths", "suggest", "ingest", "team")),
-    ("Outcomes", ("stats",)),
+    ("Outcomes", ("stats", "report")),
     ("Project", ("tasks", "run", "script", "make", "git", "paving")),
     ("Recipes", ("recipe",)),
     ("Agents", ("pave", "mcp", "pave-check")),

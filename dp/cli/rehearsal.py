@@ -77,7 +77,7 @@ def rehearse(run, as_json: bool) -> None:
 
 def plan(rehearsal) -> dict:
     """What the rehearsal recorded, as data: stores (rules as dicts), files with diffs, trees, commands."""
-    from dp.cli.views.aliases import describe
+    from dp.rules.wording import describe
     from dp.store.write import rehearsed_changes
 
     stores = []

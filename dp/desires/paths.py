@@ -21,9 +21,10 @@ from dp.store import desires
 WHOLE_PROGRAM = ("command not found",)
 
 
-def paths(conn, rules, since: str | None = None) -> list[dict]:
-    """Every failure shape with ``count``, ``sessions``, ``first_seen``, ``last_seen``, ``example``, ``covered_by``."""
-    groups = desires.failure_groups(conn, since, WHOLE_PROGRAM)
+def paths(conn, rules, since: str | None = None, project: str = "") -> list[dict]:
+    """Every failure shape with ``count``, ``sessions``, ``first_seen``, ``last_seen``, ``example``, ``covered_by``
+    (only the calls made under the directory ``project`` when given)."""
+    groups = desires.failure_groups(conn, since, WHOLE_PROGRAM, project)
     examples = {
         row_id: {"id": row_id, "tool_input": parse_input(tool_input), "error": error}
         for row_id, tool_input, error in desires.inputs_and_errors(conn, [group[-1] for group in groups])
@@ -31,8 +32,7 @@ def paths(conn, rules, since: str | None = None) -> list[dict]:
     index = RuleIndex(rules)
     found = []
     for tool, command, subcommand, flags, keys, klass, count, sessions, first, last, example_id in groups:
-        shape = {"tool_name": tool, "command": command, "subcommand": subcommand, "flags": json.loads(flags),
-                 "input_keys": json.loads(keys)}
+        shape = shape_of(tool, command, subcommand, flags, keys)
         found.append({
             "shape": shape_label(shape),
             **shape,
@@ -51,6 +51,12 @@ def one_cause(error_class: str, subcommand: str, flags: str) -> tuple[str, str]:
     """A path's subcommand and flags (as JSON): none for a failure whose cause is its program
     (``WHOLE_PROGRAM``), so ``tsc -p`` and ``tsc --noEmit`` not found are one path, ``tsc``."""
     return ("", "[]") if error_class in WHOLE_PROGRAM else (subcommand, flags)
+
+
+def shape_of(tool: str, command: str, subcommand: str, flags: str, keys: str) -> dict:
+    """A shape from its stored columns (flags and input keys as JSON lists)."""
+    return {"tool_name": tool, "command": command, "subcommand": subcommand, "flags": json.loads(flags),
+            "input_keys": json.loads(keys)}
 
 
 def shape_label(shape: dict) -> str:

@@ -32,26 +32,36 @@ from dp.store import actions as stored
 
 HURT_MIN = 2
 _OUTCOME_COUNT = {"success": "succeeded", "failure": "failed"}
-_WATCHED = ("answer", "shadow")  # kinds that leave the call as typed and watch the agent's next call
+WATCHED = ("answer", "shadow")  # kinds that leave the call as typed and watch the agent's next call
 COUNTS = ("actions", "succeeded", "failed", "unknown", "undone", "prevented", "failed_where_original_worked",
           "followed", "followed_and_worked", "repeated", "needless")
 
 
 def stats(conn, since: str = "", agent: str = "", project: str = "") -> dict:
     """The ``dp stats --json`` object for the store ``conn`` (None: no store, nothing to count)."""
+    return summary(conn, judged(conn, since, agent, project), since, agent, project)
+
+
+def judged(conn, since: str = "", agent: str = "", project: str = "") -> list[dict]:
+    """Every action from ``since`` on (of ``agent``, under ``project``), oldest first, each ``judge``d:
+    what ``summary`` counts, and what ``dp report`` draws day by day."""
     found = stored.actions(conn, since, agent, project) if conn is not None and _has_actions(conn) else []
-    judged = [judge(conn, action) for action in found]
-    totals = {kind: sum(1 for action in judged if action["kind"] == kind)
+    return [judge(conn, action) for action in found]
+
+
+def summary(conn, acted: list[dict], since: str = "", agent: str = "", project: str = "") -> dict:
+    """The ``dp stats --json`` object from the judged actions ``acted`` (``calls_seen`` read from ``conn``)."""
+    totals = {kind: sum(1 for action in acted if action["kind"] == kind)
               for kind in ("rewrite", "advise", "block", "paving", "answer", "shadow")}
     return {
         "since": since,
         "calls_seen": None if agent or conn is None else stored.calls_seen(conn, since, project),
         "rewritten": totals["rewrite"] + totals["paving"], "advised": totals["advise"],
         "blocked": totals["block"], "answered": totals["answer"], "shadowed": totals["shadow"],
-        "prevented": sum(action["prevented"] for action in judged),
-        "answers_followed": sum(action["followed"] for action in judged if action["kind"] == "answer"),
-        "rules": _by(judged, "rule"),
-        "agents": _by(judged, "agent"),
+        "prevented": sum(action["prevented"] for action in acted),
+        "answers_followed": sum(action["followed"] for action in acted if action["kind"] == "answer"),
+        "rules": _by(acted, "rule"),
+        "agents": _by(acted, "agent"),
     }
 
 
@@ -68,7 +78,7 @@ def judge(conn, action: dict) -> dict:
     outcome = mine["outcome"] if mine else "unknown"
     original, written = _program(action["from_command"]), _program(action["to_command"])
     # An answer and a shadow rule changed nothing the agent ran: what counts is whether its next call was theirs.
-    is_answer = action["kind"] in _WATCHED
+    is_answer = action["kind"] in WATCHED
     earlier = stored.earlier_outcomes(conn, original, action["timestamp"], action["session_id"]) \
         if original and original != written and not is_answer else set()
     next_ran = after["commands"] if after else ()
@@ -126,7 +136,7 @@ def _by(judged: list[dict], field: str) -> list[dict]:
             group[count] += int(action[count])
     for group in groups.values():
         harm = group["failed"] + group["undone"]
-        group["hurts"] = field == "rule" and group["kind"] not in _WATCHED and harm >= HURT_MIN \
+        group["hurts"] = field == "rule" and group["kind"] not in WATCHED and harm >= HURT_MIN \
             and harm > group["succeeded"]
         if field == "agent":
             del group["kind"], group["source"]

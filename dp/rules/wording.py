@@ -2,7 +2,8 @@
 
 Shared by everything that tells an agent about the rules — AGENTS.md /
 CLAUDE.md (``dp.install.agents_md``) and the SessionStart context the hook
-adds (``dp.hook.events``) — so the agent reads the same sentence everywhere.
+adds (``dp.hook.events``) — so the agent reads the same sentence everywhere;
+and a rule as a person names it (``describe``), in dp's tables and in ``dp report``.
 """
 
 from __future__ import annotations
@@ -53,3 +54,35 @@ def rule_line(rule: Rule) -> str:
     if rule.message:
         text += f" ({' '.join(rule.message.split())})"
     return text
+
+
+def describe_key(rule) -> str:
+    """The rule's identity, as a person would name it."""
+    if rule.match_kind == TOOL_ALIAS:
+        return rule.from_name
+    if rule.match_kind == FLAG:
+        return f"{rule.command}: flag {dashed(rule.from_name)}"
+    if rule.match_kind == COMMAND:
+        return f"command {rule.command}"
+    if rule.match_kind == RECIPE:
+        return f"recipe {rule.from_name!r}"
+    scope = rule.command or f"{rule.tool}.{rule.param}"
+    return f"{scope}: {rule.match_kind} {rule.from_name!r}"
+
+
+def describe(rule) -> str:
+    """The rule's identity and what it turns things into."""
+    if rule.match_kind == FLAG:
+        target = dashed(rule.to_name)
+    elif rule.match_kind == RECIPE:
+        target = _preview(rule.to_name)
+    elif rule.match_kind in ("literal", "regex"):
+        target = repr(rule.to_name)
+    else:
+        target = rule.to_name
+    return f"{describe_key(rule)} -> {target}"
+
+
+def _preview(script: str, width: int = 40) -> str:
+    folded = " ".join(script.split())
+    return folded if len(folded) <= width else folded[: width - 3] + "..."

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sqlite3
 
 from dp.store.connection import transaction
+from dp.store.desires import under
 
 COLUMNS = ("event_key", "session_id", "agent", "kind", "rule", "rule_source", "from_command", "to_command", "cwd",
            "timestamp")
@@ -23,13 +24,6 @@ WHERE session_id = ? AND tool_name = 'Bash' AND timestamp >= ? ORDER BY timestam
 
 
 # A call made in ``project`` or below it (the directory itself, or a path starting with it and a slash).
-_UNDER = " AND (cwd = ? OR substr(cwd, 1, ?) = ?)"
-
-
-def _under(project: str) -> list:
-    return [project, len(project) + 1, project + "/"]
-
-
 def add(conn: sqlite3.Connection, rows) -> int:
 
     """Store action dicts keyed by ``COLUMNS`` in one transaction (one already stored, by its call, kind
@@ -49,7 +43,8 @@ def actions(conn: sqlite3.Connection, since: str = "", agent: str = "", project:
     if agent:
         sql, args = sql + " AND agent = ?", [*args, agent]
     if project:
-        sql, args = sql + _UNDER, [*args, *_under(project)]
+        clause, under_it = under(project)
+        sql, args = f"{sql} AND {clause}", [*args, *under_it]
     return [dict(zip(("id", *COLUMNS), row)) for row in conn.execute(sql + " ORDER BY timestamp, id", args)]
 
 
@@ -72,7 +67,8 @@ def calls_seen(conn: sqlite3.Connection, since: str = "", project: str = "") -> 
     where = "timestamp >= ?"
     args: list = [since]
     if project:
-        where, args = where + _UNDER, [*args, *_under(project)]
+        clause, under_it = under(project)
+        where, args = f"{where} AND {clause}", [*args, *under_it]
     sql = (f"SELECT (SELECT count(*) FROM desires WHERE outcome = 'failure' AND {where})"
            f" + (SELECT count(*) FROM desires WHERE outcome = 'success' AND event_key LIKE '%#0' AND {where})"
            f" + (SELECT count(DISTINCT session_id || timestamp) FROM desires WHERE outcome = 'success'"

@@ -17,14 +17,22 @@ from dp.store.connection import transaction
 COLUMNS = ("source", "event_key", "outcome", "tool_name", "tool_input", "error", "command", "subcommand",
            "flags", "input_keys", "error_class", "session_id", "cwd", "timestamp")
 _INSERT = f"INSERT OR IGNORE INTO desires ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
-_GROUPS = """
-SELECT tool_name, command, CASE WHEN error_class IN ({whole}) THEN '' ELSE subcommand END AS sub,
+# A failure's path: its shape, one per program for the error classes in {whole} (dp.desires.paths).
+_SHAPE = """tool_name, command, CASE WHEN error_class IN ({whole}) THEN '' ELSE subcommand END AS sub,
        CASE WHEN error_class IN ({whole}) THEN '[]' ELSE flags END AS options,
        CASE WHEN tool_name = 'Bash' THEN '[]' ELSE input_keys END AS keys,
-       error_class, count(*) AS n, count(DISTINCT session_id), min(timestamp), max(timestamp), max(id)
-FROM desires WHERE outcome = 'failure' {where}
+       error_class"""
+_GROUPS = f"""
+SELECT {_SHAPE}, count(*) AS n, count(DISTINCT session_id), min(timestamp), max(timestamp), max(id)
+FROM desires WHERE outcome = 'failure' {{where}}
 GROUP BY tool_name, command, sub, options, keys, error_class
 ORDER BY n DESC, max(timestamp) DESC
+"""
+_DAILY = f"""
+SELECT substr(timestamp, 1, 10) AS day, {_SHAPE}, count(*)
+FROM desires WHERE outcome = 'failure' {{where}}
+GROUP BY day, tool_name, command, sub, options, keys, error_class
+ORDER BY day
 """
 _BASH_FAILURES = """SELECT id, tool_name, tool_input, error, command, subcommand, flags, error_class, session_id, timestamp
 FROM desires WHERE outcome = 'failure' AND tool_name = 'Bash' AND error_class = ? ORDER BY timestamp, id"""
@@ -95,13 +103,34 @@ def failures(conn: sqlite3.Connection, since: str | None = None, tool: str | Non
     return conn.execute(sql, params).fetchall()
 
 
-def failure_groups(conn: sqlite3.Connection, since: str | None = None, whole: tuple = ()) -> list[tuple]:
+def failure_groups(conn: sqlite3.Connection, since: str | None = None, whole: tuple = (),
+                   project: str = "") -> list[tuple]:
     """Failures grouped by shape, most frequent first: (tool_name, command, subcommand, flags,
     input_keys ('[]' for Bash), error_class, count, sessions, first, last, newest id). A failure of
-    an error class in ``whole`` groups by its program alone (no subcommand, no flags)."""
+    an error class in ``whole`` groups by its program alone (no subcommand, no flags); only calls
+    under the directory ``project`` when given."""
+    return _failures_by(_GROUPS, conn, since, whole, project)
+
+
+def failures_by_day(conn: sqlite3.Connection, since: str | None = None, whole: tuple = (),
+                    project: str = "") -> list[tuple]:
+    """Failures counted per UTC day and shape, oldest day first: (day, tool_name, command, subcommand,
+    flags, input_keys, error_class, count), the shapes as ``failure_groups`` makes them."""
+    return _failures_by(_DAILY, conn, since, whole, project)
+
+
+def _failures_by(sql: str, conn: sqlite3.Connection, since, whole: tuple, project: str) -> list[tuple]:
     where, params = ("AND timestamp >= ?", [since]) if since else ("", [])
-    sql = _GROUPS.format(where=where, whole=", ".join("?" * len(whole)) or "NULL")
+    if project:
+        clause, args = under(project)
+        where, params = f"{where} AND {clause}", [*params, *args]
+    sql = sql.format(where=where, whole=", ".join("?" * len(whole)) or "NULL")
     return conn.execute(sql, [*whole, *whole, *params]).fetchall()
+
+
+def under(project: str) -> tuple[str, list]:
+    """The SQL condition (and its arguments) for a call made in the directory ``project`` or below it."""
+    return "(cwd = ? OR substr(cwd, 1, ?) = ?)", [project, len(project) + 1, project + "/"]
 
 
 def inputs_and_errors(conn: sqlite3.Connection, ids: list[int]) -> list[tuple]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from dp.desires.paths import RuleIndex, one_cause, shape_label
+from dp.desires.paths import RuleIndex, one_cause, shape_label, shape_of
 from dp.desires.query import iso
 from dp.desires.suggest import DEFAULT_MIN_COUNT, candidates
 from dp.errors import DpError
@@ -89,8 +89,7 @@ def paths(groups: list[dict], rules) -> list[dict]:
     index = RuleIndex(rules)
     found = []
     for (tool, command, subcommand, flags, keys, klass), rows in by_shape.items():
-        shape = {"tool_name": tool, "command": command, "subcommand": subcommand, "flags": json.loads(flags),
-                 "input_keys": json.loads(keys)}
+        shape = shape_of(tool, command, subcommand, flags, keys)
         found.append({
             "shape": shape_label(shape), **shape, "error_class": klass,
             "count": sum(row["events"] for row in rows), "sessions": sum(row["sessions"] for row in rows),
@@ -108,8 +107,7 @@ def desires(groups: list[dict], limit: int | None = None) -> list[dict]:
     for row in groups:
         if row["outcome"] != "failure":
             continue
-        shape = {"tool_name": row["tool_name"], "command": row["command"], "subcommand": row["subcommand"],
-                 "flags": json.loads(row["flags"]), "input_keys": json.loads(row["input_keys"])}
+        shape = shape_of(row["tool_name"], row["command"], row["subcommand"], row["flags"], row["input_keys"])
         found.append({"shape": shape_label(shape), "tool_name": row["tool_name"], "error_class": row["error_class"],
                       "hint": row["error_hint"], "count": row["events"], "sessions": row["sessions"],
                       **_counts([row]), "last_seen": iso(row["last_seen"])})

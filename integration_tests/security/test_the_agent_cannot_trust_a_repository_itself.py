@@ -254,7 +254,7 @@ def test_a_terminal_the_command_runs_in_is_the_agents_and_never_asked(person):
 # A command line of each command the list says only reads (run as a person would), and a dry run of
 # each that widens: the test fails for a reading command without one here.
 READING = [("aliases",), ("aliases", "export"), ("paving",), ("pave", "--agents-md"), ("team",), ("team", "status"),
-           ("desires",), ("paths",), ("doctor",), ("tasks",), ("stats",), ("git",), ("recipe",), ("recipe", "list"),
+           ("desires",), ("paths",), ("doctor",), ("tasks",), ("stats",), ("report", "--json"), ("git",), ("recipe",), ("recipe", "list"),
            ("recipe", "validate", "hello.yaml"), ("recipe", "explain", "hello.yaml"), ("trust", "--show"),
            ("alias", "--cmd", "git", "--replace", "x", "--dry-run"), ("aliases", "import", "team.toml", "--dry-run"),
            ("suggest", "--apply", "s1b2c3d", "--dry-run"), ("paving", "on", "--dry-run"), ("init", "--dry-run"),

@@ -7,7 +7,7 @@ import typer
 from dp.cli.common import print_json, read_text_argument, status, warning
 from dp.cli.options import Shared, shared
 from dp.cli.rehearsal import rehearsed
-from dp.cli.views.aliases import describe, describe_key
+from dp.rules.wording import describe, describe_key
 
 HELP = """Create, update (same key) or delete one alias rule.
 

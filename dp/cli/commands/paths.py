@@ -65,10 +65,10 @@ def _team(rules, start: str | None, opts: Shared) -> list[dict]:
 
 def render_team(found: list[dict]) -> str:
     """The team's paths: counts of events, people, machines and repositories per shape."""
-    from dp.cli.commands.alias import describe
     from dp.cli.commands.desires import fold
     from dp.cli.table import render as table
     from dp.rules.model import Rule
+    from dp.rules.wording import describe
 
     rows = [[path["count"], path["people"], path["machines"], path["repositories"], path["tool_name"],
              fold(path["shape"], 30), path["error_class"], path["last_seen"][:10],
@@ -78,8 +78,8 @@ def render_team(found: list[dict]) -> str:
 
 def render(found: list[dict]) -> str:
     from dp.cli.commands.desires import describe_input, first_line, fold
-    from dp.cli.views.aliases import describe
     from dp.rules.model import Rule
+    from dp.rules.wording import describe
 
     rows = []
     for path in found:

@@ -74,37 +74,3 @@ def fold(text: str) -> str:
     return folded if len(folded) <= TO_WIDTH else folded[: TO_WIDTH - 3] + "..."
 
 
-def describe_key(rule) -> str:
-    """The rule's identity, as a person would name it."""
-    from dp.rules.model import COMMAND, FLAG, RECIPE, TOOL_ALIAS, dashed
-
-    if rule.match_kind == TOOL_ALIAS:
-        return rule.from_name
-    if rule.match_kind == FLAG:
-        return f"{rule.command}: flag {dashed(rule.from_name)}"
-    if rule.match_kind == COMMAND:
-        return f"command {rule.command}"
-    if rule.match_kind == RECIPE:
-        return f"recipe {rule.from_name!r}"
-    scope = rule.command or f"{rule.tool}.{rule.param}"
-    return f"{scope}: {rule.match_kind} {rule.from_name!r}"
-
-
-def describe(rule) -> str:
-    """The rule's identity and what it turns things into."""
-    from dp.rules.model import FLAG, RECIPE, dashed
-
-    if rule.match_kind == FLAG:
-        target = dashed(rule.to_name)
-    elif rule.match_kind == RECIPE:
-        target = _preview(rule.to_name)
-    elif rule.match_kind in ("literal", "regex"):
-        target = repr(rule.to_name)
-    else:
-        target = rule.to_name
-    return f"{describe_key(rule)} -> {target}"
-
-
-def _preview(script: str, width: int = 40) -> str:
-    folded = " ".join(script.split())
-    return folded if len(folded) <= width else folded[: width - 3] + "..."
