@@ -9,6 +9,7 @@ here with zlib (``png_pixels``).
 
 from __future__ import annotations
 
+import html.parser
 import os
 import re
 import shutil
@@ -31,6 +32,35 @@ FLAGS = ("--headless", "--disable-gpu", "--no-first-run", "--no-default-browser-
          "--proxy-bypass-list=<-loopback>", "--enable-logging=stderr", "--v=0")
 _CONSOLE = re.compile(r":CONSOLE[:(]\d*\)?\] (.*)$")
 _HOST = re.compile(rb"^(?:CONNECT ([^ :]+)|[A-Z]+ [a-z]+://([^/: ]+))")
+
+
+class Document(html.parser.HTMLParser):
+    """The dumped document: each element's attributes by id, table cells' text, script elements."""
+
+    def __init__(self, text: str):
+        super().__init__()
+        self.by_id, self.cells, self.scripts, self._cell, self.body = {}, [], 0, None, {}
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if "id" in attrs:
+            self.by_id[attrs["id"]] = attrs
+        if tag == "body":
+            self.body = attrs
+        if tag == "script":
+            self.scripts += 1
+        if tag == "td":
+            self._cell = []
+
+    def handle_endtag(self, tag):
+        if tag == "td" and self._cell is not None:
+            self.cells.append("".join(self._cell))
+            self._cell = None
+
+    def handle_data(self, data):
+        if self._cell is not None:
+            self._cell.append(data)
 
 
 def chromium() -> str:

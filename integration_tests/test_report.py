@@ -8,12 +8,11 @@ written to break out of the page (``</script>``, ``<!--``, quotes, U+2028 / U+20
 
 from __future__ import annotations
 
-import html.parser
 import json
 import shutil
 
 import pytest
-from browser_support import colours, png_pixels, screenshot, visit
+from browser_support import Document, colours, png_pixels, screenshot, visit
 from hook_support import build_store
 from outcomes_support import Session, dp, learn_gradlew, project, stats
 
@@ -58,42 +57,13 @@ def _write(env, repo, *args: str):
     return out
 
 
-class _Page(html.parser.HTMLParser):
-    """The dumped document: each element's attributes by id, table cells' text, script elements."""
-
-    def __init__(self, text: str):
-        super().__init__()
-        self.by_id, self.cells, self.scripts, self._cell, self.body = {}, [], 0, None, {}
-        self.feed(text)
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if "id" in attrs:
-            self.by_id[attrs["id"]] = attrs
-        if tag == "body":
-            self.body = attrs
-        if tag == "script":
-            self.scripts += 1
-        if tag == "td":
-            self._cell = []
-
-    def handle_endtag(self, tag):
-        if tag == "td" and self._cell is not None:
-            self.cells.append("".join(self._cell))
-            self._cell = None
-
-    def handle_data(self, data):
-        if self._cell is not None:
-            self._cell.append(data)
-
-
 def test_the_page_opens_offline_with_no_console_error_and_every_chart_drawn(store, tmp_path):
     env, repo = store
     page = _write(env, repo)
     seen = visit(page, tmp_path / "profile")
     assert seen.console == [], seen.console  # no message at all: no error, no CSP refusal, nothing logged
     assert seen.page_requests == [], seen.page_requests
-    dom = _Page(seen.dom)
+    dom = Document(seen.dom)
     assert (dom.body.get("data-state"), dom.body.get("data-errors")) == ("drawn", "0")
     for chart in CHARTS:
         figure = dom.by_id[chart]
@@ -121,7 +91,7 @@ def test_a_captured_command_cannot_break_out_of_the_page(store, tmp_path):
     data = text.split('<script type="application/json" id="dp-data">', 1)[1].split("</script>", 1)[0]
     assert HOSTILE in [path["example"] for path in json.loads(data)["paths"]]  # the same text, read back
     seen = visit(page, tmp_path / "profile")
-    dom = _Page(seen.dom)
+    dom = Document(seen.dom)
     assert "<title>dp report</title>" in seen.dom  # the command's script never ran (it sets the title)
     assert dom.scripts == 3, "a script element was added"
     assert HOSTILE in dom.cells, "the command is shown as the text it was, whole"
@@ -176,3 +146,16 @@ def test_the_browser_check_sees_errors_and_requests(tmp_path):
     seen = visit(page, tmp_path / "profile")
     assert any("boom" in line for line in seen.console) and any("undefinedName" in line for line in seen.console)
     assert "cdn.example.test" in seen.page_requests
+
+
+def test_a_store_with_nothing_captured_gives_a_page_that_says_so(tmp_path):
+    """No store yet: the page still opens cleanly, each chart saying why it is empty."""
+    env = build_store(tmp_path, [])
+    page = tmp_path / "empty.html"
+    proc = dp(env, "report", "-o", str(page))
+    assert proc.returncode == 0 and proc.stdout == f"{page}\n", proc.stderr
+    seen = visit(page, tmp_path / "profile")
+    assert seen.console == [] and seen.page_requests == []
+    dom = Document(seen.dom)
+    assert dom.body["data-state"] == "drawn" and {dom.by_id[chart]["data-state"] for chart in CHARTS} == {"empty"}
+    assert "No failure captured in this period." in seen.dom
