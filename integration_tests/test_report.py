@@ -116,6 +116,24 @@ def test_the_report_counts_what_dp_stats_counts(store):
     assert sum(data["timeline"]["acted"]) == sum(rule["actions"] for rule in figures["rules"])
 
 
+def test_project_and_agent_narrow_the_report_as_they_narrow_dp_stats(store):
+    env, repo = store
+
+    def report(*args: str) -> dict:
+        proc = dp(env, "report", "--json", *args)
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout)
+
+    here, elsewhere = report("--project", str(repo)), report("--project", str(repo.parent / "elsewhere"))
+    assert here["paths"] == report()["paths"] and here["rules"] and here["filters"]["project"] == str(repo)
+    assert (elsewhere["paths"], elsewhere["rules"], elsewhere["timeline"]["buckets"]) == ([], [], [])
+    gemini = report("--agent", "gemini")
+    assert gemini["rules"] == [] and gemini["paths"] == here["paths"]  # failures do not record their agent
+    assert gemini["notes"] == ["dp's actions are gemini's only; the desire paths are every agent's "
+                               "(a captured failure does not record its agent)."]
+    assert report("--since", "2999-01-01")["figures"]["failures"] == 0
+
+
 def test_the_page_loads_its_charts_from_itself(store):
     """The file names nothing to fetch: no src, no href, a policy that allows nothing from anywhere."""
     env, repo = store
