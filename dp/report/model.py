@@ -84,7 +84,8 @@ def build(*, scope: str, since: str, paths: list[dict], failures_by_day: list[tu
 def _path(path: dict) -> dict:
     """A path as the page shows it: its counts, the rule covering it in words, one redacted example."""
     example = (path.get("example") or {}).get("tool_input") or {}
-    shown = example.get("command") if isinstance(example.get("command"), str) else ""
+    command = example.get("command")
+    shown = command if isinstance(command, str) else ""
     return {
         "shape": path["shape"], "tool_name": path["tool_name"], "error_class": path["error_class"],
         "count": path["count"], "sessions": path["sessions"], "people": path.get("people"),

@@ -34,7 +34,7 @@ def report(
     agent: str | None = typer.Option(None, "--agent", metavar="NAME", help="Only what dp did in agent NAME."),
     project: str | None = typer.Option(None, "--project", metavar="DIR", help="Only calls under DIR."),
     team: bool = typer.Option(False, "--team", help="The team's paths (dp team connect), with how many people met each."),
-    opts: Shared = None,
+    *, opts: Shared,
 ) -> None:
     from dp.desires.query import parse_since
     from dp.layers.view import in_effect
