@@ -47,7 +47,7 @@ def local(conn, rules, since: str, agent: str = "", project: str = "", now: date
                      "(a captured failure does not record its agent).")
     return build(scope="local", since=since, paths=found, failures_by_day=daily, measure="failures",
                  outcomes=stats.summary(conn, acted, since, agent, project),
-                 acted_by_day=[action["timestamp"][:10] for action in acted], notes=notes,
+                 acted_by_day=[action["timestamp"][:10] for action in acted if action["kind"] != "shadow"], notes=notes,
                  filters={"agent": agent, "project": project}, now=now)
 
 
@@ -66,7 +66,7 @@ def build(*, scope: str, since: str, paths: list[dict], failures_by_day: list[tu
           now: datetime | None = None) -> dict:
     """The page's data: ``paths`` as ``dp paths --json`` objects (most worn first), ``failures_by_day``
     as ``(day, path label, count)``, ``outcomes`` as a ``dp stats --json`` object, ``acted_by_day``
-    the day of each action it counted."""
+    the day of each action that changed a call or told an answer (a shadow rule's record changed nothing)."""
     now = now or datetime.now(timezone.utc)
     return {
         "scope": scope, "generated": iso(now.isoformat()), "since": iso(since), "filters": filters, "notes": notes,
