@@ -275,7 +275,6 @@ def _sync_event(hooks: dict, event: str, wanted_groups: list[dict], is_mine) -> 
         raise DpError(f'"hooks.{event}" is not a list; fix it by hand (nothing was changed)')
     extras: dict = {}
     position = None
-
     kept = []
     for group in groups:
         mine = [hook for _, hook in _hooks_in([group]) if is_mine(hook)]

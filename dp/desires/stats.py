@@ -82,6 +82,7 @@ def judge(conn, action: dict) -> dict:
     earlier = stored.earlier_outcomes(conn, original, action["timestamp"], action["session_id"]) \
         if original and original != written and not is_answer else set()
     next_ran = after["commands"] if after else ()
+    next_outcome = after["outcome"] if after else ""
     return {
         **action,
         "outcome": outcome,
@@ -89,9 +90,9 @@ def judge(conn, action: dict) -> dict:
         "prevented": not is_answer and outcome == "success" and "failure" in earlier,
         "failed_where_original_worked": not is_answer and outcome == "failure" and "success" in earlier,
         "followed": is_answer and bool(written) and written in next_ran,
-        "followed_and_worked": is_answer and bool(written) and written in next_ran and after["outcome"] == "success",
+        "followed_and_worked": is_answer and bool(written) and written in next_ran and next_outcome == "success",
         "needless": action["kind"] == "shadow" and outcome == "success" and not (bool(written) and written in next_ran),
-        "repeated": bool(after) and after["outcome"] == "failure" and (original or written) in next_ran
+        "repeated": next_outcome == "failure" and (original or written) in next_ran
         and (is_answer or outcome == "failure"),
     }
 

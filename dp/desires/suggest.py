@@ -224,12 +224,13 @@ def _recipe_fits_here(conn, item) -> bool:
 
 
 def _subcommand_typos(conn, found: dict) -> None:
-    known = {}
+    known: dict = {}
     for row, shape in _failures(conn, "unknown subcommand"):
         command, typo = shape["command"], shape["subcommand"]
         if not command or not typo or _run_by_runner(command):
             continue
         hint = hints.suggested_word(row[3] or "")
+        target: str | None
         if hint and hint != typo:
             target, confidence = hint, 0.95
         else:
@@ -255,6 +256,7 @@ def _unknown_options(conn, found: dict) -> None:
             continue
         hinted = hints.suggested_flag(row[3] or "")
         then = None
+        replacement: str | None
         if hinted:
             replacement = hinted
         else:

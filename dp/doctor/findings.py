@@ -23,7 +23,6 @@ class Finding:
 
     def to_dict(self) -> dict:
         result: dict = {"check": self.check, "status": self.status, "message": self.message, "fix": self.fix or None}
-
         if self.details:
             result["details"] = self.details
         return result

@@ -43,9 +43,9 @@ def ordered(rules: list[Rule]) -> list[tuple[str, str | None, Rule]]:
         (rule for rule in rules if rule.match_kind == TOOL_ALIAS), key=lambda r: (r.from_name.lower(), r.from_name)
     )
     others = [rule for rule in rules if rule.match_kind != TOOL_ALIAS]
-    others = sorted(enumerate(others), key=lambda item: (_group_key(item[1]), _kind_rank(item[1]), item[0]))
-    result = [(TOOL_HEADING, None, rule) for rule in tool_aliases]
-    result += [(COMMAND_HEADING, group_heading(rule), rule) for _, rule in others]
+    ordered = sorted(enumerate(others), key=lambda item: (_group_key(item[1]), _kind_rank(item[1]), item[0]))
+    result: list[tuple[str, str | None, Rule]] = [(TOOL_HEADING, None, rule) for rule in tool_aliases]
+    result += [(COMMAND_HEADING, group_heading(rule), rule) for _, rule in ordered]
     return result
 
 
@@ -73,7 +73,7 @@ def rule_entries(rules: list[Rule]) -> list[dict]:
     """The ``--json`` view: each rule with where and how it is rendered."""
     entries = []
     for section, group, rule in ordered(rules):
-        entry = {"section": section.lstrip("# "), "group": group[3:] if group else None, "line": rule_line(rule)}
+        entry: dict = {"section": section.lstrip("# "), "group": group[3:] if group else None, "line": rule_line(rule)}
         entry.update({key: value for key, value in rule.to_dict().items() if key != "created_at"})
         entry["kind"] = rule.kind_label
         entry["source"] = rule.source

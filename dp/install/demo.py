@@ -92,9 +92,9 @@ def run(command: str, agent=None) -> dict:
             calls["rewrite_with"] = call(demo_command, payloads["rewrite"], scratch_dir,
                                          path_first=_stand_ins(scratch_dir, missing))
     scenes = {"rewrite": _rewrite(calls["rewrite"], agent, missing, calls.get("rewrite_with"))}
-    if "block" in calls:
+    if "block" in calls and blocking is not None:  # a block is asked for only with its rule
         scenes["block"] = _block(blocking, calls["block"], agent)
-    if "correction" in calls:
+    if "correction" in calls and blocking is not None:
         scenes = {"correction": _correction(blocking, calls["correction"]), **scenes}
     if "session_start" in calls:
         scenes = {"session_start": _session_start(blocking, calls["session_start"]), **scenes}
@@ -177,14 +177,14 @@ def _session_start(blocking: Rule | None, result) -> dict:
 def _correction(blocking: Rule, result) -> dict:
     """What the model is told right after Claude Code rejected the unknown tool name."""
     context = _context(result)
-    ok = result.returncode == 0 and bool(context) and blocking.to_name in context
+    ok = result.returncode == 0 and bool(context) and blocking.to_name in (context or "")
     return {"event": "PostToolBatch", "tool_name": blocking.from_name,
             "client_error": f"{UNKNOWN_TOOL_ERROR}: {blocking.from_name}", "additional_context": context,
             "exit_code": result.returncode, "error": result.error or _stderr(result),
             "seconds": round(result.seconds, 3), "ok": ok}
 
 
-def _rewrite(result, agent=None, missing: list[str] = (), with_program=None) -> dict:
+def _rewrite(result, agent=None, missing: list[str] | tuple = (), with_program=None) -> dict:
     """The Bash rewrite; with its target ``missing`` here, left as typed, and what it is once installed
     (``with_program``: the same call with a stand-in for it on PATH)."""
     answer = result.decision(agent)

@@ -275,7 +275,8 @@ def team_kept(db_path: Path) -> list[dict]:
 
     state = config.load(db_path)
     machine = state.get("machine")
-    databases = state.get("databases") if isinstance(state.get("databases"), dict) else {}
+    found = state.get("databases")
+    databases = found if isinstance(found, dict) else {}
     return [{"url": url, "machine": machine, "delete": f"DELETE FROM dp_events WHERE machine = '{machine}'"}
             for url, mark in databases.items()
             if isinstance(machine, str) and machine.isalnum() and isinstance(mark, dict) and mark.get("sent_up_to")]

@@ -49,7 +49,6 @@ def layer_files(directory: str):
         return None, []
     found: list[tuple[str, str, os.stat_result | OSError | ValueError]] = []
     for source, relative in FILES:
-
         path = os.path.join(root, relative)
         try:
             found.append((source, path, os.stat(path)))

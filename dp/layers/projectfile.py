@@ -36,7 +36,7 @@ def parse(data: bytes) -> list:
     except DpError as exc:
         raise DpError(exc.message.replace("; nothing was imported", "")) from None
     numbered = len(headers) == len(rules)
-    seen = {}
+    seen: dict = {}
     for index, rule in enumerate(rules):
         rule.line = headers[index] if numbered else 0
         first = seen.setdefault(rule.key, rule)

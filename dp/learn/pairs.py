@@ -38,7 +38,9 @@ class Pair:
 
 def stored_pairs(conn) -> list[Pair]:
     """Every fail→fix pair in the store's captured Bash calls."""
-    found, session, calls = [], None, []
+    found: list[Pair] = []
+    session = None
+    calls: list = []
     for row in desires.bash_calls(conn):
         if row[6] != session:
             found += session_pairs(calls)
@@ -90,7 +92,7 @@ def _overlap_through_table(failed: str, fixed: str, old, old_starts, new, new_st
     for source in {old[i] for i in old_starts}:
         for target in {new[j] for j in new_starts} - {source}:
             translation = translated(failed, source, target) if table_pair(source, target) else None
-            if translation and (SequenceMatcher(None, words(translation), new, autojunk=False).ratio() >= MIN_OVERLAP
+            if translation and (SequenceMatcher(None, words(translation) or [], new, autojunk=False).ratio() >= MIN_OVERLAP
                                 or same_search(translation, fixed, target)):
                 return True
     return False

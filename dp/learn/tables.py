@@ -65,10 +65,10 @@ def same_search(one: str, other: str, program: str) -> bool:
     forward = [_target_of(program)]
     if forward[0] is None:
         return False
-    read = [translated(call, program, forward[0]) for call in (one, other)]
-    if None in read:
+    first, second = (translated(call, program, forward[0]) for call in (one, other))
+    if first is None or second is None:
         return False
-    return _canonical(read[0]) == _canonical(read[1])
+    return _canonical(first) == _canonical(second)
 
 
 def same_fix(one: str, other: str) -> bool:

@@ -16,6 +16,7 @@ from dp.errors import DpError
 from dp.mcp.job import Job, ToolRefusal, clip_text
 from dp.mcp.project_tools import Context, optional_string
 from dp.paths import confined
+from dp.recipes.agents import AgentAdapter
 from dp.recipes.runner import Listener
 
 ACTIONS = ("list", "validate", "run")
@@ -80,7 +81,7 @@ def _clip_outputs(steps: list) -> None:
         _clip_outputs(step.get("steps", []))
 
 
-class _NoAgentSteps:
+class _NoAgentSteps(AgentAdapter):
     """The agent adapter of a server started without ``--allow-agent-steps``: every agent step fails."""
 
     def run(self, request):

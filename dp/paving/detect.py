@@ -45,7 +45,7 @@ def _javascript(folder: Path, root: Path | None) -> dict | None:
         decision = javascript.decide_manager(manifest, root or path.parent)
     except DpError as exc:
         return {"manager": "", "error": exc.message, "package_dir": str(path.parent)}
-    dependencies = set()
+    dependencies: set[str] = set()
     for field in DEPENDENCY_FIELDS:
         names = manifest.data.get(field)
         if isinstance(names, dict):

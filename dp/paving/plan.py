@@ -26,7 +26,8 @@ _MAX_SHOWN = 80
 def pave(paving, value: str, commands) -> tuple[list, list]:
     """(edits, notes) for ``value``: ``(start, end, replacement)`` spans and what to tell."""
     state = _State(paving)
-    edits, notes = [], []
+    edits: list = []
+    notes: list = []
     for command in commands:
         name = command.name
         if name not in JAVASCRIPT_WORDS | TASK_WORDS | PYTHON_WORDS or name in paving.user_commands:

@@ -109,7 +109,10 @@ def _javascript_rules(project: dict, trusted: bool) -> list:
     rules = []
     for sample in JAVASCRIPT_SAMPLES:
         sample = sample if source == "npm" else PNPM_SPELLING.get(sample, sample.replace("npm", "pnpm", 1))
-        command = (simple_commands(sample) or [None])[0]
+        commands = simple_commands(sample)
+        if not commands:
+            continue
+        command = commands[0]
         try:
             rules.append([sample, translate(command, sample_project, trusted)])
         except Skip:

@@ -70,7 +70,6 @@ def read_message(
     else:
         assert file is not None  # exactly one of the two was given (checked above)
         path = root / confine(root, file)
-
         try:
             data = read_regular(path, limit + 1, what="commit message file", whole=False)
         except FileNotFoundError:

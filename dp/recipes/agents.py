@@ -74,7 +74,6 @@ class PromptCliAdapter(AgentAdapter):
             from dp.agents import get
 
             binary = get().version_command[0]
-
         # A relative path must not be looked up again inside the agent's scratch directory.
         self.binary = os.path.abspath(binary) if os.sep in binary else binary
 

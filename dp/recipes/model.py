@@ -6,6 +6,7 @@ cheap to import; every field mirrors a YAML key of the recipe format.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 # Step statuses, in the order a step can pass through them.
@@ -175,7 +176,7 @@ class RecipeResult:
         self.context = context
         self.duration_ms = duration_ms
         self.dry_run = dry_run
-        self.audit_path = None  # the JSONL audit log written, if any
+        self.audit_path: Path | None = None  # the JSONL audit log written, if any
         self.success = all(step.ok or step.tolerated for step in steps)
 
     def to_dict(self) -> dict[str, Any]:

@@ -146,17 +146,20 @@ def _as_dict(value: Any) -> dict:
 
 def _unknown_keys(raw: dict, source: str) -> tuple[list[str], list[str]]:
     """(misspelt keys, other unknown keys): a key close to a known one is a problem, others warnings."""
-    found = [(f"{source}: ", key, key, TOP_KEYS) for key in raw if key not in TOP_KEYS]
-    for section, known in (("recursion", RECURSION_KEYS), ("hooks", model.HOOK_NAMES)):
-        found += [(f"{source}: ", f"{section}.{key}", key, known)
-                  for key in _as_dict(raw.get(section)) if key not in known]
+    found: list[tuple[str, str, str, Iterable[str]]] = [
+        (f"{source}: ", key, key, TOP_KEYS) for key in raw if key not in TOP_KEYS]
+    sections: tuple[tuple[str, Iterable[str]], ...] = (("recursion", RECURSION_KEYS), ("hooks", model.HOOK_NAMES))
+    for section, names in sections:
+        found += [(f"{source}: ", f"{section}.{key}", key, names)
+                  for key in _as_dict(raw.get(section)) if key not in names]
     for index, step in enumerate(_as_list(raw.get("steps"))):
         if not isinstance(step, dict):
             continue
         label = f"step '{step['id']}'" if isinstance(step.get("id"), str) else f"step #{index + 1}"
         found += [(f"{source}: {label}: ", key, key, schema.STEP_KEYS)
                   for key in step if key not in schema.STEP_KEYS]
-    misspelt, warnings = [], []
+    misspelt: list[str] = []
+    warnings: list[str] = []
     for where, shown, key, known in found:
         hint = suggest(key, known)
         (misspelt if hint else warnings).append(f"{where}unknown key '{shown}'{hint}")
@@ -184,6 +187,7 @@ def build_recipe(raw: dict, source: str, path: Path | None, warnings: list[str],
         own = f"{source}: "  # a misspelt key of this very file names it once
         raise RecipeError("\n".join(f"invalid recipe {source}: {problem.removeprefix(own)}"
                                      for problem in problems))
+    assert isinstance(name, str)  # checked above: a missing name is a problem, raised
     return model.Recipe(name.strip(), built, **fields)
 
 

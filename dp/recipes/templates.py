@@ -66,7 +66,8 @@ def required(template: str) -> list[tuple[str, int]]:
 
 def root_name(path: str) -> str:
     """The context variable a path starts at (``a`` for ``a.b[0]``)."""
-    return re.match(_NAME, path).group(0)
+    match = re.match(_NAME, path)
+    return match.group(0) if match else ""
 
 
 def line_of(template: str, offset: int) -> int:
@@ -195,7 +196,7 @@ def render_shell(template: str, variables: dict[str, Any] | None, *, code_allowe
     if found:
         raise TemplateError("\n".join(found))
     env: dict[str, str] = {}
-    names: dict[str, str] = {}
+    names: dict[tuple, str] = {}
     missing: list[str] = []
 
     # None: the template is only being judged (validation), no values yet.
@@ -217,7 +218,9 @@ def render_shell(template: str, variables: dict[str, Any] | None, *, code_allowe
         return names[key]
 
     def wrap(tag: str, context: str, _span) -> str:
-        name = name_for(PLACEHOLDER.fullmatch(tag).groups())
+        placeholder = PLACEHOLDER.fullmatch(tag)
+        assert placeholder is not None, "render() calls wrap with placeholders only"
+        name = name_for(placeholder.groups())
         return f'"${{{name}}}"' if context in (WORD, SINGLE) else f"${{{name}}}"
 
     return Rendered(render(template, judged, wrap), env)
@@ -227,9 +230,9 @@ def _check_options(template: str, judged, values: dict) -> None:
     """The run-time check: a known value starting with ``-`` where a program may read it as an option."""
     from dp.shell.optioncheck import option_problem
 
-    found = [option_problem(template[span[0]:span[1]], line_of(template, span[0]), check, string_form(values[span]))
-             for span, check in sorted(judged.options.items()) if span in values]
-    found = [line for line in found if line]
+    problems = [option_problem(template[span[0]:span[1]], line_of(template, span[0]), check, string_form(values[span]))
+                for span, check in sorted(judged.options.items()) if span in values]
+    found = [line for line in problems if line]
     if found:
         raise TemplateError("\n".join(found))
 

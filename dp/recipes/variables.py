@@ -128,7 +128,7 @@ class _Walk:
                found: list[str]) -> set[str] | None:
         """The names a sub-recipe step adds (None when its recipe cannot be read here); its own
         problems, as run with what this step hands it, go to ``found``."""
-        child = self._load(step.recipe, parent)
+        child = self._load(step.recipe or "", parent)
         if child is None or child.name in chain or len(chain) >= _MAX_DEPTH:
             return None
         problems = self.recipe(child, known | set(step.context), chain + [child.name])
@@ -140,7 +140,7 @@ class _Walk:
         names = set(recipe.context)
         for step in recipe.steps:
             names.add(step.output_key)
-            child = self._load(step.recipe, recipe) if step.type == "recipe" and depth < _MAX_DEPTH else None
+            child = self._load(step.recipe or "", recipe) if step.type == "recipe" and depth < _MAX_DEPTH else None
             if child is not None:
                 names |= self._sets(child, depth + 1)
         return names

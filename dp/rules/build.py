@@ -74,15 +74,15 @@ def build_rule(
         return _finish(_recipe_rule(positionals, script, message, delete), delete)
     if flag is not None:
         _exclusive("--flag", replace=replace, tool=tool, param=param, regex=regex)
-        _require_cmd(cmd, "--flag", "dp alias --cmd scp --flag r R")
+        program = _require_cmd(cmd, "--flag", "dp alias --cmd scp --flag r R")
         _positionals(positionals, 0, "dp alias --cmd CMD --flag OLD NEW")
         old, new = (normalize_flag(value) for value in flag)
-        return _finish(Rule(old, new, BASH_TOOL, BASH_PARAM, cmd, FLAG, message), delete)
+        return _finish(Rule(old, new, BASH_TOOL, BASH_PARAM, program, FLAG, message), delete)
     if replace is not None:
         _exclusive("--replace", tool=tool, param=param, regex=regex)
-        _require_cmd(cmd, "--replace", "dp alias --cmd grep --replace rg")
+        program = _require_cmd(cmd, "--replace", "dp alias --cmd grep --replace rg")
         _positionals(positionals, 0, "dp alias --cmd CMD --replace NEW")
-        return _finish(Rule(cmd, replace, BASH_TOOL, BASH_PARAM, cmd, COMMAND, message), delete)
+        return _finish(Rule(program, replace, BASH_TOOL, BASH_PARAM, program, COMMAND, message), delete)
     return _finish(_text_rule(positionals, cmd, tool, param, regex, message, delete), delete)
 
 
@@ -210,9 +210,10 @@ def _exclusive(mode: str, **others) -> None:
         raise RuleError(f"{mode} cannot be combined with {', '.join(clashing)}")
 
 
-def _require_cmd(cmd: str | None, option: str, example: str) -> None:
+def _require_cmd(cmd: str | None, option: str, example: str) -> str:
     if not cmd:
         raise RuleError(f"{option} needs --cmd: {example}")
+    return cmd
 
 
 def _positionals(values: list[str], count: int, usage: str) -> list[str]:

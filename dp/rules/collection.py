@@ -37,7 +37,7 @@ _KNOWN_FIELDS = {name for name, _ in _FIELD_MAP}
 
 
 def build_collection(rules: list[Rule], exported_at: datetime, name="", description="", author="") -> dict:
-    meta = {"version": FORMAT_VERSION}
+    meta: dict = {"version": FORMAT_VERSION}
     for key, value in (("name", name), ("description", description), ("author", author)):
         if value:
             meta[key] = value

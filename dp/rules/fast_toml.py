@@ -53,7 +53,6 @@ def loads(text: str) -> dict | None:
                 if table is None:
                     return None
                 current = table
-
             continue
         if current is document or key in current:  # top-level keys: not a collection's shape
             return None

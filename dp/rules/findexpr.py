@@ -154,7 +154,6 @@ def _check_start_points(expression: _Expression) -> None:
             raise Refusal(f"find's start point {path.text} may be printed too: an expansion dp cannot read")
         name = path.literal.rstrip("/").rsplit("/", 1)[-1] or path.literal
         if matching is None or _matches(name, matching, "ignore-case" in expression.marks):
-
             raise Refusal(f"find also prints the start point {path.text} itself; fd never does")
 
 
@@ -199,7 +198,6 @@ def translate_fd(command, table, source_text=None) -> tuple[str, list[str]]:
     tests: list[str] = []
     positional: list[Value] = []
     pattern: dict = {"glob": None, "case": None, "ext": None}
-
     args, i = command.args, 0
     while i < len(args):
         word = args[i].value

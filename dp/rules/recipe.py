@@ -125,7 +125,7 @@ def _render_jinja(source: str, arguments: list, values: dict) -> tuple[str, set 
         value = nth(arguments, n)
         return undefined(name=f"arg({n})") if value is MISSING else value
 
-    arg.dp_recipe_callable = True
+    arg.dp_recipe_callable = True  # type: ignore[attr-defined]
     try:
         template, used = _compiled(source)
         text = bounded_render(template, {"arg": arg, **values})
@@ -273,7 +273,8 @@ def raw_uses(source: str) -> list[str]:
 
 def _tags(source: str) -> tuple[list, list]:
     """(output tag spans, other tag spans) of a translated template, ``{% raw %}`` blocks excluded."""
-    outputs, blanks = [], []
+    outputs: list = []
+    blanks: list = []
     literal = [match.span(1) for match in _RAW_BLOCK.finditer(source)]  # {% raw %}…{% endraw %}
     for match in _TAG.finditer(source):
         if not any(start <= match.start() < end for start, end in literal):
@@ -351,7 +352,9 @@ def _in_context(source: str) -> str:
         check = judged.options.get(span)
         if context == WORD and check is None:
             return tag
-        left, inside, right = _TAG_PARTS.match(tag).groups()
+        parts = _TAG_PARTS.match(tag)
+        assert parts is not None, "render() calls wrap with tags only"
+        left, inside, right = parts.groups()
         # dp's own language takes a filter appended; any other expression is grouped first.
         expression = inside.strip() if _placeholder(inside) is not None else f"({inside.strip()})"
         if check is not None:  # checked when the agent's words are known (dp.rules.recipe_values.option_filter)

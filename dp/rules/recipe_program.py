@@ -23,6 +23,10 @@ import re
 
 from dp.rules.recipe_values import FILTERS, MISSING, finalize, nth
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: this module runs in the hook
+    from typing import Any
+
 # 2: placeholders inside quotes and heredoc bodies carry their context (``dp_in``), and
 # ``|raw`` no longer splices unquoted; 3: a placeholder a program may read as an option carries
 # its check (``dp_option``). Programs of an older version are judged again from the template.
@@ -79,7 +83,7 @@ def _placeholder(inside: str) -> list | None:
     name, index, start, stop, number, variable = match.groups()
     if name:
         kind = "args"
-        where = int(index) if index is not None else None
+        where: int | list | None = int(index) if index is not None else None
         if ":" in match.group(0):
             where = [None if start is None else int(start), None if stop is None else int(stop)]
     elif number:
@@ -119,6 +123,7 @@ def run(program: str, arguments: list, values: dict) -> tuple[str, set | None]:
 
 def _print(part: list, arguments: list, values: dict) -> str:
     kind, where, filters = part
+    value: Any
     if kind == "args":
         if where is None:
             value = arguments

@@ -105,7 +105,7 @@ def _binop(operator: str, left, right) -> None:
             if isinstance(count, int) and size(sequence) * max(count, 0) > MAX_SIZE:
                 raise TooBig(f"a repetition above {MAX_SIZE:,} characters or items")
     elif operator == "**" and isinstance(left, (int, float)) and isinstance(right, (int, float)):
-        if abs(left) > 1 and right > 0 and abs(right) * max(abs(left), 2).bit_length() > MAX_POWER_BITS:
+        if abs(left) > 1 and right > 0 and abs(right) * int(max(abs(left), 2)).bit_length() > MAX_POWER_BITS:
             raise TooBig(f"a power above {MAX_POWER_BITS} bits")
     elif operator == "+":
         if size(left) + size(right) > MAX_SIZE:

@@ -27,6 +27,11 @@ import shlex
 
 from dp.templating import OptionValueError, TemplateError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: this module runs in the hook
+    from collections.abc import Callable
+    from typing import Any
+
 
 class Arg(str):
     """One trailing argument: its shell value, plus ``source``, its text as typed."""
@@ -191,7 +196,7 @@ def option_filter(value, code: str):
     return value
 
 
-FILTERS = {
+FILTERS: dict[str, Callable[..., Any]] = {
     "dp_in": in_context,
     "dp_option": option_filter,
     "raw": raw_filter,

@@ -358,7 +358,6 @@ def _add(parsed: _Parsed, source: str, entry: dict, value: Value | None) -> None
         if value is None:
             raise Refusal(f"{source}: no value to choose a translation by")
         if value.literal not in entry["choices"]:
-
             raise Refusal(f"{source}: {value.text} is not one of {', '.join(sorted(entry['choices']))}")
         entry, value = entry["choices"][value.literal], None
     parsed.marks.update(entry.get("sets", []))

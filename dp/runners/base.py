@@ -41,6 +41,7 @@ class Ecosystem(Protocol):
     themselves are the implementations: the registry lists them in order.
     """
 
+    __name__: str  # the module's: a problem is reported under its last part (``javascript``)
     def detect(self, directory: Path, project_root: Path) -> list[Runner]: ...
 
 

@@ -242,7 +242,6 @@ def _declared_manager(data: dict) -> tuple[str, str, str] | None:
         return (
             _known(entry["name"], "devEngines.packageManager"),
             _plain_version(declared if isinstance(declared, str) else ""),
-
             "devEngines.packageManager",
         )
     return None

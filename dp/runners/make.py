@@ -145,7 +145,6 @@ def _descriptions(directory: Path) -> dict:
     docs: dict = {}
     makefile = find_makefile(directory)
     for path in sorted({*([makefile] if makefile is not None else []), *directory.glob("*.mk")}):
-
         lines = read_text(path).splitlines()
         relative = os.path.relpath(path, directory)
         for number, line in enumerate(lines, start=1):

@@ -71,7 +71,6 @@ def detect(directory: Path, project_root: Path) -> list[Runner]:
                 root=directory,
                 tasks=poe_tasks,
             )
-
         )
     return runners
 

@@ -9,6 +9,7 @@ are never looked at.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -77,7 +78,7 @@ def find_root(start: Path) -> Path | None:
     return find_upwards(start, ".git")
 
 
-def confine(base: Path, requested: str | Path | None, label: str = "--cwd") -> Path:
+def confine(base: Path, requested: str | os.PathLike[str] | None, label: str = "--cwd") -> Path:
     """``requested`` (relative to ``base``) as a real directory inside base's project.
 
     The boundary is the repository root of ``base`` (``base`` itself outside a

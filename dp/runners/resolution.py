@@ -55,7 +55,7 @@ def resolve(
         raise DpError(f"no task given; available: {describe_available(runners)}")
     name, extra = words[0], [*words[1:], *args]
     refuse_option_like(name, "task")
-    matches = [(owner, owner.task(name)) for owner in runners if owner.task(name)]
+    matches = [(owner, task) for owner in runners if (task := owner.task(name)) is not None]
     matches.sort(key=lambda match: match[1].origin == BUILTIN)  # stable: keeps runner order
     if not matches:
         raise DpError(unknown_task_message(name, runners, scope=runner, problems=project.problems))

@@ -58,7 +58,6 @@ def _spec_and_module(name: str):
     """
     bootstrap: Any = sys.modules.get("_frozen_importlib")
     try:
-
         spec = bootstrap._find_spec(name, None)
         make_module = bootstrap.module_from_spec
     except AttributeError:

@@ -137,7 +137,7 @@ def _place(text: str, masked: str, regions, span, result: Plan) -> None:
         result.problems.append(Problem(text, span, f"line {{line}}: {tag} would run as code in arithmetic: "
                                                    f"{reason}; {alternative.replace('{{x}}', tag)}", code=True))
         result.contexts[span] = (WORD, "", "")
-    elif kind in _WORD_CONTEXTS:
+    elif kind is None or kind in _WORD_CONTEXTS:
         result.contexts[span] = (WORD, "", "")
     else:
         result.contexts[span] = _QUOTE_CONTEXTS[kind]

@@ -119,7 +119,7 @@ def _attributes(flow: Flow) -> None:
             flow.add_origins(flow.assigned[name], label, *ATTRIBUTE)
 
 
-def _label(declared: dict, name: str, letters: set, extra=frozenset()) -> str:
+def _label(declared: dict, name: str, letters: set | frozenset, extra: set | frozenset = frozenset()) -> str:
     """``local -i n``: how a variable was declared, when that gives it one of ``letters``."""
     head, given = declared.get(name, ("declare", set()))
     parsing = (given | extra) & letters

@@ -102,7 +102,6 @@ def _parts(name: str) -> list[str]:
     """``keyStorePassword`` → key, store, password; ``REDIS_CLI-auth`` → redis, cli, auth."""
     parts: list[str] = []
     part: list[str] = []
-
     for i, c in enumerate(name):
         if not c.isalnum():
             if part:

@@ -91,7 +91,9 @@ def record(store: Store, path, kind: str, scope: str = "", created_file: bool = 
             " updated_at = excluded.updated_at, created_file = max(created_file, excluded.created_file)",
             (path, kind, scope, int(bool(created_file)), payload, now, now),
         )
-    return get(store, path, kind)
+    written = get(store, path, kind)
+    assert written is not None, "just written in the same connection"
+    return written
 
 
 def forget(store: Store, path, kind: str) -> bool:

@@ -9,6 +9,10 @@ from dp.rules import FIELDS
 from dp.store.connection import connect, readonly_uri, sqlite3  # the C module (dp.store.connection)
 from dp.store.location import DEFAULT_DB, db_location  # noqa: F401 (re-exported)
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: the hook imports this module
+    from typing import Any
+
 BUSY_TIMEOUT_MS = 2000
 _COLUMNS = ", ".join(FIELDS)
 # Trust records (dp.store.trust writes them): the table, and the ``path`` of the record that
@@ -20,7 +24,7 @@ REPOSITORY = ""
 _LEGACY_TRUST_FILES = (".dp/rules.toml", ".dp/rules.local.toml")
 
 
-def read_or_empty(path, read) -> list:
+def read_or_empty(path, read) -> Any:
     """``read(conn)`` on the store opened read-only, or ``[]`` when it is missing or unreadable.
 
     For what dp derives from the store beside the user's command (hook filters, the mod's

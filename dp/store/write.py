@@ -486,7 +486,6 @@ def rehearsed_changes() -> list[dict]:
     reports = []
     rehearsal = rehearsing()
     for key, copy in (rehearsal.stores if rehearsal is not None else {}).items():
-
         path = Path(key)
         original = open_file_readonly(path) if path.is_file() else None
         try:

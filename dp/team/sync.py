@@ -82,7 +82,7 @@ def sync_one(db_path, local, url: str, router: Router, batch: int = BATCH, deadl
 
     machine = config.machine_id(db_path)
     shaper = Shaper(local, machine)
-    report = {"url": url, "sent": 0, "looked_at": 0, "refused": 0}
+    report: dict = {"url": url, "sent": 0, "looked_at": 0, "refused": 0}
     try:
         with server.connect(url) as conn:
             server.require_schema(conn)

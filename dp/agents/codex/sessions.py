@@ -53,7 +53,6 @@ def command_execution(entry: dict) -> dict | None:
     """The ``CommandExecution`` item of an ``item_completed`` line, else None."""
     payload = entry.get("payload") or {}
     if entry.get("type") != "event_msg" or payload.get("type") != "item_completed":
-
         return None
     item = payload.get("item")
     return item if isinstance(item, dict) and item.get("type") == "CommandExecution" else None

@@ -26,7 +26,7 @@ Examples:
 """
 
 # The kinds as people name them (``alias`` for tool-name aliases), from the model's one list.
-Kind = Enum("Kind", {kind_label(kind): kind_label(kind) for kind in MATCH_KINDS}, type=str)
+Kind = Enum("Kind", {kind_label(kind): kind_label(kind) for kind in MATCH_KINDS}, type=str)  # type: ignore[misc]
 
 
 class Format(str, Enum):

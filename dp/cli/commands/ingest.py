@@ -59,7 +59,7 @@ def ingest(directory: Path | None = None, go_db: Path | None = None, dry_run: bo
     if not picked and go_db is None:
         raise DpError("say what to ingest: " + ", ".join(f"{option} [DIR]" for _, (option, *_) in sources)
                       + " or --desire-path-db FILE")
-    report = {}
+    report: dict = {}
     from dp.capture import actions
     from dp.capture.fixes import drain
 

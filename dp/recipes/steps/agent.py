@@ -67,7 +67,7 @@ def _ask(frame, call: Call, request: agents.AgentRequest, reminder: str = "") ->
 
 def _request(frame, call: Call) -> agents.AgentRequest:
     step = call.step
-    prompt = render_text(step.prompt, call.context, call.result, f"step '{step.id}' prompt")
+    prompt = render_text(step.prompt or "", call.context, call.result, f"step '{step.id}' prompt")
     system_prompt, model_name = None, step.model
     if step.agent:
         try:

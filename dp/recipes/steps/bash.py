@@ -47,7 +47,7 @@ class BashStep(StepType):
 
     def run(self, frame, call: Call) -> None:
         step = call.step
-        rendered = render_shell(step.command, call.context, call.result, call.where, step.values_as_code)
+        rendered = render_shell(step.command or "", call.context, call.result, call.where, step.values_as_code)
         cwd = working_dir(frame.options.project_dir, call)
         process = run_shell(rendered, cwd, timeout(step),
                             {"DP_RECIPE": call.recipe.name, "DP_STEP_ID": step.id,
@@ -57,7 +57,7 @@ class BashStep(StepType):
 
     def plan(self, frame, call: Call) -> str:
         step = call.step
-        return render_shell(step.command, call.context, call.result, call.where, step.values_as_code).display()
+        return render_shell(step.command or "", call.context, call.result, call.where, step.values_as_code).display()
 
 
 def check_shell_template(command: str, label: str, problems: list[str], warnings: list[str],

@@ -53,16 +53,17 @@ class RecipeStep(StepType):
 def _child(frame, call: Call) -> tuple[model.Recipe, dict, tuple[int, int]]:
     """Load a sub-recipe: -R dirs, ./recipes, ./.dp/recipes, then the parent's directory."""
     step, parent = call.step, call.recipe
+    name = step.recipe or ""  # a recipe step always names one (the parser checks)
     max_depth, max_total = call.limits
     if call.depth + 1 > max_depth:
         raise StepFailed(
             f"sub-recipe depth limit {max_depth} reached: "
-            f"{' -> '.join(call.chain + [step.recipe])} (recursion.max_depth)"
+            f"{' -> '.join(call.chain + [name])} (recursion.max_depth)"
         )
     roots = list(frame.options.recipe_roots)
     if parent.path is not None and Path(parent.path).parent not in roots:
         roots.append(Path(parent.path).parent)
-    path = discovery.find_recipe(step.recipe, roots)
+    path = discovery.find_recipe(name, roots)
     if path is None:
         raise StepFailed(
             f"sub-recipe '{step.recipe}' not found in {', '.join(str(root) for root in roots)}"

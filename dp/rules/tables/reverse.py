@@ -123,7 +123,6 @@ def _merge(entries: list[dict]) -> dict:
         forms = sorted((form for entry in entries for form in entry["forms"]),
                        key=lambda form: -(len(form[0]) + len(form[1])))
         unique: list = []
-
         for form in forms:
             if all(form[:2] != kept[:2] for kept in unique):
                 unique.append(form)
