@@ -24,7 +24,7 @@ REPOSITORY = ""
 _LEGACY_TRUST_FILES = (".dp/rules.toml", ".dp/rules.local.toml")
 
 
-def read_or_empty(path, read) -> Any:
+def read_or_empty(path, read) -> "Any":
     """``read(conn)`` on the store opened read-only, or ``[]`` when it is missing or unreadable.
 
     For what dp derives from the store beside the user's command (hook filters, the mod's
