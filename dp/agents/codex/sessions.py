@@ -1,115 +1,102 @@
-"""Codex CLI's session files ("rollouts"): what a shell command really did.
+"""``dp ingest --codex-sessions``: failed calls from Codex CLI's session files.
 
-Codex writes every session to ``$CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-<id>.jsonl``
-(the hooks get its path as ``transcript_path``). One JSON object per line,
-``{"timestamp", "type", "payload"}``; the lines dp reads (Codex CLI 0.169.0):
-
-* ``session_meta``: ``payload.session_id`` (also ``id``) and ``cwd``;
-* ``response_item`` with ``payload.type == "function_call"``: the model's call
-  (``name``, ``arguments`` as a JSON string, ``call_id``) — the shell tool is
-  ``exec_command`` with ``cmd`` (and ``workdir``);
-* ``response_item`` with ``payload.type == "function_call_output"``: what the
-  model read back (``unsupported call: NAME`` for a tool that does not exist);
-* ``event_msg`` with ``payload.type == "item_completed"`` and
-  ``payload.item.type == "CommandExecution"``: the command's ``exit_code``,
-  ``status`` and ``aggregated_output``, with ``item.id`` the call id.
-
-PostToolUse carries only the command's output text, no exit code and no
-failure flag; the rollout holds the exit code, and Codex has written it there
-before it starts PostToolUse (observed in every run). So the capture hook
-looks the call up here. Stdlib only: the capture hook imports this.
+Codex's hooks miss two kinds of failure that its session files hold
+(``dp/agents/codex/sessions.py`` describes the format): a tool name the model made up
+never reaches a hook (the model is told ``unsupported call: NAME``), and a
+PostToolUse that ran while dp-capture was not installed is gone. Each shell
+call is stored as the hook stores it — tool ``Bash``, input ``{"command": …}``,
+``Exit code N`` and the output as the error — under the same key
+(``<session>:<call id>``), so a call the hook already recorded is not added
+again, and reading a file twice adds nothing.
 """
 
 from __future__ import annotations
 
-import json
-import os
+from pathlib import Path
 
-SHELL_TOOL = "exec_command"
-# The tail of a rollout the capture hook reads for one call (it was written just now).
-TAIL_BYTES = 4 << 20
-MAX_LINE_BYTES = 32 << 20
-UNSUPPORTED = "unsupported call: "
+from dp.agents.codex import sessions
+from dp.capture.events import event_key, failure_row, now_iso, success_rows
+from dp.capture.sessionfiles import Totals, ingest_files
+from dp.capture.timestamps import normalize
 
-
-def entries(lines, skipped=None):
-    """The JSON objects of rollout lines (bytes); unreadable ones are counted in ``skipped[0]`` and passed over."""
-    for raw in lines:
-        if len(raw) > MAX_LINE_BYTES:
-            if skipped is not None:
-                skipped[0] += 1
-            continue
-        try:
-            entry = json.loads(raw.decode("utf-8"))
-        except (ValueError, RecursionError):
-            entry = None
-        if isinstance(entry, dict) and isinstance(entry.get("payload"), dict):
-            yield entry
-        elif raw.strip() and skipped is not None:
-            skipped[0] += 1
+SOURCE = "codex-session"
+WHERE = "Codex CLI keeps sessions in ~/.codex/sessions, or $CODEX_HOME/sessions"
+DEFAULT_DIR = sessions.default_directory()  # read when dp ingest imports this, so $CODEX_HOME counts
 
 
-def command_execution(entry: dict) -> dict | None:
-    """The ``CommandExecution`` item of an ``item_completed`` line, else None."""
-    payload = entry.get("payload") or {}
-    if entry.get("type") != "event_msg" or payload.get("type") != "item_completed":
-        return None
-    item = payload.get("item")
-    return item if isinstance(item, dict) and item.get("type") == "CommandExecution" else None
+def ingest(conn, directory: Path, progress=None) -> Totals:
+    """Read every session file under ``directory`` into the store; one transaction per file."""
+    return ingest_files(conn, sessions.session_files(directory), _rows, progress)
 
 
-def exit_code(transcript_path, call_id) -> int | None:
-    """The exit code Codex recorded for shell call ``call_id``, read from the end of its rollout; None if absent."""
-    if not isinstance(transcript_path, str) or not transcript_path or not isinstance(call_id, str) or not call_id:
-        return None
-    try:
-        with open(transcript_path, "rb") as handle:
-            handle.seek(0, os.SEEK_END)
-            size = handle.tell()
-            handle.seek(max(0, size - TAIL_BYTES))
-            tail = handle.read()
-    except OSError:
-        return None
-    lines = tail.split(b"\n")
-    if size > TAIL_BYTES:
-        lines = lines[1:]  # the first line is cut
-    needle = call_id.encode("utf-8")
-    for entry in entries(line for line in reversed(lines) if needle in line):
-        item = command_execution(entry)
-        if item is not None and item.get("id") == call_id:
-            code = item.get("exit_code")
-            return code if isinstance(code, int) and not isinstance(code, bool) else None
-    return None
+class _Session:
+    """What one file says about its session so far: id, working directory, open calls."""
+
+    def __init__(self, path: Path):
+        self.id = "-".join(path.stem.split("-")[-5:])  # rollout-<date>T<time>-<uuid>, until session_meta says
+        self.cwd = ""
+        self.calls = {}  # call id → (tool name, arguments)
 
 
-def failure_text(code: int, output) -> str:
-    """The error dp stores for a shell command that exited non-zero: its exit code, then its output
-    (the hook and ``dp ingest --codex-sessions`` store the same text for the same call)."""
-    if not isinstance(output, str):
-        output = "" if output is None else json.dumps(output)
-    return f"Exit code {code}\n{output}".rstrip()
+def _rows(path: Path, totals: Totals):
+    session = _Session(path)
+    with open(path, "rb") as handle:
+        lines = _counted(handle, totals)
+        skipped = [0]
+        for entry in sessions.entries(lines, skipped):
+            yield from _entry_rows(entry, session, totals)
+        totals.skipped_lines += skipped[0]
 
 
-def call_arguments(payload: dict) -> dict:
-    """A ``function_call``'s arguments as an object ({} when they are not a JSON object)."""
-    arguments = payload.get("arguments")
-    try:
-        value = json.loads(arguments) if isinstance(arguments, str) else arguments
-    except (ValueError, RecursionError):
-        return {}
-    return value if isinstance(value, dict) else {}
+def _counted(handle, totals: Totals):
+    for raw in handle:
+        totals.lines += 1
+        yield raw
 
 
-def session_files(directory) -> list:
-    """Every rollout under ``directory`` (``sessions`` and ``archived_sessions`` alike), in a stable order."""
-    from pathlib import Path
+def _entry_rows(entry: dict, session: _Session, totals: Totals):
+    payload, kind = entry["payload"], entry.get("type")
+    when = normalize(entry.get("timestamp"), now_iso())
+    if kind == "session_meta":
+        found = payload.get("session_id") or payload.get("id")
+        session.id = found if isinstance(found, str) and found else session.id
+        session.cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else ""
+    elif kind == "response_item" and payload.get("type") == "function_call" and isinstance(payload.get("call_id"), str):
+        session.calls[payload["call_id"]] = (payload.get("name"), sessions.call_arguments(payload))
+    elif kind == "response_item" and payload.get("type") == "function_call_output":
+        yield from _unknown_tool(payload, session, when, totals)
+    else:
+        item = sessions.command_execution(entry)
+        if item is not None:
+            yield from _command(item, session, when, totals)
 
-    return sorted(path for path in Path(directory).rglob("*.jsonl") if path.is_file())
+
+def _unknown_tool(payload: dict, session: _Session, when: str, totals: Totals):
+    """A call of a tool Codex does not have: the only trace of a made-up tool name."""
+    output = payload.get("output")
+    call = session.calls.pop(payload.get("call_id"), None)
+    if call is None or not isinstance(output, str) or not output.startswith(sessions.UNSUPPORTED):
+        return
+    name, arguments = call
+    if isinstance(name, str) and name:
+        totals.failures += 1
+        key = event_key(session.id, payload.get("call_id"))
+        yield failure_row(SOURCE, name, arguments, output, session.id, session.cwd, when, key)
 
 
-def default_directory():
-    """Where Codex keeps its sessions: ``$CODEX_HOME/sessions``, ``~/.codex/sessions`` by default."""
-    from pathlib import Path
-
-    home = os.environ.get("CODEX_HOME")
-    return (Path(home).expanduser() if home else Path.home() / ".codex") / "sessions"
+def _command(item: dict, session: _Session, when: str, totals: Totals):
+    call = session.calls.pop(item.get("id"), None)
+    arguments = call[1] if call else {}
+    command = arguments.get("cmd")
+    if not isinstance(command, str) or not command:
+        return
+    tool_input = {"command": command}
+    key = event_key(session.id, item.get("id"))
+    code, output = item.get("exit_code"), item.get("aggregated_output")
+    cwd = arguments.get("workdir") if isinstance(arguments.get("workdir"), str) else session.cwd
+    if isinstance(code, int) and not isinstance(code, bool) and code != 0:
+        totals.failures += 1
+        yield failure_row(SOURCE, "Bash", tool_input, sessions.failure_text(code, output), session.id, cwd, when, key)
+    else:
+        totals.successes += 1
+        yield from success_rows(SOURCE, "Bash", tool_input, session.id, cwd, when, key)
