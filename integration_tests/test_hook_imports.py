@@ -232,7 +232,7 @@ def _modules(env, agent: str, payload: dict) -> dict:
 
 
 def _adapter(agent: str) -> list:
-    return [f"dp.agents.{agent}", f"dp.agents.{agent}.adapter"]
+    return [f"dp.agents.{agent}", f"dp.agents.{agent}.wire"]
 
 
 @pytest.mark.parametrize("agent", names())

@@ -4,7 +4,7 @@
 setup.py, mkdocs.yml, its hook, the README) and adds the agent ``zed`` ("Zed Code") exactly as
 ARCHITECTURE.md ("Where to add … an agent") says: its folder ``dp/agents/zed/`` (a copy of the
 last registered agent's folder, renamed), its page ``docs/agents/zed.md`` and one line in
-``MODULES``. Nothing else is touched, so whatever should list the agents and does not find ``zed``
+``NAMES``. Nothing else is touched, so whatever should list the agents and does not find ``zed``
 is a list somebody keeps by hand.
 """
 
@@ -54,9 +54,9 @@ def with_new_agent(tmp: Path) -> Path:
     registry = root / "dp" / "agents" / "__init__.py"
     text = registry.read_text(encoding="utf-8")
     last = names()[-1]  # the new line goes last, as a new agent's does
-    line = f'    "{last}": "dp.agents.{last}.adapter",\n'
-    assert line in text, "MODULES no longer has one line per agent"
-    registry.write_text(text.replace(line, line + f'    "{NAME}": "dp.agents.{NAME}.adapter",\n'), encoding="utf-8")
+    line = f'    "{last}",\n'
+    assert line in text, "NAMES no longer has one line per agent"
+    registry.write_text(text.replace(line, line + f'    "{NAME}",\n'), encoding="utf-8")
     (root / "docs" / "agents" / f"{NAME}.md").write_text(
         f"# {DISPLAY}\n\nWhat dp does in {DISPLAY}:\n\n<!-- dp:promises {NAME} -->\n<!-- dp:end-promises -->\n",
         encoding="utf-8")

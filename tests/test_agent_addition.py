@@ -1,6 +1,6 @@
 """Adding an agent is its folder, its tests, its page and one registry line — nothing else.
 
-Every place that lists the agents asks the registry (``dp.agents.MODULES``), so a copy of dp with a
+Every place that lists the agents asks the registry (``dp.agents.NAMES``), so a copy of dp with a
 seventh agent added only that way (tests/seventh_agent.py) must show it everywhere: the site's nav, the
 overview table and its links (mkdocs_agents.py), ``dp init --agent``, ``dp ingest``'s session option,
 ``dp doctor --live --agent``, the hook. The wheel is checked in tests/test_packaging.py. And no test
@@ -67,9 +67,9 @@ def test_the_site_lists_the_new_agent_in_its_nav_table_and_links(copy, tmp_path)
 def test_the_command_line_offers_the_new_agent(copy, tmp_path):
     assert re.search(rf"--agent NAME .*\b{NAME}\b", dp(copy, tmp_path, "init", "--help"))
     agent = get(template())
-    if "sessions" in agent.parts:
+    if agent.has_role("sessions"):
         assert f"--{NAME}-sessions" in dp(copy, tmp_path, "ingest", "--help")
-    if "live" in agent.parts:
+    if agent.has_role("live"):
         assert re.search(rf"With --live: the agent to run, .*\b{NAME}\b", dp(copy, tmp_path, "doctor", "--help"))
 
 

@@ -62,10 +62,10 @@ def _imports(path: Path, modules: dict) -> set[str]:
 
 
 def _by_name(modules: dict) -> set[str]:
-    """The modules a registry imports by name (``dp.agents`` loads each adapter with importlib)."""
-    from dp.agents import MODULES
+    """The modules a registry imports by name (``dp.agents`` loads each agent's ``wire`` by its folder's name)."""
+    from dp.agents import names
 
-    return set(MODULES.values()) & set(modules)
+    return {f"dp.agents.{name}.wire" for name in names()} & set(modules)
 
 
 def reachable() -> set[str]:

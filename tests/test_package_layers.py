@@ -140,10 +140,10 @@ AGENTS = PACKAGE / "agents"
 
 
 def _agent_names() -> tuple[str, ...]:
-    """The registry's agent names (``dp.agents.MODULES``): a new agent's line brings its name into the check."""
-    from dp.agents import MODULES
+    """The registry's agent names (``dp.agents.NAMES``): a new agent's line brings its name into the check."""
+    from dp.agents import NAMES
 
-    return tuple(MODULES)
+    return NAMES
 
 
 def _namings(path: Path, names: tuple[str, ...]) -> list[str]:
@@ -216,13 +216,15 @@ def test_the_naming_check_sees_an_agent_named_in_code():
 
 
 def test_each_agent_has_one_folder_and_one_registry_line():
-    """``MODULES`` points every name at ``dp.agents.<name>.adapter``; no agent module lies loose in dp/agents."""
-    from dp.agents import MODULES
+    """Every name in ``NAMES`` is a folder of dp/agents holding its ``wire`` (the registry imports
+    ``dp.agents.<name>.wire`` by that convention), every folder there is an agent's, and no agent module
+    lies loose in dp/agents."""
+    from dp.agents import NAMES
 
-    assert {name: module for name, module in MODULES.items()} == {
-        name: f"dp.agents.{name}.adapter" for name in MODULES}
-    for name in MODULES:
-        assert (AGENTS / name / "adapter.py").is_file()
+    folders = {path.name for path in AGENTS.iterdir() if (path / "__init__.py").is_file()}
+    assert sorted(folders) == sorted(NAMES)
+    for name in NAMES:
+        assert (AGENTS / name / "wire.py").is_file()
         assert not (AGENTS / f"{name}.py").exists()
 
 

@@ -1,38 +1,35 @@
-"""The agents dp works in, one adapter module each, found by name.
+"""The agents dp works in, one folder each, found by name.
 
-``get("gemini")`` imports ``dp.agents.gemini.adapter`` only then: the hook imports
-this registry on every call, and the Claude Code path must not pay for the
-other adapters (``integration_tests/test_hook_imports.py``). A new agent is
-one folder, ``dp/agents/<agent>/``, whose ``adapter`` module defines an
-``Agent`` subclass named ``ADAPTER``, plus one line in ``MODULES``; see
-``dp/agents/base.py`` for what it implements. Everything else dp knows about
-the agent (doctor lines, the live probe, session files, a plugin) is a
-``part`` of its folder that the rest of dp finds through the adapter, so no
-module outside ``dp/agents/`` names an agent
-(``tests/test_package_layers.py``).
+An agent is the folder ``dp/agents/<agent>/`` and its name in ``NAMES``. Each role it plays is the module
+of that folder named after the role (``dp/agents/roles.py``, the catalogue): ``wire`` (its hook wire
+format, ``ADAPTER``), ``doctor``, ``live``, ``sessions`` …, found by that name and imported only when
+asked for (``Agent.role``). ``get("gemini")`` imports ``dp.agents.gemini.wire`` only then: the hook
+imports this registry on every call, and the Claude Code path must not pay for the other agents
+(``integration_tests/test_hook_imports.py``). So no module outside ``dp/agents/`` names an agent
+(``tests/test_package_layers.py``); ``dp/agents/base.py`` says what an adapter implements.
 """
 
 DEFAULT = "claude"
-# --agent name → the module holding its adapter, in the order dp lists agents.
-MODULES = {
-    "claude": "dp.agents.claude.adapter",
-    "gemini": "dp.agents.gemini.adapter",
-    "copilot": "dp.agents.copilot.adapter",
-    "codex": "dp.agents.codex.adapter",
-    "opencode": "dp.agents.opencode.adapter",
-    "qwen": "dp.agents.qwen.adapter",
-}
+# Every agent's name (its folder), in the order dp lists agents; a new agent is one line here.
+NAMES = (
+    "claude",
+    "gemini",
+    "copilot",
+    "codex",
+    "opencode",
+    "qwen",
+)
 
 _loaded: dict = {}
 
 
 class UnknownAgent(ValueError):
-    """A name that is not in MODULES (the CLI turns it into a ``dp: error``; the hooks fail open)."""
+    """A name that is not in NAMES (the CLI turns it into a ``dp: error``; the hooks fail open)."""
 
 
 def names() -> tuple:
     """Every agent dp has an adapter for, ``DEFAULT`` first."""
-    return tuple(MODULES)
+    return NAMES
 
 
 def get(name: str | None = None):
@@ -40,23 +37,23 @@ def get(name: str | None = None):
     name = name or DEFAULT
     agent = _loaded.get(name)
     if agent is None:
-        if name not in MODULES:
+        if name not in NAMES:
             from dp.errors import did_you_mean
 
             # The nearest name is the fix when there is one; the whole list only when there is none
             # (so a message quoted in the docs does not change with every agent added).
-            suggestion = did_you_mean(name, MODULES)
-            raise UnknownAgent(f"unknown agent {name!r}" + (suggestion or f": use one of {', '.join(MODULES)}"))
+            suggestion = did_you_mean(name, NAMES)
+            raise UnknownAgent(f"unknown agent {name!r}" + (suggestion or f": use one of {', '.join(NAMES)}"))
         # __import__, not importlib.import_module: importlib (and the warnings it imports) would
         # cost every hook run ~0.5 ms.
-        module = __import__(MODULES[name], fromlist=["ADAPTER"])
+        module = __import__(f"dp.agents.{name}.wire", fromlist=["ADAPTER"])
         agent = _loaded[name] = module.ADAPTER()
     return agent
 
 
 def all_agents() -> list:
     """Every adapter, ``DEFAULT`` first (doctor, uninstall and the docs table go through all)."""
-    return [get(name) for name in MODULES]
+    return [get(name) for name in NAMES]
 
 
 def marking(environ) -> tuple:
@@ -70,9 +67,9 @@ def marking(environ) -> tuple:
     return None, ""
 
 
-def with_part(role: str) -> list:
-    """Every adapter that has the optional part ``role`` (``Agent.parts``), ``DEFAULT`` first."""
-    return [agent for agent in all_agents() if role in agent.parts]
+def with_role(role: str) -> list:
+    """Every adapter whose agent plays ``role`` (``Agent.has_role``), ``DEFAULT`` first."""
+    return [agent for agent in all_agents() if agent.has_role(role)]
 
 
 def listing(agents=None) -> str:

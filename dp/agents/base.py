@@ -197,18 +197,7 @@ class Agent:
 
     name = ""
     display = ""
-    # The agent's optional parts beyond its wire format, role → module in its folder, imported only when
-    # asked for (``part``). The rest of dp asks for a role and calls the role's one function, naming no agent:
-    #   "doctor":   ``check(db_path, cwd, rules) -> list[Finding]`` — its own ``dp doctor`` lines;
-    #   "live":     ``run(db_path, rules, agent) -> report`` — ``dp doctor --live --agent NAME``;
-    #   "sessions": ``DEFAULT_DIR``, ``WHERE`` and ``ingest(conn, directory, progress)`` — ``dp ingest``
-    #               (the option is ``session_option``);
-    #   "sync":     ``sync(db_path) -> list[dict]`` — what must follow every rule change besides the hook entries;
-    #   "plugin":   the agent's plugin (``install``, ``uninstall``, ``sync`` …), ``dp pave --plugin``;
-    #   "instructions": the import line of ``instructions_file`` (``add_import``, ``remove_import`` …);
-    #   "mcp_config": where the agent registers MCP servers (``dp pave --mcp``).
-    parts: dict = {}
-    # ``dp ingest`` option reading the agent's session files ("sessions" part), its report key, the
+    # ``dp ingest`` option reading the agent's session files (its "sessions" role), its report key, the
     # word for one file and the option's help: ("--codex-sessions", "codex_sessions", "session", "Read …").
     session_option: tuple = ()
     version_command: tuple = ()
@@ -221,9 +210,6 @@ class Agent:
     # The --permission values dp can honour in the agent's contract without widening beyond the user's choice.
     permissions: tuple = ("none", "ask", "allow")
     install_notes: tuple = ()
-    # True for an agent whose extension point is a plugin file dp ships (OpenCode), not hook entries in a
-    # settings file: ``dp.install.agent_plugin`` puts it in place through ``install_plugin`` / ``remove_plugin``.
-    plugin = False
 
     # What the agent writes in a tool result when it rejected a tool name it does not know: an after-batch
     # event whose call carries one of these is corrected with the tool-name alias (dp.hook.events).
@@ -270,14 +256,27 @@ class Agent:
         """The agent's hook events ``pave-check`` answers (an entry for another event does nothing)."""
         return (self.pre_tool_hook, "SessionStart")
 
-    def part(self, role: str):
-        """The module playing ``role`` for this agent (see ``parts``); None when the agent has none."""
-        module = self.parts.get(role)
-        if module is None:
-            return None
-        import importlib
+    def has_role(self, role: str) -> bool:
+        """Whether the agent plays ``role`` (``dp/agents/roles.py``): its folder has the module named after it.
+        Nothing is imported, so listing the agents that play a role costs a ``stat`` each."""
+        import os
 
-        return importlib.import_module(module)
+        return os.path.isfile(os.path.join(os.path.dirname(__file__), self.name, role + ".py"))
+
+    def role(self, role: str):
+        """The module playing ``role`` (one of ``dp.agents.roles.CATALOGUE``) for this agent,
+        ``dp.agents.<agent>.<role>``, imported now; None when the agent does not play it."""
+        from dp.agents.roles import CATALOGUE
+
+        if role not in CATALOGUE:
+            raise ValueError(f"{role!r} is no role of dp/agents/roles.py")
+        return __import__(f"dp.agents.{self.name}.{role}", fromlist=["_"]) if self.has_role(role) else None
+
+    @property
+    def plugin(self) -> bool:
+        """Whether the agent's extension point is a file dp puts in place (OpenCode's plugin), not hook entries
+        in a settings file: its "install" role (``dp.install.agent_plugin``)."""
+        return self.has_role("install")
 
     def canonical(self, tool: str) -> str:
         """dp's name for the agent's tool ``tool`` (unknown names stay as they are)."""
@@ -427,24 +426,6 @@ class Agent:
 
     def capture_entries(self, capture_command: str) -> dict:
         """Event → hook groups running ``capture_command`` (dp-capture) after tool calls."""
-        raise NotImplementedError
-
-    def install_plugin(self, path, scope: str, pave_command: str, capture_command: str | None) -> dict:
-        """Put the agent's plugin at ``path`` (``config_path(scope)``), calling ``pave_command`` and
-        ``capture_command``; the report (``status``, ``created``: directories made). Only when ``plugin``."""
-        raise NotImplementedError
-
-    def plugin_files(self, path, scope: str, pave_command: str, capture_command: str | None) -> dict:
-        """The files ``install_plugin`` would write: path → content."""
-        raise NotImplementedError
-
-
-    def plugin_state(self, path) -> str:
-        """``current`` (the plugin this dp ships), ``outdated`` (another dp's), ``missing`` or ``not dp's``."""
-        raise NotImplementedError
-
-    def remove_plugin(self, path, details: dict) -> dict:
-        """Take the plugin at ``path`` out again (``details``: the install's record); the report."""
         raise NotImplementedError
 
 

@@ -1,7 +1,7 @@
 """The loop every session-file reader shares (``dp ingest``): read each file's rows, store them one
 transaction per file, count what was read, skipped and added.
 
-The readers themselves are parts of the agents' folders (``dp/agents/<agent>/``, the "sessions" part):
+The readers themselves are parts of the agents' folders (``dp/agents/<agent>/sessions.py``, the "sessions" role):
 each knows one agent's file format and hands its rows to ``ingest_files``.
 """
 

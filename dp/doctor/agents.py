@@ -58,7 +58,7 @@ def installed_files(cwd: Path, db_path: Path) -> list[tuple[object, str, Path, d
 def check_agents(db_path: Path, cwd: Path, rules) -> list[Finding]:
     findings, agents_seen = [], {}
     for agent, scope, path, settings, error in installed_files(cwd, db_path):
-        if "doctor" in agent.parts:  # checked by its own doctor part (dp/agents/<agent>/doctor.py)
+        if agent.has_role("doctor"):  # checked by its own doctor role (dp/agents/<agent>/doctor.py)
             continue
         where = f"{agent.display}, {scope} scope ({path})"
         if settings is None:
@@ -103,7 +103,7 @@ def installed_plugins(cwd: Path, db_path: Path) -> list[tuple[object, str, Path,
 def _check_plugin(agent, scope: str, path: Path, command: str, cwd: Path) -> list[Finding]:
     """The plugin file is there and is the one this dp ships, and the command it runs answers."""
     where = f"{agent.display}, {scope} scope ({path})"
-    state = agent.plugin_state(path)
+    state = agent.role("install").state(path)
     if state != "current":
         severity = WARNING if state == "outdated" else ERROR
         return [Finding(CHECK, severity, f"{where}: dp's plugin is {state}", _fix(agent, scope))]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dp.agents import with_part
+from dp.agents import with_role
 from dp.doctor import reach
 from dp.doctor.agents import check_agents, installed_agents
 from dp.doctor.capture import check_capture
@@ -54,7 +54,7 @@ def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> lis
     findings += check_mcp(cwd)
     findings += check_capture(files, db_path, rules, default_here=bool(installed(files)) or default_agent_present())
     findings += check_team(db_path)
-    for agent in with_part("doctor"):
-        findings += agent.part("doctor").check(db_path, cwd, rules)
+    for agent in with_role("doctor"):
+        findings += agent.role("doctor").check(db_path, cwd, rules)
     findings += check_agents(db_path, cwd, rules)
     return findings

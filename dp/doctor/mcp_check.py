@@ -34,7 +34,7 @@ def _check_registration(registration: dict, cwd: Path) -> Finding:
     fix = f"dp pave --mcp --scope {registration['scope']}"
     if "error" in registration:
         return Finding("mcp", ERROR, registration["error"], "fix the file by hand, then " + fix)
-    argv = get().part("mcp_config").entry_argv(registration["entry"])
+    argv = get().role("mcp_config").entry_argv(registration["entry"])
     if argv is None:
         return Finding("mcp", ERROR, f"dp's entry in {where} is not a stdio server command", fix)
     try:

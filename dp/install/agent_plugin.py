@@ -1,7 +1,7 @@
 """Installing an agent's plugin file: for agents whose extension point is code dp ships, not hook entries.
 
-The adapter (``Agent.plugin``) names the file per scope (``config_path``)
-and writes and removes it (``install_plugin`` / ``remove_plugin``); here is
+The adapter names the file per scope (``config_path``), and the agent's "install" role (``Agent.plugin``)
+writes and removes it (``install`` / ``uninstall``, ``dp/agents/roles.py``); here is
 what is the same for every such agent: the commands the plugin runs (the
 real installed pave-check and dp-capture, as the settings hooks get them),
 the install record ``dp uninstall`` and ``dp doctor`` read, and the report.
@@ -28,7 +28,7 @@ def install(agent, scope: str | None, explicit: Path | None, db_path: Path, perm
     capture_command = hook.capture_command_for(db_path, agent) if capture else None
     installs.require_recordable(path)
     existed = path.exists()
-    report = agent.install_plugin(path, label, command, capture_command)
+    report = agent.role("install").install(path, label, command, capture_command)
     details = {"agent": agent.name, "command": command, "created": report.get("created", [])}
     with Store.open(db_path) as store:
         installs.record(store, path, installs.AGENT_PLUGIN, label, created_file=not existed, details=details)
@@ -39,14 +39,14 @@ def remove(path: Path, entry: installs.Install) -> dict:
     """``dp uninstall``'s remover for an ``agent-plugin`` record."""
     from dp.install.hook import agent_named
 
-    return agent_named(entry.details.get("agent")).remove_plugin(path, entry.details)
+    return agent_named(entry.details.get("agent")).role("install").uninstall(path, entry.details)
 
 
 def uninstall(agent, path: Path, scope: str, db_path: Path) -> dict:
     """``dp pave --unhook --agent NAME``: the plugin at ``path`` out, and its record forgotten."""
     recorded = {entry.path: entry for entry in installs.read(db_path, installs.AGENT_PLUGIN)}
     entry = recorded.get(installs.key_path(path))
-    report = agent.remove_plugin(path, entry.details if entry else {})
+    report = agent.role("install").uninstall(path, entry.details if entry else {})
     if entry is not None and Path(db_path).exists():
         with Store.open(db_path) as store:
             installs.forget(store, path, installs.AGENT_PLUGIN)
@@ -60,7 +60,7 @@ def planned(agent, path: Path, scope: str, db_path: Path, permission: str = "non
 
     command = hook.command_for(db_path, permission, mode, agent)
     capture_command = hook.capture_command_for(db_path, agent) if capture else None
-    return agent.plugin_files(path, scope, command, capture_command)
+    return agent.role("install").files(path, scope, command, capture_command)
 
 
 def change(install_plugin: bool, scope: str | None, explicit: Path | None, db_path: Path, permission: str = "none",

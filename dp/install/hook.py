@@ -324,20 +324,20 @@ def recorded_agent(entry: installs.Install):
 def _sync_parts(db_path: Path) -> list[dict]:
     """What each agent keeps beside its hook entries in line with the rules (its "sync" part: a plugin,
     an alias snapshot), asked through the registry: install names no agent."""
-    from dp.agents import with_part
+    from dp.agents import with_role
 
     changes = []
-    for agent in with_part("sync"):
-        changes += agent.part("sync").after_rule_change(db_path)
+    for agent in with_role("sync"):
+        changes += agent.role("sync").after_rule_change(db_path)
     return changes
 
 
 def refuse_beside_plugin(db_path: Path, scope: str, agent=None) -> None:
     """Refuse settings entries that an installed plugin of the agent already brings (every hook would run twice)."""
-    from dp.agents import with_part
+    from dp.agents import with_role
 
-    for owner in with_part("plugin"):
-        owner.part("plugin").refuse_settings_hooks(db_path, scope, agent)
+    for owner in with_role("plugin"):
+        owner.role("plugin").refuse_settings_hooks(db_path, scope, agent)
 
 
 def uninstall(path: Path, scope: str, db_path: Path | None = None, keep_file: bool = False) -> dict:

@@ -83,7 +83,7 @@ def init(
               **_lacks(agent, (installed.get("filters") or {}).get("version"))}
     if mcp:
         report["mcp"] = pave_mcp.install(scope, db_path)
-    plugin = (agent or get()).part("plugin")
+    plugin = (agent or get()).role("plugin")
     if plugin is not None:  # a project's committed plugin of this agent, registered for this person if trusted
         team = plugin.register_committed(Path.cwd(), db_path)
         if team is not None:
@@ -101,7 +101,7 @@ def _lacks(agent, version: str | None) -> dict:
 def _team_commands(agent, db_path: Path) -> list[str]:
     """The ``claude plugin`` commands that would register this clone's committed plugin for this
     person (none while they have not trusted it as it is)."""
-    plugin = (agent or get()).part("plugin")
+    plugin = (agent or get()).role("plugin")
     if plugin is None:
         return []
     team = plugin.register_committed(Path.cwd(), db_path, dry_run=True)
@@ -122,7 +122,7 @@ def _init_plugin(db_path: Path, scope: str | None, explicit: Path | None, permis
     from dp.errors import DpError
     from dp.files import read_bytes
 
-    plugin = get().part("plugin")
+    plugin = get().role("plugin")
 
     if explicit is not None:
         raise DpError("--settings goes with the settings hook; --plugin takes --scope user|project")

@@ -19,7 +19,7 @@ def _config():
     """Where MCP servers are registered and in what entry: the default agent's "mcp_config" part."""
     from dp.agents import get
 
-    return get().part("mcp_config")
+    return get().role("mcp_config")
 
 def target(scope: str | None) -> tuple[str, Path]:
     """(scope, config file) for ``--scope`` (default: user, like the hook: every project)."""

@@ -40,7 +40,7 @@ def plan(db_path: Path, cwd: Path) -> list[installs.Install]:
         for scope in agent.scopes if agent.plugin else ():  # a plugin file of dp's without a record
             path = agent.config_path(scope, project_dir=cwd)
             key = (installs.key_path(path), installs.AGENT_PLUGIN)
-            if key not in seen and agent.plugin_state(path) in ("current", "outdated"):
+            if key not in seen and agent.role("install").state(path) in ("current", "outdated"):
                 found.append(installs.Install(key[0], installs.AGENT_PLUGIN, scope, details={"agent": agent.name}))
                 seen.add(key)
     for scope, path in places:
@@ -223,7 +223,7 @@ def _remove_import_line(path: Path, entry: installs.Install) -> dict:
     from dp.agents import get
 
     shared = tracked(path)
-    status = get().part("instructions").remove_import(path, created_file=entry.created_file and not shared)
+    status = get().role("instructions").remove_import(path, created_file=entry.created_file and not shared)
     kept = {"kept_tracked": True} if shared and status == "removed" else {}
     return {"status": "removed" if status == "deleted" else status, "deleted": status == "deleted", **kept}
 
@@ -231,7 +231,7 @@ def _remove_import_line(path: Path, entry: installs.Install) -> dict:
 def _remove_plugin(path: Path, entry: installs.Install) -> dict:
     from dp.agents import get
 
-    return get().part("plugin").uninstall(path, entry)
+    return get().role("plugin").uninstall(path, entry)
 
 
 def _remove_agent_plugin(path: Path, entry: installs.Install) -> dict:

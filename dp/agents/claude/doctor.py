@@ -78,7 +78,7 @@ def _bash_path(record: dict | None) -> Finding:
 
 def latest_session(directory: Path | None = None) -> str | None:
     """The id of the newest Claude Code session on this machine (its newest transcript's name)."""
-    from dp.agents.claude.transcripts import DEFAULT_DIR
+    from dp.agents.claude.sessions import DEFAULT_DIR
 
     root = (directory or DEFAULT_DIR).expanduser()
     newest, when = None, -1.0

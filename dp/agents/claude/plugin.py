@@ -21,7 +21,7 @@ Two scopes:
 
 The installed copy is the client's (it copies the plugin into its cache), so
 a change to the hook entries (new ``if`` filters) is a new plugin version:
-``sync`` rewrites the files and updates the installed plugin only then. The
+the "sync" role (``sync.py``) rewrites the files and updates the installed plugin only then. The
 tools the mod's ``tool.call`` listens on are the plugin's ``tools`` option,
 which dp keeps in the user's settings (``pluginConfigs``) without a new version.
 """
@@ -499,37 +499,6 @@ def _recorded(db_path: Path, directory: Path) -> dict:
     """The details of an earlier install of the plugin at ``directory`` ({} when there was none)."""
     key = installs.key_path(directory)
     return next((entry.details for entry in installs.read(db_path, installs.PLUGIN) if entry.path == key), {})
-
-
-def after_rule_change(db_path: Path) -> list[dict]:
-    """The "sync" part (``dp.install.hook.sync_installed`` calls it after every rule change): the mod's
-    alias snapshot, and every installed dp plugin, in line with the rules."""
-    try:
-        snapshot = mod_snapshot.write(db_path)
-    except DpError as exc:
-        return [{"settings": str(mod_snapshot.state_dir(db_path)), "status": "error", "error": exc.message}]
-    return sync(db_path, snapshot["aliases"])
-
-
-def sync(db_path: Path, aliases: list[dict]) -> list[dict]:
-    """After a rule change: every recorded plugin's files, its installed copy when they changed, and
-    the mod's tool list. One report per plugin that changed or failed."""
-    reports = []
-    for entry in installs.read(db_path, installs.PLUGIN):
-        directory, scope = Path(entry.path), entry.scope
-        try:
-            sync_options(settings_path("user"), scope, mod_snapshot.target_tools(aliases))
-            if scope != "user" or not directory.is_dir():
-                continue  # a project's plugin holds no rules of its own
-            details = entry.details
-            wanted = files(scope, db_path, details.get("permission", "none"), details.get("mode", "rewrite"),
-                           bool(details.get("capture", True)))
-            if write_files(directory, wanted):
-                client = run_steps(client_steps(scope, directory)[1:], directory)
-                reports.append({"settings": str(directory), "scope": scope, "status": "updated", "client": client})
-        except DpError as exc:
-            reports.append({"settings": str(directory), "status": "error", "error": exc.message})
-    return reports
 
 
 def uninstall(path: Path, entry: installs.Install) -> dict:

@@ -58,10 +58,6 @@ class ClaudeCode(Agent):
     pre_tool_hook = PRE_TOOL_USE
     scopes = ("user", "project", "local")
     instructions_file = "CLAUDE.md"
-    parts = {"doctor": "dp.agents.claude.doctor", "live": "dp.agents.claude.live",
-             "sessions": "dp.agents.claude.transcripts", "sync": "dp.agents.claude.plugin",
-             "plugin": "dp.agents.claude.plugin", "instructions": "dp.agents.claude.claude_md",
-             "mcp_config": "dp.agents.claude.mcp_config"}
     session_option = ("--claude-transcripts", "claude_transcripts", "transcript",
                       "Read Claude Code transcripts (DIR, default ~/.claude/projects).")
 

@@ -1,7 +1,7 @@
 """``dp ingest --codex-sessions``: failed calls from Codex CLI's session files.
 
 Codex's hooks miss two kinds of failure that its session files hold
-(``dp/agents/codex/sessions.py`` describes the format): a tool name the model made up
+(``dp/agents/codex/rollout.py`` describes the format): a tool name the model made up
 never reaches a hook (the model is told ``unsupported call: NAME``), and a
 PostToolUse that ran while dp-capture was not installed is gone. Each shell
 call is stored as the hook stores it — tool ``Bash``, input ``{"command": …}``,
@@ -14,19 +14,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dp.agents.codex import sessions
+from dp.agents.codex import rollout
 from dp.capture.events import event_key, failure_row, now_iso, success_rows
 from dp.capture.sessionfiles import Totals, ingest_files
 from dp.capture.timestamps import normalize
 
 SOURCE = "codex-session"
 WHERE = "Codex CLI keeps sessions in ~/.codex/sessions, or $CODEX_HOME/sessions"
-DEFAULT_DIR = sessions.default_directory()  # read when dp ingest imports this, so $CODEX_HOME counts
+DEFAULT_DIR = rollout.default_directory()  # read when dp ingest imports this, so $CODEX_HOME counts
 
 
 def ingest(conn, directory: Path, progress=None) -> Totals:
     """Read every session file under ``directory`` into the store; one transaction per file."""
-    return ingest_files(conn, sessions.session_files(directory), _rows, progress)
+    return ingest_files(conn, rollout.session_files(directory), _rows, progress)
 
 
 class _Session:
@@ -43,7 +43,7 @@ def _rows(path: Path, totals: Totals):
     with open(path, "rb") as handle:
         lines = _counted(handle, totals)
         skipped = [0]
-        for entry in sessions.entries(lines, skipped):
+        for entry in rollout.entries(lines, skipped):
             yield from _entry_rows(entry, session, totals)
         totals.skipped_lines += skipped[0]
 
@@ -62,11 +62,11 @@ def _entry_rows(entry: dict, session: _Session, totals: Totals):
         session.id = found if isinstance(found, str) and found else session.id
         session.cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else ""
     elif kind == "response_item" and payload.get("type") == "function_call" and isinstance(payload.get("call_id"), str):
-        session.calls[payload["call_id"]] = (payload.get("name"), sessions.call_arguments(payload))
+        session.calls[payload["call_id"]] = (payload.get("name"), rollout.call_arguments(payload))
     elif kind == "response_item" and payload.get("type") == "function_call_output":
         yield from _unknown_tool(payload, session, when, totals)
     else:
-        item = sessions.command_execution(entry)
+        item = rollout.command_execution(entry)
         if item is not None:
             yield from _command(item, session, when, totals)
 
@@ -75,7 +75,7 @@ def _unknown_tool(payload: dict, session: _Session, when: str, totals: Totals):
     """A call of a tool Codex does not have: the only trace of a made-up tool name."""
     output = payload.get("output")
     call = session.calls.pop(payload.get("call_id"), None)
-    if call is None or not isinstance(output, str) or not output.startswith(sessions.UNSUPPORTED):
+    if call is None or not isinstance(output, str) or not output.startswith(rollout.UNSUPPORTED):
         return
     name, arguments = call
     if isinstance(name, str) and name:
@@ -96,7 +96,7 @@ def _command(item: dict, session: _Session, when: str, totals: Totals):
     cwd = arguments.get("workdir") if isinstance(arguments.get("workdir"), str) else session.cwd
     if isinstance(code, int) and not isinstance(code, bool) and code != 0:
         totals.failures += 1
-        yield failure_row(SOURCE, "Bash", tool_input, sessions.failure_text(code, output), session.id, cwd, when, key)
+        yield failure_row(SOURCE, "Bash", tool_input, rollout.failure_text(code, output), session.id, cwd, when, key)
     else:
         totals.successes += 1
         yield from success_rows(SOURCE, "Bash", tool_input, session.id, cwd, when, key)

@@ -30,7 +30,7 @@ changes them, so it never silently un-trusts them. ``dp doctor`` reports the
 trust state (``dp/agents/codex/trust.py``).
 
 **Capture.** PostToolUse fires for every call that ran, with the output text
-only; the exit code is read from the session file (``dp/agents/codex/sessions.py``).
+only; the exit code is read from the session file (``dp/agents/codex/rollout.py``).
 There is no failure event, and an unknown tool name never reaches a hook
 (the model is told ``unsupported call: NAME``): ``dp ingest --codex-sessions``
 reads those from the session files.
@@ -81,7 +81,6 @@ class CodexCli(Agent):
     tool_names = {"Bash": "Bash"}
     scopes = ("user", "project")
     instructions_file = "AGENTS.md"
-    parts = {"doctor": "dp.agents.codex.doctor", "sessions": "dp.agents.codex.capture"}
     session_option = ("--codex-sessions", "codex_sessions", "session",
                       "Read Codex CLI session files (DIR, default ~/.codex/sessions).")
     install_notes = ("Codex runs these hooks once you trust them (open `codex`, then /hooks; dp doctor shows their "
@@ -187,7 +186,7 @@ def _outcome(payload: dict, tool: str) -> tuple[str, str | None]:
     """
     if tool != "Bash":
         return POST_TOOL, None
-    from dp.agents.codex.sessions import exit_code, failure_text
+    from dp.agents.codex.rollout import exit_code, failure_text
 
     code = exit_code(payload.get("transcript_path"), payload.get("tool_use_id"))
     if not code:

@@ -68,7 +68,7 @@ def _check_scope(agent, scope: str, path: Path, cwd: Path) -> tuple[list[Finding
 
 
 def _missing_events(path: Path, hooks, fix: str) -> list[Finding]:
-    from dp.agents.copilot.adapter import PRE_TOOL_USE, SESSION_START_HOOK
+    from dp.agents.copilot.wire import PRE_TOOL_USE, SESSION_START_HOOK
 
     present = {event for event, _, _ in hooks}
     return [Finding(CHECK, ERROR, f"{path}: no {event} entry running pave-check", fix)
@@ -76,7 +76,7 @@ def _missing_events(path: Path, hooks, fix: str) -> list[Finding]:
 
 
 def _check_command(path: Path, event: str, command, fix: str) -> list[Finding]:
-    from dp.agents.copilot.adapter import FAIL_OPEN
+    from dp.agents.copilot.wire import FAIL_OPEN
     from dp.agents.settings import command_words
 
     words = command_words(command)

@@ -135,7 +135,6 @@ class CopilotCli(Agent):
     tool_args = TOOL_ARGS
     scopes = ("user", "project")
     instructions_file = ".github/copilot-instructions.md"
-    parts = {"doctor": "dp.agents.copilot.doctor"}
     # `allow` would make Copilot skip its approval of the rewritten command: dp never sends it here.
     permissions = ("none", "ask")
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from dp.agents import get
-from dp.agents.gemini.adapter import SHELL_TOOL, failure_text
+from dp.agents.gemini.wire import SHELL_TOOL, failure_text
 from dp.capture.events import event_key, failure_row, now_iso, success_rows
 from dp.capture.sessionfiles import Totals, json_lines
 from dp.capture.timestamps import normalize

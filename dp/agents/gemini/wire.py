@@ -84,7 +84,6 @@ class GeminiCli(Agent):
     pre_tool_hook = BEFORE_TOOL
     scopes = ("user", "project")
     instructions_file = "GEMINI.md"
-    parts = {"live": "dp.agents.gemini.live", "sessions": "dp.agents.gemini.sessions"}
     session_option = ("--gemini-sessions", "gemini_sessions", "session",
                       "Read Gemini CLI sessions (DIR, default ~/.gemini/tmp).")
     # Gemini CLI 0.61's built-in tools → dp's canonical (Claude Code's) names; tools without

@@ -54,7 +54,7 @@ class OpenCodeProbe(CompatProbe):
 
     def not_installed(self) -> str | None:
         self.plugin = self.agent.config_path("user")
-        if self.agent.plugin_state(self.plugin) != "current":
+        if self.agent.role("install").state(self.plugin) != "current":
             return f"dp's plugin is not installed in {self.plugin.parent}; install it with: dp init --agent opencode"
         return None
 
@@ -86,7 +86,7 @@ class OpenCodeProbe(CompatProbe):
         return transcript[1]
 
     def told(self, call: dict, shown: str) -> list[str]:
-        from dp.agents.opencode.adapter import UNAVAILABLE
+        from dp.agents.opencode.wire import UNAVAILABLE
 
         if call["name"] == "bash":
             return [line.strip() for line in shown.splitlines() if line.startswith("dp:")]

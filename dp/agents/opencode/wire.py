@@ -89,7 +89,6 @@ UNAVAILABLE = "Model tried to call unavailable tool"
 
 class OpenCode(Agent):
     name = "opencode"
-    parts = {"live": "dp.agents.opencode.live"}
     display = "OpenCode"
     env_prefixes = ("OPENCODE",)
     child_markers = (("OPENCODE", "1"),)  # 1.18.33 sets it (and OPENCODE_PID, AGENT=1) for every command
@@ -101,7 +100,6 @@ class OpenCode(Agent):
     # A rewrite always runs under OpenCode's own permission check of the rewritten call, and a
     # plugin cannot approve or ask: only dp's default.
     permissions = ("none",)
-    plugin = True  # dp's extension is a file of its own (``install``), not entries in a settings file
     # OpenCode 1.18.33's built-in tools → dp's canonical (Claude Code's) names.
     tool_names = {
         SHELL_TOOL: "Bash",
@@ -210,26 +208,6 @@ class OpenCode(Agent):
         from dp.agents.opencode.install import plugin_path
 
         return plugin_path(scope, home, project_dir)
-
-    def install_plugin(self, path, scope: str, pave_command: str, capture_command: str | None) -> dict:
-        from dp.agents.opencode import install
-
-        return install.install(path, scope, pave_command, capture_command)
-
-    def plugin_files(self, path, scope: str, pave_command: str, capture_command: str | None) -> dict:
-        from dp.agents.opencode import install
-
-        return install.files(path, scope, pave_command, capture_command)
-
-    def plugin_state(self, path) -> str:
-        from dp.agents.opencode import install
-
-        return install.state(path)
-
-    def remove_plugin(self, path, details: dict) -> dict:
-        from dp.agents.opencode import install
-
-        return install.uninstall(path, details)
 
     def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
         return {}  # no settings entries: the plugin asks dp on every call

@@ -1,3 +1,3 @@
 """What dp knows about Qwen Code (``@qwen-code/qwen-code``, the ``qwen`` binary): its hook wire format
-(``adapter``), its settings files, and ``dp doctor --live --agent qwen`` (``live``) against the shared
+(``wire``), its settings files, and ``dp doctor --live --agent qwen`` (``live``) against the shared
 OpenAI-compatible fake (``dp/agents/openai_compat_fake.py``). Observed facts: docs/agents/qwen.md."""

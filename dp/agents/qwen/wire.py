@@ -79,7 +79,6 @@ class QwenCode(Agent):
     instructions_file = "QWEN.md"
     # A rewrite is always a refusal here, so there is no permission for dp to grant.
     permissions = ("none",)
-    parts = {"live": "dp.agents.qwen.live", "sessions": "dp.agents.qwen.sessions"}
     session_option = ("--qwen-sessions", "qwen_sessions", "session",
                       "Read Qwen Code session files (DIR, default ~/.qwen/projects).")
     observed = VERSION

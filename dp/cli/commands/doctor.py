@@ -35,9 +35,9 @@ Examples:
 
 def _live_agents() -> str:
     """``claude (default) or gemini``: the agents with a live probe, for the option's help."""
-    from dp.agents import listing, with_part
+    from dp.agents import listing, with_role
 
-    return listing(with_part("live"))
+    return listing(with_role("live"))
 
 
 _LABEL = {"ok": "ok", "warning": "warn", "error": "ERROR"}
@@ -116,7 +116,7 @@ def _live(opts: Shared, agent_name: str | None = None) -> int:
     from dp.store import read_rules
 
     agent = agent_named(agent_name)
-    live = agent.part("live")
+    live = agent.role("live")
     if live is None:
         from dp.errors import DpError
 

@@ -39,9 +39,9 @@ PROGRESS_FROM_FILES = 20
 
 def _sources() -> list:
     """(adapter, its ``session_option``) of every agent whose session files dp ingest reads, in registry order."""
-    from dp.agents import with_part
+    from dp.agents import with_role
 
-    return [(agent, agent.session_option) for agent in with_part("sessions") if agent.session_option]
+    return [(agent, agent.session_option) for agent in with_role("sessions") if agent.session_option]
 
 
 @rehearsed
@@ -71,7 +71,7 @@ def ingest(directory: Path | None = None, go_db: Path | None = None, dry_run: bo
         if acted:
             report["actions"] = acted
         for agent, key in picked:
-            report[key] = _read(agent.part("sessions"), store.conn, directory, opts.json or opts.quiet)
+            report[key] = _read(agent.role("sessions"), store.conn, directory, opts.json or opts.quiet)
         if go_db is not None:
             report["desire_path_db"] = _go_db(store.conn, go_db.expanduser())
         from dp.capture.events import now_iso

@@ -67,11 +67,11 @@ def init(
     from dp.install.init import init as set_up
 
     chosen = agent_named(agent)  # a bad name fails before anything is created
-    if mcp and "mcp_config" not in chosen.parts:
+    if mcp and not chosen.has_role("mcp_config"):
         raise DpError(f"--mcp registers dp's MCP server with Claude Code, not {chosen.display}")
     check_agent_permission(chosen, permission)
     check_permission(permission, yes)
-    if plugin and (mcp or "plugin" not in chosen.parts):
+    if plugin and (mcp or not chosen.has_role("plugin")):
         raise DpError("--plugin is Claude Code's plugin and brings dp mcp with it; leave out --mcp and --agent")
     absent = agent is None and settings is None and scope in (None, "user") and not _default_agent_here()
     if absent and not dry_run:

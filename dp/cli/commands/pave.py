@@ -186,7 +186,7 @@ def _import_line(opts: Shared) -> None:
     from dp.agents import get
     from dp.store import Store, installs
 
-    instructions = get().part("instructions")
+    instructions = get().role("instructions")
     IMPORT_LINE = instructions.IMPORT_LINE
     path = Path("CLAUDE.md").absolute()
     action = instructions.add_import(path)
@@ -206,7 +206,7 @@ def _import_hint(output: Path) -> None:
     from dp.agents import get
 
     instructions = output.parent / "CLAUDE.md"
-    if output.name == "AGENTS.md" and not get().part("instructions").imports_agents_md(instructions):
+    if output.name == "AGENTS.md" and not get().role("instructions").imports_agents_md(instructions):
         note("Claude Code reads CLAUDE.md: add an @AGENTS.md import line with `dp pave --claude-md`, "
              "or put dp's block there with `dp pave --agents-md --output CLAUDE.md`")
 
@@ -247,7 +247,7 @@ def _hook_change(
 def _plugin_change(opts: Shared, scope: str | None, permission: str, mode: str) -> None:
     from dp.agents import get
 
-    result = get().part("plugin").install(scope, opts.store, Path.cwd(), permission, mode)
+    result = get().role("plugin").install(scope, opts.store, Path.cwd(), permission, mode)
     if opts.json:
         print_json(result)
     else:

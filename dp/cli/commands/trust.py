@@ -71,11 +71,11 @@ def trust(
 
 def committed_plugins(directory) -> list[tuple[str, object]]:
     """``(agent, directory)`` of each plugin the repository around ``directory`` commits for an agent."""
-    from dp.agents import with_part
+    from dp.agents import with_role
 
     found = []
-    for agent in with_part("plugin"):
-        path = agent.part("plugin").committed_plugin(directory)
+    for agent in with_role("plugin"):
+        path = agent.role("plugin").committed_plugin(directory)
         if path is not None:
             found.append((agent.display, path))
     return found
