@@ -42,6 +42,40 @@ class Reply:
     events: list[tuple[str, object]] | None = None
 
 
+def content_text(content) -> str:
+    """A message's text as the model APIs carry it: a string, or the ``text`` of its content parts
+    (Chat Completions' parts and the Responses API's ``input_text``/``output_text`` alike)."""
+    if isinstance(content, str):
+        return content
+    return "\n".join(part["text"] for part in content or ()
+                     if isinstance(part, dict) and isinstance(part.get("text"), str))
+
+
+class Transcript:
+    """What the model was shown in one request, read back by the real-client tests and the live probe.
+    Each API's ``Conversation`` says where a call's ``output`` and the ``context`` after it stand, and
+    the texts before the model's first turn (``before_first_turn``)."""
+
+    def output(self, call_id: str) -> str:
+        raise NotImplementedError
+
+    def context(self, call_id: str) -> str:
+        raise NotImplementedError
+
+    def before_first_turn(self):
+        raise NotImplementedError
+
+    def shown(self, call_id: str) -> str:
+        """Everything the model read about one call: its output and the context around it."""
+        return self.output(call_id) + "\n" + self.context(call_id)
+
+    @property
+    def opening(self) -> str:
+        """Everything before the model's first turn: the system prompt or AGENTS.md, session-start context,
+        the prompt."""
+        return "\n".join(self.before_first_turn())
+
+
 @dataclass
 class ScriptedModel:
     """A scripted model on a free localhost port. ``turns`` is a list of turns

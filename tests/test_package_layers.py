@@ -229,7 +229,7 @@ def test_each_agent_has_one_folder_and_one_registry_line():
 
 
 def test_no_agent_folder_imports_another_agents_folder():
-    """What two agents share lives in ``dp/agents/`` itself (``base.hook_specific_answer``,
+    """What two agents share lives in ``dp/agents/`` itself (``answers.hook_specific_answer``,
     ``settings.user_entries``, ``live``), not in one agent's folder that the other reaches into: taking an
     agent out (its folder and its registry line) must leave every other agent whole."""
     names = _agent_names()

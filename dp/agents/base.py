@@ -58,13 +58,8 @@ class Event:
 
     def __init__(self, kind: str, hook: str, payload: dict, tool: str = "", agent_tool: str = "", tool_input=None,
                  error=None):
-        self.kind = kind
-        self.hook = hook
-        self.payload = payload
-        self.tool = tool
-        self.agent_tool = agent_tool or tool
-        self.tool_input = tool_input
-        self.error = error
+        self.kind, self.hook, self.payload, self.tool, self.agent_tool, self.tool_input, self.error = (
+            kind, hook, payload, tool, agent_tool or tool, tool_input, error)
         cwd, session = payload.get("cwd"), payload.get("session_id")
         self.cwd = cwd if isinstance(cwd, str) else ""
         self.session = session if isinstance(session, str) else ""
@@ -144,6 +139,13 @@ def corrected_call(tool_input: dict, updated_input: dict) -> str:
     return "Re-issue the call with " + json.dumps(changed, ensure_ascii=False)
 
 
+def refused_rewrite(event: Event, decision: Decision, note: str, why: str) -> str:
+    """A rewrite the agent cannot take as it is, as the refusal the model reads: ``note`` (what dp would
+    have changed), the call to issue instead, and ``why`` dp did not run it (Codex CLI, Qwen Code)."""
+    tool_input = event.tool_input if isinstance(event.tool_input, dict) else {}
+    return f"{note}. {corrected_call(tool_input, decision.updated_input or {})}\n(dp did not run it for you: {why})"
+
+
 # -- promises: what dp can do in an agent -------------------------------------
 
 # The promises, in the order the per-agent table shows them, with the words it uses.
@@ -203,6 +205,9 @@ class Agent:
     version_command: tuple = ()
     capture_source = ""
     pre_tool_hook = ""
+    # The agent's hook event names → dp's kinds, and the event a payload naming none is (``read_event``).
+    events: dict = {}
+    default_hook: str | None = None
     tool_names: dict = {}
     tool_args: dict = {}
     scopes: tuple = ("user", "project")
@@ -371,7 +376,15 @@ class Agent:
         raise NotImplementedError
 
     def read_event(self, payload: dict) -> Event | None:
-        """The agent's hook JSON as an Event; None for anything dp does not act on."""
+        """The agent's hook JSON as an Event; None for anything dp does not act on. An event that is no tool
+        call (a session's start, after a batch) reads alike in every agent; a tool call is ``tool_event``'s."""
+        hook, kind = hook_kind(payload, self.events, self.default_hook)
+        if kind in (SESSION_START, AFTER_BATCH):
+            return Event(kind, hook, payload)
+        return None if kind is None else self.tool_event(kind, hook, payload)
+
+    def tool_event(self, kind: str, hook: str, payload: dict) -> Event | None:
+        """The Event of the tool call in the agent's ``payload`` of dp's ``kind``; None without a tool."""
         raise NotImplementedError
 
     def answer(self, event: Event, decision: Decision) -> tuple[int, str, str]:
@@ -427,34 +440,3 @@ class Agent:
     def capture_entries(self, capture_command: str) -> dict:
         """Event → hook groups running ``capture_command`` (dp-capture) after tool calls."""
         raise NotImplementedError
-
-
-def json_object(text: str) -> dict:
-    """The JSON object a hook printed ({} for anything else): what ``read_answer`` reads."""
-    import json
-
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
-def hook_specific_answer(status: int, stdout: str, stderr: str, rewrites: bool = True) -> Decision:
-    """What a before-tool answer in ``hookSpecificOutput`` JSON says (Claude Code's contract, which other agents'
-    hooks speak too): exit 2 blocks with stderr, a ``deny`` refuses, ``updatedInput`` rewrites (only
-    where the agent reads it: ``rewrites``), ``additionalContext`` tells the model."""
-    if status == 2:
-        return Decision(BLOCK, stderr.strip())
-    specific = json_object(stdout).get("hookSpecificOutput")
-    specific = specific if isinstance(specific, dict) else {}
-    decision, updated = specific.get("permissionDecision"), specific.get("updatedInput")
-    # A rewrite under `--permission ask` carries "ask" beside its updatedInput: still a rewrite (the
-    # person is asked about the rewritten call); "ask" alone puts the call itself to the person.
-    if decision == "deny" or decision == "ask" and not isinstance(updated, dict):
-        return Decision(DENY if decision == "deny" else ASK, str(specific.get("permissionDecisionReason") or ""))
-    context = specific.get("additionalContext")
-    context = context if isinstance(context, str) else ""
-    if rewrites and isinstance(updated, dict):
-        return Decision(REWRITE, context, updated)
-    return Decision(CONTEXT, context) if context else Decision(NOTHING)

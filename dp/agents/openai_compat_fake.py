@@ -45,7 +45,7 @@ import json
 import time
 from dataclasses import dataclass
 
-from dp.fake_model import Reply, ScriptedModel
+from dp.fake_model import Reply, ScriptedModel, Transcript, content_text
 
 MODEL = "fake-model"
 _ids = itertools.count(1)
@@ -139,15 +139,7 @@ def _chunks(items: list[dict], model: str, usage: bool) -> list[tuple[str, objec
     return frames
 
 
-def content_text(content) -> str:
-    """A message's text: a string, or the ``text`` of its content parts."""
-    if isinstance(content, str):
-        return content
-    return "\n".join(part["text"] for part in content or ()
-                     if isinstance(part, dict) and isinstance(part.get("text"), str))
-
-
-class Conversation:
+class Conversation(Transcript):
     """The ``messages`` of one request, read as what the model was shown."""
 
     def __init__(self, messages: list):
@@ -187,19 +179,12 @@ class Conversation:
                 texts.append(content_text(message.get("content")))
         return "\n".join(texts)
 
-    def shown(self, call_id: str) -> str:
-        """Everything the model read about one call: its result and the messages after it."""
-        return self.output(call_id) + "\n" + self.context(call_id)
-
-    @property
-    def opening(self) -> str:
-        """Everything before the model's first turn: system prompt, context files, the prompt."""
-        texts = []
+    def before_first_turn(self):
+        """The messages before the model's first turn (system prompt, context files, the prompt)."""
         for message in self.messages:
             if message.get("role") == "assistant":
-                break
-            texts.append(content_text(message.get("content")))
-        return "\n".join(texts)
+                return
+            yield content_text(message.get("content"))
 
     @property
     def all_text(self) -> str:

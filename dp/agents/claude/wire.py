@@ -15,33 +15,17 @@ so the hook never loads them.
 
 import json
 
-from dp.agents.base import (
-    AFTER_BATCH,
-    ASK,
-    BLOCK,
-    CONTEXT,
-    DENY,
-    POST_FAILURE,
-    POST_TOOL,
-    PRE_TOOL,
-    REWRITE,
-    SESSION_START,
-    Agent,
-    Event,
-    Promise,
-    hook_kind,
-    hook_specific_answer,
-    tool_call_event,
-)
+from dp.agents import base
+from dp.agents.base import Agent, Event, Promise, tool_call_event
 
 PRE_TOOL_USE = "PreToolUse"
 # Claude Code's event names → dp's; the capture events are dp-capture's.
 EVENTS = {
-    PRE_TOOL_USE: PRE_TOOL,
-    "SessionStart": SESSION_START,
-    "PostToolBatch": AFTER_BATCH,
-    "PostToolUse": POST_TOOL,
-    "PostToolUseFailure": POST_FAILURE,
+    PRE_TOOL_USE: base.PRE_TOOL,
+    "SessionStart": base.SESSION_START,
+    "PostToolBatch": base.AFTER_BATCH,
+    "PostToolUse": base.POST_TOOL,
+    "PostToolUseFailure": base.POST_FAILURE,
 }
 
 
@@ -56,6 +40,8 @@ class ClaudeCode(Agent):
     # What dp-capture has always stored for Claude Code's hook events (dp ingest stores "transcript").
     capture_source = "hook"
     pre_tool_hook = PRE_TOOL_USE
+    events = EVENTS
+    default_hook = PRE_TOOL_USE  # a payload naming no hook event is read as a before-tool call
     scopes = ("user", "project", "local")
     instructions_file = "CLAUDE.md"
     session_option = ("--claude-transcripts", "claude_transcripts", "transcript",
@@ -105,21 +91,18 @@ class ClaudeCode(Agent):
                     "(SessionStart) and right after the rejection (PostToolBatch)"),
         )
 
-    def read_event(self, payload: dict) -> Event | None:
-        hook, kind = hook_kind(payload, EVENTS, PRE_TOOL_USE)
-        if kind in (SESSION_START, AFTER_BATCH):
-            return Event(kind, hook, payload)
-        return tool_call_event(kind, hook, payload, payload.get("error")) if kind is not None else None
+    def tool_event(self, kind: str, hook: str, payload: dict) -> Event | None:
+        return tool_call_event(kind, hook, payload, payload.get("error"))
 
     def answer(self, event: Event, decision) -> tuple[int, str, str]:
         kind, text = decision.kind, decision.text
-        if kind == BLOCK:
+        if kind == base.BLOCK:
             return 2, "", text + "\n"
-        if kind == CONTEXT:
+        if kind == base.CONTEXT:
             output = {"hookEventName": event.hook, "additionalContext": text} if text else None
-        elif kind in (DENY, ASK):  # ask: Claude Code puts the call to the person (in -p: refused)
+        elif kind in (base.DENY, base.ASK):  # ask: Claude Code puts the call to the person (in -p: refused)
             output = {"hookEventName": PRE_TOOL_USE, "permissionDecision": kind, "permissionDecisionReason": text}
-        elif kind == REWRITE:
+        elif kind == base.REWRITE:
             output = {"hookEventName": PRE_TOOL_USE, "updatedInput": decision.updated_input, "additionalContext": text}
             if decision.permission != "none":  # the user's explicit choice (dp pave --permission, --yes for allow)
                 output["permissionDecision"] = decision.permission
@@ -143,6 +126,8 @@ class ClaudeCode(Agent):
         }
 
     def read_answer(self, status: int, stdout: str, stderr: str):
+        from dp.agents.answers import hook_specific_answer
+
         return hook_specific_answer(status, stdout, stderr)
 
     def config_path(self, scope: str, home=None, project_dir=None):

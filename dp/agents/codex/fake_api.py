@@ -18,7 +18,7 @@ import itertools
 import json
 from dataclasses import dataclass
 
-from dp.fake_model import Reply, ScriptedModel
+from dp.fake_model import Reply, ScriptedModel, Transcript, content_text
 
 MODEL = "fake-model"
 SHELL_TOOL = "exec_command"  # what Codex 0.169.0 offers the model for shell commands (hooks see "Bash")
@@ -41,17 +41,6 @@ def function_call(name: str, arguments: dict, call_id: str | None = None) -> dic
 def shell(command: str, **extra) -> dict:
     """A scripted shell call as Codex's model makes it (``exec_command`` with ``cmd``)."""
     return function_call(SHELL_TOOL, {"cmd": command, **extra})
-
-
-def content_text(content) -> str:
-    """The text of an input item's content (a string, or ``input_text``/``output_text`` parts)."""
-    if isinstance(content, str):
-        return content
-    parts = []
-    for part in content or []:
-        if isinstance(part, dict) and isinstance(part.get("text"), str):
-            parts.append(part["text"])
-    return "\n".join(parts)
 
 
 @dataclass
@@ -88,7 +77,7 @@ def _events(items: list[dict], model: str) -> list[tuple[str, dict]]:
 
 
 @dataclass
-class Conversation:
+class Conversation(Transcript):
     """What the model was shown, read from the ``input`` of one request."""
 
     items: list[dict]
@@ -116,19 +105,12 @@ class Conversation:
                 break
         return "\n".join(texts)
 
-    def shown(self, call_id: str) -> str:
-        """Everything the model read about one call: its output and the context around it."""
-        return self.output(call_id) + "\n" + self.context(call_id)
-
-    @property
-    def opening(self) -> str:
-        """Everything before the model's first item: AGENTS.md, SessionStart context, the prompt."""
-        texts = []
+    def before_first_turn(self):
+        """The messages before the model's first item (AGENTS.md, SessionStart context, the prompt)."""
         for item in self.items:
             if item.get("type") != "message" or item.get("role") == "assistant":
-                break
-            texts.append(content_text(item.get("content")))
-        return "\n".join(texts)
+                return
+            yield content_text(item.get("content"))
 
     @property
     def all_text(self) -> str:

@@ -39,27 +39,12 @@ reads those from the session files.
 import json
 import os
 
-from dp.agents.base import (
-    ASK,
-    BLOCK,
-    CONTEXT,
-    DENY,
-    POST_FAILURE,
-    POST_TOOL,
-    PRE_TOOL,
-    REWRITE,
-    SESSION_START,
-    Agent,
-    Event,
-    Promise,
-    hook_kind,
-    hook_specific_answer,
-    tool_call_event,
-)
+from dp.agents import base
+from dp.agents.base import Agent, Event, Promise, tool_call_event
 
 PRE_TOOL_USE = "PreToolUse"
 POST_TOOL_USE = "PostToolUse"
-EVENTS = {PRE_TOOL_USE: PRE_TOOL, "SessionStart": SESSION_START, POST_TOOL_USE: POST_TOOL}
+EVENTS = {PRE_TOOL_USE: base.PRE_TOOL, "SessionStart": base.SESSION_START, POST_TOOL_USE: base.POST_TOOL}
 # The one permission mode in which nothing is asked (approval policy ``never``).
 UNASKED = "bypassPermissions"
 HOOK_TIMEOUT_SECONDS = 5
@@ -76,11 +61,10 @@ class CodexCli(Agent):
     version_command = ("codex", "--version")
     capture_source = "codex"
     pre_tool_hook = PRE_TOOL_USE
+    events = EVENTS
     # What its hooks see: the shell tool as Bash (the model calls it exec_command; an unknown name
     # never reaches a hook). A real tool here, so an alias `Bash → run_shell_command` never blocks it.
     tool_names = {"Bash": "Bash"}
-    scopes = ("user", "project")
-    instructions_file = "AGENTS.md"
     session_option = ("--codex-sessions", "codex_sessions", "session",
                       "Read Codex CLI session files (DIR, default ~/.codex/sessions).")
     install_notes = ("Codex runs these hooks once you trust them (open `codex`, then /hooks; dp doctor shows their "
@@ -105,32 +89,29 @@ class CodexCli(Agent):
                     "Codex rejects an unknown tool name before any hook runs; dp corrects it up front (SessionStart)"),
         )
 
-    def read_event(self, payload: dict) -> Event | None:
-        hook, kind = hook_kind(payload, EVENTS)
-        if kind == SESSION_START:
-            return Event(kind, hook, payload)
-        event = tool_call_event(kind, hook, payload) if kind is not None else None
-        if event is not None and kind == POST_TOOL:
+    def tool_event(self, kind: str, hook: str, payload: dict) -> Event | None:
+        event = tool_call_event(kind, hook, payload)
+        if event is not None and kind == base.POST_TOOL:
             event.kind, event.error = _outcome(payload, event.tool)
         return event
 
     def answer(self, event: Event, decision) -> tuple[int, str, str]:
         kind, text = decision.kind, decision.text
-        if kind == REWRITE and not self.rewrites_unasked(event, decision):
-            kind, text = DENY, refusal(event, decision)
-        if kind == ASK:  # a hook's `ask` is refused as unsupported (0.169.0): the refusal names the command
-            kind = DENY
-        if kind in (BLOCK, DENY):  # Codex shows "…hook: <reason>. Command: <command>": no period of ours
+        if kind == base.REWRITE and not self.rewrites_unasked(event, decision):
+            kind, text = base.DENY, refusal(event, decision)
+        if kind == base.ASK:  # a hook's `ask` is refused as unsupported (0.169.0): the refusal names the command
+            kind = base.DENY
+        if kind in (base.BLOCK, base.DENY):  # Codex shows "…hook: <reason>. Command: <command>": no period of ours
             text = text.rstrip().rstrip(".")
-        if kind == BLOCK:  # exit 2: Codex refuses the call and shows the model stderr
+        if kind == base.BLOCK:  # exit 2: Codex refuses the call and shows the model stderr
             return 2, "", text + "\n"
-        if kind == DENY:
+        if kind == base.DENY:
             output = {"hookEventName": PRE_TOOL_USE, "permissionDecision": "deny", "permissionDecisionReason": text}
-        elif kind == REWRITE:
+        elif kind == base.REWRITE:
             output = {"hookEventName": PRE_TOOL_USE, "permissionDecision": "allow",
                       "permissionDecisionReason": text, "updatedInput": decision.updated_input,
                       "additionalContext": text}
-        elif kind == CONTEXT and text and event.hook in EVENTS:
+        elif kind == base.CONTEXT and text and event.hook in EVENTS:
             output = {"hookEventName": event.hook, "additionalContext": text}
         else:
             return 0, "", ""
@@ -153,6 +134,8 @@ class CodexCli(Agent):
 
     def read_answer(self, status: int, stdout: str, stderr: str):
         """Codex's answers are Claude Code's JSON (``allow`` beside a rewrite changes nothing in the reading)."""
+        from dp.agents.answers import hook_specific_answer
+
         return hook_specific_answer(status, stdout, stderr)
 
     def config_path(self, scope: str, home=None, project_dir=None):
@@ -185,23 +168,21 @@ def _outcome(payload: dict, tool: str) -> tuple[str, str | None]:
     PostToolUse says nothing about failure; the exit code comes from the session file.
     """
     if tool != "Bash":
-        return POST_TOOL, None
+        return base.POST_TOOL, None
     from dp.agents.codex.rollout import exit_code, failure_text
 
     code = exit_code(payload.get("transcript_path"), payload.get("tool_use_id"))
     if not code:
-        return POST_TOOL, None
-    return POST_FAILURE, failure_text(code, payload.get("tool_response"))
+        return base.POST_TOOL, None
+    return base.POST_FAILURE, failure_text(code, payload.get("tool_response"))
 
 
 def refusal(event: Event, decision) -> str:
     """The reason of a refused rewrite: what dp would have changed and the command to issue instead."""
-    from dp.agents.base import corrected_call, unrun
+    from dp.agents.base import refused_rewrite, unrun
 
-    tool_input = event.tool_input if isinstance(event.tool_input, dict) else {}
-    return (f"{unrun(decision.text)}. {corrected_call(tool_input, decision.updated_input or {})}\n"
-            "(dp did not run it for you: Codex would approve a rewritten command without asking, "
-            "and this session asks before running commands.)")
+    return refused_rewrite(event, decision, unrun(decision.text), "Codex would approve a rewritten command "
+                           "without asking, and this session asks before running commands.)")
 
 
 ADAPTER = CodexCli

@@ -68,23 +68,8 @@ import json
 import os
 import re
 
-from dp.agents.base import (
-    ASK,
-    BLOCK,
-    CONTEXT,
-    DENY,
-    NOTHING,
-    POST_FAILURE,
-    POST_TOOL,
-    PRE_TOOL,
-    REWRITE,
-    SESSION_START,
-    Agent,
-    Decision,
-    Event,
-    Promise,
-    json_object,
-)
+from dp.agents import base
+from dp.agents.base import Agent, Decision, Event, Promise
 
 PRE_TOOL_USE = "preToolUse"
 SESSION_START_HOOK = "sessionStart"
@@ -133,7 +118,6 @@ class CopilotCli(Agent):
     pre_tool_hook = PRE_TOOL_USE
     tool_names = TOOL_NAMES
     tool_args = TOOL_ARGS
-    scopes = ("user", "project")
     instructions_file = ".github/copilot-instructions.md"
     # `allow` would make Copilot skip its approval of the rewritten command: dp never sends it here.
     permissions = ("none", "ask")
@@ -165,16 +149,16 @@ class CopilotCli(Agent):
         tool = payload.get("toolName")
         if not isinstance(tool, str) or not tool:
             if "source" in payload:
-                return self._event(SESSION_START, SESSION_START_HOOK, payload)
+                return self._event(base.SESSION_START, SESSION_START_HOOK, payload)
             return None
         args = _arguments(payload.get("toolArgs"))
         if "toolResult" in payload:
             failure = _shell_failure(tool, payload.get("toolResult"))
-            kind = POST_TOOL if failure is None else POST_FAILURE
+            kind = base.POST_TOOL if failure is None else base.POST_FAILURE
             return self._event(kind, "postToolUse", payload, tool, args, failure)
         if "error" in payload:
-            return self._event(POST_FAILURE, "postToolUseFailure", payload, tool, args, payload.get("error"))
-        return self._event(PRE_TOOL, PRE_TOOL_USE, payload, tool, args)
+            return self._event(base.POST_FAILURE, "postToolUseFailure", payload, tool, args, payload.get("error"))
+        return self._event(base.PRE_TOOL, PRE_TOOL_USE, payload, tool, args)
 
     def _event(self, kind: str, hook: str, payload: dict, tool: str = "", args=None, error=None) -> Event:
         event = Event(kind, hook, payload, self.canonical(tool) if tool else "", tool, args, error)
@@ -184,14 +168,14 @@ class CopilotCli(Agent):
 
     def answer(self, event: Event, decision) -> tuple[int, str, str]:
         kind, text = decision.kind, decision.text
-        if kind in (BLOCK, DENY, ASK):
-            output = {"permissionDecision": "ask" if kind == ASK else "deny", "permissionDecisionReason": text}
-        elif kind == REWRITE:
+        if kind in (base.BLOCK, base.DENY, base.ASK):
+            output = {"permissionDecision": "ask" if kind == base.ASK else "deny", "permissionDecisionReason": text}
+        elif kind == base.REWRITE:
             # Never "allow": it would skip Copilot's approval of the new command.
             output = {"modifiedArgs": decision.updated_input, "additionalContext": text}
             if decision.permission == "ask":
                 output = {"permissionDecision": "ask", "permissionDecisionReason": text, **output}
-        elif kind == CONTEXT and text:
+        elif kind == base.CONTEXT and text:
             output = {"additionalContext": text}
         else:
             return 0, "", ""
@@ -239,15 +223,17 @@ class CopilotCli(Agent):
         return {"sessionId": "dp-sample", "timestamp": 0, "cwd": str(cwd), "toolName": tool, "toolArgs": tool_input}
 
     def read_answer(self, status: int, stdout: str, stderr: str):
+        from dp.agents.answers import json_object
+
         output = json_object(stdout) if status == 0 else {}  # any other exit: Copilot denies, "hook errored"
         text = output.get("additionalContext")
         text = text if isinstance(text, str) else ""
         if output.get("permissionDecision") in ("deny", "ask"):
-            return Decision(ASK if output["permissionDecision"] == "ask" else DENY,
+            return Decision(base.ASK if output["permissionDecision"] == "ask" else base.DENY,
                             str(output.get("permissionDecisionReason") or ""))
         if isinstance(output.get("modifiedArgs"), dict):
-            return Decision(REWRITE, text, output["modifiedArgs"])
-        return Decision(CONTEXT, text) if text else Decision(NOTHING)
+            return Decision(base.REWRITE, text, output["modifiedArgs"])
+        return Decision(base.CONTEXT, text) if text else Decision(base.NOTHING)
 
     def load_requirement(self, scope: str, project_dir=None, environ=None) -> tuple[bool, str]:
         """(loads in ``copilot -p``, why) for dp's hooks file of ``scope``: ``dp doctor`` prints it."""

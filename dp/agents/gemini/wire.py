@@ -43,28 +43,13 @@ integration_tests/real_client_gemini/; the binary wins over its docs):
 
 import json
 
-from dp.agents.base import (
-    ASK,
-    BLOCK,
-    CONTEXT,
-    DENY,
-    NOTHING,
-    POST_FAILURE,
-    POST_TOOL,
-    PRE_TOOL,
-    REWRITE,
-    SESSION_START,
-    Agent,
-    Decision,
-    Event,
-    Promise,
-    hook_kind,
-)
+from dp.agents import base
+from dp.agents.base import Agent, Decision, Event, Promise
 
 BEFORE_TOOL = "BeforeTool"
 AFTER_TOOL = "AfterTool"
 SESSION_START_HOOK = "SessionStart"
-EVENTS = {BEFORE_TOOL: PRE_TOOL, AFTER_TOOL: POST_TOOL, SESSION_START_HOOK: SESSION_START}
+EVENTS = {BEFORE_TOOL: base.PRE_TOOL, AFTER_TOOL: base.POST_TOOL, SESSION_START_HOOK: base.SESSION_START}
 SHELL_TOOL = "run_shell_command"
 # Gemini's hook timeout is in milliseconds; the same 5 s Claude Code's entries get.
 HOOK_TIMEOUT_MS = 5000
@@ -82,7 +67,7 @@ class GeminiCli(Agent):
     version_command = ("gemini", "--version")
     capture_source = "gemini"
     pre_tool_hook = BEFORE_TOOL
-    scopes = ("user", "project")
+    events = EVENTS
     instructions_file = "GEMINI.md"
     session_option = ("--gemini-sessions", "gemini_sessions", "session",
                       "Read Gemini CLI sessions (DIR, default ~/.gemini/tmp).")
@@ -128,38 +113,35 @@ class GeminiCli(Agent):
                     "session start and in GEMINI.md (an alias of a tool Gemini has does block)"),
         )
 
-    def read_event(self, payload: dict) -> Event | None:
-        hook, kind = hook_kind(payload, EVENTS)
-        if kind == SESSION_START:
-            return Event(kind, hook, payload)
+    def tool_event(self, kind: str, hook: str, payload: dict) -> Event | None:
         tool = payload.get("tool_name")
-        if kind is None or not isinstance(tool, str) or not tool:
+        if not isinstance(tool, str) or not tool:
             return None
         tool_input = payload.get("tool_input")
         error = None
-        if kind == POST_TOOL:
+        if kind == base.POST_TOOL:
             error = failure_text(tool, payload.get("tool_response"))
-            kind = POST_FAILURE if error is not None else POST_TOOL
+            kind = base.POST_FAILURE if error is not None else base.POST_TOOL
         return Event(kind, hook, payload, self.canonical(tool), tool, tool_input, error)
 
     def answer(self, event: Event, decision) -> tuple[int, str, str]:
         kind, text = decision.kind, decision.text
         output = None
-        if event.kind == PRE_TOOL and kind in (BLOCK, DENY):
+        if event.kind == base.PRE_TOOL and kind in (base.BLOCK, base.DENY):
             output = {"decision": "deny", "reason": text}
-        elif event.kind == PRE_TOOL and kind == ASK:
+        elif event.kind == base.PRE_TOOL and kind == base.ASK:
             # Gemini's confirmation, forced whatever the approval mode (yolo too), shows systemMessage.
             output = {"decision": "ask", "reason": text, "systemMessage": text}
-        elif event.kind == PRE_TOOL and kind == REWRITE:
+        elif event.kind == base.PRE_TOOL and kind == base.REWRITE:
             # Gemini builds the call from this, then applies its policy to it (see above).
             output = {"hookSpecificOutput": {"hookEventName": BEFORE_TOOL, "tool_input": decision.updated_input}}
             remember(event.session, decision.updated_input, text)
-        elif event.kind == PRE_TOOL and kind == CONTEXT:
+        elif event.kind == base.PRE_TOOL and kind == base.CONTEXT:
             remember(event.session, event.tool_input, text)  # no channel now: said after the call
-        elif event.kind == SESSION_START and kind == CONTEXT and text:
+        elif event.kind == base.SESSION_START and kind == base.CONTEXT and text:
             output = {"hookSpecificOutput": {"hookEventName": SESSION_START_HOOK, "additionalContext": text}}
-        elif event.kind in (POST_TOOL, POST_FAILURE):
-            note = "\n\n".join(n for n in (recall(event.session, event.tool_input), kind == CONTEXT and text) if n)
+        elif event.kind in (base.POST_TOOL, base.POST_FAILURE):
+            note = "\n\n".join(n for n in (recall(event.session, event.tool_input), kind == base.CONTEXT and text) if n)
             if note:
                 output = {"hookSpecificOutput": {"hookEventName": AFTER_TOOL, "additionalContext": note}}
         return (0, json.dumps(output) + "\n", "") if output else (0, "", "")
@@ -184,13 +166,13 @@ class GeminiCli(Agent):
             output = None
         if not isinstance(output, dict):
             text = (stdout or stderr).strip()  # Gemini reads plain text too: exit 2+ denies with it
-            return Decision(DENY, text) if status >= 2 and text else Decision(NOTHING)
+            return Decision(base.DENY, text) if status >= 2 and text else Decision(base.NOTHING)
         if output.get("decision") in ("deny", "block", "ask"):
-            return Decision(ASK if output["decision"] == "ask" else DENY, str(output.get("reason") or ""))
+            return Decision(base.ASK if output["decision"] == "ask" else base.DENY, str(output.get("reason") or ""))
         specific = output.get("hookSpecificOutput")
         if isinstance(specific, dict) and isinstance(specific.get("tool_input"), dict):
-            return Decision(REWRITE, "", specific["tool_input"])
-        return Decision(NOTHING)
+            return Decision(base.REWRITE, "", specific["tool_input"])
+        return Decision(base.NOTHING)
 
     def config_path(self, scope: str, home=None, project_dir=None):
         from pathlib import Path

@@ -56,30 +56,14 @@ Imported on every hook call of OpenCode's: stdlib only.
 
 import json
 
-from dp.agents.base import (
-    ASK,
-    BLOCK,
-    CONTEXT,
-    DENY,
-    NOTHING,
-    POST_FAILURE,
-    POST_TOOL,
-    PRE_TOOL,
-    REWRITE,
-    SESSION_START,
-    Agent,
-    Decision,
-    Event,
-    Promise,
-    hook_kind,
-    json_object,
-)
+from dp.agents import base
+from dp.agents.base import Agent, Decision, Event, Promise
 
 BEFORE = "tool.execute.before"
 AFTER = "tool.execute.after"
 ERROR = "tool.error"
 START = "session.start"
-EVENTS = {BEFORE: PRE_TOOL, AFTER: POST_TOOL, ERROR: POST_FAILURE, START: SESSION_START}
+EVENTS = {BEFORE: base.PRE_TOOL, AFTER: base.POST_TOOL, ERROR: base.POST_FAILURE, START: base.SESSION_START}
 SHELL_TOOL = "bash"
 # OpenCode's stand-in for a call of a tool it does not have: its args name the model's tool.
 INVALID_TOOL = "invalid"
@@ -95,8 +79,7 @@ class OpenCode(Agent):
     version_command = ("opencode", "--version")
     capture_source = "opencode"
     pre_tool_hook = BEFORE
-    scopes = ("user", "project")
-    instructions_file = "AGENTS.md"
+    events = EVENTS
     # A rewrite always runs under OpenCode's own permission check of the rewritten call, and a
     # plugin cannot approve or ask: only dp's default.
     permissions = ("none",)
@@ -145,23 +128,18 @@ class OpenCode(Agent):
                                               "blocks with dp's correction"),
         )
 
-    def read_event(self, payload: dict) -> Event | None:
-        hook, kind = hook_kind(payload, EVENTS)
-        if kind is None:
-            return None
-        if kind == SESSION_START:
-            return Event(kind, hook, payload)
+    def tool_event(self, kind: str, hook: str, payload: dict) -> Event | None:
         tool, args = payload.get("tool"), payload.get("args")
         if not isinstance(tool, str) or not tool:
             return None
         args = args if isinstance(args, dict) else {}
-        error = payload.get("error") if kind == POST_FAILURE else None
+        error = payload.get("error") if kind == base.POST_FAILURE else None
         if tool == INVALID_TOOL and isinstance(args.get("tool"), str) and args["tool"]:
             # The model's made-up name: what dp's tool-name aliases and capture are about.
             tool, error = args["tool"], args.get("error")
             args = {}
-            kind = POST_FAILURE if kind == POST_TOOL else kind
-        elif kind == POST_TOOL:
+            kind = base.POST_FAILURE if kind == base.POST_TOOL else kind
+        elif kind == base.POST_TOOL:
             kind, error = _outcome(tool, payload)
         event = Event(kind, hook, payload, self.canonical(tool), tool, args, error if error is None else str(error))
         call = payload.get("call_id")
@@ -171,15 +149,15 @@ class OpenCode(Agent):
     def answer(self, event: Event, decision) -> tuple[int, str, str]:
         kind, text = decision.kind, decision.text
         output = None
-        if event.kind == PRE_TOOL and kind in (BLOCK, DENY, ASK):  # a plugin cannot ask: refused
+        if event.kind == base.PRE_TOOL and kind in (base.BLOCK, base.DENY, base.ASK):  # a plugin cannot ask: refused
             output = {"error": text}
-        elif event.kind == PRE_TOOL and kind == REWRITE:
+        elif event.kind == base.PRE_TOOL and kind == base.REWRITE:
             output = {"args": decision.updated_input, "note": text}
-        elif event.kind == PRE_TOOL and kind == CONTEXT and text:
+        elif event.kind == base.PRE_TOOL and kind == base.CONTEXT and text:
             output = {"note": text}
-        elif event.kind == SESSION_START and kind == CONTEXT and text:
+        elif event.kind == base.SESSION_START and kind == base.CONTEXT and text:
             output = {"system": text}
-        elif event.kind == POST_FAILURE and kind == CONTEXT and text:
+        elif event.kind == base.POST_FAILURE and kind == base.CONTEXT and text:
             output = {"note": text}  # dp-capture's learned answer: the plugin adds it to the failed call's result
         return (0, json.dumps(output) + "\n", "") if output else (0, "", "")
 
@@ -195,13 +173,15 @@ class OpenCode(Agent):
                 "call_id": "call_dp_sample", "cwd": str(cwd)}
 
     def read_answer(self, status: int, stdout: str, stderr: str):
+        from dp.agents.answers import json_object
+
         output = json_object(stdout)
         note = output.get("note") if isinstance(output.get("note"), str) else ""
         if isinstance(output.get("error"), str):
-            return Decision(DENY, output["error"])
+            return Decision(base.DENY, output["error"])
         if isinstance(output.get("args"), dict):
-            return Decision(REWRITE, note, output["args"])
-        return Decision(CONTEXT, note) if note else Decision(NOTHING)
+            return Decision(base.REWRITE, note, output["args"])
+        return Decision(base.CONTEXT, note) if note else Decision(base.NOTHING)
 
     def config_path(self, scope: str, home=None, project_dir=None):
         """The plugin file dp installs for ``scope`` (OpenCode has no hook entries to write)."""
@@ -220,9 +200,9 @@ def _outcome(tool: str, payload: dict) -> tuple[str, str | None]:
     """(POST_FAILURE, error) for a shell command that exited non-zero, else (POST_TOOL, None)."""
     code = payload.get("exit")
     if tool != SHELL_TOOL or not isinstance(code, int) or isinstance(code, bool) or code == 0:
-        return POST_TOOL, None
+        return base.POST_TOOL, None
     output = payload.get("output")
-    return POST_FAILURE, f"Exit code {code}\n{output if isinstance(output, str) else ''}".rstrip()
+    return base.POST_FAILURE, f"Exit code {code}\n{output if isinstance(output, str) else ''}".rstrip()
 
 
 ADAPTER = OpenCode

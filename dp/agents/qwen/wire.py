@@ -29,23 +29,12 @@ Imported on every Qwen Code hook call: stdlib only.
 
 import json
 
+from dp.agents import base
 from dp.agents.base import (
-    AFTER_BATCH,
-    ASK,
-    BLOCK,
-    CONTEXT,
-    DENY,
-    POST_FAILURE,
-    POST_TOOL,
-    PRE_TOOL,
-    REWRITE,
-    SESSION_START,
     Agent,
     Event,
     Promise,
-    corrected_call,
-    hook_kind,
-    hook_specific_answer,
+    refused_rewrite,
     tool_call_event,
     unrun,
 )
@@ -53,11 +42,11 @@ from dp.agents.base import (
 PRE_TOOL_USE = "PreToolUse"
 POST_TOOL_BATCH = "PostToolBatch"
 EVENTS = {
-    PRE_TOOL_USE: PRE_TOOL,
-    "SessionStart": SESSION_START,
-    POST_TOOL_BATCH: AFTER_BATCH,
-    "PostToolUse": POST_TOOL,
-    "PostToolUseFailure": POST_FAILURE,
+    PRE_TOOL_USE: base.PRE_TOOL,
+    "SessionStart": base.SESSION_START,
+    POST_TOOL_BATCH: base.AFTER_BATCH,
+    "PostToolUse": base.POST_TOOL,
+    "PostToolUseFailure": base.POST_FAILURE,
 }
 SHELL_TOOL = "run_shell_command"
 ALL_TOOLS = "*"
@@ -75,7 +64,7 @@ class QwenCode(Agent):
     version_command = ("qwen", "--version")
     capture_source = "qwen"
     pre_tool_hook = PRE_TOOL_USE
-    scopes = ("user", "project")
+    events = EVENTS
     instructions_file = "QWEN.md"
     # A rewrite is always a refusal here, so there is no permission for dp to grant.
     permissions = ("none",)
@@ -126,11 +115,8 @@ class QwenCode(Agent):
                     "(SessionStart) and right after the rejection (PostToolBatch)"),
         )
 
-    def read_event(self, payload: dict) -> Event | None:
-        hook, kind = hook_kind(payload, EVENTS)
-        if kind in (SESSION_START, AFTER_BATCH):
-            return Event(kind, hook, payload)
-        event = tool_call_event(kind, hook, payload, payload.get("error")) if kind is not None else None
+    def tool_event(self, kind: str, hook: str, payload: dict) -> Event | None:
+        event = tool_call_event(kind, hook, payload, payload.get("error"))
         if event is not None:
             event.tool = self.canonical(event.agent_tool)
             # Qwen's tool_use_id is made up per hook call; tool_call_id is the model's call id, the one its
@@ -141,13 +127,13 @@ class QwenCode(Agent):
 
     def answer(self, event: Event, decision) -> tuple[int, str, str]:
         kind, text = decision.kind, decision.text
-        if kind == REWRITE:  # Qwen would run the original: refuse it with the corrected call instead
-            kind, text = DENY, refusal(event, decision)
-        if kind == BLOCK:  # exit 2: Qwen denies the call with stderr as the reason
+        if kind == base.REWRITE:  # Qwen would run the original: refuse it with the corrected call instead
+            kind, text = base.DENY, refusal(event, decision)
+        if kind == base.BLOCK:  # exit 2: Qwen denies the call with stderr as the reason
             return 2, "", text + "\n"
-        if kind in (DENY, ASK):
+        if kind in (base.DENY, base.ASK):
             output = {"hookEventName": PRE_TOOL_USE, "permissionDecision": kind, "permissionDecisionReason": text}
-        elif kind == CONTEXT and text and event.hook in EVENTS:
+        elif kind == base.CONTEXT and text and event.hook in EVENTS:
             output = {"hookEventName": event.hook, "additionalContext": text}
         else:
             return 0, "", ""
@@ -163,6 +149,8 @@ class QwenCode(Agent):
 
     def read_answer(self, status: int, stdout: str, stderr: str):
         """Claude Code's JSON, less ``updatedInput``, which Qwen Code 0.24.4 does not read."""
+        from dp.agents.answers import hook_specific_answer
+
         return hook_specific_answer(status, stdout, stderr, rewrites=False)
 
     def config_path(self, scope: str, home=None, project_dir=None):
@@ -193,10 +181,8 @@ class QwenCode(Agent):
 
 def refusal(event: Event, decision) -> str:
     """A rewrite as Qwen Code can take it: what dp would change, and the call to issue instead."""
-    tool_input = event.tool_input if isinstance(event.tool_input, dict) else {}
-    return (f"{unrun(decision.text).rstrip().rstrip('.')}. {corrected_call(tool_input, decision.updated_input or {})}\n"
-            "(dp did not run it for you: Qwen Code runs no rewritten call from a hook, so reissue it and "
-            "Qwen Code's own approval applies.)")
+    return refused_rewrite(event, decision, unrun(decision.text).rstrip().rstrip("."), "Qwen Code runs no "
+                           "rewritten call from a hook, so reissue it and Qwen Code's own approval applies.)")
 
 
 ADAPTER = QwenCode

@@ -1,0 +1,39 @@
+"""An agent's answer read back in dp's terms: the inverse of ``Agent.answer`` for a before-tool event.
+
+``dp init``'s demonstration and ``dp doctor`` run the installed hook on the agent's own sample payload
+(``Agent.sample_payload``) and read what it printed through the adapter's ``read_answer``, so they prove
+the very command the agent starts. Not on the hook's path: adapters import this inside ``read_answer``.
+"""
+
+import json
+
+from dp.agents.base import ASK, BLOCK, CONTEXT, DENY, NOTHING, REWRITE, Decision
+
+
+def json_object(text: str) -> dict:
+    """The JSON object a hook printed ({} for anything else): what ``read_answer`` reads."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def hook_specific_answer(status: int, stdout: str, stderr: str, rewrites: bool = True) -> Decision:
+    """What a before-tool answer in ``hookSpecificOutput`` JSON says (Claude Code's contract, which other agents'
+    hooks speak too): exit 2 blocks with stderr, a ``deny`` refuses, ``updatedInput`` rewrites (only
+    where the agent reads it: ``rewrites``), ``additionalContext`` tells the model."""
+    if status == 2:
+        return Decision(BLOCK, stderr.strip())
+    specific = json_object(stdout).get("hookSpecificOutput")
+    specific = specific if isinstance(specific, dict) else {}
+    decision, updated = specific.get("permissionDecision"), specific.get("updatedInput")
+    # A rewrite under `--permission ask` carries "ask" beside its updatedInput: still a rewrite (the
+    # person is asked about the rewritten call); "ask" alone puts the call itself to the person.
+    if decision == "deny" or decision == "ask" and not isinstance(updated, dict):
+        return Decision(DENY if decision == "deny" else ASK, str(specific.get("permissionDecisionReason") or ""))
+    context = specific.get("additionalContext")
+    context = context if isinstance(context, str) else ""
+    if rewrites and isinstance(updated, dict):
+        return Decision(REWRITE, context, updated)
+    return Decision(CONTEXT, context) if context else Decision(NOTHING)
