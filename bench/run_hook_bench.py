@@ -168,7 +168,7 @@ def layered_project(directory: Path, store: Path) -> Path:
     import hashlib
 
     from dp.rules import collection
-    from dp.store.trust import record
+    from dp.store.trust import FILE, REPOSITORY, REPOSITORY_KIND, record
 
     subprocess.run(["git", "init", "-q", str(directory)], check=True)
     rules = [Rule("wisp", "ephemeral", tool=BASH_TOOL, param=BASH_PARAM, command="bd", match_kind=FLAG)]
@@ -178,8 +178,9 @@ def layered_project(directory: Path, store: Path) -> Path:
     (directory / ".dp").mkdir()
     (directory / ".dp" / "rules.toml").write_bytes(data)
     with Store.open(store) as opened:
-        record(opened, os.path.realpath(directory), os.path.realpath(directory / ".dp" / "rules.toml"),
-               hashlib.sha256(data).hexdigest())
+        record(opened, os.path.realpath(directory),
+               [(REPOSITORY_KIND, REPOSITORY, ""),
+                (FILE, os.path.realpath(directory / ".dp" / "rules.toml"), hashlib.sha256(data).hexdigest())])
     inside = directory / "src" / "pkg" / "deep"
     inside.mkdir(parents=True)
     return inside
