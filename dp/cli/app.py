@@ -7,7 +7,7 @@ import pkgutil
 
 import typer
 
-from dp import __version__
+from dp import __version__, changes
 from dp.cli import commands
 from dp.cli.help import design
 from dp.cli.options import VALUE_OPTIONS, shared
@@ -55,12 +55,28 @@ def build_app(command: str | None = None) -> typer.Typer:
         context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
     )
     app.callback()(_global_options)
+    changes.follow(sync_hooks)  # the one place the CLI follows a rule change (dp.changes)
     names = [module.name for module in pkgutil.iter_modules(commands.__path__)]
     wanted = command.replace("-", "_") if command else None
     for name in [wanted] if wanted in names else names:
         importlib.import_module(f"{commands.__name__}.{name}").register(app)
     design(app)
     return app
+
+
+def sync_hooks(db_path) -> None:
+    """After a committed rule, trust or paving change (``dp.changes``, announced by the store and the
+    paving switch; no command calls this itself): the hook's gate, the mod's snapshot and dp's hook
+    entries (their ``if`` filters) in every settings file dp installed into, saying which changed; a
+    file that cannot be synced is a warning, never a failed command (the change is committed)."""
+    from dp.cli.common import note, warning
+    from dp.install.hook import sync_installed
+
+    for change in sync_installed(db_path):
+        if change["status"] == "error":
+            warning(f"could not update dp's hook entries: {change['error']}")
+        else:
+            note(f"Hook entries updated in {change['settings']} ({change['scope']} scope)")
 
 
 def command_word(args: list[str]) -> str | None:

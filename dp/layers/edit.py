@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 
+from dp import changes
 from dp.errors import DpError
 from dp.layers.locate import FILES, MAX_BYTES, real_location, repo_root
 from dp.layers.projectfile import parse
@@ -150,7 +151,8 @@ class _Edit:
         from dp.files import replace_file
 
         replace_file(self.path, data, expected=self.original)
-        _keep_trust(db_path, self.path, self.original, data)
+        if not _keep_trust(db_path, self.path, self.original, data):
+            changes.announce(db_path)  # a kept trust is announced by the store; an untrusted file's change here
         return True
 
 
@@ -169,9 +171,9 @@ def _value(value: str, newline: str) -> str:
     return toml_string(value).replace("\n", newline) if newline != "\n" else toml_string(value)
 
 
-def _keep_trust(db_path, path: str, before: bytes | None, after: bytes) -> None:
+def _keep_trust(db_path, path: str, before: bytes | None, after: bytes) -> bool:
     """Carry the user's trust over dp's own edit of a file they trusted, and trust a file dp
-    created for them (every line of it is theirs); an untrusted file stays untrusted."""
+    created for them (every line of it is theirs); an untrusted file stays untrusted. Whether it trusted."""
     import hashlib
 
     from dp.store import Store
@@ -184,6 +186,8 @@ def _keep_trust(db_path, path: str, before: bytes | None, after: bytes) -> None:
     if before is None or trusted.get(real) == hashlib.sha256(before).hexdigest():
         with Store.open(db_path) as store:
             record(store, root, [(FILE, real, hashlib.sha256(after).hexdigest())])
+        return True
+    return False
 
 
 def set_rule(db_path, path: str, rule: Rule, dry_run: bool = False) -> tuple[str, Rule]:

@@ -24,10 +24,13 @@ OTHER_MANAGERS = ("npm", "yarn", "pnpm", "bun")
 PNPM_SPELLING = {"npx DEPENDENCY": "pnpm exec DEPENDENCY", "npx BIN": "pnpm dlx BIN"}
 
 
-def set_switch(dp_dir: str, on: bool, project: str | None) -> dict:
-    """Turn paving on/off globally (``project`` None) or for one project directory."""
+def set_switch(db_path, on: bool, project: str | None) -> dict:
+    """Turn paving on/off globally (``project`` None) or for one project directory, beside the store at
+    ``db_path``; announced (dp.changes): paving's words decide between ``if`` filters and a plain handler."""
+    from dp import changes
     from dp.files import read_bytes, replace_file
 
+    dp_dir = str(Path(db_path).parent)
     path = Path(switch.state_path(dp_dir))
     before = read_bytes(path)
     state = switch.read_state(dp_dir)
@@ -37,6 +40,7 @@ def set_switch(dp_dir: str, on: bool, project: str | None) -> dict:
         project = os.path.realpath(project)
         state["off"] = [item for item in state["off"] if item != project] + ([] if on else [project])
     replace_file(path, (json.dumps(state, indent=2) + "\n").encode(), expected=before)
+    changes.announce(db_path)
     return state
 
 

@@ -15,7 +15,7 @@ import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
 
-from dp import UPGRADE_HINT
+from dp import UPGRADE_HINT, changes
 from dp.errors import DpError
 from dp.files import rehearsing, resolve
 from dp.rules.model import FIELDS, KEY_FIELDS, RECIPE, TOOL_ALIAS, Rule, kind_label
@@ -64,6 +64,7 @@ class Store:
         self.conn = conn
         self.path = path
         self.rehearsed = rehearsed  # a dry run's in-memory copy: the rehearsal closes it
+        self.rules_changed = False  # a rule or trust change was committed: announced once closed
 
     @classmethod
     def open(cls, path) -> Store:
@@ -95,8 +96,14 @@ class Store:
         return cls(conn, path)
 
     def close(self) -> None:
+        """Close the store, then announce a committed rule or trust change (dp.changes; a dry run's
+        too, so its plan shows what would follow): what follows reads the store as others will,
+        with no connection of this one still open."""
         if not self.rehearsed:
             self.conn.close()
+        if self.rules_changed:
+            self.rules_changed = False
+            changes.announce(self.path)
 
     def __enter__(self) -> Store:
         return self
@@ -112,7 +119,7 @@ class Store:
         """An immediate (write-locked) transaction; rolled back on any error. A write the file
         system refuses (a full disk, a file-size limit) is a DpError saying so and ``nothing``.
         ``rules``: it changes what a rule acts on, so a commit touches the rules stamp."""
-        return _WriteTransaction(self.conn, self.path, nothing, rules)
+        return _WriteTransaction(self, nothing, rules)
 
     # -- reads --------------------------------------------------------------
 
@@ -389,9 +396,9 @@ _IMPORT_ACTION = {"set": "imported", "kept": "skipped", "updated": "overwritten"
 class _WriteTransaction(transaction):
     """``transaction`` that words a write refused by the file system for the person."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path, nothing: str, rules: bool = False):
-        super().__init__(conn)
-        self.path, self.nothing, self.rules = path, nothing, rules
+    def __init__(self, store: Store, nothing: str, rules: bool = False):
+        super().__init__(store.conn)
+        self.store, self.path, self.nothing, self.rules = store, store.path, nothing, rules
 
     def __exit__(self, kind, error, traceback) -> None:
         try:
@@ -404,6 +411,7 @@ class _WriteTransaction(transaction):
             raise self._refused(error) from None
         if kind is None and self.rules:
             mark_rules_changed(self.path)
+            self.store.rules_changed = True
 
 
     def _refused(self, error) -> DpError:

@@ -78,9 +78,6 @@ def alias(
         _report(_planned(rule, delete, opts.store), rule, opts, dry_run=True)
         return
     action, rule, before = _change(opts.store, rule, delete)
-    from dp.cli.commands.pave import sync_hooks
-
-    sync_hooks(opts.store)
     if action != "deleted" and (before is None or before.to_name != rule.to_name):  # once per target
         _warn_about_target(rule)
     _report(action, rule, opts)
@@ -141,7 +138,6 @@ def _report(action: str, rule, opts, dry_run: bool = False, where: str = "", ext
 
 def _in_project(rule, delete: bool, opts, dry_run: bool = False) -> None:
     """``--project``: the same rule, written to the repository's .dp/rules.toml (dp.layers.edit)."""
-    from dp.cli.commands.pave import sync_hooks
     from dp.errors import DpError
     from dp.layers import edit
 
@@ -155,8 +151,6 @@ def _in_project(rule, delete: bool, opts, dry_run: bool = False) -> None:
         action, rule = edit.set_rule(opts.store, path, rule, dry_run)
         if not dry_run:
             _warn_about_target(rule)
-    if not dry_run:
-        sync_hooks(opts.store)
     _report(action, rule, opts, dry_run, where=path, extra={"source": "project", "file": path})
 
 
@@ -164,7 +158,6 @@ def _shadow(rule, delete: bool, project: bool, dry_run: bool, opts) -> None:
     """``--shadow``: the rule in the store's shadow rules, where it records what it would do and rewrites
     nothing (docs/stats.md); ``--delete --shadow`` removes one. A tool-name alias blocks rather than rewrites,
     and a project file's rules are the repository's: neither has a shadow."""
-    from dp.cli.commands.pave import sync_hooks
     from dp.errors import DpError
 
     if project:
@@ -175,7 +168,6 @@ def _shadow(rule, delete: bool, project: bool, dry_run: bool, opts) -> None:
         status(f"Shadow rule would be {'deleted' if delete else 'set'}: {describe(rule)} (dry run; nothing was changed)")
         return
     action, rule, _ = _change(opts.store, rule, delete, shadow=True)
-    sync_hooks(opts.store)
     if opts.json:
         print_json({"action": action, "shadow": True, **rule.to_dict()})
         return

@@ -131,10 +131,6 @@ def import_(
     else:
         with Store.open(opts.store) as store:
             report = store.import_rules(rules, conflict=conflict.value, dry_run=dry_run)
-    if not dry_run:
-        from dp.cli.commands.pave import sync_hooks
-
-        sync_hooks(opts.store)
     summary = report.to_dict()
     if opts.json:
         print_json({**summary, "dry_run": dry_run})

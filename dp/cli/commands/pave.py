@@ -382,18 +382,6 @@ def _adapter(result: dict):
     return next((agent for agent in all_agents() if agent.display == result.get("agent")), get())
 
 
-def sync_hooks(store) -> None:
-    """After a rule change: update dp's hook entries (their ``if`` filters) in every settings
-    file dp installed into, and say which changed; a file that cannot be synced is a warning."""
-    from dp.cli.common import warning
-    from dp.install.hook import sync_installed
-
-    for change in sync_installed(store):
-        if change["status"] == "error":
-            warning(f"could not update dp's hook entries: {change['error']}")
-        else:
-            note(f"Hook entries updated in {change['settings']} ({change['scope']} scope)")
-
 
 def _entries(count) -> str:
     return "entry" if count == 1 else "entries"

@@ -46,10 +46,7 @@ def paving(
     if state is not None:
         target = report.project_directory(directory) if project else None
         if not dry_run:
-            report.set_switch(dp_dir, state == "on", target)
-            from dp.cli.commands.pave import sync_hooks
-
-            sync_hooks(opts.store)  # paving's words decide between `if` filters and the plain Bash handler
+            report.set_switch(opts.store, state == "on", target)
         where = f"for {target}" if target else "for every project"
         if opts.json:
             print_json({"paving": state, "project": target, **({"dry_run": True} if dry_run else {})})

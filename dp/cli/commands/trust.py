@@ -45,9 +45,6 @@ def trust(
         _show(opts, plugins)
         return
     reports = trusting.trust(opts.store, opts.directory, plugins)
-    from dp.cli.commands.pave import sync_hooks
-
-    sync_hooks(opts.store)
     if opts.json:
         print_json(reports)
         return

@@ -27,10 +27,6 @@ def untrust(dry_run: bool = DRY_RUN_OPTION, *, opts: Shared) -> None:
     from dp.layers import trusting
 
     forgotten = trusting.untrust(opts.store, opts.directory)
-    if forgotten:
-        from dp.cli.commands.pave import sync_hooks
-
-        sync_hooks(opts.store)
     if opts.json:
         print_json(forgotten)
     elif not forgotten:
