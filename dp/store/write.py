@@ -413,7 +413,6 @@ class _WriteTransaction(transaction):
             mark_rules_changed(self.path)
             self.store.rules_changed = True
 
-
     def _refused(self, error) -> DpError:
         return DpError(
             f"cannot write the alias store {self.path}: the disk is full or a file-size limit was reached "
