@@ -43,7 +43,7 @@ def test_the_wheel_ships_every_package_and_a_new_agents_folder_unlisted(tmp_path
     source = {path.relative_to(root).as_posix() for path in (root / "dp").rglob("*")
               if path.is_file() and "__pycache__" not in path.parts}
     assert source - shipped == set()
-    assert {f"dp/agents/{NAME}/adapter.py", f"dp/agents/{NAME}/plugin/zed-hook.js"} <= shipped
+    assert {f"dp/agents/{NAME}/wire.py", f"dp/agents/{NAME}/plugin/zed-hook.js"} <= shipped
     migrations = {f"dp/migrations/{path.relative_to(ROOT / 'migrations').as_posix()}"
                   for path in (ROOT / "migrations").rglob("*.sql")}
     assert migrations and migrations <= shipped

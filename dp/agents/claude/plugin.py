@@ -4,7 +4,7 @@ A plugin is how Claude Code users install a bundle now: dp's settings hooks
 (pave-check with its ``if`` filters, SessionStart, PostToolBatch, dp-capture),
 ``dp mcp``, and the mod (``dp/agents/claude/mod/register.ts``) that turns a call of a
 hallucinated tool name into the real tool. The plugin lives in a marketplace
-directory of its own and is installed with the real ``claude plugin`` commands.
+directory of its own (its files: ``marketplace``) and is installed with the real ``claude plugin`` commands.
 
 Two scopes:
 
@@ -28,43 +28,23 @@ which dp keeps in the user's settings (``pluginConfigs``) without a new version.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import shlex
 import shutil
 import subprocess
-from importlib import resources
 from pathlib import Path
 
-from dp import DISTRIBUTION, INSTALL_HINT
-from dp.agents.claude import filters, mod_snapshot
+from dp.agents.claude import mod_snapshot
 from dp.agents.claude.client import MODS_SINCE, spelled
-from dp.agents.settings import capture_entries, dump_settings, parse_settings, settings_path
+from dp.agents.claude.marketplace import MARKETS, NAME, PROJECT_DIR, SCOPES, files, market_dir, plugin_id, write_files
+from dp.agents.settings import dump_settings, parse_settings, settings_path
 from dp.errors import DpError
-from dp.files import read_bytes, remove_empty_directory, replace_file, set_mode, would_run
+from dp.files import read_bytes, remove_empty_directory, replace_file, would_run
 from dp.store import Store, installs
 
-NAME = "dp"
 # The first release whose mods load (dp.agents.claude.client.MODS_SINCE), as init and doctor print it.
 MODS_FROM = spelled(MODS_SINCE)
-MARKETS = {"user": "dp-local", "project": "dp-project"}
-SCOPES = tuple(MARKETS)
-PROJECT_DIR = Path(".claude") / "dp-plugin"
-RUNNER = "bin/dp-run"
-MOD_FILES = ("register.ts", "register.test.ts")
 CLAUDE_TIMEOUT_SECONDS = 120
-MISSING_DP = (f"dp (desire paths) is enabled for this project but not installed on this machine: {INSTALL_HINT}, "
-              "then start a new session.")
-
-
-def plugin_id(scope: str) -> str:
-    return f"{NAME}@{MARKETS[scope]}"
-
-
-def market_dir(scope: str, db_path: Path, cwd: Path) -> Path:
-    if scope == "user":
-        return mod_snapshot.state_dir(db_path).parent / "claude-plugin"
-    return Path(cwd).absolute() / PROJECT_DIR
 
 
 def check_scope(scope: str | None) -> str:
@@ -83,181 +63,6 @@ def refuse_settings_hooks(db_path: Path, scope: str, agent=None) -> None:
             raise DpError(f"dp's hooks already come with the Claude Code plugin {plugin_id('user')}; entries in your "
                           "settings too would run every hook twice. Update the plugin with dp init --plugin, or "
                           "take it out first with dp uninstall (nothing was changed)")
-
-
-# -- the plugin's files ----------------------------------------------------------
-
-
-def files(scope: str, db_path: Path, permission: str = "none", mode: str = "rewrite",
-          capture: bool = True) -> dict[str, bytes]:
-    """Every file of the marketplace (relative path → bytes), the plugin under ``dp/``."""
-    plugin = {
-        "hooks/hooks.json": _json(_hooks(scope, db_path, permission, mode, capture)),
-        ".mcp.json": _json({"mcpServers": {NAME: _mcp_server(scope, db_path)}}),
-        "README.md": _text("README.md").replace("{scope}", scope).encode(),
-        "LICENSE": _text("LICENSE").encode(),
-    }
-    for name in MOD_FILES:
-        plugin[f"hooks/{name}"] = _text(name).encode()
-    if scope == "user":  # the front door needs the user's own filters; a team plugin has one plain handler
-        config = {"state": str(mod_snapshot.state_dir(db_path)),
-                  "pave_check": _pave_check_command(scope, db_path, permission, mode)}
-        if capture:  # the mod runs dp-capture itself where it is the front door
-            config["capture"] = _capture_command(scope, db_path)
-        plugin["hooks/dp-plugin.json"] = _json(config)
-    else:
-        plugin[RUNNER] = _text("dp-run").replace("{missing}", MISSING_DP).replace("{distribution}", DISTRIBUTION).encode()
-    plugin[".claude-plugin/plugin.json"] = _json(_manifest(plugin))
-    market = {".claude-plugin/marketplace.json": _json(_marketplace(scope))}
-    market.update({f"{NAME}/{path}": data for path, data in plugin.items()})
-    return market
-
-
-def _manifest(plugin_files: dict[str, bytes]) -> dict:
-    """plugin.json; its version carries a digest of the files, so a changed hook entry is an update."""
-    from dp import __version__
-
-    digest = hashlib.sha256(b"".join(path.encode() + data for path, data in sorted(plugin_files.items())))
-    return {
-        "name": NAME,
-        "version": f"{__version__}-{digest.hexdigest()[:10]}",
-        "description": "dp (desire paths): corrects the tool calls AI agents get wrong — rewrites, "
-                       "tool-name fixes, project tools over MCP.",
-        "author": {"name": "dp"},
-        "license": "MIT",
-        "userConfig": {
-            "tools": {
-                "type": "string", "multiple": True, "required": False, "title": "Tools dp's mod fixes calls into",
-                "description": "Kept in sync by dp: the tools your dp rules map hallucinated names to.",
-            },
-        },
-    }
-
-
-def _marketplace(scope: str) -> dict:
-    return {
-        "name": MARKETS[scope],
-        "owner": {"name": "dp"},
-        "description": "dp's own plugin, generated by dp init --plugin",
-        "plugins": [{"name": NAME, "source": f"./{NAME}", "description": "dp (desire paths) for Claude Code"}],
-    }
-
-
-# The variable dp's mod sets to the session's id once it is the front door for Bash
-# (register.ts spells it too): the classic Bash handler then steps aside.
-FRONT_DOOR_VARIABLE = "DP_MOD_FRONT_DOOR"
-
-
-def _pave_check_command(scope: str, db_path: Path, permission: str, mode: str) -> str:
-    """The pave-check command line of the plugin's hooks (the mod runs the same one)."""
-    if scope == "user":
-        from dp.install import hook
-
-        return hook.command_for(db_path, permission, mode)
-    return _runner_command("pave-check", permission, mode)
-
-
-def _hooks(scope: str, db_path: Path, permission: str, mode: str, capture: bool) -> dict:
-    """hooks.json: dp's settings hooks plus the mod."""
-    from dp.install import hook
-
-    command = _pave_check_command(scope, db_path, permission, mode)
-    if scope == "user":
-        entries = hook.wanted_entries(command, filtered=_filtered(), db_path=db_path)
-    else:  # each teammate's own rules: one plain handler (their filters are not known here)
-        entries = filters.wanted(command, [], filtered=False)
-    if capture:
-        entries.update(capture_entries(_capture_command(scope, db_path)))
-    _step_aside_for_the_mod(entries)
-    return {"description": "dp: pave-check, the corrections, capture, and the tool-name mod",
-            "modules": ["./register.ts"], "hooks": entries}
-
-
-def _capture_command(scope: str, db_path: Path) -> str:
-    """The dp-capture command line of the plugin's hooks (a user-scope mod runs the same one)."""
-    if scope == "user":
-        from dp.install import hook
-
-        return hook.capture_command_for(db_path)
-    return _runner_command("dp-capture")
-
-
-def _step_aside_for_the_mod(entries: dict) -> None:
-    """The classic Bash, PostToolBatch and capture handlers run dp only when the mod is not the front door.
-
-    Where the mod loads it answers ``classic.PreToolUse`` for Bash itself
-    (starting pave-check only for a command with a word dp can act on),
-    ``classic.PostToolBatch`` (only after a batch with a refused tool name) and
-    the capture events (dp-capture only for a failure, the calls just after it
-    and a call it fixed), and sets
-    ``DP_MOD_FRONT_DOOR`` to the session's id; the client runs these handlers
-    through a shell, whose builtin test then ends them before any dp process
-    starts. Where mods do not load (older clients, the rollout switch off) the
-    variable is unset and the handler runs dp exactly as before. The id,
-    not a flag, keeps a session started inside a Bash command (which inherits the
-    variable) from skipping dp when its own mod did not load.
-    """
-    from dp.agents.settings import CAPTURE_EVENTS
-    from dp.rules.model import BASH_TOOL
-
-    groups = [group for group in entries.get(filters.PRE, []) if group.get("matcher") == BASH_TOOL]
-    groups += entries.get(filters.POST_TOOL_BATCH, [])
-    for event in CAPTURE_EVENTS:
-        groups += entries.get(event, [])
-    for group in groups:
-        for handler in group["hooks"]:
-            handler["command"] = (f'[ "${{{FRONT_DOOR_VARIABLE}:-}}" = "${{CLAUDE_CODE_SESSION_ID:-}}" ] '
-                                  f'&& [ -n "${{CLAUDE_CODE_SESSION_ID:-}}" ] || exec {handler["command"]}')
-
-
-def _filtered() -> bool:
-    from dp.agents.claude.client import filter_support
-
-    return bool(filter_support()["filtered"])
-
-
-def _runner_command(program: str, permission: str = "none", mode: str = "rewrite") -> str:
-    words = [program]
-    if permission != "none":
-        words += ["--permission", permission]
-    if mode != "rewrite":
-        words += ["--mode", mode]
-    return '"${CLAUDE_PLUGIN_ROOT}/' + RUNNER + '" ' + shlex.join(words)
-
-
-def _mcp_server(scope: str, db_path: Path) -> dict:
-    if scope == "project":
-        return {"command": "${CLAUDE_PLUGIN_ROOT}/" + RUNNER, "args": ["dp", "mcp"]}
-    from dp.install.hook import db_option
-    from dp.install.mcp import server_command
-
-    command, args = server_command()
-    db = db_option(db_path)
-    return {"command": command, "args": [*(["--db", str(db)] if db else []), *args]}
-
-
-def _text(name: str) -> str:
-    return resources.files("dp.agents.claude").joinpath("mod", name).read_text(encoding="utf-8")
-
-
-def _json(value) -> bytes:
-    return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode()
-
-
-def write_files(directory: Path, wanted: dict[str, bytes]) -> bool:
-    """Make ``directory`` hold exactly ``wanted`` (files dp wrote before and no longer wants go);
-    whether anything changed."""
-    changed = False
-    for relative, data in wanted.items():
-        path = directory / relative
-        original = read_bytes(path)
-        mode = 0o755 if relative.endswith(RUNNER) else None
-        if original != data:
-            replace_file(path, data, expected=original, mode=mode)
-            changed = True
-        elif mode is not None:
-            set_mode(path, mode)
-    return changed
 
 
 # -- the client's side ----------------------------------------------------------

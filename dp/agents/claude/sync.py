@@ -11,7 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from dp.agents.claude import mod_snapshot
-from dp.agents.claude.plugin import client_steps, files, run_steps, sync_options, write_files
+from dp.agents.claude.marketplace import files, write_files
+from dp.agents.claude.plugin import client_steps, run_steps, sync_options
 from dp.agents.settings import settings_path
 from dp.errors import DpError
 from dp.store import installs
