@@ -51,17 +51,34 @@ def judged(conn, since: str = "", agent: str = "", project: str = "") -> list[di
 
 def summary(conn, acted: list[dict], since: str = "", agent: str = "", project: str = "") -> dict:
     """The ``dp stats --json`` object from the judged actions ``acted`` (``calls_seen`` read from ``conn``)."""
-    totals = {kind: sum(1 for action in acted if action["kind"] == kind)
-              for kind in ("rewrite", "advise", "block", "paving", "answer", "shadow")}
     return {
         "since": since,
         "calls_seen": None if agent or conn is None else stored.calls_seen(conn, since, project),
-        "rewritten": totals["rewrite"] + totals["paving"], "advised": totals["advise"],
-        "blocked": totals["block"], "answered": totals["answer"], "shadowed": totals["shadow"],
-        "prevented": sum(action["prevented"] for action in acted),
-        "answers_followed": sum(action["followed"] for action in acted if action["kind"] == "answer"),
-        "rules": _by(acted, "rule"),
-        "agents": _by(acted, "agent"),
+        **figures([tally(action) for action in acted]),
+    }
+
+
+def tally(judged: dict) -> dict:
+    """One judged action as the counts ``figures`` sums (a team's rows arrive already summed this way)."""
+    return {"rule": judged["rule"], "kind": judged["kind"], "source": judged["rule_source"],
+            "agent": judged["agent"], "actions": 1,
+            **{_OUTCOME_COUNT.get(judged["outcome"], "unknown"): 1},
+            **{count: int(judged[count]) for count in COUNTS[4:]}}
+
+
+def figures(tallies: list[dict]) -> dict:
+    """The totals, per rule and per agent of ``dp stats`` from tallies (``tally``'s keys, counts
+    missing where 0): the one place a person's and a team's figures are counted (``dp stats --team``)."""
+    def total(*kinds) -> int:
+        return sum(item["actions"] for item in tallies if item["kind"] in kinds)
+
+    return {
+        "rewritten": total("rewrite", "paving"), "advised": total("advise"), "blocked": total("block"),
+        "answered": total("answer"), "shadowed": total("shadow"),
+        "prevented": sum(item.get("prevented", 0) for item in tallies),
+        "answers_followed": sum(item.get("followed", 0) for item in tallies if item["kind"] == "answer"),
+        "rules": _by(tallies, "rule"),
+        "agents": _by(tallies, "agent"),
     }
 
 
@@ -124,17 +141,15 @@ def _acted_on(calls: list[dict], event_key):
     return calls[0] if calls else None
 
 
-def _by(judged: list[dict], field: str) -> list[dict]:
+def _by(tallies: list[dict], field: str) -> list[dict]:
     """Per ``field`` (rule, agent): how many actions, and each outcome counted; most actions first."""
     groups: dict = {}
-    for action in judged:
-        name = action[field] or "?"
-        group = groups.setdefault(name, {field: name, "kind": action["kind"], "source": action["rule_source"],
+    for item in tallies:
+        name = item[field] or "?"
+        group = groups.setdefault(name, {field: name, "kind": item["kind"], "source": item["source"],
                                          **{count: 0 for count in COUNTS}})
-        group["actions"] += 1
-        group[_OUTCOME_COUNT.get(action["outcome"], "unknown")] += 1
-        for count in COUNTS[4:]:
-            group[count] += int(action[count])
+        for count in COUNTS:
+            group[count] += item.get(count, 0)
     for group in groups.values():
         harm = group["failed"] + group["undone"]
         group["hurts"] = field == "rule" and group["kind"] not in WATCHED and harm >= HURT_MIN \

@@ -48,6 +48,13 @@ def actions(conn: sqlite3.Connection, since: str = "", agent: str = "", project:
     return [dict(zip(("id", *COLUMNS), row)) for row in conn.execute(sql + " ORDER BY timestamp, id", args)]
 
 
+def sent_or_recent(conn: sqlite3.Connection, after_id: int, since: str) -> list[dict]:
+    """The actions a team sync sends (``dp.team.outcomes``): those after row ``after_id`` and those from
+    ``since`` on (their judgement may have changed), oldest first."""
+    sql = f"SELECT id, {', '.join(COLUMNS)} FROM actions WHERE id > ? OR timestamp >= ? ORDER BY id"
+    return [dict(zip(("id", *COLUMNS), row)) for row in conn.execute(sql, (after_id, since))]
+
+
 def calls_after(conn: sqlite3.Connection, session_id: str, timestamp: str, limit: int = 16) -> list[tuple]:
     """``(event_key, outcome, command, error_class, timestamp)`` of the session's Bash calls (one row per
     shape) from ``timestamp`` on."""

@@ -70,8 +70,8 @@ def accept(row: dict) -> dict | None:
     try:
         first, last = _moment(row["first_seen"]), _moment(row["last_seen"])
         ok = (row["outcome"] in ("failure", "success") and row["tool_name"] != ""
-              and all(_word(row[key]) for key in ("tool_name", "command", "subcommand", "error_class"))
-              and _word(row["error_hint"], HINT, lines=True)
+              and all(word(row[key]) for key in ("tool_name", "command", "subcommand", "error_class"))
+              and word(row["error_hint"], HINT, lines=True)
               and _words(_json(row["flags"])) and _words(_json(row["input_keys"]))
               and _then(_json(row["then_shapes"]))
               and _count(row["events"]) and row["events"] >= 1 and _count(row["sessions"])
@@ -88,7 +88,7 @@ def accept(row: dict) -> dict | None:
             "first_seen": _stamp(first), "last_seen": _stamp(last)}
 
 
-def _word(value, longest: int = WORD, lines: bool = False) -> bool:
+def word(value, longest: int = WORD, lines: bool = False) -> bool:
     if not isinstance(value, str) or len(value) > longest:
         return False
     return not _CONTROL.search(value.replace("\n", "") if lines else value)
@@ -101,12 +101,12 @@ def _json(text):
 
 
 def _words(value) -> bool:
-    return isinstance(value, list) and len(value) <= WORDS and all(_word(item) for item in value)
+    return isinstance(value, list) and len(value) <= WORDS and all(word(item) for item in value)
 
 
 def _then(value) -> bool:
     return isinstance(value, list) and len(value) <= THEN and all(
-        isinstance(item, list) and len(item) == 3 and _word(item[0]) and _word(item[1]) and _words(item[2])
+        isinstance(item, list) and len(item) == 3 and word(item[0]) and word(item[1]) and _words(item[2])
         for item in value)
 
 

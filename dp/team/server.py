@@ -147,6 +147,32 @@ def upload(conn, rows: list[tuple]) -> tuple[int, int]:
     return changed, refused
 
 
+def upload_actions(conn, rows: list[tuple]) -> tuple[int, int]:
+    """Upsert action rows (``dp.team.outcomes.ACTION_COLUMNS`` order) as the connected member's through
+    ``dp_upload_actions()``: ``(new or changed, refused)``, as ``upload``."""
+    from psycopg.types.json import Jsonb
+
+    from dp.team.outcomes import ACTION_COLUMNS
+
+    actions = [dict(zip(ACTION_COLUMNS, row)) for row in rows]
+    changed, refused = conn.execute("SELECT changed, refused FROM public.dp_upload_actions(%s)",
+                                    (Jsonb(actions),)).fetchone()
+    return changed, refused
+
+
+def outcomes(conn, since: str) -> tuple[list[dict], int]:
+    """``(rows, skipped)``: the team's figures from the day of ``since`` on (``dp_team_outcomes()``), each
+    row checked (``dp.team.outcomes.accept``: a bad one skipped and counted), at most ``MAX_ROWS``."""
+    from dp.team.outcomes import MAX_ROWS, OUTCOME_COLUMNS, accept
+
+    clipped = [f"left({name}, {download.WORD + 1})" if index in range(1, 6) else name
+               for index, name in enumerate(OUTCOME_COLUMNS)]
+    cursor = conn.execute(f"SELECT {', '.join(clipped)} FROM public.dp_team_outcomes(%s::timestamptz) "
+                          f"ORDER BY actions DESC LIMIT {MAX_ROWS}", (since or None,))
+    rows = [accept(dict(zip(OUTCOME_COLUMNS, row))) for row in cursor]
+    return [row for row in rows if row is not None], sum(row is None for row in rows)
+
+
 def groups(conn) -> download.Download:
     """The team's aggregates (``dp_team_groups()``), the most-shared first, each row checked and the
     whole bounded (``dp.team.download``): read through a cursor on the server, a batch at a time,

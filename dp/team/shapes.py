@@ -38,8 +38,8 @@ THEN_KEPT = 2
 MAX_NAMES = 32
 _ORIGIN = re.compile(r'^\[remote "origin"\]\s*$(?P<body>(?:\n(?!\[).*)*)', re.MULTILINE)
 _URL = re.compile(r"^\s*url\s*=\s*(\S.*?)\s*$", re.MULTILINE)
-_HEX = re.compile(r"[0-9a-f]{16,64}")
-_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?Z")
+HEX = re.compile(r"[0-9a-f]{16,64}")
+TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?Z")
 _PROGRAM = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.:+@%-]{0,199}")  # a command word or a tool's name
 _SUBCOMMAND = re.compile(r"[A-Za-z][A-Za-z0-9_:-]{0,39}")
 _OPTION = re.compile(r"--?[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
@@ -95,12 +95,12 @@ def _then(text) -> str | None:
     items = json.loads(text) if isinstance(text, str) else None
     if not isinstance(items, list):
         return None
-    kept = [[_command(item[0]), _pick(_SUBCOMMAND, item[1]), _kept(_OPTION, item[2])]
+    kept = [[command_word(item[0]), _pick(_SUBCOMMAND, item[1]), _kept(_OPTION, item[2])]
             for item in items if isinstance(item, list) and len(item) == 3 and isinstance(item[2], list)]
     return json.dumps([item for item in kept if item[0]][:THEN_KEPT])
 
 
-def _command(value) -> str:
+def command_word(value) -> str:
     """A command word, or a runner and the program it runs (``npx tsc``, ``uv run pytest``:
     ``dp.shell.shape``); '' for anything else."""
     if not isinstance(value, str):
@@ -109,11 +109,11 @@ def _command(value) -> str:
     return value if (not runner or tuple(runner) in RUNNERS) and _PROGRAM.fullmatch(program) else ""
 
 
-def _required(pattern: re.Pattern):
+def required(pattern: re.Pattern):
     return lambda value: value if isinstance(value, str) and pattern.fullmatch(value) else None
 
 
-def _optional(pattern: re.Pattern):
+def optional(pattern: re.Pattern):
     return lambda value: value if value == "" or isinstance(value, str) and pattern.fullmatch(value) else None
 
 
@@ -121,20 +121,20 @@ def _optional(pattern: re.Pattern):
 # the value as sent, '' for a name that is not one (a command word that is no program's name), or
 # None, and the row is not sent at all. Nothing outside this table can be uploaded.
 UPLOAD_FIELDS = {
-    "machine": _required(_HEX),
-    "event_id": _required(_HEX),
-    "repository": _optional(_HEX),
-    "session": _optional(_HEX),
+    "machine": required(HEX),
+    "event_id": required(HEX),
+    "repository": optional(HEX),
+    "session": optional(HEX),
     "outcome": lambda value: value if value in ("failure", "success") else None,
-    "tool_name": _required(_PROGRAM),
-    "command": _command,
+    "tool_name": required(_PROGRAM),
+    "command": command_word,
     "subcommand": lambda value: _pick(_SUBCOMMAND, value),
     "flags": lambda value: _names(_OPTION, value),
     "input_keys": lambda value: _names(_KEY, value),
     "error_class": lambda value: value if value in _CLASSES else "error",
     "error_hint": lambda value: "\n".join(line for line in str(value).split("\n") if _HINT.fullmatch(line)),
     "then_shapes": _then,
-    "happened_at": _required(_TIME),
+    "happened_at": required(TIME),
 }
 EVENT_FIELDS = tuple(UPLOAD_FIELDS)
 

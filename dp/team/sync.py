@@ -75,6 +75,25 @@ def pending(db_path, local, url: str, router: Router, limit: int | None = None) 
     return [row for row in shaped if row is not None]
 
 
+def pending_actions(db_path, local, url: str, router: Router) -> tuple[list[tuple], int]:
+    """``(rows, last id)``: the action rows a sync to ``url`` sends now (``dp.team.outcomes.pending``)."""
+    from dp.team import outcomes
+
+    sent = mark(config.load(db_path), url).get("actions_sent_up_to", 0)
+    shaper = Shaper(local, config.machine_id(db_path))
+    return outcomes.pending(local, sent, shaper, lambda cwd: router(cwd) == url)
+
+
+def _send_actions(db_path, local, conn, url: str, router: Router, batch: int, report: dict) -> None:
+    """Upload what dp did (and what happened next) for ``url``, a batch per transaction."""
+    rows, last = pending_actions(db_path, local, url, router)
+    for start in range(0, len(rows), batch):
+        sent, refused = server.upload_actions(conn, rows[start:start + batch])
+        report["actions"] += sent
+        report["refused"] += refused
+    config.update(db_path, lambda state: mark(state, url).update(actions_sent_up_to=last))
+
+
 def sync_one(db_path, local, url: str, router: Router, batch: int = BATCH, deadline: float | None = None) -> dict:
     """Upload everything pending for ``url``, batch by batch; ``{"url", "sent", "looked_at"}``.
     Raises ``server.Unreachable`` (recorded in the state) when the database cannot be reached."""
@@ -82,7 +101,7 @@ def sync_one(db_path, local, url: str, router: Router, batch: int = BATCH, deadl
 
     machine = config.machine_id(db_path)
     shaper = Shaper(local, machine)
-    report: dict = {"url": url, "sent": 0, "looked_at": 0, "refused": 0}
+    report: dict = {"url": url, "sent": 0, "looked_at": 0, "refused": 0, "actions": 0}
     try:
         with server.connect(url) as conn:
             server.require_schema(conn)
@@ -103,6 +122,8 @@ def sync_one(db_path, local, url: str, router: Router, batch: int = BATCH, deadl
                 report["looked_at"] += len(rows)
                 last = rows[-1][0]
                 config.update(db_path, lambda state: mark(state, url).update(sent_up_to=last))
+            if deadline is None or time.monotonic() < deadline:
+                _send_actions(db_path, local, conn, url, router, batch, report)
             found = server.groups(conn)
     except server.Unreachable as exc:
         failed(db_path, url, exc)

@@ -171,3 +171,55 @@ def _row(key: str, outcome: str, group: dict, tool_input, error, session: str) -
             "tool_input": tool_input, "error": error, "command": group["command"], "subcommand": group["subcommand"],
             "flags": group["flags"], "input_keys": group["input_keys"], "error_class": group["error_class"],
             "session_id": session, "cwd": "", "timestamp": group["last_seen"]}
+
+
+def team_stats(db_path, directory: str, since: str = "", agent: str = "") -> tuple[dict, str]:
+    """``(report, note)``: the team's ``dp stats --json`` object from ``since`` on (a stored timestamp;
+    counted from its day: the team's times are days) — the same keys and counts as a person's
+    (``dp.desires.stats.stats``), plus ``people`` in all, per rule and per agent (``dp.team.outcomes.figures``).
+    Live when the database answers; else the last figures read, with a note saying when and since when.
+    Only agent ``agent``'s actions when given. The one way a team's figures are read (``dp stats --team``,
+    ``dp report --team``)."""
+    from dp.team import outcomes
+
+    url = resolve_url(db_path, directory)
+    try:
+        with server.connect(url) as conn:
+            server.require_schema(conn)
+            rows, _skipped = server.outcomes(conn, since)
+    except server.Unreachable as exc:
+        _best_effort(sync.failed, db_path, url, exc)
+        kept = _saved_outcomes(db_path, url)
+        if kept is None:
+            raise
+        return outcomes.figures(kept["rows"], kept["since"], agent), (
+            f"{exc.message}; showing the team's figures as of {kept['at']} (since {kept['since'] or 'the start'})")
+    _best_effort(_save_outcomes, db_path, url, rows, since)
+    return outcomes.figures(rows, since, agent), ""
+
+
+def _outcomes_path(db_path, url: str) -> str:
+    return sync.aggregates_path(db_path, url).replace(".json", "-outcomes.json")
+
+
+def _save_outcomes(db_path, url: str, rows: list[dict], since: str) -> None:
+    from dp.files import write_atomically
+
+    write_atomically(_outcomes_path(db_path, url),
+                     json.dumps({"url": url, "at": sync.now(), "since": since, "rows": rows}).encode())
+
+
+def _saved_outcomes(db_path, url: str) -> dict | None:
+    """The figures the last live read kept, read back through the same check (None when there are none)."""
+    from dp.files import read_bytes
+    from dp.team import outcomes
+
+    try:
+        kept = json.loads(read_bytes(_outcomes_path(db_path, url), 8 << 20) or b"null")
+    except (OSError, ValueError, RecursionError, DpError):
+        return None
+    if not isinstance(kept, dict) or kept.get("url") != url or not isinstance(kept.get("rows"), list):
+        return None
+    rows = [outcomes.accept(row) if isinstance(row, dict) else None for row in kept["rows"][:outcomes.MAX_ROWS]]
+    return {"rows": [row for row in rows if row is not None], "at": str(kept.get("at")),
+            "since": kept.get("since") if isinstance(kept.get("since"), str) else ""}

@@ -34,8 +34,8 @@ def only_npx(member: Member) -> None:
 
 def planned(member: Member) -> list[dict]:
     """Every row ``dp team sync --dry-run --json`` says it would upload."""
-    [rows] = json.loads(member.dp("team", "sync", "--dry-run", "--json", cwd=member.home).stdout).values()
-    return rows
+    [plan] = json.loads(member.dp("team", "sync", "--dry-run", "--json", cwd=member.home).stdout).values()
+    return plan["events"]
 
 
 def test_a_hint_only_when_the_message_rejected_that_option_and_one_path_per_missing_program(

@@ -17,6 +17,7 @@ Examples:
   dp stats                      # the last 7 days
   dp stats --since 30d --json
   dp stats --agent gemini --project ~/src/app
+  dp stats --team               # the team's figures (dp team), with how many people
 """
 DEFAULT_SINCE = "7d"
 
@@ -26,6 +27,7 @@ def stats(
     since: str = typer.Option(DEFAULT_SINCE, "--since", metavar="WHEN", help="Since WHEN (7d, 12h, 2w or a date)."),
     agent: str | None = typer.Option(None, "--agent", metavar="NAME", help="Only what dp did in agent NAME."),
     project: str | None = typer.Option(None, "--project", metavar="DIR", help="Only calls under DIR."),
+    team: bool = typer.Option(False, "--team", help="The team's figures (dp team connect), with how many people."),
     *, opts: Shared,
 ) -> None:
     import os
@@ -40,14 +42,31 @@ def stats(
 
         if agent not in names():
             raise DpError(f"--agent {agent!r} is not an agent dp serves; use one of: {', '.join(names())}")
-    folder = os.path.realpath(os.path.expanduser(project)) if project else ""
-    with query.captured(opts.store) as conn:
-        report = count(conn, start, agent or "", folder)
+    if team:
+        report = _team(opts, start, agent, project)
+    else:
+        folder = os.path.realpath(os.path.expanduser(project)) if project else ""
+        with query.captured(opts.store) as conn:
+            report = count(conn, start, agent or "", folder)
     report["since"] = query.iso(start)
     if opts.json:
         print_json(report)
         return
     _print(report, since)
+
+
+def _team(opts: Shared, start: str, agent: str | None, project: str | None) -> dict:
+    """The team's figures since ``start`` (``dp.team.views.team_stats``; a note when they are the last read's)."""
+    from dp.cli.common import note
+    from dp.errors import DpError
+    from dp.team.views import team_stats
+
+    if project is not None:
+        raise DpError("--project is not counted for a team: its repositories are pseudonyms; drop --project")
+    report, stale = team_stats(opts.store, str(opts.directory), start, agent or "")
+    if stale:
+        note(stale)
+    return report
 
 
 def _print(report: dict, since: str) -> None:
@@ -57,6 +76,8 @@ def _print(report: dict, since: str) -> None:
     typer.echo(f"Since {report['since']} ({since}):")
     if seen is not None:
         typer.echo(f"  {'calls seen':<20} {seen}")
+    if "people" in report:
+        typer.echo(f"  {'people':<20} {report['people']}")
     for label, key in (("rewritten", "rewritten"), ("advised", "advised"), ("blocked", "blocked"),
                        ("answered", "answered"), ("shadow (would have)", "shadowed"),
                        ("failures prevented", "prevented"),

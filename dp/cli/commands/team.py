@@ -142,7 +142,7 @@ def sync(dry_run: bool = typer.Option(False, "--dry-run", help="List what would 
     """
     from dp.errors import DpError
     from dp.team import config, server
-    from dp.team.sync import Router, destinations, pending, sync_one
+    from dp.team.sync import Router, destinations, pending, pending_actions, sync_one
 
     state = config.load(opts.store)
     with _local(opts.store) as local:
@@ -154,7 +154,8 @@ def sync(dry_run: bool = typer.Option(False, "--dry-run", help="List what would 
             raise DpError("no team database: connect one with dp team connect postgresql://USER@HOST/DATABASE"
                           + (f" ({why})" if why else ""))
         if dry_run:
-            plans = {url: pending(opts.store, local, url, router) if local is not None else [] for url in targets}
+            plans = {url: (pending(opts.store, local, url, router), pending_actions(opts.store, local, url, router)[0])
+                     if local is not None else ([], []) for url in targets}
             _print_plan(plans, opts.json)
             return
         reports, failed = [], []
@@ -168,28 +169,41 @@ def sync(dry_run: bool = typer.Option(False, "--dry-run", help="List what would 
         print_json({"synced": reports, "unreachable": failed})
     for report in reports if not opts.json else ():
         refused = f" ({report['refused']} refused by the database: not shapes)" if report.get("refused") else ""
-        typer.echo(f"{report['url']}: {report['sent']} event{'s' if report['sent'] != 1 else ''} uploaded{refused}; "
+        acted = f" and {report['actions']} of dp's actions" if report.get("actions") else ""
+        typer.echo(f"{report['url']}: {report['sent']} event{'s' if report['sent'] != 1 else ''} uploaded{acted}{refused}; "
                    "the team's aggregates downloaded.")
     if failed:
         raise DpError("; ".join(failed) + " (the events stay queued; dp team sync sends them when it answers)")
 
 
 def _print_plan(plans: dict, as_json: bool) -> None:
+    """What a sync would upload: per database, the events and dp's actions, as the shapes they leave as."""
+    from dp.team.outcomes import ACTION_COLUMNS
     from dp.team.shapes import EVENT_FIELDS
 
     if as_json:
-        print_json({url: [dict(zip(EVENT_FIELDS, row)) for row in rows] for url, rows in plans.items()})
+        print_json({url: {"events": [dict(zip(EVENT_FIELDS, row)) for row in rows],
+                          "actions": [dict(zip(ACTION_COLUMNS, row)) for row in acted]}
+                    for url, (rows, acted) in plans.items()})
         return
     from dp.cli.table import render as table
+    from dp.team import outcomes
     from dp.team.shapes import summary
 
-    for url, rows in plans.items():
+    for url, (rows, acted) in plans.items():
         typer.echo(f"{url}: {len(rows)} event{'s' if len(rows) != 1 else ''} would be uploaded, as these shapes "
                    "(nothing else leaves this machine):")
         if rows:
             typer.echo(table(["COUNT", "OUTCOME", "TOOL", "SHAPE", "CLASS", "HINT", "THEN"], summary(rows)))
             typer.echo("Each with its time, this machine's id, an id of its own and hashes of its session and "
                        "repository; --json lists every field of every event.")
+        if acted:
+            typer.echo(f"and {len(acted)} of dp's action{'s' if len(acted) != 1 else ''} and what happened next, "
+                       "as these shapes (the programs a rule rewrote away and wrote, never a rule's text or a "
+                       "command's arguments):")
+            typer.echo(table(["COUNT", "KIND", "RULE", "SOURCE", "AGENT", "OUTCOME", "NEXT"], outcomes.summary(acted)))
+            typer.echo("Each with its time, this machine's id, an id of its own and hashes of its session and "
+                       "repository; --json lists every field of every action.")
 
 
 @shared()
