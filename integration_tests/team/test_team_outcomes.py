@@ -76,6 +76,8 @@ def test_the_team_stats_count_each_members_actions_as_their_own_dp_stats_does(tm
     assert set(team) >= set(stats(bob)), "the team's figures have every key of a person's"
     assert stats(bob, "--team", "--agent", "gemini")["rewritten"] == 0
     assert stats(bob, "--team", "--since", "2999-01-01")["rules"] == []
+    report = json.loads(bob.dp("report", "--team", "--json", cwd=bob.home).stdout)
+    assert (report["figures"]["rewritten"], report["figures"]["prevented"]) == (4, 0), "the page counts the team"
     text = bob.dp("stats", "--team", cwd=bob.home).stdout
     assert "cat → false [rewrite, user]: 2: 0 / 2 / 0, undone 1  ⚠ hurts" in text and "people" in text
 

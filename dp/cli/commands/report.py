@@ -78,18 +78,13 @@ def _local(opts: Shared, rules, start: str, agent: str, project: str) -> dict:
 
 
 def _team(opts: Shared, rules, start: str) -> dict:
-    """The team's paths; its rules and answers are this machine's until the team's outcomes are uploaded."""
-    from dp.desires.query import captured
-    from dp.desires.stats import stats
+    """The team's paths, and its rules and answers as ``dp stats --team`` counts them (``team_stats``)."""
     from dp.report.model import team
-    from dp.team.views import paths, team_groups
+    from dp.team.views import paths, team_groups, team_stats
 
     groups, stale = team_groups(opts.store, str(opts.directory))
-    with captured(opts.store) as conn:
-        outcomes = stats(conn, start)
-    notes = [stale] if stale else []
-    notes.append("The rules and answers charts are this machine's (dp stats): the team database holds the "
-                 "team's failures and what worked next, not yet what dp's rules did.")
+    outcomes, stale_outcomes = team_stats(opts.store, str(opts.directory), start)
+    notes = [note for note in (stale, stale_outcomes) if note]
     return team(paths(groups, rules), outcomes, start, notes)
 
 
