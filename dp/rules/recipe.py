@@ -316,7 +316,7 @@ _COMMAND_TEXT = frozenset({"matched", "raw", "full"})
 def _command_text(source: str):
     """Whether a problem is a command word given by ``matched``/``raw``/``full``: command text
     (the rule's own words, the agent's command as typed or quoted whole), not an argument value."""
-    from dp.shell.sinks import COMMAND_WORD_SINK, UNNAMED_SINK
+    from dp.shell.sinktable import COMMAND_WORD_SINK, UNNAMED_SINK
 
     def command_text(start: int, end: int) -> bool:
         return source[start:end].strip("{}-").strip() in _COMMAND_TEXT

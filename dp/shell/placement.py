@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from dp.shell import codeflow, lexer, positions, programflow, sinks
+from dp.shell import codeflow, lexer, positions, programflow, sinktable
 from dp.shell.optioncheck import option_problem  # noqa: F401  (the render-time check, as callers know it)
 
 # The contexts a placeholder is rendered in (``wrap`` receives one of these).
@@ -66,8 +66,8 @@ class Problem:
         self.line = template.count("\n", 0, self.start) + 1
         self.code = code  # a code sink (a step may opt in), not a place no rendering can keep data
         self.text = text
-        self.program = program  # the sink's program (``sh -c``), or ``sinks.COMMAND_WORD_SINK``
-        self.cause = None  # the command word span that made it code (``sinks.UNNAMED_SINK``)
+        self.program = program  # the sink's program (``sh -c``), or ``sinktable.COMMAND_WORD_SINK``
+        self.cause = None  # the command word span that made it code (``sinktable.UNNAMED_SINK``)
 
 
 class Plan:
@@ -133,7 +133,7 @@ def _place(text: str, masked: str, regions, span, result: Plan) -> None:
         result.problems.append(_unplaceable(text, span, kind))
     elif kind == lexer.ARITHMETIC:
         tag = text[span[0]:span[1]]
-        reason, alternative = sinks.ARITHMETIC
+        reason, alternative = sinktable.ARITHMETIC
         result.problems.append(Problem(text, span, f"line {{line}}: {tag} would run as code in arithmetic: "
                                                    f"{reason}; {alternative.replace('{{x}}', tag)}", code=True))
         result.contexts[span] = (WORD, "", "")

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 
-from dp.shell import sinks
+from dp.shell import sinks, sinktable
 from dp.shell.codeflow import DECLARATIONS, Flow
 from dp.shell.wrappers import is_assignment
 
@@ -75,12 +75,12 @@ def _evaluated(flow: Flow) -> None:
     arithmetic = flow.arithmetic_spans()
     for span in list(flow.values):
         if span in flow.via and any(start <= span[0] and span[1] <= end for start, end in arithmetic):
-            flow.add(span, "arithmetic", *sinks.ARITHMETIC)
+            flow.add(span, "arithmetic", *sinktable.ARITHMETIC)
         if span in flow.via and flow.text.startswith("@P}", span[1] - 3):
-            flow.add(span, "a prompt expansion", *sinks.PROMPT)
+            flow.add(span, "a prompt expansion", *sinktable.PROMPT)
     for start, end in arithmetic:
         if flow.text.startswith("]", end) and re.match(r"\]\+?=", flow.text[end:end + 3]):
-            flow.add_all(start, end, "an array assignment", *sinks.SUBSCRIPT)
+            flow.add_all(start, end, "an array assignment", *sinktable.SUBSCRIPT)
 
 
 def _split_lists(flow: Flow) -> None:
@@ -161,7 +161,7 @@ def _program_variables(flow: Flow, command) -> None:
     """``NAME=value`` where NAME is a program variable (``PAGER``, ``GIT_SSH_COMMAND``), bare or declared."""
     for name, start, end in command.assigns:
         if sinks.is_program_variable(name):
-            flow.add_all(start, end, f"{name}=", *sinks.PROGRAM_VARIABLE)
+            flow.add_all(start, end, f"{name}=", *sinktable.PROGRAM_VARIABLE)
     if command.words and command.words[0].value in DECLARATIONS:
         for word in command.words[1:]:
             assigned_word(flow, word)
@@ -170,7 +170,7 @@ def _program_variables(flow: Flow, command) -> None:
 def assigned_word(flow: Flow, word) -> None:
     """A ``NAME=value`` word (``export``, ``env``, ``sudo``): code when NAME names a program."""
     if is_assignment(word.value) and sinks.is_program_variable(word.value.split("=", 1)[0].rstrip("+")):
-        flow.add_all(word.start, word.end, f"{word.value.split('=', 1)[0]}=", *sinks.PROGRAM_VARIABLE)
+        flow.add_all(word.start, word.end, f"{word.value.split('=', 1)[0]}=", *sinktable.PROGRAM_VARIABLE)
 
 
 def _command_words(flow: Flow, command) -> None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from dp.shell import launchers, options, sinks
+from dp.shell import launchers, options, sinks, sinktable
 from dp.shell.codeflow import APPENDED, MAX_DEPTH, POSITIONAL, Command, Flow, file_key
 from dp.shell.lexer import Unparseable
 from dp.shell.names import known_name
@@ -89,20 +89,20 @@ class Programs:
         cause = (head.start, head.end)
         if in_head and wrapped:
             for span in in_head:
-                flow.add(span, sinks.COMMAND_WORD_SINK, *sinks.COMMAND_WORD)
+                flow.add(span, sinktable.COMMAND_WORD_SINK, *sinktable.COMMAND_WORD)
         elif in_head and head.raw.startswith("$"):  # an unquoted $V: the value split into a command line
             for span in in_head:
-                flow.add(span, sinks.UNNAMED_SINK, *sinks.UNNAMED, cause=cause)
+                flow.add(span, sinktable.UNNAMED_SINK, *sinktable.UNNAMED, cause=cause)
         for word in words[1:]:
             if word is not APPENDED:
-                flow.add_all(word.start, word.end, sinks.UNNAMED_SINK, *sinks.UNNAMED, cause=cause)
-        flow.add_origins(flow.stdin_origins(command), sinks.UNNAMED_SINK, *sinks.UNNAMED)
+                flow.add_all(word.start, word.end, sinktable.UNNAMED_SINK, *sinktable.UNNAMED, cause=cause)
+        flow.add_origins(flow.stdin_origins(command), sinktable.UNNAMED_SINK, *sinktable.UNNAMED)
         return any(word is APPENDED for word in words[1:])
 
     def _run_written(self, head) -> None:
         """``./s.sh`` run as a command, after a value was written to it."""
         if "/" in head.value and file_key(head.value) in self.flow.written:
-            self.flow.add_origins(self.flow.written[file_key(head.value)], head.value, *sinks.FILE_SCRIPT)
+            self.flow.add_origins(self.flow.written[file_key(head.value)], head.value, *sinktable.FILE_SCRIPT)
 
     # --- a program's own reading ----------------------------------------------------------------------
 
@@ -124,7 +124,7 @@ class Programs:
             flow.add_all(start, end, shown, reason, alternative)
             self._code_text(name, kind, option, args, start, end, command, env, shown)
         if reading.stdin:
-            flow.add_origins(flow.stdin_origins(command), name, *sinks.STDIN_SCRIPT)
+            flow.add_origins(flow.stdin_origins(command), name, *sinktable.STDIN_SCRIPT)
         return appended
 
     def _code_text(self, name, kind, option, args, start, end, command, env, shown) -> None:
@@ -133,14 +133,14 @@ class Programs:
         flow, literal = self.flow, self.flow.text[start:end]
         has_values = bool(flow.values_within(start, end))
         if file_key(literal) in flow.written and not has_values and kind in _RUNS_FILES and not option:
-            flow.add_origins(flow.written[file_key(literal)], shown, *sinks.FILE_SCRIPT)
+            flow.add_origins(flow.written[file_key(literal)], shown, *sinktable.FILE_SCRIPT)
         if end > start and not has_values and (kind == sinks.SHELL and "c" in option or name in _SAME_SHELL):
             self._inner_script(name, option, args, start, command, env, same_shell=name in _SAME_SHELL)
         if any(mark in literal for mark in ("$(", "`", "<(")):
-            flow.add_origins(flow.stdin_origins(command), shown, *sinks.STDIN_SCRIPT)
-        if name in sinks.RUNS_INPUT and sinks.RUNS_INPUT[name].search(literal):
+            flow.add_origins(flow.stdin_origins(command), shown, *sinktable.STDIN_SCRIPT)
+        if name in sinktable.RUNS_INPUT and sinktable.RUNS_INPUT[name].search(literal):
             flow.add_origins(flow.stdin_origins(command), f"{name} (its program runs its input)",
-                             *sinks.STDIN_SCRIPT)
+                             *sinktable.STDIN_SCRIPT)
 
     def _options(self, name: str, args) -> None:
         """Values the program may read as an option: noted, to be checked when they are known (a
@@ -223,7 +223,7 @@ class Programs:
             inner = flow.inner(args[position].value, inherited)
         except Unparseable:
             flow.add_origins(frozenset().union(*inherited.values()), label,
-                             "its script could not be read, and it receives the value", sinks.SHELL_ALTERNATIVE)
+                             "its script could not be read, and it receives the value", sinktable.SHELL_ALTERNATIVE)
             return
         for sink in inner:  # the inner script's values are the outer placeholders already
             flow.add_origins([(sink.start, sink.end)], f"{label} (its script: {sink.program})",
@@ -285,18 +285,18 @@ class Programs:
         if option in spec.code:
             target = word if "=" in value or i + 1 >= len(args) else args[i + 1]
             if shown == "a wrapper":
-                flow.add_all(target.start, target.end, shown, *sinks.WRAPPER_OPTION)
+                flow.add_all(target.start, target.end, shown, *sinktable.WRAPPER_OPTION)
             else:
-                flow.add_all(target.start, target.end, f"{name} {option}", *sinks.LAUNCHED)
+                flow.add_all(target.start, target.end, f"{name} {option}", *sinktable.LAUNCHED)
             return i + (1 if "=" in value else 2)
         if not spec.unknown and not ("=" in value and value.startswith("--") and option in spec.values):
-            flow.add_all(word.start, word.end, "a wrapper", *sinks.WRAPPER_OPTION)
+            flow.add_all(word.start, word.end, "a wrapper", *sinktable.WRAPPER_OPTION)
         flow.option(self._leading(word), name, options.START)
         return i + (2 if option in spec.values and "=" not in value else 1)
 
     def _launcher_positional(self, name: str, spec: launchers.Launcher, word) -> None:
         if spec.code and word is not APPENDED:
-            self.flow.add_all(word.start, word.end, "a wrapper", *sinks.WRAPPER_OPTION)
+            self.flow.add_all(word.start, word.end, "a wrapper", *sinktable.WRAPPER_OPTION)
         if word is not APPENDED:
             self.flow.option(self._leading(word), name, options.START)
 
@@ -317,7 +317,7 @@ class Programs:
             value = args[i].value
             replace = replace or value in ("-I", "-i", "--replace") or value.startswith(("-I", "--replace="))
             if value not in launchers.XARGS_VALUES:
-                flow.add_all(args[i].start, args[i].end, "a wrapper", *sinks.WRAPPER_OPTION)
+                flow.add_all(args[i].start, args[i].end, "a wrapper", *sinktable.WRAPPER_OPTION)
             i += 2 if value in launchers.XARGS_VALUES else 1
         if i < len(args) and args[i].value == "--":
             i += 1
@@ -327,9 +327,9 @@ class Programs:
         appended = self.judge(tail + [APPENDED], command, wrapped=True, env=set())
         head = sinks.program_name(tail[0].value)
         if replace and head in sinks.SINKS and not flow.values_within(tail[0].start, tail[0].end):
-            flow.add_origins(flow.stdin_origins(command), f"xargs -I … {head}", *sinks.STDIN_SCRIPT)
+            flow.add_origins(flow.stdin_origins(command), f"xargs -I … {head}", *sinktable.STDIN_SCRIPT)
         elif appended:
-            flow.add_origins(flow.stdin_origins(command), f"xargs {head}", *sinks.STDIN_SCRIPT)
+            flow.add_origins(flow.stdin_origins(command), f"xargs {head}", *sinktable.STDIN_SCRIPT)
         return False
 
     def _find(self, args, command: Command) -> bool:
