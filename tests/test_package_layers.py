@@ -10,6 +10,7 @@ only in the alias recipe modules, psycopg only in dp/team/server.py.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -17,8 +18,20 @@ PACKAGE = Path(__file__).resolve().parents[1] / "dp"
 ARCHITECTURE = PACKAGE.parent / "ARCHITECTURE.md"
 
 
+def _module_files() -> dict[str, Path]:
+    """``{"dp.install.hook": path, "dp.agents": path/__init__.py, …}``."""
+    names = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        names[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return names
+
+
+@functools.cache
 def _imports() -> dict[str, set[str]]:
-    """``{"dp/rules/apply.py": {"dp.shell.segment", "re", …}}`` for every module."""
+    """``{"dp/rules/apply.py": {"dp.shell.segment", "re", …}}`` for every module (``from dp.agents.claude import
+    filters`` is ``dp.agents.claude.filters``: the module, where a module is what it names)."""
+    modules = _module_files()
     found = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         names = set()
@@ -29,6 +42,8 @@ def _imports() -> dict[str, set[str]]:
                 names.update(f"dp.{alias.name}" for alias in node.names)  # from dp import reaper
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 names.add(node.module)
+                names.update(f"{node.module}.{alias.name}" for alias in node.names
+                             if f"{node.module}.{alias.name}" in modules)
         found[str(path.relative_to(PACKAGE.parent))] = names
     return found
 
@@ -36,34 +51,89 @@ def _imports() -> dict[str, set[str]]:
 AGENT_FOLDERS = "agents/<agent>"
 
 
-def _package(module_path: str) -> str:
-    """``dp/rules/apply.py`` → ``rules``; a top-level module is its own package (``dp/files.py`` → ``files``).
-
-    The agent folders (``dp/agents/<agent>/``) are one layer of their own, ``agents/<agent>``, high up:
-    an agent's doctor lines, live probe and session reader build on doctor, install and capture, which
-    reach them only through the registry (``dp/agents/__init__.py``, in the low ``agents`` layer)."""
-    parts = Path(module_path).parts
-    if parts[1] == "agents" and len(parts) > 3:
-        return AGENT_FOLDERS
-    return parts[1].removesuffix(".py")
+def _listed() -> list[str]:
+    """The packages in ARCHITECTURE.md's table, in its order."""
+    return re.findall(r"^\| `dp/([a-z_]+|agents/<agent>)(?:\.py|/)` \|", ARCHITECTURE.read_text(encoding="utf-8"),
+                      re.MULTILINE)
 
 
-def _module(name: str) -> str:
-    """``dp.agents.claude.live`` → its package in the graph (``agents/<agent>``), ``dp.rules.apply`` → ``rules``."""
+@functools.cache
+def _folder_layers() -> dict[str, str]:
+    """``{"dp.agents.claude.doctor": "agents/<agent>", "dp.agents.claude.wire": "agents", …}``: an agent's folder
+    is two layers (``dp.agents.roles.UPPER``). The modules of the roles that build on capture, install and
+    doctor, and the helpers that need a package listed after ``dp/agents/`` (or an upper module), form the
+    layer ``agents/<agent>``, high up; the wire, the other roles and their helpers are part of ``agents``."""
+    from dp.agents.roles import UPPER
+
+    imports = _imports()
+    above = set(_listed()[_listed().index("agents") + 1:])
+    modules = {name: str(path.relative_to(PACKAGE.parent)) for name, path in _module_files().items()
+               if name.startswith("dp.agents.") and name.count(".") == 3}
+    upper = {name for name in modules if name.rsplit(".", 1)[1] in UPPER}
+    grown = True
+    while grown:
+        grown = False
+        for name, path in modules.items():
+            needs = {imported for imported in imports[path] if imported.startswith("dp.")}
+            if name not in upper and (needs & upper or {imported.split(".")[1] for imported in needs} & above):
+                upper.add(name)
+                grown = True
+    return {name: AGENT_FOLDERS if name in upper else "agents" for name in modules}
+
+
+def _package(module_path: str, folders: dict[str, str]) -> str:
+    """``dp/rules/apply.py`` → ``rules``; a top-level module is its own package (``dp/files.py`` → ``files``);
+    a module of an agent's folder is in its layer (``_folder_layers``)."""
+    parts = Path(module_path).with_suffix("").parts
+    return folders.get(".".join(parts), parts[1])
+
+
+def _module(name: str, folders: dict[str, str]) -> str:
+    """``dp.agents.claude.doctor`` → its package in the graph (``agents/<agent>``), ``dp.rules.apply`` → ``rules``."""
     parts = name.split(".")
-    if parts[1] == "agents" and len(parts) > 2 and (PACKAGE / "agents" / parts[2]).is_dir():
-        return AGENT_FOLDERS
-    return parts[1]
+    return folders.get(".".join(parts[:4]), parts[1])
 
 
-def package_graph() -> dict[str, set[str]]:
-    """``{"rules": {"shell", "errors", …}, …}``: which of dp's packages each one imports."""
+@functools.cache
+def _role_lookups(package: Path = PACKAGE) -> dict[str, set[str]]:
+    """``{"dp/doctor/agents.py": {"install"}, …}``: the roles each module looks up by name (``agent.role("x")``,
+    ``with_role("x")``), which import the module named after the role: a dependency like any import."""
+    found: dict[str, set[str]] = {}
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)):
+                continue
+            called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if called in ("role", "with_role") and isinstance(node.args[0].value, str):
+                found.setdefault(str(path.relative_to(package.parent)), set()).add(node.args[0].value)
+    return found
+
+
+# Lookups of an upper role from a package the upper layer builds on: dp/install asks for Claude Code's plugin (dp init
+# --plugin, dp uninstall, the refusal of settings entries beside it) and runs the agents' sync after a rule change,
+# while the plugin is written with dp.install's own pieces (the hook's command, the MCP server's). Each is a
+# back-arrow to take out by moving the lookup up to the command line; none may be added.
+BACK_ARROWS = {("dp/install/hook.py", "plugin"), ("dp/install/hook.py", "sync"), ("dp/install/init.py", "plugin"),
+               ("dp/install/uninstall.py", "plugin")}
+
+
+def package_graph(with_lookups: bool = True) -> dict[str, set[str]]:
+    """``{"rules": {"shell", "errors", …}, …}``: which of dp's packages each one imports, or reaches through a
+    role it looks up (but ``BACK_ARROWS``)."""
+    from dp.agents.roles import UPPER
+
+    folders = _folder_layers()
     imports = {module: names for module, names in _imports().items() if module != "dp/__init__.py"}
-    graph: dict[str, set[str]] = {_package(module): set() for module in imports}
+    graph: dict[str, set[str]] = {_package(module, folders): set() for module in imports}
     for module, names in imports.items():
-        own = _package(module)
-        graph[own].update(_module(name) for name in names
-                          if name.startswith("dp.") and _module(name) in graph and _module(name) != own)
+        own = _package(module, folders)
+        graph[own].update(_module(name, folders) for name in names if name.startswith("dp.")
+                          and _module(name, folders) in graph and _module(name, folders) != own)
+    for module, roles in _role_lookups().items() if with_lookups else ():
+        own = _package(module, folders)
+        graph[own].update(AGENT_FOLDERS if role in UPPER else "agents" for role in roles
+                          if (module, role) not in BACK_ARROWS)
+        graph[own].discard(own)
     return graph
 
 
@@ -94,6 +164,53 @@ def test_no_package_imports_a_package_that_imports_it_back():
     assert _cycle(package_graph()) == []
 
 
+def _reach(graph: dict[str, set[str]], start: str) -> set[str]:
+    """Every package ``start`` imports, directly or through others."""
+    seen, pending = set(), [start]
+    while pending:
+        for dependency in graph.get(pending.pop(), ()):
+            if dependency not in seen:
+                seen.add(dependency)
+                pending.append(dependency)
+    return seen
+
+
+def test_an_upper_role_is_looked_up_only_from_above_it():
+    """The roles that build on capture, install and doctor are looked up only where no arrow runs back up:
+    never from a package the upper layer builds on, but the ``BACK_ARROWS`` listed (and each one taken out
+    leaves that list: it may shrink, never grow)."""
+    from dp.agents.roles import UPPER
+
+    folders = _folder_layers()
+    below = _reach(package_graph(with_lookups=False), AGENT_FOLDERS)
+    found = {(module, role) for module, roles in _role_lookups().items() for role in roles
+             if role in UPPER and _package(module, folders) in below}
+    assert found == BACK_ARROWS
+
+
+def test_an_agents_folder_is_two_layers():
+    """Each wire sits with the registry (the hook imports it); a role in ``UPPER`` and a helper that needs a
+    package above ``dp/agents/`` sit high up, with what they build on below them."""
+    from dp.agents import NAMES
+    from dp.agents.roles import UPPER
+
+    folders = _folder_layers()
+    assert {folders[f"dp.agents.{name}.wire"] for name in NAMES} == {"agents"}
+    assert {layer for module, layer in folders.items() if module.rsplit(".", 1)[1] in UPPER} == {AGENT_FOLDERS}
+    graph = package_graph()
+    assert {"install", "doctor", "capture"} <= _reach(graph, AGENT_FOLDERS)
+    assert AGENT_FOLDERS not in _reach(graph, "agents")
+
+
+def test_the_lookup_finder_sees_a_role_looked_up(tmp_path):
+    """``agent.role("doctor")`` and ``with_role("sync")`` count as a dependency; other calls do not."""
+    folder = tmp_path / "dp"
+    folder.mkdir()
+    (folder / "example.py").write_text('def f(agent):\n    agent.role("doctor").check()\n    with_role("sync")\n'
+                                       '    agent.has_role("plugin")\n', encoding="utf-8")
+    assert _role_lookups(folder) == {"dp/example.py": {"doctor", "sync"}}
+
+
 def test_the_cycle_finder_finds_a_cycle():
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b"}, "b": set()}) == []
@@ -101,8 +218,7 @@ def test_the_cycle_finder_finds_a_cycle():
 
 def test_architecture_lists_the_packages_in_dependency_order():
     """Every package appears in ARCHITECTURE.md's table after everything it imports."""
-    listed = re.findall(r"^\| `dp/([a-z_]+|agents/<agent>)(?:\.py|/)` \|", ARCHITECTURE.read_text(encoding="utf-8"),
-                        re.MULTILINE)
+    listed = _listed()
     graph = package_graph()
     assert sorted(listed) == sorted(graph), "ARCHITECTURE.md's package table must name every package once"
     position = {package: index for index, package in enumerate(listed)}
@@ -246,19 +362,10 @@ def test_no_agent_folder_imports_another_agents_folder():
 # -- no module imports one that imports it back -------------------------------------------------------------------
 
 
-def _module_names() -> dict[str, Path]:
-    """``{"dp.install.hook": path, "dp.agents": path/__init__.py, …}``."""
-    names = {}
-    for path in PACKAGE.rglob("*.py"):
-        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-        names[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
-    return names
-
-
 def module_graph() -> dict[str, set[str]]:
     """Which of dp's modules each module imports (``from dp.agents import settings`` is ``dp.agents.settings``,
     ``from dp.agents import get`` is ``dp.agents``), lazy imports included."""
-    names = _module_names()
+    names = _module_files()
     graph = {}
     for name, path in names.items():
         imported = set()

@@ -157,6 +157,12 @@ class McpConfig(Protocol):
         """The command line an entry runs, or None when it is not one."""
 
 
+# The roles that build on the packages which ask for the others (capture, install, doctor): an agent's folder
+# is two layers (ARCHITECTURE.md). These modules, and the helpers that need a package above ``dp/agents/``,
+# sit above everything but the command line, which looks them up; the wire and the other roles (and their
+# helpers) are part of ``dp/agents/`` itself, which every package may ask (``tests/test_package_layers.py``).
+UPPER = ("doctor", "sessions", "sync", "plugin")
+
 # Role name (its module's name in an agent's folder) → its Protocol.
 CATALOGUE = {
     "wire": Wire,

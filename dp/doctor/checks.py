@@ -6,8 +6,8 @@ migrated) and settings files are only parsed. Each subject has its module:
 ``store``, ``layers`` (the project's rule files), ``settings_files``, ``dangling`` (entries running a dp
 program that is gone; ``fix`` repairs it and what else needs no decision), ``hook``, ``collisions``, ``reach`` (entries and
 where rules take effect), ``rules``, ``latency``, ``paving``, ``mcp_check``,
-``capture``, ``team`` (a team database unreachable with events queued), then each agent's own lines (the ``doctor`` part of its folder, ``dp/agents/<agent>/doctor.py``:
-a plugin, hooks files and their trust), ``agents`` (the lines every other agent dp is installed for gets);
+``capture``, ``team`` (a team database unreachable with events queued), then each agent's own lines (the "doctor" role of its folder, ``dp/agents/<agent>/doctor.py``:
+a plugin, hooks files and their trust, passed in by the command line as ``own_lines``), ``agents`` (the lines every other agent dp is installed for gets);
 ``findings`` holds what they all return.
 """
 
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dp.agents import with_role
 from dp.doctor import reach
 from dp.doctor.agents import check_agents, installed_agents
 from dp.doctor.capture import check_capture
@@ -34,7 +33,9 @@ from dp.doctor.team import check_team
 from dp.layers.effective import merge
 
 
-def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> list[Finding]:
+def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None, own_lines=None) -> list[Finding]:
+    """Every finding, in the report's order. ``own_lines(db_path, cwd, rules)`` gives each agent's own lines
+    (its "doctor" role): the command line passes it in, as those roles build on this package."""
     layers, project = check_layers(db_path, cwd)
     acting = project.active_rules() if project is not None else []
     findings, rules = check_store(db_path, len(acting))
@@ -54,7 +55,6 @@ def run_all(db_path: Path, cwd: Path, extra_settings: Path | None = None) -> lis
     findings += check_mcp(cwd)
     findings += check_capture(files, db_path, rules, default_here=bool(installed(files)) or default_agent_present())
     findings += check_team(db_path)
-    for agent in with_role("doctor"):
-        findings += agent.role("doctor").check(db_path, cwd, rules)
+    findings += own_lines(db_path, cwd, rules) if own_lines is not None else []
     findings += check_agents(db_path, cwd, rules)
     return findings

@@ -69,7 +69,7 @@ def doctor(
 
     cwd = existing_directory(opts.directory)
     fixed = _fix(opts.store, cwd) if fix else None
-    findings = run_all(opts.store, cwd, settings)
+    findings = run_all(opts.store, cwd, settings, own_lines=_agents_own_lines)
     counts = summary(findings)
     by_person = _by_person(findings)
     if opts.json:
@@ -109,6 +109,14 @@ def _by_person(findings) -> list:
     from dp.widening import in_command
 
     return [finding for finding in findings if finding.fix and in_command(finding.fix) is not None]
+
+
+def _agents_own_lines(db_path, cwd, rules) -> list:
+    """Each agent's own ``dp doctor`` lines (its "doctor" role, which builds on dp.doctor: looked up here,
+    above both)."""
+    from dp.agents import with_role
+
+    return [finding for agent in with_role("doctor") for finding in agent.role("doctor").check(db_path, cwd, rules)]
 
 
 def _live(opts: Shared, agent_name: str | None = None) -> int:
