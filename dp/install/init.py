@@ -40,7 +40,7 @@ def init(
     mcp: bool = False,
     capture: bool = True,
     agent=None,
-    plugin: bool = False,
+    plugin: bool | None = None,
     dry_run: bool = False,
 ) -> dict:
     """Set dp up; ``demo.ok`` says whether the installed hook really works.
@@ -51,12 +51,15 @@ def init(
     With ``mcp`` the MCP server is registered too, in the same scope as the
     hook (user unless ``scope`` is project). ``capture`` also installs the
     dp-capture entries (PostToolUse and PostToolUseFailure) that record what
-    agents get wrong.
+    agents get wrong. ``plugin`` None chooses (``plugin_by_default``): Claude Code's plugin where
+    the client loads its mod, the settings hooks elsewhere.
     """
     from dp.install import mcp as pave_mcp
 
-    if plugin:
-        return _init_plugin(db_path, scope, explicit, permission, mode, capture, dry_run)
+    chosen = plugin_by_default(agent, scope, explicit) if plugin is None else None
+    if plugin or chosen:
+        report = _init_plugin(db_path, scope, explicit, permission, mode, capture, dry_run)
+        return {**report, "chosen": chosen} if chosen else report
     if agent is not None and agent.plugin:
         return _init_agent_plugin(agent, db_path, scope, explicit, permission, mode, capture, dry_run)
     label, path = hook.target(scope, explicit, agent)  # bad options fail before anything is created
@@ -89,6 +92,20 @@ def init(
         if team is not None:
             report["team_plugin"] = team
     return report
+
+
+def plugin_by_default(agent, scope: str | None, explicit: Path | None) -> str | None:
+    """The Claude Code release a plain ``dp init`` installs the plugin for (None: the settings hooks).
+
+    Where the client loads mods the plugin's mod is the front door: an ordinary call starts no dp
+    process, where the settings hooks start pave-check, PostToolBatch's and dp-capture's. The
+    plugin is one person's (user scope), so a project or ``--settings`` install keeps the hooks;
+    ``--no-plugin`` keeps them too.
+    """
+    if explicit is not None or scope not in (None, "user") or (agent is not None and agent.name != get().name):
+        return None
+    plugin = get().part("plugin")
+    return plugin.mods_load() if plugin is not None else None
 
 
 def _lacks(agent, version: str | None) -> dict:

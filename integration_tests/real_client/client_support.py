@@ -144,9 +144,12 @@ class RealClient:
             assert proc.returncode == 0, f"dp {' '.join(map(str, args))} failed:\n{proc.stdout}{proc.stderr}"
         return proc
 
-    def init(self, *args) -> dict:
-        """``dp init`` exactly as a user types it (plus ``--json`` to read the report)."""
-        return json.loads(self.dp("init", "--json", *args).stdout)
+    def init(self, *args, plain: bool = False) -> dict:
+        """``dp init`` as a user types it (plus ``--json`` to read the report), with ``--no-plugin``
+        unless ``plain`` or the arguments choose: a plain dp init installs the plugin where the client
+        loads mods (test_mod_front_door.py holds that), and these tests are about the settings hooks."""
+        chosen = plain or {"--plugin", "--no-plugin"} & set(args)
+        return json.loads(self.dp("init", "--json", *args, *([] if chosen else ["--no-plugin"])).stdout)
 
     def program(self, name: str, script: str = 'echo "{name} ran:" "$@"') -> Path:
         """A stand-in program on PATH (a bash script; ``{name}`` is replaced by its name)."""

@@ -21,6 +21,7 @@ import pytest
 from real_managers import install_manager
 
 from dp.agents.claude.fake_api import bash
+from real_client.claude_install import PINNED_VERSION
 from real_client.client_support import BIN, RealClient
 from real_client.front_door_support import RECIPE, asked, hook_answers, mod_decisions, recorded, user_with_rules
 from real_client.test_plugin import LATEST, install_plugin, release_client
@@ -46,9 +47,12 @@ ACTED_ON = ("grep -rn x .", "npm install", f"{RECIPE} 'job 1; echo INJECTED'")
 
 
 @pytest.mark.parametrize("release", [None, LATEST], ids=["pinned", LATEST])
-def test_ordinary_commands_start_no_dp_process_and_rewrites_stay_as_today(tmp_path, warm_cache, release):
+def test_after_a_plain_init_ordinary_commands_start_no_dp_process_and_rewrites_stay_as_today(
+        tmp_path, warm_cache, release):
     client = release_client(tmp_path, warm_cache, release)
-    client.init("--plugin")
+    report = client.init(plain=True)  # dp init, nothing more: the client loads mods, so dp is its plugin
+    assert report["chosen"] == (release or PINNED_VERSION) and report["plugin"]["client"]["ok"], report
+    assert "hooks" not in client.read_settings()
     user_with_rules(client)
     log, capture_log = recorded(client), recorded(client, "dp-capture")
     expected = {command: classic_answer(client, command) for command in ACTED_ON}
@@ -205,7 +209,7 @@ def test_with_the_front_door_ordinary_calls_start_no_capture_and_a_failure_still
     client = release_client(tmp_path, warm_cache, release)
     if shutil.which("gradle", path=client.env["PATH"]):
         pytest.skip("this machine has gradle: the call would not fail")
-    client.init("--plugin")
+    client.init(plain=True)
     wrapper = client.project / "gradlew"
     wrapper.write_text("#!/bin/sh\necho BUILD SUCCESSFUL\n")
     wrapper.chmod(0o755)

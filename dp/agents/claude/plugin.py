@@ -72,6 +72,17 @@ def claude_program() -> str | None:
     return shutil.which("claude")
 
 
+def mods_load() -> str | None:
+    """The release of the ``claude`` the plugin's commands run when it loads mods (None otherwise): where
+    it does, a plain ``dp init`` installs the plugin, whose mod is the front door that starts no dp
+    process for an ordinary call; elsewhere it writes the settings hooks with their ``if`` filters."""
+    from dp.agents.claude.client import version_of
+
+    claude = claude_program()
+    version = version_of(claude) if claude else None
+    return spelled(version) if version is not None and version >= MODS_SINCE else None
+
+
 def run_claude(claude: str, *args: str, cwd: Path) -> dict:
     """One ``claude plugin …`` command: ``{"command", "ok", "output"}``."""
     argv = [claude, "plugin", *args]

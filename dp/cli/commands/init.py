@@ -14,7 +14,10 @@ from dp.cli.rehearsal import rehearsed
 
 HELP = """Set dp up: create the alias store, install the Claude Code hook, and show it working.
 
-The hook goes into your user settings (~/.claude/settings.json) unless you
+Where the claude on PATH loads plugin mods (2.1.286+), dp goes in as a Claude
+Code plugin (user scope): its mod decides in the client, so an ordinary call
+starts no dp process (--no-plugin keeps the settings hooks). Otherwise the
+hook goes into your user settings (~/.claude/settings.json) unless you
 pick --scope project|local or --settings PATH. Next to it go the capture
 hooks (dp-capture, PostToolUse and PostToolUseFailure, async) that record
 failed calls for dp paths / dp suggest; --no-capture leaves them out.
@@ -53,8 +56,10 @@ def init(
         False, "--no-capture", help="Do not install the dp-capture hooks that record failed tool calls."
     ),
     agent: str | None = AGENT_OPTION,
-    plugin: bool = typer.Option(
-        False, "--plugin", help="Install dp as a Claude Code plugin (user, or project with --scope project)."
+    plugin: bool | None = typer.Option(
+        None, "--plugin/--no-plugin", show_default=False,
+        help="Install dp as a Claude Code plugin (user, or project with --scope project); --no-plugin writes the "
+             "settings hooks. Default: the plugin where the claude on PATH loads plugin mods (user scope).",
     ),
     dry_run: bool = typer.Option(
         False, "--dry-run", help="Print what would be written (each file, as a diff) and run; change nothing."
@@ -89,10 +94,11 @@ def init(
             return
     elif opts.quiet:
         _print_warnings(report)
-    elif plugin:
+    elif "plugin" in report:
         from dp.cli.commands.pave import describe_plugin_result
 
-        _print_report(report, describe_plugin_result(report["plugin"]), chosen, label="Plugin:", plugin=True,
+        lines = describe_plugin_result(report["plugin"])
+        _print_report(report, lines[:1] + _chosen_lines(report) + lines[1:], chosen, label="Plugin:", plugin=True,
                       client=_client(report))
     else:
         _print_report(report, describe_hook_result(report["hook"]), chosen, client=_client(report))
@@ -102,6 +108,14 @@ def init(
             _print_team_plugin(report["team_plugin"])
     if not report["demo"]["ok"]:
         raise DpError("the installed hook failed the demonstration above; run 'dp doctor' to see why")
+
+
+def _chosen_lines(report: dict) -> list[str]:
+    """Why a plain dp init installed the plugin (none when --plugin asked for it)."""
+    if not report.get("chosen"):
+        return []
+    return [f"  Claude Code {report['chosen']} loads plugin mods, so dp installed itself as a plugin: its mod decides "
+            "in the client, and an ordinary call starts no dp process (dp init --no-plugin writes settings hooks)"]
 
 
 def _print_warnings(report: dict) -> None:
