@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from pathlib import Path
 
 from hook_support import BIN, isolated_env
 
@@ -43,3 +44,28 @@ def test_a_project_install_has_no_commands_file_and_dry_run_writes_nothing(tmp_p
     assert sorted(p.name for p in (project / ".opencode" / "plugins").iterdir()) == ["dp.ts"]
     dp(env, project, "uninstall", "-q")
     assert not (project / ".opencode").exists()
+
+
+def test_the_installed_plugin_carries_the_mods_word_scan_and_finds_the_gate_beside_the_store(tmp_path):
+    """The plugin decides from dp's hook gate as JSON, beside the store its pave-check is given (--db),
+    with the Claude Code mod's own port of the hook's word scan appended (one port, not exported)."""
+    env = isolated_env(tmp_path)
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "home" / ".config")
+    dp(env, tmp_path, "init", "--agent", "opencode")
+    dp(env, tmp_path, "alias", "-q", "--cmd", "grep", "--replace", "rg")
+    plugin = (tmp_path / "home" / ".config" / "opencode" / "plugins" / "dp.ts").read_text()
+    assert "\nfunction commandWords(text: string)" in plugin and "\nexport function" not in plugin
+    door = json.loads(Path(env["DP_DB"] + ".hook-gate.json").read_text())
+    assert "grep" in door["words"] and door["everything"] is False and door["stamp"]
+    assert door["sources"][0]["path"].endswith("rules.changed")
+
+
+def test_opencode_tool_names_are_dps_in_lower_case_but_the_ones_the_plugin_lists():
+    """The plugin compares OpenCode's tool names with the gate's (dp's) in lower case; the exceptions
+    are spelled in it (OTHER_NAMES)."""
+    from dp.agents import get
+    from dp.agents.opencode.install import SHIPPED
+
+    source = SHIPPED.read_text()
+    for name, canonical in get("opencode").tool_names.items():
+        assert name == canonical.lower() or f"{name}: '{canonical.lower()}'" in source, name

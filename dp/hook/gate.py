@@ -26,6 +26,10 @@ down the full path. A rule change whose sync never ran costs time, never a
 missed rewrite. The token tells apart two changes within one tick of a coarse
 file clock; the time catches a dp too old to write the token.
 
+Beside it goes the same gate as one JSON object (``door``, ``<store>.hook-gate.json``) for the
+front doors that run inside an agent and start no process to ask: dp's Claude Code mod and
+its OpenCode plugin decide from it whether to start pave-check at all.
+
 Format: a magic line, one JSON line (the sources, the aliases and tools, the
 buckets' offsets), then the words in buckets of about ``BUCKET_WORDS``, one
 per line: a word's lookup reads one bucket, whether the store holds ten rules
@@ -42,6 +46,8 @@ MAGIC = b"dp-hook-gate 2\n"
 MAX_HEADER_BYTES = 16 << 20
 # About this many words per bucket of the word list: a word's lookup reads one bucket.
 BUCKET_WORDS = 128
+# The JSON form of the gate (``door``) is this beside it.
+DOOR_SUFFIX = ".json"
 
 
 class Alias:
@@ -242,10 +248,49 @@ def write(db_path) -> bool:
         header = {"stamp": token, "sources": times, "buckets": offsets,
                   **{key: found[key] for key in ("everything", "paving", "aliases", "project_aliases", "tools")}}
         write_atomically(hook_gate(db_path), MAGIC + json_line(header) + block)
+        write_atomically(door_path(db_path), json_line({**door(found, times), "stamp": token}))
         return True
     except Exception:  # noqa: BLE001 - no gate is always correct; a wrong one never is
         remove(db_path)
         return False
+
+
+def door_path(db_path) -> str:
+    """The gate as JSON (``door``), beside it: what an agent's in-process plugin reads."""
+    return hook_gate(db_path) + DOOR_SUFFIX
+
+
+def front_door(db_path) -> dict:
+    """``door`` for the rules now (sources read first), or one that sends every call to dp when
+    the rules cannot be read."""
+    try:
+        files = sources(db_path)
+        return door(contents(db_path), [[path, _time(path)] for path in files])
+    except Exception:  # noqa: BLE001 - rules that cannot be read: every call goes to dp
+        return {"words": [], "needs": {}, "everything": True, "mentions": [], "tools": [], "aliases": [],
+                "sources": []}
+
+
+def door(found: dict, times: list) -> dict:
+    """The gate in the terms of an agent's in-process front door (dp's Claude Code mod, its OpenCode
+    plugin), which decides only WHETHER to start dp, never what dp answers.
+
+    ``words``, ``needs`` and ``mentions`` are ``contents``'; matched against the hook's first word scan
+    (dp.shell.words, ported) a Bash command holding none of them gets no answer from pave-check.
+    ``everything``: some rule needs every Bash call (a rule on no command word, an alias of the name
+    Bash). ``tools``: every tool a call of which dp may act on besides Bash's words (parameter rules)
+    and ``aliases`` the tool names an alias of the store or of a trusted project names. ``sources``:
+    the files the gate derives from, with their times (ms; None: missing) as read before the rules: a
+    front door sends every call to dp while one reads otherwise, so a change whose sync did not run
+    costs processes, never a missed rewrite.
+    """
+    from dp.rules.model import BASH_TOOL
+
+    aliases = sorted(set(found["aliases"]) | set(found["project_aliases"]))
+    return {"words": found["words"], "needs": found["needs"],
+            "everything": bool(found["everything"]) or BASH_TOOL in aliases, "mentions": found["mentions"],
+            "tools": found["tools"], "aliases": aliases,
+            "sources": [{"path": path, "mtime_ms": None if time is None else time / 1e6} for path, time in times]}
 
 
 def _buckets(words: list[bytes]) -> tuple[list[int], bytes]:
@@ -277,10 +322,11 @@ def json_line(value) -> bytes:
 
 def remove(db_path) -> None:
     """Take the gate away (best effort): every call takes the full path until the next write."""
-    try:
-        os.unlink(hook_gate(db_path))
-    except OSError:
-        pass
+    for path in (hook_gate(db_path), door_path(db_path)):
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
 
 
 def state(db_path) -> str:

@@ -13,7 +13,7 @@ import subprocess
 
 from npm_packages import NpmTool, installed_or_skip, quiet_environment
 
-from dp.agents.opencode.install import SHIPPED
+from dp.agents.opencode.install import shipped_text
 from real_client_opencode import opencode_install
 
 TYPESCRIPT = "5.8.2"  # the version @opencode-ai/plugin 1.18.33 builds with
@@ -41,12 +41,12 @@ def type_check(tmp_path, source: str) -> subprocess.CompletedProcess:
 
 
 def test_the_plugin_type_checks_against_the_pinned_declarations(tmp_path):
-    proc = type_check(tmp_path, SHIPPED.read_text())
+    proc = type_check(tmp_path, shipped_text().decode())
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
 def test_a_hook_of_the_wrong_shape_fails_the_check(tmp_path):
-    source = SHIPPED.read_text()
+    source = shipped_text().decode()
     broken = source.replace("output.output = `${output.output}\\n\\n${note}`", "output.result = note")
     assert broken != source
     proc = type_check(tmp_path, broken)

@@ -102,47 +102,12 @@ def _project_entry(project) -> dict | None:
 
 
 def front_door(db_path: Path) -> dict:
-    """What the mod needs to decide whether a Bash call goes to dp at all:
-    ``{"words", "needs", "everything", "mentions", "sources"}``, pave-check's own gate (dp.hook.gate) in the
-    mod's terms.
-
-    ``words`` is every command word pave-check could act on, matched against
-    the same word scan the hook runs first (dp.shell.words); ``needs`` a paving
-    word that acts only with more text in the command (``python`` only with
-    `` -m``). pave-check fetches rules for those words only and gates paving on
-    them (dp.hook ``_decide``), so a command holding none of them gets no
-    answer from it, whatever else it holds (``$( )``, here-docs, ``eval``, ``.``).
-    ``everything``: some rule needs every Bash call (a rule on no command word,
-    an alias of the name Bash), so the mod asks dp each time. ``mentions``: text that sends a command to
-    dp wherever it stands, quoted or not (``bash -c 'dp trust'``): dp's own name, whose commands that
-    widen what dp does only a person runs (dp.widening). ``sources`` are
-    the files whose change makes the words stale (dp.hook.gate.sources), with
-    their times as read here, before the rules: the mod sends every call to dp
-    while one reads otherwise, so a rule change whose sync did not run costs
-    processes, never a missed rewrite.
-    """
+    """What the mod needs to decide whether a Bash call goes to dp at all: the hook's own gate in the
+    terms of an in-process front door (dp.hook.gate ``door``: ``words``, ``needs``, ``everything``,
+    ``mentions``, ``sources``; the mod reads no more of it)."""
     from dp.hook import gate
-    from dp.rules.model import BASH_TOOL
 
-    try:
-        sources = [_source(Path(path)) for path in gate.sources(db_path)]
-        found = gate.contents(db_path)
-    except Exception:  # noqa: BLE001 - rules that cannot be read: the mod asks dp for every call
-        sources, found = [], {"words": [], "needs": {}, "everything": True, "aliases": {}, "project_aliases": [],
-                              "mentions": []}
-    # An alias of the name Bash blocks every call.
-    everything = found["everything"] or BASH_TOOL in found["aliases"] or BASH_TOOL in found["project_aliases"]
-    return {"words": found["words"], "needs": found["needs"], "everything": everything,
-            "mentions": found["mentions"], "sources": sources}
-
-
-def _source(path: Path) -> dict:
-    """A file the front door's words derive from, with its time (ms, None when it is missing)."""
-    try:
-        mtime = path.stat().st_mtime_ns / 1e6
-    except OSError:
-        mtime = None
-    return {"path": str(path), "mtime_ms": mtime}
+    return gate.front_door(db_path)
 
 
 def target_tools(aliases: list[dict]) -> list[str]:

@@ -52,8 +52,20 @@ def plugin_path(scope: str, home=None, project_dir=None) -> Path:
     raise DpError(f"unknown scope {scope!r} for OpenCode: use user or project")
 
 
+# The hook's word scan and the front door's decision, carried as they are from dp's Claude Code mod
+# (one port of dp.shell.words in TypeScript): the block between these lines, appended to the plugin.
+MOD = Path(__file__).parent.parent / "claude" / "mod" / "register.ts"
+SCAN_START = "// -- the hook's word scan:"
+SCAN_END = "// -- end of the word scan --"
+
+
 def shipped_text() -> bytes:
-    return SHIPPED.read_bytes()
+    """The plugin as installed: ``plugin/dp.ts`` and, after it, the mod's word scan (its functions not
+    exported: OpenCode would take an exported function for a plugin)."""
+    mod = MOD.read_text(encoding="utf-8")
+    start = mod.index(SCAN_START)
+    scan = mod[start:mod.index(SCAN_END, start) + len(SCAN_END)].replace("\nexport function ", "\nfunction ")
+    return SHIPPED.read_bytes() + b"\n" + scan.encode() + b"\n"
 
 
 def install(path: Path, scope: str, pave_command: str, capture_command: str | None) -> dict:

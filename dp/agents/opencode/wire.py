@@ -4,9 +4,10 @@ OpenCode has no hook commands in its settings; its extension point is a
 JavaScript/TypeScript plugin that runs inside the agent (``plugin/dp.ts`` here,
 installed by ``dp init --agent opencode`` into ``~/.config/opencode/plugin/``
 or a project's ``.opencode/plugin/``, see ``install``). The plugin decides
-nothing itself: for every call it runs ``pave-check --agent opencode`` (and
-``dp-capture --agent opencode`` after it) with the small JSON this module
-reads, and does what the answer says. So the rules, paving, tool-name
+only whether to ask dp: for a call dp's hook gate (dp.hook.gate ``door``) says a
+rule or paving could concern it runs ``pave-check --agent opencode``, and for a
+failure and the Bash calls just after it ``dp-capture --agent opencode``, with the
+small JSON this module reads, and does what the answer says. So the rules, paving, tool-name
 corrections and capture are dp's one copy, as for every other agent.
 
 What OpenCode 1.18.33 does, observed in the real binary (``opencode run``):

@@ -148,18 +148,20 @@ function note(alias: Alias): string {
 
 // -- the front door for Bash ---------------------------------------------------
 
-type FrontDoor = { words: Set<string>; needs: Map<string, string>; everything: boolean; mentions: string[] }
 type HookAnswer = {
   allow?: true; ask?: string; deny?: string; updatedInput?: Record<string, unknown>; additionalContext?: string[]
 }
 
-// A command longer than this goes to dp as it is: the scan stays cheap, and
-// pave-check's own bounds judge it.
-const MAX_SCANNED = 65536
 // Claude Code's words for a tool name it does not know (dp/hook/events.py).
 const UNKNOWN_TOOL = 'No such tool available'
 const PAVE_CHECK_TIMEOUT_MS = 10000
 
+// -- the hook's word scan: dp's OpenCode plugin carries this block as it is (dp/agents/opencode/install.py) --
+type FrontDoor = { words: Set<string>; needs: Map<string, string>; everything: boolean; mentions: string[] }
+
+// A command longer than this goes to dp as it is: the scan stays cheap, and
+// pave-check's own bounds judge it.
+const MAX_SCANNED = 65536
 // The words the hook's first scan (dp/shell/words.py) reads as possible command
 // names: separators become spaces, plain quoted strings are dropped (they never
 // run anything), each word is taken by basename and, with a `/`, whole too.
@@ -243,7 +245,7 @@ function closingQuote(text: string, at: number, escapes: boolean): number {
 // The scan is the hook's own gate: pave-check fetches rules for these words
 // only and gates paving on them, so a command holding none of them gets no
 // answer from it, whatever else it holds (`$( )`, here-docs, `eval`, `. file`:
-// dp/agents/claude/mod_snapshot.py `front_door`). Where the two languages could
+// dp/hook/gate.py `door`). Where the two languages could
 // read different words (anything beyond plain printable ASCII: their ideas of
 // whitespace part) the command goes to dp.
 const PLAIN = /^[\t\n\x20-\x7e]*$/
@@ -267,6 +269,25 @@ export function asksDp(command: unknown, door: FrontDoor | null): boolean {
 
 type BashSnapshot = { words?: unknown; needs?: unknown; everything?: unknown; mentions?: unknown; sources?: unknown }
 
+// The front door a snapshot holds, its sources unread; null when it is odd.
+export function doorOf(snapshot: unknown): FrontDoor | null {
+  const bash = (snapshot as { bash?: unknown } | null)?.bash as BashSnapshot | undefined
+  if (typeof bash !== 'object' || bash === null || !Array.isArray(bash.words) || !Array.isArray(bash.mentions)) return null
+  const words = new Set(bash.words.filter((word): word is string => typeof word === 'string'))
+  const mentions = bash.mentions.filter((text): text is string => typeof text === 'string' && text !== '')
+  return { words, needs: needsOf(bash.needs), everything: bash.everything !== false, mentions }
+}
+
+// The snapshot's `needs` ({word: text}); a word whose entry is odd counts
+// without it (more calls to dp, never fewer).
+function needsOf(listed: unknown): Map<string, string> {
+  const needs = new Map<string, string>()
+  if (typeof listed !== 'object' || listed === null) return needs
+  for (const [word, text] of Object.entries(listed)) if (typeof text === 'string' && text !== '') needs.set(word, text)
+  return needs
+}
+// -- end of the word scan --
+
 // The snapshot's word set; null (every call to dp) when it is missing, odd, or
 // stale: a source it was made from (the rules stamp, the paving switch, a
 // trusted project file) has changed since.
@@ -286,24 +307,6 @@ async function frontDoor($: EngineInterface, dir: string): Promise<FrontDoor | n
   } catch {
     return null
   }
-}
-
-// The front door a snapshot holds, its sources unread; null when it is odd.
-export function doorOf(snapshot: unknown): FrontDoor | null {
-  const bash = (snapshot as { bash?: unknown } | null)?.bash as BashSnapshot | undefined
-  if (typeof bash !== 'object' || bash === null || !Array.isArray(bash.words) || !Array.isArray(bash.mentions)) return null
-  const words = new Set(bash.words.filter((word): word is string => typeof word === 'string'))
-  const mentions = bash.mentions.filter((text): text is string => typeof text === 'string' && text !== '')
-  return { words, needs: needsOf(bash.needs), everything: bash.everything !== false, mentions }
-}
-
-// The snapshot's `needs` ({word: text}); a word whose entry is odd counts
-// without it (more calls to dp, never fewer).
-function needsOf(listed: unknown): Map<string, string> {
-  const needs = new Map<string, string>()
-  if (typeof listed !== 'object' || listed === null) return needs
-  for (const [word, text] of Object.entries(listed)) if (typeof text === 'string' && text !== '') needs.set(word, text)
-  return needs
 }
 
 // The classic handlers' command lines, which the plugin's dp-plugin.json names

@@ -1,10 +1,11 @@
-// dp (desire paths) in OpenCode: every tool call asks dp's own `pave-check`,
-// every finished or failed call is handed to `dp-capture`.
+// dp (desire paths) in OpenCode: a tool call dp can act on asks dp's own
+// `pave-check`; a failed call, and the few after it, are handed to `dp-capture`.
 //
-// This plugin decides nothing. The rules, project paving, tool-name
-// corrections and what counts as a failure are dp's, in Python, the same for
-// every agent; the plugin only carries OpenCode's moments to dp as JSON and
-// does what the answer says (dp/agents/opencode/__init__.py describes both):
+// This plugin decides only WHETHER to ask dp, never what to answer. The rules,
+// project paving, tool-name corrections and what counts as a failure are dp's,
+// in Python, the same for every agent; the plugin carries OpenCode's moments to
+// dp as JSON and does what the answer says (dp/agents/opencode/__init__.py
+// describes both):
 //
 // * `tool.execute.before`: `{"args"}` replaces the call's arguments in place
 //   (OpenCode's permission check then judges what will really run) and its
@@ -15,9 +16,20 @@
 //   per session, added to the system prompt.
 // * `tool.execute.after` (a finished call, a command's exit code) and the
 //   `event` hook (a call that failed: OpenCode fires no after-hook for it):
-//   `dp-capture` records them. After a command that failed, dp-capture may
-//   answer `{"note"}`: an answer dp learned for that failure, added to the
-//   result the model reads (once per session: dp decides).
+//   `dp-capture` records a failure in line (and may answer `{"note"}`: an
+//   answer dp learned for it, added to the result the model reads), and the
+//   Bash calls just after it in one process (the fix dp learns from).
+//
+// The front door: before a call, the plugin reads dp's hook gate as JSON
+// (`<store>.hook-gate.json`, written by dp on every rule change: dp/hook/gate.py
+// `door`, the gate pave-check itself answers from) and starts pave-check only
+// for a call a rule, recipe, tool-name alias, trusted project file or paving
+// could act on: a Bash command holding one of its words (the hook's own word
+// scan, the Claude Code mod's port of it appended below), a tool with a rule on
+// its input, an aliased name, a made-up name. A gate that is missing, odd or
+// stale (a file it was made from changed since) sends every call to dp. An
+// ordinary success starts nothing: it keeps no more than its shape, which dp
+// does without here.
 //
 // Fail open: dp missing, slow, broken or answering nonsense leaves the call
 // exactly as the model wrote it. The programs come from `dp-opencode.json`
@@ -25,7 +37,7 @@
 // from PATH (a project's committed plugin finds each person's own dp).
 import type { Hooks, Plugin } from '@opencode-ai/plugin'
 import { spawn } from 'node:child_process'
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 
 type Answer = { args?: unknown; error?: unknown; note?: unknown; system?: unknown }
 type Programs = { pave: string[]; capture: string[] }
@@ -43,6 +55,11 @@ const MAX_OUTPUT_CHARS = 64 * 1024
 const MAX_SESSIONS = 64
 const MAX_CALLS = 4096 // calls remembered at once (notes, refusals, captures): a long session stays bounded
 const INVALID_TOOL = 'invalid'
+const SHELL_TOOL = 'bash'
+// Bash calls after a failure dp-capture keeps (dp/capture/events.py FOLLOW_CALLS): the fix dp learns.
+const FOLLOW_CALLS = 5
+// OpenCode's tool names are dp's in lower case, but for these (dp.agents.opencode.adapter `tool_names`).
+const OTHER_NAMES: Record<string, string> = { list: 'ls' }
 
 async function programs(): Promise<Programs> {
   try {
@@ -107,6 +124,55 @@ async function ask(argv: string[], payload: object, timeoutMs = PAVE_TIMEOUT_MS)
   }
 }
 
+// The gate beside the store pave-check uses: `--db` in its command, else $DP_DB, else ~/.dp/dp.db
+// (dp/store/location.py); null when that is not an absolute path (every call then goes to dp).
+function gatePath(pave: string[]): string | null {
+  const at = pave.indexOf('--db')
+  const db = at >= 0 ? pave[at + 1] : process.env.DP_DB || `${process.env.HOME ?? ''}/.dp/dp.db`
+  return db !== undefined && db.startsWith('/') ? `${db}.hook-gate.json` : null
+}
+
+type Gate = { door: FrontDoor; tools: Set<string>; aliases: Set<string> }
+type Source = { path?: unknown; mtime_ms?: unknown }
+
+// The gate as it stands now; null (every call to dp) when it is missing, odd or
+// stale: the rules stamp holds another token, or a file it was made from (the
+// stamp, the paving switch, a trusted project file) has another time.
+async function readGate(path: string | null): Promise<Gate | null> {
+  if (path === null) return null
+  try {
+    const gate = JSON.parse(await readFile(path, 'utf8')) as { sources?: unknown; stamp?: unknown; tools?: unknown; aliases?: unknown }
+    const door = doorOf({ bash: gate })
+    const sources = gate.sources
+    if (door === null || !Array.isArray(sources) || sources.length === 0 || typeof gate.stamp !== 'string') return null
+    for (const source of sources as Source[]) {
+      if (typeof source?.path !== 'string') return null
+      const now = await stat(source.path).then(found => found.mtimeMs, () => null)
+      const made = source.mtime_ms
+      if (now === null ? made !== null : typeof made !== 'number' || Math.abs(now - made) > 1) return null
+    }
+    const stamp = await readFile((sources[0] as { path: string }).path, 'latin1').then(text => text.slice(0, 256), () => '')
+    if (stamp !== gate.stamp) return null
+    return { door, tools: lowered(gate.tools), aliases: lowered(gate.aliases) }
+  } catch {
+    return null
+  }
+}
+
+function lowered(names: unknown): Set<string> {
+  return new Set(Array.isArray(names) ? names.filter(name => typeof name === 'string').map(name => name.toLowerCase()) : [])
+}
+
+// Whether dp must see this call before it runs: the plugin's one decision (a superset of what
+// pave-check acts on: more calls to dp, never fewer).
+function asksFor(tool: string, args: unknown, gate: Gate | null): boolean {
+  if (gate === null || tool === INVALID_TOOL) return true
+  const names = [tool.toLowerCase(), OTHER_NAMES[tool] ?? tool.toLowerCase()]
+  if (names.some(name => gate.aliases.has(name))) return true
+  if (tool !== SHELL_TOOL) return names.some(name => gate.tools.has(name))
+  return asksDp((args as { command?: unknown } | null)?.command, gate.door)
+}
+
 function bounded(text: unknown): string {
   return typeof text === 'string' ? text.slice(0, MAX_OUTPUT_CHARS) : ''
 }
@@ -126,10 +192,12 @@ function failedPart(event: { type: string; properties?: unknown }) {
 
 export const DpPlugin: Plugin = async ({ directory }) => {
   const dp = await programs()
+  const gate = gatePath(dp.pave)
   const notes = new Map<string, string>() // callID → what dp tells the model after the result
   const refused = new Set<string>() // calls dp refused: their failure is dp's answer, not a desire
   const captured = new Set<string>()
   const systems = new Map<string, string>() // sessionID → the corrections up front
+  const held = new Map<string, { left: number; calls: object[] }>() // sessionID → the calls after its failure
 
   const capture = (payload: object) => ask(dp.capture, payload, CAPTURE_TIMEOUT_MS)
   const remember = <T>(calls: Set<T> | Map<T, string>, call: T, note?: string) => {
@@ -137,10 +205,33 @@ export const DpPlugin: Plugin = async ({ directory }) => {
     if (calls instanceof Map) calls.set(call, note ?? '')
     else calls.add(call)
   }
+  // A failure: dp-capture in line (its learned answer goes to the model), with the calls held
+  // before it, and the next FOLLOW_CALLS Bash calls of its session held for the fix.
+  const failed = (session: string, payload: object) => {
+    const before = held.get(session)?.calls ?? []
+    if (held.size >= MAX_SESSIONS) held.clear()
+    held.set(session, { left: FOLLOW_CALLS, calls: [] })
+    return capture(before.length ? [...before, payload] : payload)
+  }
+  // A success: nothing, unless it is a Bash call just after a failure; those go to dp-capture
+  // together (a JSON array, stored in order) once the last of them ran, or when the session idles.
+  const succeeded = (session: string, tool: string, payload: object) => {
+    const window = held.get(session)
+    if (tool !== SHELL_TOOL || window === undefined) return
+    window.calls.push(payload)
+    window.left -= 1
+    if (window.left <= 0) flush(session)
+  }
+  const flush = (session: string) => {
+    const calls = held.get(session)?.calls ?? []
+    held.delete(session)
+    if (calls.length) void capture(calls)
+  }
 
   const hooks: Hooks = {
     'tool.execute.before': async (input, output) => {
       try {
+        if (!asksFor(input.tool, output.args, await readGate(gate))) return
         const answer = await ask(dp.pave, {
           hook_event_name: 'tool.execute.before', tool: input.tool, args: output.args,
           session_id: input.sessionID, call_id: input.callID, cwd: directory,
@@ -171,11 +262,16 @@ export const DpPlugin: Plugin = async ({ directory }) => {
         }
         remember(captured, input.callID)
         const exit = (output.metadata as { exit?: unknown } | undefined)?.exit
-        const told = await capture({
+        const call = {
           hook_event_name: 'tool.execute.after', tool: input.tool, args: input.args, session_id: input.sessionID,
-          call_id: input.callID, cwd: directory, output: bounded(output.output),
-          exit: typeof exit === 'number' ? exit : null,
-        })
+          call_id: input.callID, cwd: directory, exit: typeof exit === 'number' ? exit : null,
+        }
+        // A failure (dp.agents.opencode.adapter: a command's non-zero exit, a made-up name) in line;
+        // a success's output dp-capture never reads.
+        if (input.tool !== INVALID_TOOL && !(input.tool === SHELL_TOOL && call.exit !== null && call.exit !== 0)) {
+          return succeeded(input.sessionID, input.tool, call)
+        }
+        const told = await failed(input.sessionID, { ...call, output: bounded(output.output) })
         // a learned answer to this failure: read by the model right after the result, like a note
         if (typeof told.note === 'string' && told.note !== '') output.output = `${output.output}\n\n${told.note}`
       } catch {
@@ -185,14 +281,19 @@ export const DpPlugin: Plugin = async ({ directory }) => {
 
     event: async ({ event }) => {
       try {
-        const failed = failedPart(event)
-        if (failed === undefined || captured.has(failed.callID)) return
-        remember(captured, failed.callID)
-        notes.delete(failed.callID)
-        if (refused.delete(failed.callID)) return
-        await capture({
-          hook_event_name: 'tool.error', tool: failed.tool, args: failed.args, session_id: failed.sessionID,
-          call_id: failed.callID, cwd: directory, error: failed.error,
+        if (event.type === 'session.idle') {
+          const session = (event.properties as { sessionID?: unknown } | undefined)?.sessionID
+          if (typeof session === 'string') flush(session)
+          return
+        }
+        const part = failedPart(event)
+        if (part === undefined || captured.has(part.callID)) return
+        remember(captured, part.callID)
+        notes.delete(part.callID)
+        if (refused.delete(part.callID)) return
+        await failed(part.sessionID, {
+          hook_event_name: 'tool.error', tool: part.tool, args: part.args, session_id: part.sessionID,
+          call_id: part.callID, cwd: directory, error: part.error,
         })
       } catch {
         // capture is best effort
