@@ -58,6 +58,11 @@ def test_the_installed_plugin_carries_the_mods_word_scan_and_finds_the_gate_besi
     door = json.loads(Path(env["DP_DB"] + ".hook-gate.json").read_text())
     assert "grep" in door["words"] and door["everything"] is False and door["stamp"]
     assert door["sources"][0]["path"].endswith("rules.changed")
+    checks = json.loads(subprocess.run([str(BIN / "dp"), "doctor", "--json"], capture_output=True, text=True, env=env,
+                                       cwd=tmp_path, timeout=120).stdout)["checks"]
+    assert any(check["message"].endswith("the plugin starts pave-check only for a call a rule, alias or paving word "
+                                         "can concern, and dp-capture only for a failure and the 5 Bash calls after it")
+               for check in checks if check["check"] == "agents"), checks
 
 
 def test_opencode_tool_names_are_dps_in_lower_case_but_the_ones_the_plugin_lists():

@@ -58,20 +58,51 @@ def installed_files(cwd: Path, db_path: Path) -> list[tuple[object, str, Path, d
 def check_agents(db_path: Path, cwd: Path, rules) -> list[Finding]:
     findings, agents_seen = [], {}
     for agent, scope, path, settings, error in installed_files(cwd, db_path):
-        if agent.has_role("doctor"):  # checked by its own doctor role (dp/agents/<agent>/doctor.py)
-            continue
         where = f"{agent.display}, {scope} scope ({path})"
+        if agent.has_role("doctor"):  # checked by its own doctor role (dp/agents/<agent>/doctor.py)
+            findings += _starts(agent, where, settings)
+            continue
         if settings is None:
             findings.append(Finding(CHECK, ERROR, f"{where}: {error}", "fix the file by hand"))
             continue
         agents_seen[agent.name] = agent
-        findings += _check_file(agent, scope, where, settings, cwd)
+        findings += _check_file(agent, scope, where, settings, cwd) + _starts(agent, where, settings)
     for agent, scope, path, command in installed_plugins(cwd, db_path):
         agents_seen[agent.name] = agent
         findings += _check_plugin(agent, scope, path, command, cwd)
+        findings.append(Finding(CHECK, OK, f"{agent.display}, {scope} scope ({path}): {_plugin_starts(db_path)}"))
     for agent in agents_seen.values():
         findings.append(_aliases(agent, rules))
     return findings
+
+
+def _starts(agent, where: str, settings: dict | None) -> list[Finding]:
+    """Which calls start a dp process under the agent's entries in ``settings``, read from the entries
+    themselves: dp writes these agents' per-call entries for every tool, so each such event starts
+    pave-check or dp-capture on every call (Claude Code's filters say their own, dp.doctor.reach)."""
+    from dp.agents.settings import dp_hooks, is_capture_hook, iter_hooks
+
+    if settings is None:
+        return []
+    pave = sorted({event for event, _, _ in dp_hooks(settings) if "session" not in event.lower()})
+    capture = sorted({event for event, _, hook in iter_hooks(settings) if is_capture_hook(hook)})
+    if not pave and not capture:
+        return []
+    said = [f"pave-check on {', '.join(pave)}"] if pave else []
+    said += [f"dp-capture on {', '.join(capture)}"] if capture else []
+    return [Finding(CHECK, OK, f"{where}: every tool call starts dp ({'; '.join(said)}): dp's entries for "
+                               f"{agent.display} match every tool")]
+
+
+def _plugin_starts(db_path: Path) -> str:
+    """What the plugin starts dp for: it decides from the hook gate as JSON (dp.hook.gate ``door``)."""
+    from dp.hook import gate
+
+    state = gate.state(db_path)
+    return ("the plugin starts pave-check only for a call a rule, alias or paving word can concern, and dp-capture "
+            "only for a failure and the 5 Bash calls after it" + (
+                "" if state == "fresh" else f"; the hook gate is {state}, so every call asks dp until a dp command "
+                                            "writes it (dp doctor --fix, or any rule change)"))
 
 
 def installed_plugins(cwd: Path, db_path: Path) -> list[tuple[object, str, Path, str]]:
