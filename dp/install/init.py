@@ -104,7 +104,7 @@ def plugin_by_default(agent, scope: str | None, explicit: Path | None) -> str | 
     """
     if explicit is not None or scope not in (None, "user") or (agent is not None and agent.name != get().name):
         return None
-    plugin = get().part("plugin")
+    plugin = get().role("plugin")
     return plugin.mods_load() if plugin is not None else None
 
 
