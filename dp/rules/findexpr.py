@@ -200,44 +200,48 @@ def translate_fd(command, table, source_text=None) -> tuple[str, list[str]]:
     pattern: dict = {"glob": None, "case": None, "ext": None}
     args, i = command.args, 0
     while i < len(args):
-        word = args[i].value
         if args[i].masked:
             raise Refusal(f"{args[i].raw!r} holds a construct dp does not read")
-        if not word.startswith("-") or word == "-":
+        if not args[i].value.startswith("-") or args[i].value == "-":
             positional.append(_literal(shell_value(args[i], pattern=True), "fd"))
             i += 1
             continue
-        name, has_value, inline = word.partition("=") if word.startswith("--") else (word[:2], "", word[2:])
-        if not word.startswith("--") and inline and not (_FD_PATTERN_FLAGS.get(name) or
-                                                         (table.flag(name) or {}).get("value")):
-            raise Refusal(f"fd {word}: grouped flags dp does not split")
-        value = None
-        takes = _FD_PATTERN_FLAGS.get(name, (table.flag(name) or {}).get("value", False))
-        if takes:
-            if inline or has_value:
-                value = inline if inline else word.split("=", 1)[1]
-            elif i + 1 < len(args):
-                i += 1
-                value = _literal(shell_value(args[i], pattern=True), name).literal
-            else:
-                raise Refusal(f"{name} without its value")
-        i += 1
+        name, value, i = _fd_option(args, i, table)
         if name in _FD_PATTERN_FLAGS:
             _fd_pattern_flag(name, value, pattern)
             continue
         entry = table.flag(name)
         if entry is None:
             raise Refusal(f"fd {name} has no known find equivalent")
-        if takes:
-            assert value is not None, "read above: a flag that takes a value was given one"
-            checked = check_value(entry["check"], Value(value, value), set(), table) if entry.get("check") else None
-            if entry.get("check") == "find-type" and value not in _FIND_TYPES:
-                raise Refusal(f"fd --type {value} has no find equivalent")
-            (globals_ if entry["to"][0] in ("-maxdepth", "-mindepth") else tests).extend(
-                expand(entry["to"], checked or Value(value, value)))
-        else:
+        if value is None:
             (options if entry.get("global") else globals_ if entry["to"] == ["-xdev"] else tests).extend(entry["to"])
+        else:
+            (globals_ if entry["to"][0] in ("-maxdepth", "-mindepth") else tests).extend(_fd_valued(entry, value, table))
     return _fd_assemble(options, globals_, tests, positional, pattern)
+
+
+def _fd_option(args, i: int, table) -> tuple[str, str | None, int]:
+    """(the option's name, its value or None when it takes none, the index after it) of the option at ``i``."""
+    word = args[i].value
+    name, has_value, inline = word.partition("=") if word.startswith("--") else (word[:2], "", word[2:])
+    if not word.startswith("--") and inline and not (_FD_PATTERN_FLAGS.get(name) or
+                                                     (table.flag(name) or {}).get("value")):
+        raise Refusal(f"fd {word}: grouped flags dp does not split")
+    if not _FD_PATTERN_FLAGS.get(name, (table.flag(name) or {}).get("value", False)):
+        return name, None, i + 1
+    if inline or has_value:
+        return name, inline if inline else word.split("=", 1)[1], i + 1
+    if i + 1 < len(args):
+        return name, _literal(shell_value(args[i + 1], pattern=True), name).literal, i + 2
+    raise Refusal(f"{name} without its value")
+
+
+def _fd_valued(entry: dict, value: str, table) -> list[str]:
+    """find's words for an fd option given ``value``, checked as the table says."""
+    checked = check_value(entry["check"], Value(value, value), set(), table) if entry.get("check") else None
+    if entry.get("check") == "find-type" and value not in _FIND_TYPES:
+        raise Refusal(f"fd --type {value} has no find equivalent")
+    return expand(entry["to"], checked or Value(value, value))
 
 
 def _fd_pattern_flag(name: str, value, pattern: dict) -> None:
@@ -256,18 +260,7 @@ def _fd_assemble(options, globals_, tests, positional, pattern):
 
     texts = [value.literal for value in positional]
     name_pattern, paths = (texts[0], texts[1:]) if texts else (None, [])
-    names = []
-    if name_pattern not in (None, "", "."):
-        if pattern["glob"]:
-            if "/" in name_pattern or "**" in name_pattern:
-                raise Refusal("a glob with '/' matches the whole path in fd")
-            glob = name_pattern
-        elif set(name_pattern) <= _PLAIN_WORD:
-            glob = f"*{name_pattern}*"
-        else:
-            raise Refusal(f"the regex {name_pattern!r} has no find -name equivalent")
-        ignore = pattern["case"] == "ignore" or (pattern["case"] is None and name_pattern == name_pattern.lower())
-        names += ["-iname" if ignore else "-name", shlex.quote(glob)]
+    names = _fd_name_test(name_pattern, pattern) if name_pattern not in (None, "", ".") else []
     if pattern["ext"] is not None:
         names += ["-iname", shlex.quote(f"*.{pattern['ext']}")]
     if any(path.startswith("-") or any(c in path for c in "*?[") for path in paths):
@@ -277,3 +270,19 @@ def _fd_assemble(options, globals_, tests, positional, pattern):
              *[word for word in tests if word != "-print0"], *names, *(["-print0"] if "-print0" in tests else [])]
     notes = ["note: find also lists hidden and .gitignored files, which fd skips"]
     return " ".join(words), notes
+
+
+def _fd_name_test(name_pattern: str, pattern: dict) -> list[str]:
+    """find's ``-name``/``-iname`` test for fd's pattern: a glob as it is, a plain word anywhere in the name."""
+    import shlex
+
+    if pattern["glob"]:
+        if "/" in name_pattern or "**" in name_pattern:
+            raise Refusal("a glob with '/' matches the whole path in fd")
+        glob = name_pattern
+    elif set(name_pattern) <= _PLAIN_WORD:
+        glob = f"*{name_pattern}*"
+    else:
+        raise Refusal(f"the regex {name_pattern!r} has no find -name equivalent")
+    ignore = pattern["case"] == "ignore" or (pattern["case"] is None and name_pattern == name_pattern.lower())
+    return ["-iname" if ignore else "-name", shlex.quote(glob)]
