@@ -78,8 +78,6 @@ def _reach_lines(rules) -> list[str]:
     aliases = [r.from_name for r in rules if r.match_kind == TOOL_ALIAS and agent.corrects(r.from_name, r.to_name)]
     unknown = sorted(name for name in aliases if not tools.is_possible_tool(name))
     known = sorted(name for name in aliases if tools.is_possible_tool(name))
-    bash = [r for r in rules if r.tool == BASH_TOOL and r.match_kind != TOOL_ALIAS]
-    params = [r for r in rules if r.tool and r.tool != BASH_TOOL]
     lines = []
     if unknown:
         lines.append(
@@ -89,6 +87,14 @@ def _reach_lines(rules) -> list[str]:
         )
     if known:
         lines.append(f"aliases of tools it has ({', '.join(known[:5])}) are blocked by PreToolUse")
+    return lines + _rewrite_lines(rules)
+
+
+def _rewrite_lines(rules) -> list[str]:
+    """What the Bash and tool-parameter rules do here: rewrite, or wait for a program that is missing."""
+    bash = [r for r in rules if r.tool == BASH_TOOL and r.match_kind != TOOL_ALIAS]
+    params = [r for r in rules if r.tool and r.tool != BASH_TOOL]
+    lines = []
     idle = _idle(bash)
     acting = [rule for rule in bash if all(rule is not r for r, _ in idle)]
     if acting:

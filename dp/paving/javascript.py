@@ -176,24 +176,9 @@ def write(target: dict, operation: Operation, project: dict, trusted: bool = Tru
 
         raise Reaches(f"{LOCAL_FIRST} (`{target['dlx']}` runs node_modules/.bin/{operation.script} before a download)")
     if name == "run":
-        parts = [target["run"], operation.script]
-        if operation.args:
-            separator = target.get("run_separator", "")
-            if not separator and target.get("strips_leading_dashdash") and operation.args[0] == "--":
-                separator = "--"
-            parts += [separator] if separator else []
-            parts += operation.args
-        return " ".join(parts)
+        return _write_run(target, operation)
     if name in ("exec", "exec_local", "dlx"):
-        if name == "exec":
-            name = "exec_local" if _is_local(operation.script, project) else "dlx"
-        if name == "exec_local" and target.get("exec_local_runs_scripts") and operation.script in project["scripts"]:
-            raise Skip(f"`{target[name]} {operation.script}` would run the package.json script "
-                       f"{operation.script!r}, not the program")
-        command = target.get(name)
-        if not command:
-            raise Skip(f"{project['flavour']} has no equivalent of this command")
-        return " ".join([command, operation.script, *operation.args])
+        return _write_exec(target, operation, project)
     if name == "update" and not any(canonical is None for _, canonical in operation.words):
         name = "update_all"
     command = target.get(name)
@@ -228,3 +213,29 @@ def script_call(command) -> tuple[str, list]:
     if operation.name != "run" or not operation.script.replace("-", "").replace(":", "").isalnum():
         raise Skip("")
     return operation.script, operation.args
+
+
+def _write_run(target: dict, operation: Operation) -> str:
+    """``run SCRIPT ARGS`` in the target's words, with the separator its run needs before the arguments."""
+    parts = [target["run"], operation.script]
+    if operation.args:
+        separator = target.get("run_separator", "")
+        if not separator and target.get("strips_leading_dashdash") and operation.args[0] == "--":
+            separator = "--"
+        parts += [separator] if separator else []
+        parts += operation.args
+    return " ".join(parts)
+
+
+def _write_exec(target: dict, operation: Operation, project: dict) -> str:
+    """A program run through the manager: the project's own copy (exec_local) or a download (dlx)."""
+    name = operation.name
+    if name == "exec":
+        name = "exec_local" if _is_local(operation.script, project) else "dlx"
+    if name == "exec_local" and target.get("exec_local_runs_scripts") and operation.script in project["scripts"]:
+        raise Skip(f"`{target[name]} {operation.script}` would run the package.json script "
+                   f"{operation.script!r}, not the program")
+    command = target.get(name)
+    if not command:
+        raise Skip(f"{project['flavour']} has no equivalent of this command")
+    return " ".join([command, operation.script, *operation.args])

@@ -43,28 +43,14 @@ def desires(
     *, opts: Shared,
 ) -> None:
     from dp.desires import query
-    from dp.errors import DpError
 
-    if before is not None and not purge:
-        raise DpError("--before goes with --purge: dp desires --purge --before 2026-01-31")
-    if purge and (since or tool or limit):
-        raise DpError("--purge deletes by date only: dp desires --purge [--before DATE]")
-    cutoff = query.parse_date(before, "--before") if before is not None else None
-    start = query.parse_since(since) if since else None
-    if (yes or dry_run) and not purge:
-        raise DpError(f"{'--yes' if yes else '--dry-run'} goes with --purge: dp desires --purge --dry-run")
+    _check_together(purge, before=before, filters=bool(since or tool or limit), yes=yes, dry_run=dry_run, team=team)
     if purge:
-        doomed = query.count_before(opts.store, cutoff)
-        if doomed and not dry_run:
-            what = f"{_events(doomed)}" + (f" from before {before}" if before else "") + f" in {opts.store}"
-            confirm_deletion(what, "dp desires --purge", yes)
-            doomed = query.purge_store(opts.store, cutoff)
-        _report_purge(doomed, before, opts.json, dry_run)
+        _purge(before, yes, dry_run, opts)
         return
+    start = query.parse_since(since) if since else None
     shown_limit = limit or (None if opts.json else DEFAULT_TEXT_LIMIT)
     if team:
-        if purge:
-            raise DpError("--purge deletes from your own store only: dp desires --purge (without --team)")
         _team(start, tool, shown_limit, opts)
         return
     events, total = query.latest_failures(opts.store, start, tool, shown_limit, with_total=not opts.json)
@@ -72,6 +58,32 @@ def desires(
         print_json(events)
     else:
         _print_events(events, total, filtered=bool(since or tool))
+
+
+def _check_together(purge: bool, *, before, filters: bool, yes: bool, dry_run: bool, team: bool) -> None:
+    """Refuse the options that go only with --purge, or never with it, in one line each."""
+    from dp.errors import DpError
+
+    if before is not None and not purge:
+        raise DpError("--before goes with --purge: dp desires --purge --before 2026-01-31")
+    if purge and filters:
+        raise DpError("--purge deletes by date only: dp desires --purge [--before DATE]")
+    if (yes or dry_run) and not purge:
+        raise DpError(f"{'--yes' if yes else '--dry-run'} goes with --purge: dp desires --purge --dry-run")
+    if purge and team:
+        raise DpError("--purge deletes from your own store only: dp desires --purge (without --team)")
+
+
+def _purge(before: str | None, yes: bool, dry_run: bool, opts: Shared) -> None:
+    from dp.desires import query
+
+    cutoff = query.parse_date(before, "--before") if before is not None else None
+    doomed = query.count_before(opts.store, cutoff)
+    if doomed and not dry_run:
+        what = f"{_events(doomed)}" + (f" from before {before}" if before else "") + f" in {opts.store}"
+        confirm_deletion(what, "dp desires --purge", yes)
+        doomed = query.purge_store(opts.store, cutoff)
+    _report_purge(doomed, before, opts.json, dry_run)
 
 
 def _team(start: str | None, tool: str | None, limit: int | None, opts: Shared) -> None:
