@@ -100,12 +100,15 @@ def plugin_by_default(agent, scope: str | None, explicit: Path | None) -> str | 
     Where the client loads mods the plugin's mod is the front door: an ordinary call starts no dp
     process, where the settings hooks start pave-check, PostToolBatch's and dp-capture's. The
     plugin is one person's (user scope), so a project or ``--settings`` install keeps the hooks;
-    ``--no-plugin`` keeps them too.
+    ``--no-plugin`` keeps them too. In a clone that commits the team's plugin, that plugin is the
+    one to run (``dp init`` registers it once trusted): a second dp plugin would run every hook twice.
     """
     if explicit is not None or scope not in (None, "user") or (agent is not None and agent.name != get().name):
         return None
     plugin = get().role("plugin")
-    return plugin.mods_load() if plugin is not None else None
+    if plugin is None or plugin.committed_plugin(Path.cwd()) is not None:
+        return None
+    return plugin.mods_load()
 
 
 def _lacks(agent, version: str | None) -> dict:
