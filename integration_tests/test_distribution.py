@@ -12,7 +12,7 @@ under that virtualenv's Python, so every dp, pave-check and dp-capture it starts
 one — which rightly warns that its hook lies in a temporary directory (test_readme.py takes that
 one warning out deliberately, see its INSTALL_WARNING).
 
-The build runs without isolation: the backend (setuptools) comes from the test extra, so these
+The build runs without isolation: the backend (hatchling) comes from the test extra, so these
 tests need no package index. For the same reason the virtualenv borrows this environment's
 dependencies through a .pth file; dp itself comes only from the wheel.
 """
@@ -91,7 +91,7 @@ def test_twine_check_passes_for_the_sdist_and_the_wheel(dist):
 def test_the_sdist_carries_what_the_wheel_build_needs(dist):
     with tarfile.open(dist["sdist"]) as archive:
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
-    expected = {"pyproject.toml", "README.md", "CHANGELOG.md", "MANIFEST.in", "mkdocs.yml", "docs/index.md",
+    expected = {"pyproject.toml", "README.md", "CHANGELOG.md", "mkdocs.yml", "docs/index.md",
                 *(f"migrations/{name}" for name in MIGRATIONS), *(f"dp/rules/tables/{name}" for name in TABLES)}
     assert expected <= names, sorted(expected - names)
 

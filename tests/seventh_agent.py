@@ -18,8 +18,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME, DISPLAY = "zed", "Zed Code"
-COPIED = ("dp", "migrations", "docs", "pyproject.toml", "setup.py", "mkdocs.yml", "mkdocs_agents.py", "README.md",
-          "MANIFEST.in")
+COPIED = ("dp", "migrations", "docs", "pyproject.toml", "mkdocs.yml", "mkdocs_agents.py", "README.md", "CHANGELOG.md",
+          "ARCHITECTURE.md")
 SKIPPED = shutil.ignore_patterns("__pycache__", "*.pyc", "node_modules")
 
 

@@ -22,6 +22,19 @@ def test_installed_package_ships_its_migrations(tmp_path):
     assert int(count) == len(list((ROOT / "migrations").glob("[0-9][0-9][0-9][0-9]_*.sql")))
 
 
+def test_the_migrations_are_found_in_one_place_beside_the_package(tmp_path):
+    """One lookup (dp/migrations) finds them in the installed package: in a checkout through the link to the
+    top-level migrations/, which is the only copy (pyproject.toml maps it into the wheel; no setup.py or
+    MANIFEST.in builds it)."""
+    code = "import dp; from dp.store.migrations import migrations_dir; print(dp.__file__); print(migrations_dir())"
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    package, directory = proc.stdout.split()
+    assert Path(directory) == Path(package).resolve().parent / "migrations"
+    assert (ROOT / "dp" / "migrations").resolve() == (ROOT / "migrations").resolve()
+    assert not (ROOT / "setup.py").exists() and not (ROOT / "MANIFEST.in").exists()
+
+
 def _built_wheel(source: Path, out: Path) -> set[str]:
     """The file names in the wheel PyPA's front end builds from ``source`` (without isolation: no index)."""
     proc = subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(out), str(source)],
@@ -33,8 +46,8 @@ def _built_wheel(source: Path, out: Path) -> set[str]:
 
 
 def test_the_wheel_ships_every_package_and_a_new_agents_folder_unlisted(tmp_path):
-    """Packages are found, not listed (setup.py), and an agent's non-Python files (the Claude Code mod, the
-    OpenCode plugin) ship by one glob: a seventh agent added as ARCHITECTURE.md says — its folder, a data
+    """Packages are found, not listed (pyproject.toml's wheel target is dp/), and an agent's non-Python files
+    (the Claude Code mod, the OpenCode plugin) ship with them: a seventh agent added as ARCHITECTURE.md says — its folder, a data
     folder inside it, one registry line — is in the wheel with no edit to pyproject.toml."""
     root = with_new_agent(tmp_path)
     (root / "dp" / "agents" / NAME / "plugin").mkdir(exist_ok=True)

@@ -1,8 +1,9 @@
 """Numbered SQL migrations, applied in order, recorded in ``PRAGMA user_version``.
 
 Files are named ``NNNN_description.sql``; file NNNN brings the schema to
-version NNNN. They ship inside the wheel as ``dp/migrations/`` and live at
-the top of a source checkout as ``migrations/``.
+version NNNN. They live at the top of the repository as ``migrations/`` and are
+read as ``dp/migrations`` everywhere: in a checkout that is a link to them, and the
+wheel holds the files under that name.
 """
 
 from __future__ import annotations
@@ -19,12 +20,12 @@ _ADD_COLUMN = re.compile(r"^\s*ALTER\s+TABLE\s+(\w+)\s+ADD\s+(?:COLUMN\s+)?(\w+)
 
 
 def migrations_dir() -> Path:
-    """The installed ``dp/migrations`` or, in a source checkout, ``migrations/``."""
-    package_root = Path(__file__).resolve().parent.parent
-    for candidate in (package_root / "migrations", package_root.parent / "migrations"):
-        if candidate.is_dir():
-            return candidate
-    raise FileNotFoundError(f"dp's migrations are missing (looked in {package_root}); reinstall dp")
+    """``dp/migrations``: in a wheel the files themselves, in a checkout (editable or not) the link
+    to the top-level ``migrations/`` the wheel was built from (pyproject.toml)."""
+    directory = Path(__file__).resolve().parent.parent / "migrations"
+    if not directory.is_dir():
+        raise FileNotFoundError(f"dp's migrations are missing (looked for {directory}); reinstall dp")
+    return directory
 
 
 def load_migrations(directory: Path | None = None) -> list[tuple[int, str, str]]:
