@@ -113,7 +113,7 @@ COMMANDS: dict[str, Command | Group] = {
                     ("--mcp", "--no-capture", "--plugin", "--yes")),
     "pave": Command(READS, "prints or writes the instructions an agent reads",
                     ("--agent", "--mode", "--output", "-o", "--permission", "--scope", "--settings"),
-                    ("--agents-md", "--claude-md", "--tasks", "--yes"),
+                    ("--agents-md", "--claude-md", "--include-personal", "--tasks", "--yes"),
                     {"--hook": WIDENS, "--mcp": WIDENS, "--plugin": WIDENS, "--unhook": NARROWS, "--unmcp": NARROWS},
                     widens_why="with --hook, --mcp or --plugin installs what acts on the agent's later calls"),
     "uninstall": Command(NARROWS, "takes dp's hooks out (and with --purge its data)", flags=("--purge", "--yes", "-y")),

@@ -113,7 +113,7 @@ def dry(run, tmp_path, db_path, *args, json_out=False, cwd=None):
 def test_pave_dry_run_shows_each_file_as_a_diff_and_changes_nothing(setup, tmp_path, db_path, home):
     run, project, _ = setup
     assert run("alias", "--cmd", "grep", "--replace", "rg").returncode == 0
-    shown = dry(run, tmp_path, db_path, "pave", "--agents-md", "--output", "AGENTS.md")
+    shown = dry(run, tmp_path, db_path, "pave", "--agents-md", "--include-personal", "--output", "AGENTS.md")
     assert shown.splitlines()[:4] == ["Dry run: nothing was written, created or run.",
                                       f"Store: {db_path} (would change)",
                                       f"       + install record: block in {project / 'AGENTS.md'}",
@@ -238,7 +238,7 @@ def test_every_dry_run_changes_nothing(setup, tmp_path, db_path, home, args):
     (project / ".dp" / "rules.toml").write_text('[[aliases]]\nfrom = "read_file"\nto = "Read"\n')
     assert run("alias", "--cmd", "grep", "--replace", "rg").returncode == 0
     assert run("init", "--agent", "claude").returncode == 0
-    assert run("pave", "--agents-md", "--output", "AGENTS.md").returncode == 0
+    assert run("pave", "--agents-md", "--include-personal", "--output", "AGENTS.md").returncode == 0
     dry(run, tmp_path, db_path, *[arg.format(collection=collection) for arg in args])
     assert claude_calls(bin_dir) == []
 

@@ -219,7 +219,7 @@ def test_doctor_checks_the_gemini_install_and_says_how_tool_name_aliases_reach_i
     assert "Gemini CLI rejects a tool name it does not know before any hook runs, so 1 tool-name alias" \
         in agents[2]["message"]
     assert agents[2]["status"] == "ok" and agents[2]["fix"] is None  # advice, not a problem: no fix beside ok
-    assert agents[2]["message"].endswith("dp pave --agents-md --agent gemini --output GEMINI.md)")
+    assert agents[2]["message"].endswith("dp pave --agents-md --agent gemini --include-personal --output GEMINI.md)")
     [hook] = [check for check in checks if check["check"] == "hook"]  # no Claude Code on this machine: nothing to fix
     assert hook["status"] == "ok" and hook["message"].startswith("no Claude Code found")
     assert "dp is installed for Gemini CLI" in hook["message"]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from cli_assertions import assert_one_line_error, into_a_closed_pipe
+from hook_support import programs_dir
 from task_projects import real_checkout
 
 SCRIPT = "while true; do\n  gt mol status | grep -q signaled && break\n  sleep 5\ndone"
@@ -80,6 +81,14 @@ EVERY_KIND = [
 ]
 
 
+@pytest.fixture
+def env(env, tmp_path):
+    """The tests' environment with ``gt`` on PATH (a real program under that name): the recipe's program is
+    there, so the rule acts and is taught (a rule that cannot act here is not: test_teach_only_what_acts)."""
+    directory = programs_dir(tmp_path / "agent-bin", gt="true")
+    return {**env, "PATH": f"{directory}{os.pathsep}{env['PATH']}"}
+
+
 @pytest.fixture(scope="module")
 def every_kind_store(tmp_path_factory):
     """One store with every kind of rule, made through `dp alias` once per module."""
@@ -116,7 +125,7 @@ def test_empty_store(dp, db_path):
     assert (proc.returncode, proc.stdout) == (0, "")
     assert proc.stderr.strip() == "No aliases configured. Add some with: dp alias <from> <to>"
     report = json.loads(dp("pave", "--agents-md", "--json").stdout)
-    assert report == {"status": "no_aliases", "count": 0, "rules": []}
+    assert report == {"status": "no_aliases", "count": 0, "rules": [], "left_out": []}
     assert not db_path.exists()  # printing the rules never creates the store
 
 
@@ -124,11 +133,11 @@ def test_output_twice_keeps_one_block_and_the_users_text(dp, every_kind, tmp_pat
     agents = tmp_path / "AGENTS.md"
     head, tail = "# Project rules\n\nBe nice.\n\n", "\n\n## Written by hand\nKeep this.\n"
     agents.write_text(f"{head}<!-- dp:begin -->\nstale\n<!-- dp:end -->{tail}")
-    first = dp("pave", "--agents-md", "--output", agents)
+    first = dp("pave", "--agents-md", "--include-personal", "--output", agents)
     assert first.returncode == 0, first.stderr
     assert first.stdout == f"{agents}: dp's block replaced (10 rules)\n"
     dp("alias", "write_file", "Write")
-    second = dp("pave", "--agents-md", "--output", agents, "--json")
+    second = dp("pave", "--agents-md", "--include-personal", "--output", agents, "--json")
     assert json.loads(second.stdout)["action"] == "replaced"
     text = agents.read_text()
     assert text.startswith(head + "<!-- dp:begin -->\n") and text.endswith("<!-- dp:end -->" + tail)
@@ -139,13 +148,13 @@ def test_output_twice_keeps_one_block_and_the_users_text(dp, every_kind, tmp_pat
 def test_output_creates_or_appends(dp, every_kind, tmp_path):
     new = tmp_path / "docs" / "CLAUDE.md"
     new.parent.mkdir()
-    assert json.loads(dp("pave", "--agents-md", "-o", new, "--json").stdout)["action"] == "created"
+    assert json.loads(dp("pave", "--agents-md", "--include-personal", "-o", new, "--json").stdout)["action"] == "created"
     assert new.read_text() == f"<!-- dp:begin -->\n{EXPECTED}<!-- dp:end -->\n"
     existing = tmp_path / "AGENTS.md"
     existing.write_text("# Mine\nno trailing newline")
-    assert json.loads(dp("pave", "--agents-md", "-o", existing, "--json").stdout)["action"] == "appended"
+    assert json.loads(dp("pave", "--agents-md", "--include-personal", "-o", existing, "--json").stdout)["action"] == "appended"
     assert existing.read_text() == f"# Mine\nno trailing newline\n\n<!-- dp:begin -->\n{EXPECTED}<!-- dp:end -->\n"
-    rerun = dp("pave", "--agents-md", "-o", existing)
+    rerun = dp("pave", "--agents-md", "--include-personal", "-o", existing)
     assert rerun.stdout == f"{existing}: dp's block already up to date (10 rules)\n"
 
 
@@ -154,14 +163,14 @@ def test_output_through_a_symlink_keeps_the_link(dp, every_kind, tmp_path):
     target.write_text("# Agents\n")
     link = tmp_path / "CLAUDE.md"
     link.symlink_to(target)
-    dp("pave", "--agents-md", "-o", link)
+    dp("pave", "--agents-md", "--include-personal", "-o", link)
     assert link.is_symlink() and "# Tool Name Corrections" in target.read_text()
 
 
 def test_stray_markers_are_an_error_that_changes_nothing(dp, every_kind, tmp_path):
     agents = tmp_path / "AGENTS.md"
     agents.write_text("<!-- dp:begin -->\nhalf a block\n")
-    assert_one_line_error(dp("pave", "--agents-md", "-o", agents), "markers")
+    assert_one_line_error(dp("pave", "--agents-md", "--include-personal", "-o", agents), "markers")
     assert agents.read_text() == "<!-- dp:begin -->\nhalf a block\n"
 
 
@@ -186,10 +195,10 @@ def test_tasks_without_rules_still_prints_the_tasks(dp, tmp_path):
 
 def test_empty_store_leaves_the_output_file_alone(dp, tmp_path):
     agents = tmp_path / "AGENTS.md"
-    proc = dp("pave", "--agents-md", "-o", agents)
+    proc = dp("pave", "--agents-md", "--include-personal", "-o", agents)
     assert proc.returncode == 0 and not agents.exists()
     agents.write_text("# Mine\n")
-    assert dp("pave", "--agents-md", "-o", agents).returncode == 0
+    assert dp("pave", "--agents-md", "--include-personal", "-o", agents).returncode == 0
     assert agents.read_text() == "# Mine\n"
 
 
@@ -197,10 +206,10 @@ def test_deleting_the_last_rule_empties_the_block_it_wrote(dp, tmp_path):
     agents = tmp_path / "AGENTS.md"
     agents.write_text("# Mine\n")
     dp("alias", "read_file", "Read")
-    dp("pave", "--agents-md", "-o", agents)
+    dp("pave", "--agents-md", "--include-personal", "-o", agents)
     assert "read_file" in agents.read_text()
     dp("alias", "--delete", "read_file")
-    proc = dp("pave", "--agents-md", "-o", agents, "--json")
+    proc = dp("pave", "--agents-md", "--include-personal", "-o", agents, "--json")
     assert proc.returncode == 0, proc.stderr
     report = json.loads(proc.stdout)
     assert (report["status"], report["action"]) == ("no_aliases", "replaced")
@@ -230,7 +239,7 @@ def test_claude_md_gets_an_agents_md_import_line_once(dp, tmp_path):
     project.mkdir()
     (project / "CLAUDE.md").write_bytes(b"# Team notes\r\nBe kind.")
     dp("alias", "read_file", "Read")
-    written = dp("pave", "--agents-md", "--output", "AGENTS.md", cwd=project)
+    written = dp("pave", "--agents-md", "--include-personal", "--output", "AGENTS.md", cwd=project)
     assert "Claude Code reads CLAUDE.md: add an @AGENTS.md import line with `dp pave --claude-md`" in written.stderr
     proc = dp("pave", "--claude-md", cwd=project)
     assert proc.returncode == 0, proc.stderr
@@ -238,7 +247,7 @@ def test_claude_md_gets_an_agents_md_import_line_once(dp, tmp_path):
     assert (project / "CLAUDE.md").read_bytes() == b"# Team notes\r\nBe kind.\r\n\r\n@AGENTS.md\r\n"
     again = dp("pave", "--claude-md", "--json", cwd=project)
     assert '"action": "present"' in again.stdout
-    assert "Claude Code reads CLAUDE.md" not in dp("pave", "--agents-md", "--output", "AGENTS.md", cwd=project).stderr
+    assert "Claude Code reads CLAUDE.md" not in dp("pave", "--agents-md", "--include-personal", "--output", "AGENTS.md", cwd=project).stderr
 
 
 def test_claude_md_is_created_when_missing(dp, tmp_path):

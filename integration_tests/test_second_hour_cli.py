@@ -244,7 +244,7 @@ def test_uninstall_never_deletes_a_committed_file_dp_created(dp, tmp_path, home)
     (repo / "src" / "main.py").write_text("print('hi')\n")
     (repo / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00binary")
     assert dp("alias", "read_file", "Read", cwd=repo).returncode == 0
-    for args in (["pave", "--agents-md", "--output", "AGENTS.md"], ["pave", "--agents-md", "--output", "CLAUDE.md"],
+    for args in (["pave", "--agents-md", "--include-personal", "--output", "AGENTS.md"], ["pave", "--agents-md", "--include-personal", "--output", "CLAUDE.md"],
                  ["pave", "--hook", "--scope", "project"]):
         proc = dp(*args, cwd=repo)
         assert proc.returncode == 0, proc.stderr
@@ -261,7 +261,7 @@ def test_uninstall_never_deletes_a_committed_file_dp_created(dp, tmp_path, home)
         assert "dp:begin" not in path.read_text() and "pave-check" not in path.read_text()
     assert _git(repo, "ls-files", "--deleted") == ""
     untracked = repo / "NOTES.md"  # a file dp created that nobody committed still goes, as before
-    assert dp("pave", "--agents-md", "--output", "NOTES.md", cwd=repo).returncode == 0
+    assert dp("pave", "--agents-md", "--include-personal", "--output", "NOTES.md", cwd=repo).returncode == 0
     proc = dp("uninstall", cwd=repo)
     assert "the file was dp's own and is deleted" in proc.stdout and not untracked.exists()
 

@@ -16,8 +16,8 @@ def set_up(dp, home, project):
     agents.write_bytes(b"# Notes\r\n\r\nmine\r\n")
     before = {path: path.read_bytes() for path in (settings, agents)}
     assert dp("alias", "read_file", "Read", cwd=project).returncode == 0
-    for args in (["init"], ["pave", "--agents-md", "--output", "AGENTS.md"],
-                 ["pave", "--agents-md", "--output", "CLAUDE.md"], ["pave", "--hook", "--scope", "local"]):
+    for args in (["init"], ["pave", "--agents-md", "--include-personal", "--output", "AGENTS.md"],
+                 ["pave", "--agents-md", "--include-personal", "--output", "CLAUDE.md"], ["pave", "--hook", "--scope", "local"]):
         proc = dp(*args, cwd=project)
         assert proc.returncode == 0, proc.stderr
     assert (project / "CLAUDE.md").exists() and (project / ".claude" / "settings.local.json").exists()

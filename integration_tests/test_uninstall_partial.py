@@ -14,7 +14,7 @@ def test_a_broken_file_is_one_error_and_the_rest_is_still_removed(dp, home, tmp_
     project = tmp_path / "project"
     (project / ".git").mkdir(parents=True)
     for args in (["alias", "read_file", "Read"], ["pave", "--hook", "--scope", "project"], ["pave", "--hook", "--scope", "local"],
-                 ["pave", "--agents-md", "--output", "AGENTS.md"]):
+                 ["pave", "--agents-md", "--include-personal", "--output", "AGENTS.md"]):
         assert dp(*args, cwd=project).returncode == 0
     project_settings = project / ".claude" / "settings.json"
     healthy = project_settings.read_text()

@@ -32,7 +32,7 @@ WRITERS = {
     "settings-project": ("project", ["pave", "--hook", "--scope", "project"], "pave-check"),
     "settings-local": ("local", ["pave", "--hook", "--scope", "local"], "pave-check"),
     "settings-custom": ("custom.json", ["pave", "--hook", "--settings", "{path}"], "pave-check"),
-    "agents-md": ("AGENTS.md", ["pave", "--agents-md", "--output", "{path}"], "dp:begin"),
+    "agents-md": ("AGENTS.md", ["pave", "--agents-md", "--include-personal", "--output", "{path}"], "dp:begin"),
     "makefile": ("Makefile", ["make", "--generate", "python", "--force", "--cwd", "{dir}"], ".PHONY"),
     "export": ("team.toml", ["aliases", "export", "-o", "{path}"], "[[aliases]]"),
 }

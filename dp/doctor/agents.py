@@ -207,4 +207,4 @@ def _aliases(agent, rules) -> Finding:
                    f"{agent.display} rejects a tool name it does not know before any hook runs, so {count} "
                    f"cannot block there; they reach the model as context at session start (and from "
                    f"{agent.instructions_file} with dp pave --agents-md --agent {agent.name} "
-                   f"--output {agent.instructions_file})")
+                   f"--include-personal --output {agent.instructions_file})")

@@ -354,9 +354,10 @@ def _context(options, event) -> str:
     try:
         if event.kind == "session_start":
             from dp.layers.effective import merge
+            from dp.rules.programs import acting_here
             from dp.store.read import all_rules
 
-            rules = merge(all_rules(conn) if conn is not None else [], project)
+            rules = acting_here(merge(all_rules(conn) if conn is not None else [], project), event.cwd)
             notices = project.notices() if project is not None else []
             _refresh_filters(options, conn)
             _start_team_sync(options)

@@ -97,7 +97,7 @@ def run(command: str, agent=None) -> dict:
     if "correction" in calls and blocking is not None:
         scenes = {"correction": _correction(blocking, calls["correction"]), **scenes}
     if "session_start" in calls:
-        scenes = {"session_start": _session_start(blocking, calls["session_start"]), **scenes}
+        scenes = {"session_start": _session_start(blocking, calls["session_start"], missing), **scenes}
     return {
         "ok": all(scene["ok"] for scene in scenes.values()),
         "rules": [f"{rule.from_name} → {rule.to_name}" for rule in rules],
@@ -164,12 +164,14 @@ def _context(result) -> str | None:
     return context if isinstance(context, str) else None
 
 
-def _session_start(blocking: Rule | None, result) -> dict:
-    """What the model is shown before its first turn: the corrections, one per line."""
+def _session_start(blocking: Rule | None, result, missing=()) -> dict:
+    """What the model is shown before its first turn: the corrections, one per line. The rewrite is taught
+    only where it acts: with its program ``missing`` here, its line must be absent."""
     context = _context(result) or ""
     lines = [line for line in context.splitlines()[1:] if line.strip()]
     named = REWRITE_RULE.from_name if blocking is None else blocking.from_name
-    ok = result.returncode == 0 and any(named in line for line in lines)
+    shown = any(named in line for line in lines)
+    ok = result.returncode == 0 and (not shown if blocking is None and missing else shown)
     return {"event": "SessionStart", "lines": lines, "exit_code": result.returncode,
             "error": result.error or _stderr(result), "seconds": round(result.seconds, 3), "ok": ok}
 

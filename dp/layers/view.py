@@ -18,6 +18,17 @@ def in_effect(db_path, directory: str | None = None, tool=None, command=None, ki
     return [rule for rule in rules if _matches(rule, tool, command, kind)], project
 
 
+def committed(rules) -> tuple[list, list]:
+    """``(rules a repository commits, the person's own)``: a rule is committed when it comes from the trusted
+    ``.dp/rules.toml`` (source ``project``); the store's (``user``) and ``.dp/rules.local.toml``'s (``local``,
+    kept out of git) are one person's. ``dp pave --agents-md --output`` writes the first into a file a team
+    commits, the second only with ``--include-personal``: an ``Edit`` path rewrite under one person's home
+    is nobody else's rule."""
+    from dp.layers.locate import PROJECT
+
+    return [rule for rule in rules if rule.source == PROJECT], [rule for rule in rules if rule.source != PROJECT]
+
+
 def layers_for(db_path, directory: str | None = None):
     """The project layers for ``directory``, trust read from the store at ``db_path`` (missing: none trusted)."""
     from dp.store import open_readonly

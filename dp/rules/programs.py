@@ -40,3 +40,14 @@ def missing_programs(rule: Rule, programs=None) -> list[str]:
 
         programs = Programs()
     return [program for program in rule_programs(rule) if not programs.where(program)]
+
+
+def acting_here(rules, cwd: str = "") -> list:
+    """The ``rules`` the hook would apply in ``cwd`` with this process's PATH: those whose programs are all
+    there. What the model is taught (session start, ``dp pave --agents-md``) lists only these: the hook leaves
+    ``find`` as typed where ``fd`` is missing, so "Use `fd` instead of `find`" would teach a command that
+    fails (``fd: command not found``). One judgement for both, ``missing_programs``."""
+    from dp.shell.programs import Programs
+
+    programs = Programs(cwd=cwd)
+    return [rule for rule in rules if not missing_programs(rule, programs)]

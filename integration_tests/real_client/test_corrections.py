@@ -52,7 +52,7 @@ def test_agents_md_reaches_the_model_through_the_claude_md_import(client):
     client.init()
     client.dp("alias", "read_file", "Read", "--message", "Read is the file tool here")
     (client.project / "CLAUDE.md").write_text("Project rules follow.\n")
-    client.dp("pave", "--agents-md", "--output", "AGENTS.md")
+    client.dp("pave", "--agents-md", "--include-personal", "--output", "AGENTS.md")
     client.dp("pave", "--claude-md")
     session = client.run([])
     assert "Project rules follow." in session.opening

@@ -117,7 +117,7 @@ def test_dp_pave_agents_md_is_the_agents_md_codex_reads(codex):
     codex.init()
     codex.dp("alias", "--cmd", "grep", "--replace", "rg", "-m", "rg is installed here and respects .gitignore")
     (codex.project / "AGENTS.md").write_text("# House rules\n\nRun the tests before you commit.\n")
-    codex.dp("pave", "--agents-md", "--output", "AGENTS.md")
+    codex.dp("pave", "--agents-md", "--include-personal", "--output", "AGENTS.md")
     session = codex.run([[shell("echo hi")]])
 
     assert "Run the tests before you commit." in session.opening

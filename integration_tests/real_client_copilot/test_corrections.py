@@ -60,7 +60,7 @@ def test_the_instructions_file_carries_the_corrections(copilot, instructions):
     copilot.init("--agent", "copilot")
     copilot.dp("alias", "read_file", "Read", "--message", "view is the file tool here")
     (copilot.project / ".github").mkdir()
-    copilot.dp("pave", "--agents-md", "--agent", "copilot", "--output", instructions)
+    copilot.dp("pave", "--agents-md", "--include-personal", "--agent", "copilot", "--output", instructions)
     (copilot.user_hooks / "dp.json").unlink()  # only the file speaks now: no session-start context
     session = copilot.run([])
 

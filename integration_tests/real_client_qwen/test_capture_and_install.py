@@ -85,7 +85,7 @@ def test_dp_doctor_checks_the_installed_hook_with_a_sample_call_in_qwens_json(qw
     assert installed["status"] == "ok" and "a sample call took" in installed["message"]
     aliases = next(finding for finding in lines if "tool-name alias" in finding["message"])
     assert "rejects a tool name it does not know before any hook runs" in aliases["message"]
-    assert "dp pave --agents-md --agent qwen --output QWEN.md" in aliases["message"]
+    assert "dp pave --agents-md --agent qwen --include-personal --output QWEN.md" in aliases["message"]
 
 
 def test_dp_doctor_live_runs_the_users_qwen_and_shows_what_the_model_read(qwen):

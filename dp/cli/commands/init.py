@@ -191,6 +191,8 @@ def _session_lines(scene: dict | None) -> list[str]:
         return []
     if not scene["ok"]:
         return [f"session starts: the model is NOT shown the corrections (exit {scene['exit_code']}) {scene['error']}".rstrip()]
+    if not scene["lines"]:  # the sample rewrite's program is missing: taught only where it acts
+        return ["session starts: nothing to tell the model (a rule whose program is missing here is not taught)"]
     return ["session starts: the model is shown the corrections", *(f"  {line}" for line in scene["lines"])]
 
 

@@ -72,6 +72,10 @@ def pave(
         None, "--output", "-o", metavar="FILE", help="With --agents-md: write them into FILE between dp's markers."
     ),
     tasks: bool = typer.Option(False, "--tasks", help="With --agents-md: add a '# Project Tasks' section."),
+    include_personal: bool = typer.Option(
+        False, "--include-personal",
+        help="With --agents-md --output: write your own rules too (your store's, .dp/rules.local.toml's).",
+    ),
     import_line: bool = typer.Option(False, "--claude-md", help="Add an @AGENTS.md import line to ./CLAUDE.md."),
     hook: bool = typer.Option(False, "--hook", help="Install the PreToolUse hook in Claude Code's settings."),
     unhook: bool = typer.Option(False, "--unhook", help="Remove dp's hook entries (nothing else)."),
@@ -94,11 +98,11 @@ def pave(
     hook_options = _hook_options(scope, settings, permission, mode, agent)
     if chosen == "--agents-md":  # the instructions in that agent's tool names (GEMINI.md …)
         hook_options = [name for name in hook_options if name != "--agent"]
-    _check_options(chosen, output is not None or tasks, hook_options)
+    _check_options(chosen, output is not None or tasks or include_personal, hook_options)
     if import_line:
         _import_line(opts)
     elif agents_md:
-        _agents_md(opts, output, tasks, agent)
+        _agents_md(opts, output, tasks, agent, include_personal)
     elif mcp or unmcp:
         _mcp_change(opts, mcp, scope)
     elif plugin:
@@ -137,7 +141,7 @@ def _check_options(chosen: str, agents_md_options: bool, hook_options: list[str]
     from dp.errors import DpError
 
     if chosen != "--agents-md" and agents_md_options:
-        raise DpError("--output and --tasks go with --agents-md")
+        raise DpError("--output, --tasks and --include-personal go with --agents-md")
     if chosen in ("--agents-md", "--claude-md") and hook_options:
         raise DpError(f"{hook_options[0]} goes with --hook or --unhook")
     not_mcp = set(hook_options) - {"--scope"}
@@ -149,7 +153,8 @@ def _check_options(chosen: str, agents_md_options: bool, hook_options: list[str]
         raise DpError("--permission and --mode are options of --hook")
 
 
-def _agents_md(opts: Shared, output: Path | None, tasks: bool, agent_name: str | None = None) -> None:
+def _agents_md(opts: Shared, output: Path | None, tasks: bool, agent_name: str | None = None,
+               include_personal: bool = False) -> None:
     from dp.install import agents_md
     from dp.install.hook import agent_named
     from dp.layers.view import in_effect
@@ -158,6 +163,8 @@ def _agents_md(opts: Shared, output: Path | None, tasks: bool, agent_name: str |
     rules, project = in_effect(opts.store, str(Path.cwd()))
     for text in project.notices() if project is not None else ():
         note(f"dp: {text}")
+    in_effect_count = len(rules)
+    rules, left_out = _taught(rules, output is not None and not include_personal)
     if agent_name is not None:
         rules = agent_named(agent_name).spelled_rules(rules)
     from dp.layers.trusting import repository_trusted
@@ -168,17 +175,50 @@ def _agents_md(opts: Shared, output: Path | None, tasks: bool, agent_name: str |
 
         extra = "\n".join(part for part in (extra, tasks_markdown(Path.cwd())) if part)
     result = agents_md.generate(rules, extra, output, store=opts.store)
-    if not rules and not opts.json:
+    result["left_out"] = left_out
+    if not in_effect_count and not opts.json:
         note(agents_md.EMPTY_NOTE)
     if opts.json:
         print_json(result)
-    elif output is not None:
+        return
+    for line in _left_out_lines(left_out):
+        note(line)
+    if output is not None:
         if rules or result["action"] != "unchanged":
             count = len(rules)
             status(f"{output}: {_ACTION_TEXT[result['action']]} ({count} rule{'s' if count != 1 else ''})")
         _import_hint(Path(output))
     else:
         typer.echo(result.get("markdown", ""), nl=False)
+
+
+def _taught(rules: list, committed_only: bool) -> tuple[list, list]:
+    """The rules the Markdown lists, and ``{"rule", "source", "why"}`` for each left out: a rule that cannot
+    act here (its program is not on PATH: the hook leaves the command as typed, ``dp.rules.programs``) and,
+    for a file (``committed_only``), a rule of the person's own (``dp.layers.view.committed``)."""
+    from dp.layers.view import committed
+    from dp.rules.programs import acting_here, missing_programs
+    from dp.rules.wording import rule_line
+
+    acting = acting_here(rules, str(Path.cwd()))
+    left_out = [{"rule": rule_line(rule), "source": rule.source,
+                 "why": f"cannot act here: {', '.join(missing_programs(rule))} not on PATH"}
+                for rule in rules if rule not in acting]
+    if committed_only:
+        acting, personal = committed(acting)
+        left_out += [{"rule": rule_line(rule), "source": rule.source, "why": "personal"} for rule in personal]
+    return acting, left_out
+
+
+def _left_out_lines(left_out: list[dict]) -> list[str]:
+    """One line for the personal rules left out, one per rule that cannot act here."""
+    personal = [item for item in left_out if item["why"] == "personal"]
+    lines = [f"dp: not taught, {item['why']}: {item['rule']}" for item in left_out if item["why"] != "personal"]
+    if personal:
+        count = len(personal)
+        lines.append(f"dp: {count} personal rule{'s' if count != 1 else ''} (your store, .dp/rules.local.toml) "
+                     "left out of a file a team may commit; --include-personal writes them too")
+    return lines
 
 
 def _import_line(opts: Shared) -> None:
