@@ -176,6 +176,7 @@ def _keep_trust(db_path, path: str, before: bytes | None, after: bytes) -> bool:
     created for them (every line of it is theirs); an untrusted file stays untrusted. Whether it trusted."""
     import hashlib
 
+    from dp.layers import since
     from dp.store import Store
     from dp.store.read import read_or_empty
     from dp.store.trust import FILE, record, records
@@ -184,8 +185,10 @@ def _keep_trust(db_path, path: str, before: bytes | None, after: bytes) -> bool:
     real = os.path.realpath(path)
     trusted = (read_or_empty(db_path, lambda conn: records(conn, root)) or {}) if before is not None else {}
     if before is None or trusted.get(real) == hashlib.sha256(before).hexdigest():
+        digest = hashlib.sha256(after).hexdigest()
         with Store.open(db_path) as store:
-            record(store, root, [(FILE, real, hashlib.sha256(after).hexdigest())])
+            record(store, root, [(FILE, real, digest)])
+            since.refresh(db_path, store.conn, [(real, digest)])  # what dp trust --show compares with
         return True
     return False
 

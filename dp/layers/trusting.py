@@ -40,19 +40,26 @@ def layers_here(db_path, directory) -> tuple:
     return root, layers_for(db_path, directory)
 
 
-def describe(root: str, project, plugins=(), trusted: bool = False) -> list[str]:
+def describe(root: str, project, plugins=(), trusted: bool = False, before: dict | None = None) -> list[str]:
     """Everything trusting ``root`` would let act, in words, as ``dp trust --show`` prints it: each
     layer file with its rules and its other tables, each committed plugin (``plugins``: ``(agent,
-    pins.Pinned, state)``) with its files, and the repository itself (``trusted``: already)."""
-    from dp.rules.wording import rule_line
-
+    pins.Pinned, state)``) with its files, and the repository itself (``trusted``: already). A file
+    that changed since it was trusted shows what changed in its rules, when ``before`` (its path →
+    the rules as trusted, ``trusted_before``) has them."""
     lines = []
     for layer in project.layers if project is not None else []:
         file = layer.file
-        lines.append(f"{file.path} ({_state_words(layer.state)}):")
+        stopped = ": none of its rules acts for you until you trust it again" if layer.state == CHANGED else ""
+        lines.append(f"{file.path} ({_state_words(layer.state)}{stopped}):")
         if file.problem:
             lines.append(f"  {file.problem}")
-        entries = [(rule.line, f"{_scope(rule)}{rule_line(rule)}") for rule in file.rules]
+        old = (before or {}).get(file.path)
+        if layer.state == CHANGED and old is not None:
+            lines.append("  since you trusted it:")
+            lines += [f"  {line}" for line in since_words(old, file.rules)]
+            lines += [f"  line {line}: {text}" for line, text in tables(layer)]
+            continue
+        entries = [(rule.line, in_words(rule)) for rule in file.rules]
         entries += tables(layer)
         lines += [f"  line {line}: {text}" for line, text in sorted(entries, key=lambda entry: entry[0])]
         if not entries and not file.problem:
@@ -68,6 +75,36 @@ def describe(root: str, project, plugins=(), trusted: bool = False) -> list[str]
                  f"{'' if trusted else 'after dp trust, '}project paving may run its own programs here "
                  "(its .venv, node_modules/.bin, another runner's tasks)")
     return lines
+
+
+def in_words(rule) -> str:
+    """One rule of a layer file as ``dp trust --show`` says it: what it is about, then the rule."""
+    from dp.rules.wording import rule_line
+
+    return f"{_scope(rule)}{rule_line(rule)}"
+
+
+def since_words(before: list, after: list) -> list[str]:
+    """The change of a file's rules from ``before`` (as trusted) to ``after``, in words (``dp.layers.since``)."""
+    from dp.layers.since import changes
+
+    return changes(before, after, in_words)
+
+
+def trusted_before(db_path, root: str, project) -> dict:
+    """``{path: the rules as trusted}`` for each layer of ``project`` that changed since it was trusted and
+    whose trusted copy dp kept (``dp.layers.since``); a record made before dp kept copies has none."""
+    from dp.layers.since import trusted_rules
+
+    records = _records(db_path, root)
+    found = {}
+    for layer in project.layers if project is not None else []:
+        recorded = records.get(layer.file.real)
+        if layer.state == CHANGED and recorded:
+            rules = trusted_rules(db_path, recorded)
+            if rules is not None:
+                found[layer.file.path] = rules
+    return found
 
 
 def show(db_path, directory, plugins=()) -> tuple:
@@ -161,7 +198,7 @@ def trust(db_path, directory, plugins=()) -> list[dict]:
     (``plugins``: ``(agent, directory)``) as they are now; one report per file, per plugin, then
     one for the repository. Nothing is trusted when a file is broken or not the repository's, or
     a plugin cannot be pinned."""
-    from dp.layers import pins
+    from dp.layers import pins, since
     from dp.store import Store
     from dp.store.trust import FILE, PLUGIN, REPOSITORY, REPOSITORY_KIND, record, records
 
@@ -182,6 +219,7 @@ def trust(db_path, directory, plugins=()) -> list[dict]:
         record(store, real_root, [(REPOSITORY_KIND, REPOSITORY, ""),
                                   *((FILE, layer.file.real, layer.file.sha256) for layer in layers),
                                   *((PLUGIN, pin.real, pin.sha256) for _, pin in pinned)])
+        since.refresh(db_path, store.conn, [(layer.file.real, layer.file.sha256) for layer in layers])
     repository = {"source": REPOSITORY_SOURCE, "path": root, "was": TRUSTED if REPOSITORY in was else "untrusted",
                   "state": TRUSTED}
     plugin_reports = [{"source": PLUGIN_SOURCE, "agent": agent, "path": pin.path, "files": len(pin.files),
@@ -193,12 +231,14 @@ def trust(db_path, directory, plugins=()) -> list[dict]:
 def untrust(db_path, directory) -> list[dict]:
     """Forget every trust given in ``directory``'s repository: itself, its files and its plugins
     (present or not)."""
+    from dp.layers import since
     from dp.store import Store
     from dp.store.trust import PLUGIN, REPOSITORY_KIND, forget
 
     root, _ = layers_here(db_path, directory)
     with Store.open(db_path) as store:
         rows = forget(store, os.path.realpath(root))
+        since.refresh(db_path, store.conn, [])
     names = {os.path.realpath(os.path.join(root, relative)): (source, os.path.join(root, relative))
              for source, relative in FILES}
     forgotten = []

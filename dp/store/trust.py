@@ -88,6 +88,11 @@ def record(store, root: str, entries) -> None:
                                [(root, path, sha256, now, kind) for kind, path, sha256 in entries])
 
 
+def recorded_hashes(conn) -> set[str]:
+    """Every SHA-256 a trust record names (the copies ``dp.layers.since`` keeps are named by them)."""
+    return {row[0] for row in conn.execute(f"SELECT DISTINCT sha256 FROM {TABLE}")}
+
+
 def forget(store, root: str) -> list[tuple[str, str]]:
     """Drop every record of the repository ``root``; the ``(kind, path)`` that had one."""
     with store.transaction(rules=True):

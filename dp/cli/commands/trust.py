@@ -26,7 +26,8 @@ through uv run. After dp trust it is (dp paving says which case applies).
 
 \b
 Examples:
-  dp trust --show     everything it would let act, in words (nothing is trusted)
+  dp trust --show     everything it would let act, in words (nothing is trusted);
+                      for a file changed since you trusted it, what changed in its rules
   dp trust
   dp untrust
 """
@@ -83,12 +84,15 @@ def _show(opts: Shared, plugins) -> None:
     from dp.layers import trusting
 
     root, project, pinned, trusted = trusting.show(opts.store, opts.directory, plugins)
+    before = trusting.trusted_before(opts.store, root, project)
     if not opts.json:
-        typer.echo("\n".join(trusting.describe(root, project, pinned, trusted)))
+        typer.echo("\n".join(trusting.describe(root, project, pinned, trusted, before)))
         return
     layers = project.layers if project is not None else []
     print_json([*({**layer.to_dict(), "rules_in_words": _words(layer),
-                   "tables": [{"line": line, "in_words": text} for line, text in trusting.tables(layer)]}
+                   "tables": [{"line": line, "in_words": text} for line, text in trusting.tables(layer)],
+                   **({"since_trusted": trusting.since_words(before[layer.file.path], layer.file.rules)}
+                      if layer.file.path in before else {})}
                   for layer in layers),
                 *({"source": trusting.PLUGIN_SOURCE, "agent": agent, "path": pin.path, "state": state,
                    "sha256": pin.sha256, "problem": pin.problem,
