@@ -23,7 +23,8 @@ def python_project(root, text, *files):
     [
         ("[tool.pdm.scripts]\ntest = 'pytest -q'\n", (), "test", ["pdm", "run", "test", "-x"]),
         ("[tool.poetry]\nname = 'x'\n[tool.poetry.scripts]\nserve = 'x:main'\n", (), "serve", ["poetry", "run", "serve", "-x"]),
-        ("[project]\nname = 'x'\n[project.scripts]\ncli = 'x:main'\n", ("uv.lock",), "cli", ["uv", "run", "cli", "-x"]),
+        ("[project]\nname = 'x'\n[project.scripts]\ncli = 'x:main'\n[build-system]\nrequires = ['hatchling']\n",
+         ("uv.lock", "x.py"), "cli", ["uv", "run", "cli", "-x"]),
         ("[tool.uv]\n[tool.poe.tasks]\ndocs = 'mkdocs build'\n", (), "docs", ["uv", "run", "poe", "docs", "-x"]),
     ],
 )

@@ -55,7 +55,9 @@ def test_poetry_scripts_run_through_poetry(tmp_path):
 
 @pytest.mark.parametrize("tool_uv, files", [("[tool.uv]\ndev-dependencies = []\n", ()), ("", ("uv.lock",))])
 def test_project_scripts_run_through_uv_with_tool_uv_or_uv_lock(tmp_path, tool_uv, files):
-    runners = project(tmp_path, f'[project]\nname = "demo"\n[project.scripts]\ndemo = "demo:main"\n{tool_uv}', *files)
+    build = '[build-system]\nrequires = ["hatchling"]\nbuild-backend = "hatchling.build"\n'
+    runners = project(tmp_path, f'[project]\nname = "demo"\n[project.scripts]\ndemo = "demo:main"\n{tool_uv}{build}',
+                      "demo.py", *files)
     uv = runners["uv"]
     assert uv.task("demo").argv == ("uv", "run", "demo")
     assert uv.task("demo").kind == "entry point"
@@ -104,11 +106,28 @@ def test_workspace_member_uses_the_lockfile_at_the_workspace_root(tmp_path, lock
     (tmp_path / lockfile).write_text("")
     member = tmp_path / "packages" / "cli"
     member.mkdir(parents=True)
-    (member / "pyproject.toml").write_text('[project]\nname = "cli"\n[project.scripts]\ncli = "cli:main"\n')
+    (member / "pyproject.toml").write_text('[project]\nname = "cli"\n[project.scripts]\ncli = "cli:main"\n'
+                                           '[build-system]\nrequires = ["hatchling"]\nbuild-backend = "hatchling.build"\n')
+    (member / "cli.py").write_text("def main():\n    pass\n")
     runners = {runner.name: runner for runner in python.detect(member, tmp_path)}
     assert list(runners) == [manager]
     assert runners[manager].task("cli").argv == (manager, "run", "cli")
     assert f"../../{lockfile}" in runners[manager].reason
+
+
+@pytest.mark.parametrize("text, files, listed", [
+    ('[project]\nname = "d"\n[project.scripts]\nd = "d:main"\n[tool.uv]\n', ("d.py",), False),  # uv builds nothing
+    ('[project]\nname = "d"\n[project.scripts]\nd = "d:main"\n[tool.uv]\npackage = true\n', ("d.py",), True),
+    ('[project]\nname = "d"\n[project.scripts]\nd = "gone.cli:main"\n[tool.uv]\npackage = true\n', ("d.py",), False),
+    ('[project]\nname = "d"\n[project.scripts]\nd = "ext:main"\n[tool.uv]\npackage = true\n[tool.maturin]\n', (), True),
+    ('[project]\nname = "d"\n[project.scripts]\nd = "d:main"\n[tool.pdm]\ndistribution = false\n', ("d.py",), False),
+    ('[project]\nname = "d"\n[project.scripts]\nd = "d:main"\n[tool.poetry]\npackage-mode = false\n', ("d.py",), False),
+    ('[project]\nname = "d"\n[project.scripts]\nd = "d:main"\n[tool.poetry]\n', ("d.py",), True),
+])
+def test_an_entry_point_is_a_task_only_where_the_manager_builds_it_from_a_module_here(tmp_path, text, files, listed):
+    runners = project(tmp_path, text, *files)
+    (runner,) = runners.values()
+    assert (runner.task("d") is not None) == listed
 
 
 def test_lockfile_above_the_project_root_is_not_consulted(tmp_path):
