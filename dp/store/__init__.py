@@ -21,16 +21,23 @@ the capture hook's writer. The hook reads the store directly through
 ``read`` — a primary-key lookup and one indexed query — because nothing
 between it and ``sqlite3`` may cost it time.
 
-Tables and the modules that hold their SQL:
+Tables and the modules that hold their SQL (tests/test_maps.py holds this table to the tables a
+store migrated from ``migrations/`` has):
 
 ==================  =====================================================
 ``aliases_v3``      ``read`` (the hook's lookups), ``write`` (``Store``:
                     the CLI's reads and writes)
+``shadow_rules``    ``read`` (the hook), ``write`` (rules that only record
+                    what they would do: ``dp alias --shadow``)
 ``recipe_programs`` ``read`` (the hook), ``write`` (kept with recipe rules)
 ``installs``        ``installs`` (where dp wrote itself into user files)
 ``desires``         ``desires`` (captured tool calls)
+``actions``         ``actions`` (what dp did to agents' calls: ``dp stats``)
+``learned``         ``learned`` (answers learned from what agents ran next)
+``learned_told``    ``learned`` (which session heard which answer)
 ``project_trust``   ``trust`` (which project rule files, with which content,
-                    this user trusts: ``dp trust``)
+                    in which repository, this user trusts: ``dp trust``;
+                    ``project_trust_by_root`` while migration 0006 ran)
 schema version      ``migrations`` (``PRAGMA user_version``)
 ==================  =====================================================
 
