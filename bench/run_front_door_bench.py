@@ -46,14 +46,7 @@ os.environ.setdefault("DP_TESTS_CACHE", str(Path.home() / ".cache" / "dp-tests")
 from corpus import commands as read_commands  # noqa: E402
 from real_client.claude_install import ensure_installed, version  # noqa: E402
 from real_client.client_support import BIN, RealClient  # noqa: E402
-from real_client.front_door_support import (  # noqa: E402
-    asked,
-    hook_answers,
-    hook_seconds,
-    mod_decisions,
-    recorded,
-    user_with_rules,
-)
+from real_client.front_door_support import asked, hook_answers, hook_seconds, mod_decisions, recorded, user_with_rules  # noqa: E402
 from real_managers import install_manager  # noqa: E402
 
 from dp.agents.claude.fake_api import bash  # noqa: E402

@@ -9,13 +9,7 @@ import subprocess
 import pytest
 
 from dp.errors import DpError
-from dp.project.makefiles import (
-    LANGUAGES,
-    TEMPLATES,
-    makefile_destination,
-    render_makefile,
-    write_makefile,
-)
+from dp.project.makefiles import LANGUAGES, TEMPLATES, makefile_destination, render_makefile, write_makefile
 
 SEED_TARGETS = {
     "python": {"default", "fix", "format", "lint", "test"},

@@ -11,13 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from dp.recipes.loader import (
-    EXIT_INVALID,
-    MAX_RECIPE_BYTES,
-    RecipeError,
-    load_yaml,
-    read_recipe_text,
-)
+from dp.recipes.loader import EXIT_INVALID, MAX_RECIPE_BYTES, RecipeError, load_yaml, read_recipe_text
 
 
 def refused(call) -> RecipeError:

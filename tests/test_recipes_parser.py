@@ -9,13 +9,7 @@ import pytest
 
 from dp.hook import HOOK_TIMEOUT_SECONDS
 from dp.recipes import model
-from dp.recipes.parser import (
-    RecipeError,
-    load_recipe,
-    parse_assignment,
-    parse_recipe_text,
-    resolve_recipe_argument,
-)
+from dp.recipes.parser import RecipeError, load_recipe, parse_assignment, parse_recipe_text, resolve_recipe_argument
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "recipes"
 

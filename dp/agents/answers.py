@@ -5,18 +5,9 @@
 the very command the agent starts. Not on the hook's path: adapters import this inside ``read_answer``.
 """
 
-import json
 
 from dp.agents.base import ASK, BLOCK, CONTEXT, DENY, NOTHING, REWRITE, Decision
-
-
-def json_object(text: str) -> dict:
-    """The JSON object a hook printed ({} for anything else): what ``read_answer`` reads."""
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
+from dp.jsonobject import json_object as json_object  # re-exported: read_answer's reader
 
 
 def hook_specific_answer(status: int, stdout: str, stderr: str, rewrites: bool = True) -> Decision:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import contextlib
-import json
 from datetime import datetime, timedelta, timezone
 
 from dp.errors import DpError
+from dp.jsonobject import json_object
 from dp.store import desires
 
 _UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
@@ -71,11 +71,7 @@ def _failure(row_id, tool_name, tool_input, error, klass, source, session_id, cw
 
 
 def parse_input(text) -> dict:
-    try:
-        value = json.loads(text) if text else {}
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
+    return json_object(text)
 
 
 @contextlib.contextmanager

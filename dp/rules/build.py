@@ -10,18 +10,7 @@ from __future__ import annotations
 import re
 
 from dp.errors import DpError
-from dp.rules.model import (
-    BASH_PARAM,
-    BASH_TOOL,
-    COMMAND,
-    FLAG,
-    LITERAL,
-    MATCH_KINDS,
-    RECIPE,
-    REGEX,
-    TOOL_ALIAS,
-    Rule,
-)
+from dp.rules.model import BASH_PARAM, BASH_TOOL, COMMAND, FLAG, LITERAL, MATCH_KINDS, RECIPE, REGEX, TOOL_ALIAS, Rule
 
 # Kinds that always target a Bash command; literal and regex may target any tool parameter.
 ALWAYS_COMMAND_SCOPED = (FLAG, COMMAND, RECIPE)

@@ -20,6 +20,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dp.jsonobject import json_object
 from dp.store.read import open_readonly
 from dp.store.write import Store, utc_now
 
@@ -145,8 +146,4 @@ def _rows(conn: sqlite3.Connection, where: str, params) -> list[Install]:
 
 
 def _details(text: str) -> dict:
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
+    return json_object(text)

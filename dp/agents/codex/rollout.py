@@ -25,6 +25,8 @@ from __future__ import annotations
 import json
 import os
 
+from dp.jsonobject import json_object
+
 SHELL_TOOL = "exec_command"
 # The tail of a rollout the capture hook reads for one call (it was written just now).
 TAIL_BYTES = 4 << 20
@@ -92,12 +94,7 @@ def failure_text(code: int, output) -> str:
 
 def call_arguments(payload: dict) -> dict:
     """A ``function_call``'s arguments as an object ({} when they are not a JSON object)."""
-    arguments = payload.get("arguments")
-    try:
-        value = json.loads(arguments) if isinstance(arguments, str) else arguments
-    except (ValueError, RecursionError):
-        return {}
-    return value if isinstance(value, dict) else {}
+    return json_object(payload.get("arguments"))
 
 
 def session_files(directory) -> list:

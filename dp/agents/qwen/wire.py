@@ -30,14 +30,7 @@ Imported on every Qwen Code hook call: stdlib only.
 import json
 
 from dp.agents import base
-from dp.agents.base import (
-    Agent,
-    Event,
-    Promise,
-    refused_rewrite,
-    tool_call_event,
-    unrun,
-)
+from dp.agents.base import Agent, Event, Promise, refused_rewrite, tool_call_event, unrun
 
 PRE_TOOL_USE = "PreToolUse"
 POST_TOOL_BATCH = "PostToolBatch"

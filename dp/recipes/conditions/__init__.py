@@ -33,13 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 from dp.recipes.conditions.evaluator import MAX_RESULT_CHARS, run
-from dp.recipes.conditions.parse import (
-    FUNCTIONS,
-    MAX_EXPRESSION_BYTES,
-    MAX_NESTING,
-    STRING_METHODS,
-    parse,
-)
+from dp.recipes.conditions.parse import FUNCTIONS, MAX_EXPRESSION_BYTES, MAX_NESTING, STRING_METHODS, parse
 from dp.recipes.conditions.values import ConditionError, equal, string_form
 
 __all__ = [

@@ -12,15 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from dp.recipes.conditions.values import (
-    ConditionError,
-    as_number,
-    describe,
-    equal,
-    numeric,
-    string_form,
-    type_name,
-)
+from dp.recipes.conditions.values import ConditionError, as_number, describe, equal, numeric, string_form, type_name
 
 MAX_RESULT_CHARS = 10_000_000
 

@@ -19,17 +19,7 @@ import threading
 from pathlib import Path
 
 from dp.recipes import templates
-from dp.recipes.steps.base import (
-    FLAG,
-    TEXT,
-    Call,
-    StepType,
-    checked,
-    render_shell,
-    store_output,
-    timeout,
-    working_dir,
-)
+from dp.recipes.steps.base import FLAG, TEXT, Call, StepType, checked, render_shell, store_output, timeout, working_dir
 
 # Values larger than this reach bash through a file: one environment string
 # is capped at 128 KiB on Linux.

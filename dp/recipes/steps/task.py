@@ -16,17 +16,8 @@ from __future__ import annotations
 
 import shlex
 
-from dp.recipes.steps.base import (
-    TEXT,
-    Call,
-    StepFailed,
-    StepType,
-    checked,
-    render_text,
-    store_output,
-    timeout,
-    working_dir,
-)
+from dp.recipes.steps import base
+from dp.recipes.steps.base import TEXT, Call, StepFailed, StepType
 
 
 class TaskStep(StepType):
@@ -47,9 +38,9 @@ class TaskStep(StepType):
         from dp.process import DEFAULT_CAPTURE_LIMIT
 
         command = _command(frame, call)
-        process = command.run(echo=False, timeout=timeout(call.step), capture_limit=DEFAULT_CAPTURE_LIMIT,
+        process = command.run(echo=False, timeout=base.timeout(call.step), capture_limit=DEFAULT_CAPTURE_LIMIT,
                               cancel=frame.interrupted, on_output=frame.streamer(call.step))
-        store_output(call, checked(process, timeout(call.step)))
+        base.store_output(call, base.checked(process, base.timeout(call.step)))
 
     def plan(self, frame, call: Call) -> str:
         command = _command(frame, call)
@@ -62,9 +53,9 @@ def _command(frame, call: Call):
     from dp.project.task import task_command, task_directory
 
     step = call.step
-    words = [render_text(word, call.context, call.result, f"step '{step.id}' task")
+    words = [base.render_text(word, call.context, call.result, f"step '{step.id}' task")
              for word in shlex.split(step.task)]
     if not words:
         raise StepFailed("task is empty")
-    directory = task_directory(working_dir(frame.options.project_dir, call), None)
+    directory = task_directory(base.working_dir(frame.options.project_dir, call), None)
     return task_command(runners.resolve(runners.detect(directory), words[0], words[1:]))
