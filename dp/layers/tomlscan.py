@@ -14,6 +14,8 @@ layout this scanner misreads is refused, never corrupted.
 
 from __future__ import annotations
 
+from dp.shell.syntax import escaped_quote_end
+
 HEADER, ARRAY_HEADER, KEYVAL = "table", "array", "keyval"
 
 
@@ -125,15 +127,9 @@ def _in_multiline(line: str, position: int, delimiter: str):
 
 
 def _basic_end(line: str, position: int) -> int:
-    """The position after the basic string that starts before ``position``."""
-    while position < len(line):
-        if line[position] == "\\":
-            position += 2
-        elif line[position] == '"':
-            return position + 1
-        else:
-            position += 1
-    return position
+    """The position after the basic string that starts before ``position`` (the line's end if open)."""
+    stop = escaped_quote_end(line, position, '"')
+    return stop if stop >= 0 else len(line)
 
 
 def toml_string(value: str) -> str:

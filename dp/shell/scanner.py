@@ -37,6 +37,7 @@ from dp.shell.syntax import (
     SUBSTITUTION,
     SUBSTITUTION_END,
     Unparseable,
+    escaped_quote_end,
 )
 
 # Characters that may end a command list: the closers ) and `, and ;; / ;& in a case clause.
@@ -365,15 +366,10 @@ class Scanner:
         return stop
 
     def ansi_c_quoted(self, i: int) -> int:
-        s, n = self.s, self.n
-        while i < n:
-            if s[i] == "\\":
-                i += 2
-            elif s[i] == "'":
-                return i + 1
-            else:
-                i += 1
-        raise Unparseable("open $' quote")
+        stop = escaped_quote_end(self.s, i, "'")
+        if stop < 0:
+            raise Unparseable("open $' quote")
+        return stop
 
     def parameter(self, i: int, in_double_quotes: bool) -> int:
         s, n = self.s, self.n

@@ -39,3 +39,16 @@ SINGLE_QUOTED, DOUBLE_QUOTED, ANSI_C_QUOTED = "single-quoted", "double-quoted", 
 BACKTICK, SUBSTITUTION, PARAMETER = "backtick", "substitution", "parameter"
 ARITHMETIC, TEST, COMMENT = "arithmetic", "test", "comment"
 HEREDOC, QUOTED_HEREDOC = "heredoc", "quoted-heredoc"
+
+
+def escaped_quote_end(text: str, i: int, quote: str) -> int:
+    """The position after the ``quote`` that closes a string whose backslashes escape the next
+    character (``$'…'``, a TOML basic string), read from ``i``; -1 when the text ends first."""
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+        elif text[i] == quote:
+            return i + 1
+        else:
+            i += 1
+    return -1

@@ -277,21 +277,22 @@ def _hook_change(
         result = agent_plugin.change(install, scope, settings, opts.store, permission, mode, agent)
     else:
         result = pave_hook.change(install, scope, settings, opts.store, permission, mode, agent)
-    if opts.json:
-        print_json(result)
-    else:
-        for line in describe_hook_result(result):
-            status(line)
+    _print_result(opts, result, describe_hook_result)
 
 
 def _plugin_change(opts: Shared, scope: str | None, permission: str, mode: str) -> None:
     from dp.agents import get
 
-    result = get().role("plugin").install(scope, opts.store, Path.cwd(), permission, mode)
+    _print_result(opts, get().role("plugin").install(scope, opts.store, Path.cwd(), permission, mode),
+                  describe_plugin_result)
+
+
+def _print_result(opts: Shared, result: dict, describe) -> None:
+    """An install's report: the JSON itself with --json, else ``describe``'s lines for people."""
     if opts.json:
         print_json(result)
     else:
-        for line in describe_plugin_result(result):
+        for line in describe(result):
             status(line)
 
 
@@ -325,11 +326,7 @@ def _mcp_change(opts: Shared, install: bool, scope: str | None) -> None:
     from dp.install import mcp as pave_mcp
 
     result = pave_mcp.install(scope, opts.store) if install else pave_mcp.uninstall(scope, opts.store)
-    if opts.json:
-        print_json(result)
-    else:
-        for line in describe_mcp_result(result):
-            status(line)
+    _print_result(opts, result, describe_mcp_result)
 
 
 def describe_mcp_result(result: dict) -> list[str]:
