@@ -14,7 +14,7 @@ import pytest
 
 from dp.agents import get, names, with_role
 from dp.agents.base import Agent
-from dp.agents.roles import CATALOGUE
+from dp.agents.roles import CATALOGUE, Adapter
 
 AGENTS = Path(__file__).resolve().parents[1] / "dp" / "agents"
 ROLE_FILES = [(name, path.stem) for name in names() for path in sorted((AGENTS / name).glob("*.py"))
@@ -49,6 +49,20 @@ def test_every_folder_plays_the_wire_role():
         agent = get(name)
         assert agent.has_role("wire") and isinstance(agent, Agent) and agent.name == name
         assert agent.role("wire").ADAPTER is type(agent)
+
+
+@pytest.mark.parametrize("agent", names())
+def test_each_adapter_implements_what_the_catalogue_says(agent):
+    """Every method of ``roles.Adapter`` is the adapter's own (not ``Agent``'s stub), with the protocol's
+    parameters; ``tool_event`` only where the adapter reads its events through ``Agent.read_event``."""
+    adapter = type(get(agent))
+    for member, signature in _members(Adapter).items():
+        if member == "tool_event" and adapter.read_event is not Agent.read_event:
+            continue  # reads every payload itself (its payloads name no hook event)
+        own = getattr(adapter, member)
+        assert own is not getattr(Agent, member), (agent, member, "left to Agent")
+        assert _fits(inspect.signature(own).replace(parameters=list(
+            inspect.signature(own).parameters.values())[1:]), signature), (agent, member)
 
 
 @pytest.mark.parametrize("agent, role", ROLE_FILES)

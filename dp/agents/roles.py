@@ -17,11 +17,44 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 
+class Adapter(Protocol):
+    """What ``wire.ADAPTER``, a ``dp.agents.base.Agent`` subclass, implements itself (``Agent`` gives the rest:
+    spelling tools and rules in the agent's words, finding its roles, the defaults). The hook's path calls
+    ``read_event`` (which reads a session's start itself and asks ``tool_event`` for a tool call; an agent
+    whose payloads name no hook event overrides ``read_event`` instead) and ``answer``; the rest is the
+    install side, called by ``dp init``, ``dp pave --hook`` and ``dp doctor``."""
+
+    def tool_event(self, kind: str, hook: str, payload: dict) -> Any:
+        """The ``Event`` of the tool call in the agent's ``payload`` of dp's ``kind``; None without a tool."""
+
+    def answer(self, event: Any, decision: Any) -> tuple:
+        """(exit status, stdout, stderr) for dp's ``Decision`` in the agent's contract, never widening."""
+
+    def promises(self) -> tuple:
+        """One ``Promise`` per entry of ``dp.agents.base.PROMISES``, in that order."""
+
+    def sample_payload(self, tool: str, tool_input: dict, cwd: Any) -> dict:
+        """A before-tool payload as the agent sends it (``dp init``'s demonstration, ``dp doctor``)."""
+
+    def read_answer(self, status: int, stdout: str, stderr: str) -> Any:
+        """The ``Decision`` an answer in the agent's contract says: the inverse of ``answer``."""
+
+    def config_path(self, scope: str, home: Any = None, project_dir: Any = None) -> Path:
+        """The settings file (or plugin file) dp's entries go into for ``scope``."""
+
+    def hook_entries(self, hook_command: str, rules: Any, extra_words: Any = (), filtered: bool = False) -> dict:
+        """Event → hook groups running pave-check that dp wants in the agent's settings."""
+
+    def capture_entries(self, capture_command: str) -> dict:
+        """Event → hook groups running dp-capture after tool calls."""
+
+
 @runtime_checkable
 class Wire(Protocol):
     """``wire.py`` (every agent): the agent's hook wire format, imported on each of its hook calls
     (stdlib only): ``ADAPTER``, the ``dp.agents.base.Agent`` subclass reading its payloads, answering in its
-    contract, naming its tools, settings files and hook entries, and saying which promises it keeps."""
+    contract, naming its tools, settings files and hook entries, and saying which promises it keeps
+    (``Adapter``)."""
 
     ADAPTER: type
 
