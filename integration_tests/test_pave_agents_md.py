@@ -82,6 +82,19 @@ EVERY_KIND = [
 
 
 @pytest.fixture
+def dp(dp, tmp_path):
+    """``dp`` run in a directory of its own unless a test names one: the checkout the tests run from is a
+    project (pyproject.toml's [tool.hatch]) whose paving section would follow the rules."""
+    work = tmp_path / "work"
+    work.mkdir(exist_ok=True)
+
+    def run(*args, cwd=None, **kwargs):
+        return dp(*args, cwd=cwd or work, **kwargs)
+
+    return run
+
+
+@pytest.fixture
 def env(env, tmp_path):
     """The tests' environment with ``gt`` on PATH (a real program under that name): the recipe's program is
     there, so the rule acts and is taught (a rule that cannot act here is not: test_teach_only_what_acts)."""
