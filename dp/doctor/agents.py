@@ -17,10 +17,14 @@ from pathlib import Path
 
 from dp.doctor.findings import ERROR, OK, WARNING, Finding
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dp.agents.base import Agent
+
 CHECK = "agents"
 
 
-def installed_files(cwd: Path, db_path: Path) -> list[tuple[object, str, Path, dict | None, str]]:
+def installed_files(cwd: Path, db_path: Path) -> list[tuple[Agent, str, Path, dict | None, str]]:
     """(agent, scope, settings file, parsed settings, error) of every non-default agent's file holding
     dp's entries; a file that cannot be read comes with None and why."""
     from dp.agents import DEFAULT, all_agents
@@ -39,7 +43,8 @@ def installed_files(cwd: Path, db_path: Path) -> list[tuple[object, str, Path, d
             continue
         if agent.name != DEFAULT:
             places.append((agent, entry.scope or "custom", Path(entry.path)))
-    found, seen = [], set()
+    found: list[tuple[Agent, str, Path, dict | None, str]] = []
+    seen = set()
     for agent, scope, path in places:
         real = os.path.realpath(path)
         if real in seen:
@@ -105,7 +110,7 @@ def _plugin_starts(db_path: Path) -> str:
                                             "writes it (dp doctor --fix, or any rule change)"))
 
 
-def installed_plugins(cwd: Path, db_path: Path) -> list[tuple[object, str, Path, str]]:
+def installed_plugins(cwd: Path, db_path: Path) -> list[tuple[Agent, str, Path, str]]:
     """(agent, scope, plugin file, recorded pave-check command) of every plugin file dp installed for an
     agent whose extension point is a plugin (``Agent.plugin``): the recorded ones, and one found in a scope
     of this directory without a record (its command then '')."""

@@ -17,8 +17,12 @@ from dp.doctor.findings import ERROR, OK, WARNING, Finding
 from dp.layers.effective import BROKEN, OUTSIDE, TRUSTED, notice
 from dp.layers.view import layers_for
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dp.layers.effective import ProjectLayers
 
-def check_layers(db_path: Path, cwd: Path) -> tuple[list[Finding], object]:
+
+def check_layers(db_path: Path, cwd: Path) -> tuple[list[Finding], ProjectLayers | None]:
     """One finding per layer file of ``cwd``'s repository, and its ``ProjectLayers`` (None: no file)."""
     project = layers_for(db_path, str(cwd))
     if project is None:

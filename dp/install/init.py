@@ -86,9 +86,9 @@ def init(
               **_lacks(agent, (installed.get("filters") or {}).get("version"))}
     if mcp:
         report["mcp"] = pave_mcp.install(scope, db_path)
-    plugin = (agent or get()).role("plugin")
-    if plugin is not None:  # a project's committed plugin of this agent, registered for this person if trusted
-        team = plugin.register_committed(Path.cwd(), db_path)
+    plugins = (agent or get()).role("plugin")
+    if plugins is not None:  # a project's committed plugin of this agent, registered for this person if trusted
+        team = plugins.register_committed(Path.cwd(), db_path)
         if team is not None:
             report["team_plugin"] = team
     return report

@@ -66,18 +66,12 @@ def init(
     ),
     *, opts: Shared,
 ) -> None:
-    from dp.cli.commands.pave import check_permission, describe_hook_result
     from dp.errors import DpError
-    from dp.install.hook import agent_named, check_agent_permission
+    from dp.install.hook import agent_named
     from dp.install.init import init as set_up
 
     chosen = agent_named(agent)  # a bad name fails before anything is created
-    if mcp and not chosen.has_role("mcp_config"):
-        raise DpError(f"--mcp registers dp's MCP server with Claude Code, not {chosen.display}")
-    check_agent_permission(chosen, permission)
-    check_permission(permission, yes)
-    if plugin and (mcp or not chosen.has_role("plugin")):
-        raise DpError("--plugin is Claude Code's plugin and brings dp mcp with it; leave out --mcp and --agent")
+    _check_options(chosen, mcp=mcp, permission=permission, yes=yes, plugin=plugin)
     absent = agent is None and settings is None and scope in (None, "user") and not _default_agent_here()
     if absent and not dry_run:
         raise DpError(no_default_agent())
@@ -94,20 +88,40 @@ def init(
             return
     elif opts.quiet:
         _print_warnings(report)
-    elif "plugin" in report:
-        from dp.cli.commands.pave import describe_plugin_result
+    else:
+        _print_done(report, chosen)
+    if not report["demo"]["ok"]:
+        raise DpError("the installed hook failed the demonstration above; run 'dp doctor' to see why")
 
+
+def _check_options(chosen, *, mcp: bool, permission: str, yes: bool, plugin: bool | None) -> None:
+    """The options that cannot go together for this agent, refused before anything is written."""
+    from dp.cli.commands.pave import check_permission
+    from dp.errors import DpError
+    from dp.install.hook import check_agent_permission
+
+    if mcp and not chosen.has_role("mcp_config"):
+        raise DpError(f"--mcp registers dp's MCP server with Claude Code, not {chosen.display}")
+    check_agent_permission(chosen, permission)
+    check_permission(permission, yes)
+    if plugin and (mcp or not chosen.has_role("plugin")):
+        raise DpError("--plugin is Claude Code's plugin and brings dp mcp with it; leave out --mcp and --agent")
+
+
+def _print_done(report: dict, chosen) -> None:
+    """What dp init did, for people: the plugin, or the hook entries with the MCP server and a team's plugin."""
+    from dp.cli.commands.pave import describe_hook_result, describe_plugin_result
+
+    if "plugin" in report:
         lines = describe_plugin_result(report["plugin"])
         _print_report(report, lines[:1] + _chosen_lines(report) + lines[1:], chosen, label="Plugin:", plugin=True,
                       client=_client(report))
-    else:
-        _print_report(report, describe_hook_result(report["hook"]), chosen, client=_client(report))
-        if "mcp" in report:
-            _print_mcp(report["mcp"])
-        if "team_plugin" in report:
-            _print_team_plugin(report["team_plugin"])
-    if not report["demo"]["ok"]:
-        raise DpError("the installed hook failed the demonstration above; run 'dp doctor' to see why")
+        return
+    _print_report(report, describe_hook_result(report["hook"]), chosen, client=_client(report))
+    if "mcp" in report:
+        _print_mcp(report["mcp"])
+    if "team_plugin" in report:
+        _print_team_plugin(report["team_plugin"])
 
 
 def _chosen_lines(report: dict) -> list[str]:
