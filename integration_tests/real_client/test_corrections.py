@@ -9,6 +9,7 @@ def test_read_file_alias_reaches_the_model_at_start_and_after_the_rejected_call(
     client.init()
     client.dp("alias", "read_file", "Read")
     client.dp("alias", "--cmd", "oldtool", "--replace", "newtool", "--message", "newtool is the one we use")
+    client.program("newtool")  # a rewrite is taught only where its program is there (issue 49, finding 3)
     wrong = tool_use("read_file", {"file_path": "notes.txt"})
     session = client.run([[wrong]])
     result = session.tool_result(wrong["id"])

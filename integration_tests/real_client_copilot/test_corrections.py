@@ -37,6 +37,7 @@ def test_the_corrections_reach_the_model_at_session_start_in_copilots_tool_names
     copilot.init("--agent", "copilot")
     copilot.dp("alias", "read_file", "Read")
     copilot.dp("alias", "--cmd", "oldtool", "--replace", "newtool", "--message", "newtool is the one we use")
+    copilot.program("newtool")  # a rewrite is taught only where its program is there (issue 49, finding 3)
     session = copilot.run([[shell("echo hi")]])
 
     opening = session.opening
