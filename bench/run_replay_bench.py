@@ -54,14 +54,15 @@ from markdown import markdown_table
 
 from dp.agents import get
 from dp.capture import events, sessionfiles
-from dp.learn.answer import QUOTED_MARK, RENAME_MARK, command_starts, normalised, words
+from dp.capture.answer import LEARNED, first_program
+from dp.learn.answer import command_starts, normalised, told_call, words
+from dp.learn.known import SOURCES
 from dp.learn.pairs import session_pairs
 from dp.learn.tables import same_fix, table_pair, translated
 from dp.store import Store, desires
 
 BIN = Path(sys.executable).parent
 MAX_WRONG_SHARE = 0.01
-ANSWER_MARKS = (RENAME_MARK, QUOTED_MARK)  # what precedes the corrected call, in either of dp.learn.answer's voices
 
 
 def read_files(agent, files: list[Path]) -> list[list]:
@@ -182,9 +183,18 @@ def _hook(program: str, payload: dict, env: dict, store: Path) -> str:
     return proc.stdout
 
 
-def replay(calls: list, env: dict, store: Path, cwd: str, machines: Machines, rules=()) -> dict:
+RULE = "rule"  # a rewrite before the call ran (a learned rule a person applied); the others are dp-capture's sources
+KINDS = {RULE: "rewrite before the failure (a learned rule, applied)", LEARNED: "learned answer",
+         **{source: label for source, label in zip(SOURCES, (
+             "the agent's own tool", "literal slip", "the project's wrapper", "another name on PATH",
+             "table read backwards", "the project's tasks"))}}
+
+
+def replay(calls: list, env: dict, store: Path, cwd: str, machines: Machines, rules=(), seen=frozenset()) -> dict:
     """Every later call through pave-check, every later failure through dp-capture, each session on its
-    own machine's PATH; the tallies. ``rules``: the (program, its replacement) renames learned."""
+    own machine's PATH and in its own working directory (as recorded: one per source repository, where
+    answers learned there act); the tallies. ``rules``: the (program, its replacement) renames learned;
+    ``seen``: the (program, error class) of the earlier sessions' failures (what makes a failure recurring)."""
     fixes, paths, missing = {}, {}, {}
     sessions: dict[str, list] = {}
     for call in calls:
@@ -193,17 +203,21 @@ def replay(calls: list, env: dict, store: Path, cwd: str, machines: Machines, ru
         fixes.update({(pair.session, pair.failed_id): pair.fixed for pair in session_pairs(session_calls)})
         paths[session] = {**env, "PATH": machines.path_for(session_calls)}
         missing[session] = programs_of(session_calls)[1]
-    tally = {"replayed": 0, "failures": 0, "with_fix": 0, "prevented": 0, "answered": 0, "translated": 0, "wrong": 0,
-             "examples": []}
+    tally = {"replayed": 0, "failures": 0, "with_fix": 0, "prevented": 0, "answered": 0, "translated": 0,
+             "otherwise": 0, "wrong": 0, "left_alone": 0, "recurring_left_alone": 0, "told_earlier": 0,
+             "kinds": {kind: {"fix": 0, "otherwise": 0, "recurring_fix": 0, "recurring_otherwise": 0}
+                       for kind in KINDS}, "examples": []}
+    answered_words: dict[str, set] = {}
     for n, call in enumerate(calls):
-        row_id, outcome, tool_input, error, klass, _word, session = call[:7]
+        row_id, outcome, tool_input, error, klass, word, session, where = call[:8]
         command = json.loads(tool_input)["command"]
         tally["replayed"] += 1
         failed = outcome == "failure"
         fix = fixes.get((session, row_id))  # ids are per file read: a session and its id name a call
+        again = failed and _failure_key(call) in seen
         tally["failures"] += failed
         tally["with_fix"] += fix is not None
-        base = {"session_id": session, "cwd": cwd, "tool_name": "Bash", "tool_input": {"command": command},
+        base = {"session_id": session, "cwd": where or cwd, "tool_name": "Bash", "tool_input": {"command": command},
                 "tool_use_id": f"toolu_replay_{n}", "transcript_path": ""}
         answer = json.loads(_hook("pave-check", {**base, "hook_event_name": "PreToolUse"}, paths[session], store)
                             or "{}")
@@ -211,24 +225,44 @@ def replay(calls: list, env: dict, store: Path, cwd: str, machines: Machines, ru
         if rewritten and normalised(rewritten) != normalised(command):
             right = failed and fix is not None and same_fix(rewritten, fix)
             counted = "prevented" if right else _other(call, rewritten, rules, missing[session])
-            _count(tally, counted, command, rewritten, fix, "rewrite")
+            _count(tally, counted, RULE, again, command, rewritten, fix, "rewrite")
             continue  # the rewritten call is what would have run: the original never failed
         if not failed:
             continue
         told = _hook("dp-capture", {**base, "hook_event_name": "PostToolUseFailure", "error": error or "error"},
                      paths[session], store)
         context = (json.loads(told).get("hookSpecificOutput") or {}).get("additionalContext", "") if told else ""
-        mark = next((mark for mark in ANSWER_MARKS if mark in context), None)
-        if mark is not None:
-            said = context.split(mark, 1)[1]
-            right = fix is not None and same_fix(said, fix)
-            _count(tally, "answered" if right else _other(call, said, rules, missing[session]), command, said, fix,
-                   "answer")
+        if not context:
+            tally["left_alone"] += 1
+            tally["recurring_left_alone"] += again
+            tally["told_earlier"] += word in answered_words.get(session, ())
+            continue
+        answered_words.setdefault(session, set()).add(word)
+        source = _told_source(store, session)
+        said = told_call(context)
+        right = said is not None and fix is not None and same_fix(said, fix)
+        if right:
+            counted = "answered"
+        elif source == LEARNED:
+            counted = _other(call, said or "", rules, missing[session])
+        else:  # what dp knows is exact by construction; wrong only where the session lacked what it named
+            counted = "wrong" if said and first_program(said) in missing[session] else "otherwise"
+        _count(tally, counted, source, again, command, said or context.splitlines()[0], fix, "answer")
     return tally
 
 
+def _told_source(store: Path, session: str) -> str:
+    """Where the answer dp-capture just told ``session`` came from: ``learned``, or the kind dp knew it by
+    (the newest answer among dp's actions: ``learned #ID: …``, ``known (KIND): …``)."""
+    with Store.open(store) as opened:
+        row = opened.conn.execute("SELECT rule FROM actions WHERE session_id = ? AND kind = 'answer' "
+                                  "ORDER BY id DESC LIMIT 1", (session,)).fetchone()
+    rule = row[0] if row else ""
+    return rule[len("known ("):].split(")", 1)[0] if rule.startswith("known (") else LEARNED
+
+
 def _other(call, changed: str, rules: list, missing: set) -> str:
-    """How to count a rewrite or answer that is not the agent's own fix: ``translated`` when the call's
+    """How to count a rewrite or learned answer that is not the agent's own fix: ``translated`` when the call's
     program was missing on its session's machine (``missing``: this call failed so, or another of the
     session did: ``rg x || grep x``) and what dp gave is the call translated exactly through a shipped
     table (what integration_tests/test_rewrite_semantics.py proves means the same), else ``wrong``."""
@@ -241,18 +275,28 @@ def _other(call, changed: str, rules: list, missing: set) -> str:
                                for source, found in exact) else "wrong"
 
 
-def _count(tally: dict, key: str, command: str, changed: str, fix, how: str) -> None:
+def _count(tally: dict, key: str, kind: str, again: bool, command: str, changed: str, fix, how: str) -> None:
+    """Count one rewrite or answer: its outcome (``key``), and under its ``kind`` whether it was the agent's
+    own fix, for every failure and for the recurring ones (``again``)."""
     tally[key] += 1
+    if key in ("prevented", "answered", "translated", "otherwise"):
+        column = "fix" if key in ("prevented", "answered") else "otherwise"
+        tally["kinds"][kind][column] += 1
+        tally["kinds"][kind][f"recurring_{column}"] += again
     if len(tally["examples"]) < 20:
-        tally["examples"].append({"outcome": key, "how": how, "call": command[:120], "dp": changed[:120],
-                                  "agent_fix": (fix or "")[:120]})
+        tally["examples"].append({"outcome": key, "how": how, "kind": kind, "call": command[:120],
+                                  "dp": changed[:120], "agent_fix": (fix or "")[:120]})
 
 
-def recurring(learn_calls: list, replay_calls: list) -> int:
-    """The later failures whose shape (command word, error class) the earlier sessions failed with too. A
+def failed_shapes(calls: list) -> set:
+    """The keys (command word, error class) of the calls' failures: what makes a later failure recurring. A
     missing program is one failure whatever it was asked to run: ``python -m pytest`` (a shape of its own)
     and ``python manage.py`` both find ``python`` missing."""
-    seen = {_failure_key(call) for call in learn_calls if call[1] == "failure"}
+    return {_failure_key(call) for call in calls if call[1] == "failure"}
+
+
+def recurring(seen: set, replay_calls: list) -> int:
+    """How many later failures have a key the earlier sessions' failures (``seen``) have too."""
     return sum(1 for call in replay_calls if call[1] == "failure" and _failure_key(call) in seen)
 
 
@@ -279,13 +323,17 @@ def run(sessions: Path, agent_name: str, share: float, apply_rules: bool = True)
         learned = answers.conn.execute("SELECT count(*) FROM learned").fetchone()[0]
         answers.close()
         renames = [(row[0], row[1]) for row in _renames(store)]
-        tally = replay(replay_calls, env, store, str(cwd), machines, renames)
+        seen = failed_shapes(learn_calls)
+        tally = replay(replay_calls, env, store, str(cwd), machines, renames, seen)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     tally.update(sessions_learned=_sessions(learn_calls), sessions_replayed=_sessions(replay_calls),
                  learned_answers=learned, rules_applied=[" ".join(item["alias"]) for item in rules],
-                 recurring_failures=recurring(learn_calls, replay_calls))
+                 recurring_failures=recurring(seen, replay_calls))
     tally["wrong_share"] = tally["wrong"] / tally["replayed"] if tally["replayed"] else 0.0
+    right = sum(kind["recurring_fix"] for kind in tally["kinds"].values())
+    tally["recurring_with_own_fix"] = right
+    tally["recurring_with_own_fix_share"] = right / tally["recurring_failures"] if tally["recurring_failures"] else 0.0
     return tally
 
 
@@ -307,10 +355,20 @@ def report(tally: dict) -> str:
             ["failures (recurring; with a later fix)",
              f"{tally['failures']} ({tally['recurring_failures']}; {tally['with_fix']})"],
             ["(a) prevented by a rewrite equal to the agent's fix", tally["prevented"]],
-            ["(b) answered correctly at the moment of failure", tally["answered"]],
+            ["(b) answered with the agent's own fix at the moment of failure", tally["answered"]],
+            ["answered otherwise: what dp knows, not what the agent then ran", tally["otherwise"]],
             ["missing program: the call translated exactly, not the agent's fix", tally["translated"]],
-            ["(c) wrong rewrites or answers", f"{tally['wrong']} ({tally['wrong_share']:.1%} of replayed calls)"]]
-    return markdown_table(["replay", "value"], rows)
+            ["(c) wrong rewrites or answers", f"{tally['wrong']} ({tally['wrong_share']:.1%} of replayed calls)"],
+            ["recurring failures prevented or answered with the agent's own fix",
+             f"{tally['recurring_with_own_fix']} of {tally['recurring_failures']} "
+             f"({tally['recurring_with_own_fix_share']:.1%})"]]
+    kinds = [[KINDS[kind], counts["recurring_fix"], counts["recurring_otherwise"], counts["fix"], counts["otherwise"]]
+             for kind, counts in tally["kinds"].items()]
+    kinds.append(["left alone (after an answer earlier in the session)", tally["recurring_left_alone"], "",
+                  f"{tally['left_alone']} ({tally['told_earlier']})", ""])
+    return (markdown_table(["replay", "value"], rows) + "\n\n"
+            + markdown_table(["answer kind", "recurring: the agent's own fix", "recurring: otherwise",
+                              "all failures: the agent's own fix", "all: otherwise"], kinds))
 
 
 def main(argv=None) -> int:

@@ -157,20 +157,22 @@ def calls_in(text: str):
     return list(stream_json_calls(lines))
 
 
-def transcript(session: str, calls, start: datetime) -> str:
-    """Claude Code transcript lines for ``calls`` (the shape ``dp ingest --claude-transcripts`` reads)."""
+def transcript(session: str, calls, start: datetime, cwd: str = "/testbed") -> str:
+    """Claude Code transcript lines for ``calls`` (the shape ``dp ingest --claude-transcripts`` reads), run
+    in ``cwd``: one directory per source repository (``/testbed/LABEL``), so that an answer dp learns in
+    one repository's sessions acts in that repository's later sessions only, as it would on their machines."""
     lines = []
     for n, (tool, tool_input, output, failed) in enumerate(calls):
         when = (start + timedelta(seconds=2 * n)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
         then = (start + timedelta(seconds=2 * n + 1)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
         call_id = f"toolu_{session[-12:]}_{n:04d}"
-        lines.append({"type": "assistant", "sessionId": session, "timestamp": when, "cwd": "/testbed",
+        lines.append({"type": "assistant", "sessionId": session, "timestamp": when, "cwd": cwd,
                       "message": {"role": "assistant", "content": [
                           {"type": "tool_use", "id": call_id, "name": tool, "input": tool_input}]}})
         text = redact_text(output.replace("\r\n", "\n")[:MAX_RESULT_CHARS])
         if failed and tool == "Bash" and "Exit code" not in text:
             text = "Exit code 1\n" + text
-        lines.append({"type": "user", "sessionId": session, "timestamp": then, "cwd": "/testbed",
+        lines.append({"type": "user", "sessionId": session, "timestamp": then, "cwd": cwd,
                       "message": {"role": "user", "content": [
                           {"type": "tool_result", "tool_use_id": call_id, "content": text, "is_error": failed}]}})
     return "".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines)
@@ -205,8 +207,8 @@ def _size(repo: str, spec: str) -> int:
     return int(proc.stdout) if proc.returncode == 0 else 0
 
 
-def write(out: Path, session: str, calls, start: datetime) -> None:
-    (out / f"{session}.jsonl").write_text(transcript(session, calls, start), encoding="utf-8")
+def write(out: Path, session: str, calls, start: datetime, label: str) -> None:
+    (out / f"{session}.jsonl").write_text(transcript(session, calls, start, f"/testbed/{label}"), encoding="utf-8")
 
 
 def main(argv: list[str]) -> int:
@@ -219,7 +221,7 @@ def main(argv: list[str]) -> int:
             if calls:
                 same_commit[when] = same_commit.get(when, -1) + 1
                 start = datetime.fromtimestamp(when, timezone.utc) + timedelta(minutes=same_commit[when])
-                write(out, f"{label}-{n:05d}-{path.replace('/', '_')[-60:].rsplit('.', 1)[0]}", calls, start)
+                write(out, f"{label}-{n:05d}-{path.replace('/', '_')[-60:].rsplit('.', 1)[0]}", calls, start, label)
         return 0
     if len(argv) < 3:
         print(__doc__.strip().splitlines()[-1].strip(), file=sys.stderr)
@@ -231,7 +233,7 @@ def main(argv: list[str]) -> int:
         calls = calls_of(Path(name))
         if calls:
             session = f"{label}-{existing + n:05d}-{Path(name).name.rsplit('.', 1)[0][-60:]}"
-            write(out, session, calls, START + timedelta(hours=existing + n))
+            write(out, session, calls, START + timedelta(hours=existing + n), label)
     return 0
 
 

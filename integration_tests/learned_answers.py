@@ -26,28 +26,33 @@ WHY = "In 2 earlier sessions the same failure of `python` was fixed by running `
 
 
 def without_python(user) -> None:
-    """Make the user's PATH one where ``python`` is missing and ``python3`` is there.
+    """Make the user's PATH one where ``python`` is missing and ``python3`` is there (``without``)."""
+    without(user, MISSING, PRESENT)
 
-    Every directory of PATH holding a ``python`` is replaced by a copy of it made of symbolic links
+
+def without(user, missing: str, present: str) -> None:
+    """Make the user's PATH one where ``missing`` is not and ``present`` is.
+
+    Every directory of PATH holding a ``missing`` is replaced by a copy of it made of symbolic links
     to everything else it holds, so the rest of the machine (node, git, bash, python3) is unchanged.
     The user's ``~/.profile`` says the same PATH, for agents that run commands in a login shell
     (which starts from /etc/profile's PATH).
     """
-    shadows = user.root / "path-without-python"
+    shadows = user.root / f"path-without-{missing}"
     directories = []
     for index, directory in enumerate(user.env["PATH"].split(os.pathsep)):
-        if directory and os.access(os.path.join(directory, MISSING), os.X_OK):
+        if directory and os.access(os.path.join(directory, missing), os.X_OK):
             shadow = shadows / str(index)
             shadow.mkdir(parents=True)
             for entry in os.scandir(directory):
-                if entry.name != MISSING:
+                if entry.name != missing:
                     (shadow / entry.name).symlink_to(entry.path)
             directory = str(shadow)
         directories.append(directory)
     user.env["PATH"] = os.pathsep.join(directories)
     profile = user.home / ".profile"
     profile.write_text(f'export PATH="{user.env["PATH"]}"\n')
-    assert _which(PRESENT, user.env["PATH"]) and not _which(MISSING, user.env["PATH"]), "no python3 here"
+    assert _which(present, user.env["PATH"]) and not _which(missing, user.env["PATH"]), f"no {present} here"
 
 
 def _which(name: str, path: str) -> str | None:
@@ -87,8 +92,11 @@ def count(text: str) -> int:
 
 
 def setup(user, *init_args) -> None:
-    """The machine, the project and dp's hooks (``dp init`` with ``init_args``) for a learned-answer test."""
+    """The machine, the project and dp's hooks (``dp init`` with ``init_args``) for a learned-answer test. A
+    python2 stands beside python3, so what dp knows cannot tell which Python `python` meant and says nothing
+    (integration_tests/test_known_answers.py): the answer the model reads is the one history taught."""
     without_python(user)
+    user.program("python2", "exit 0")
     project(user)
     user.init(*init_args)
 

@@ -18,12 +18,14 @@ _CALLS = itertools.count()
 
 @pytest.fixture
 def programs(env, tmp_path):
-    """The hook's PATH: stub programs only (python3, uv, …), so `python` is missing as on the agents' machines."""
+    """The hook's PATH: stub programs only (python3, uv, …), so `python` is missing as on the agents' machines;
+    python2 among them, so that what dp knows cannot tell which Python `python` meant (it says nothing then,
+    test_known_answers.py): these tests are about what history knows."""
     directory = tmp_path / "bin"
     directory.mkdir()
 
     def put(*names):
-        for name in names:
+        for name in (*names, "python2"):
             stub = directory / name
             stub.write_text("#!/bin/sh\nexit 0\n")
             stub.chmod(0o755)
@@ -261,7 +263,7 @@ def test_rg_missing_is_learned_as_the_grep_table_read_backwards(dp, env, program
     assert rule["alias"] == ["--cmd", "rg", "--replace", "grep"] and rule["sessions"] == 2
     # the answer at the moment of failure is the translation, flags and all
     text = _told(env, failure("rg -i -g '*.py' Cart .", missing, tool_use_id="g1"))
-    assert text.endswith("Run this instead:\ngrep -i --include='*.py' -r Cart .")
+    assert text.endswith(":\ngrep -i --include='*.py' -r Cart .")  # what dp knows says it first: the same call
     # an rg flag with no exact grep meaning: no answer rather than a wrong one
     assert _told(env, failure("rg -t py Cart", missing, tool_use_id="g2"), "other") == ""
     assert _told(env, failure("rg --files -g '*.md'", missing, tool_use_id="g3"), "third") == ""
@@ -284,13 +286,16 @@ def test_a_fix_that_is_not_the_translation_stays_evidence(dp, env, programs):
         _session(env, name + "-cd", failure("cd /w && rg function src/app.ts", missing),
                  success("cd /w && sed -n '160,320p' src/app.ts"))
     assert _learn(dp) == []
-    assert _told(env, failure("rg -n foo src", missing, tool_use_id="n1")) == ""
+    # what dp knows answers with the exact translation, never with one of the agents' other searches
+    assert _told(env, failure("rg -n foo src", missing, tool_use_id="n1")).endswith(":\ngrep -n -r foo src")
 
 
 def test_a_store_learned_in_before_answers_had_a_scope_upgrades_losslessly(dp, env, programs, db_path):
     """A store at migration 0007 holding a rename and a recipe as dp learned them then (no repositories):
-    dp-capture on it tells nothing and fails open; the first dp command brings it to 0008 keeping every row;
-    the rename is told again everywhere, the recipe nowhere until a learning pass finds where it was learned."""
+    dp-capture on it tells nothing and fails open; the first dp command brings it to the latest keeping every row
+    (0008 adds where answers act, 0009 keys what a session was told by the change: the session told the rename
+    before is not told it again); the rename is told again everywhere, the recipe nowhere until a learning pass
+    finds where it was learned."""
     from dp.store import SCHEMA_VERSION
     from dp.store.migrations import load_migrations, migrate
 
@@ -311,8 +316,79 @@ def test_a_store_learned_in_before_answers_had_a_scope_upgrades_losslessly(dp, e
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert conn.execute("SELECT id, command, to_text, scope FROM learned ORDER BY id").fetchall() == [
         (1, "python", "python3", None), (2, "pip", "uv pip", None)]
-    assert conn.execute("SELECT * FROM learned_told").fetchall() == [("told-before", 1)]
+    assert conn.execute("SELECT session_id, kind, command, from_text, to_text, source FROM told").fetchall() == [
+        ("told-before", "command", "python", "python", "python3", "learned")]
     conn.close()
+    assert _told(env, failure("python z.py", NOT_FOUND.format("python"), tool_use_id="o4"), "told-before") == ""
     assert _told(env, failure("python y.py", NOT_FOUND.format("python"), tool_use_id="o2"), "new").endswith(
         "Run this instead:\npython3 y.py")
     assert _told(env, failure("pip install -e .", NOT_FOUND.format("pip"), tool_use_id="o3"), "new") == ""
+
+
+def _repository(tmp_path, name: str, *programs: str) -> Path:
+    """A repository (``.git``, a pom) with executable scripts of its own at ``programs`` (paths inside it)."""
+    repo = tmp_path / name
+    (repo / ".git").mkdir(parents=True)
+    (repo / "pom.xml").write_text("<project><modelVersion>4.0.0</modelVersion></project>\n")
+    for program in programs:
+        (repo / program).parent.mkdir(parents=True, exist_ok=True)
+        (repo / program).write_text("#!/bin/sh\necho BUILD SUCCESS\n")
+        (repo / program).chmod(0o755)
+    return repo
+
+
+def test_a_fix_with_its_options_in_another_order_or_a_path_spelled_otherwise_is_the_same_fix(dp, env, programs,
+                                                                                               tmp_path):
+    """Two sessions fixed `mvn` with the repository's ./mvnw, one of them also writing the options in another
+    order and ./src/ for src: the same change, learned from both (before, the second was no pair of it)."""
+    programs()
+    repo = _repository(tmp_path, "svc", "mvnw")
+    _session(env, "one", failure("mvn -q -B verify", NOT_FOUND.format("mvn"), cwd=str(repo)),
+             success("./mvnw -q -B verify", cwd=str(repo)))
+    _session(env, "two", failure("mvn -q -B -f src/pom.xml package", NOT_FOUND.format("mvn"), cwd=str(repo)),
+             success("./mvnw -B -q -f ./src/pom.xml package", cwd=str(repo)))
+    [item] = _learn(dp)
+    assert item["alias"] == ["--recipe", "mvn", "./mvnw {{ args }}"] and item["sessions"] == 2
+    text = _told(env, failure("mvn clean", NOT_FOUND.format("mvn"), cwd=str(repo), tool_use_id="m1"))
+    assert text.startswith("dp: in 2 earlier sessions in this repository") and text.endswith("\n./mvnw clean")
+
+
+def test_two_sessions_in_one_repository_suffice_where_another_repository_fixes_it_otherwise(dp, env, programs,
+                                                                                            tmp_path):
+    """`mvn` missing: the agents ran ./mvnw in two sessions of one repository and ./build/mvn in three of
+    another. No fix leads across both, yet each repository's own leads there: each is told its own, and a
+    third repository neither."""
+    programs()
+    wrapped, vendored = _repository(tmp_path, "wrapped", "mvnw"), _repository(tmp_path, "vendored", "build/mvn")
+    for n, (repo, fixed) in enumerate([(wrapped, "./mvnw"), (wrapped, "./mvnw"), (vendored, "./build/mvn"),
+                                       (vendored, "./build/mvn"), (vendored, "./build/mvn")]):
+        _session(env, f"s{n}", failure("mvn -q test", NOT_FOUND.format("mvn"), cwd=str(repo)),
+                 success(f"{fixed} -q test", cwd=str(repo)))
+    _learn(dp)
+    conn = sqlite3.connect(env["DP_DB"])
+    assert sorted(conn.execute("SELECT to_text, scope FROM learned").fetchall()) == [
+        ("./build/mvn", json.dumps({str(vendored): 3})), ("./mvnw", json.dumps({str(wrapped): 2}))]
+    conn.close()
+    assert _told(env, failure("mvn verify", NOT_FOUND.format("mvn"), cwd=str(wrapped), tool_use_id="w")) == (
+        "dp: in 2 earlier sessions in this repository, after this same failure of `mvn`, the agent then ran `./mvnw` "
+        "in its place. That is the agent's own earlier call, quoted as recorded; dp has not checked it. "
+        "The same change to this call:\n./mvnw verify")
+    assert _told(env, failure("mvn verify", NOT_FOUND.format("mvn"), cwd=str(vendored), tool_use_id="v")).endswith(
+        "\n./build/mvn verify")
+    elsewhere = _repository(tmp_path, "elsewhere", "mvnw", "build/mvn")
+    assert _told(env, failure("mvn verify", NOT_FOUND.format("mvn"), cwd=str(elsewhere), tool_use_id="e")) == ""
+
+
+def test_a_suggestion_says_how_often_its_answer_was_told_and_then_run(dp, env, programs):
+    """The person deciding on a rule sees how the answer fared: told after the failure in two later sessions,
+    run by the agent in one of them (the other went on with something else)."""
+    programs("python3", "node")
+    _two_sessions_fixing(env, "python manage.py test", NOT_FOUND.format("python"), "python3 manage.py test")
+    [item] = _learn(dp)
+    assert item["answered"] == {"told": 0, "followed": 0}
+    _session(env, "later-1", failure("python x.py", NOT_FOUND.format("python")), success("python3 x.py"))
+    _session(env, "later-2", failure("python y.py", NOT_FOUND.format("python")), success("ls"),
+             success("node y.js"))
+    [item] = _learn(dp)
+    assert item["answered"] == {"told": 2, "followed": 1}
+    assert "    answered after the failure 2 times; the agent then ran the answer 1 time\n" in dp("suggest").stdout

@@ -71,8 +71,8 @@ def test_an_answer_the_agent_did_not_take_counts_as_wrong(tmp_path):
     status, tally = _bench(sessions, "--learn-share", "0.7")  # the first two of three sessions
     assert (tally["prevented"], tally["answered"], tally["wrong"]) == (0, 0, 1)
     assert status == 1  # 1 of 2 replayed calls is far above 1 %
-    assert tally["examples"][0] == {"outcome": "wrong", "how": "rewrite", "call": "python b.py", "dp": "python3 b.py",
-                                    "agent_fix": "uv run python b.py"}
+    assert tally["examples"][0] == {"outcome": "wrong", "how": "rewrite", "kind": "rule", "call": "python b.py",
+                                    "dp": "python3 b.py", "agent_fix": "uv run python b.py"}
 
 
 RG_MISSING = "Exit code 127\n/bin/bash: line 1: rg: command not found"
@@ -103,7 +103,7 @@ def test_rg_missing_is_prevented_through_the_grep_table_read_backwards(tmp_path)
     # the grep after `rg -t py` is no fix dp can tell (its table has no -t): one failure with a fix
     assert (tally["failures"], tally["recurring_failures"], tally["with_fix"]) == (2, 2, 1)
     assert (tally["prevented"], tally["answered"], tally["wrong"]) == (1, 0, 0)
-    assert tally["examples"] == [{"outcome": "prevented", "how": "rewrite", "call": "rg -l TODO",
+    assert tally["examples"] == [{"outcome": "prevented", "how": "rewrite", "kind": "rule", "call": "rg -l TODO",
                                   "dp": "grep -l -r -I TODO", "agent_fix": "grep -rl TODO ."}]
     status, tally = _bench(tmp_path, "--answers-only")
     assert (status, tally["prevented"], tally["answered"], tally["wrong"]) == (0, 0, 1, 0)
@@ -159,3 +159,43 @@ def test_real_claude_code_transcript_shapes_are_read_and_counted(tmp_path):
     assert tally["replayed"] == 6  # Bash calls with a result only
     assert (tally["failures"], tally["recurring_failures"], tally["with_fix"]) == (3, 2, 2)
     assert (tally["prevented"], tally["answered"], tally["translated"], tally["wrong"]) == (2, 0, 0, 0)
+
+
+def test_a_first_failure_is_answered_from_what_dp_knows_and_counted_by_kind(tmp_path):
+    """Nothing to learn from the earlier sessions about rg: the later session's first `rg -n` is answered from
+    the grep table read backwards with the agent's own fix, its second rg failure is left alone (told once per
+    session), and an answer the agent did not take (it added -w) is counted apart, never as wrong."""
+    git = [("Bash", {"command": "git status --short"}, "", False)]
+    _session(tmp_path, "early-1", 0, git)
+    _session(tmp_path, "early-2", 100, git)
+    _session(tmp_path, "late-1", 200, [("Bash", {"command": "rg -n Cart src"}, RG_MISSING, True),
+                                       ("Bash", {"command": "grep -rn Cart src"}, "src/cart.py:1:class Cart:", False),
+                                       ("Bash", {"command": "rg -l TODO"}, RG_MISSING, True),
+                                       ("Bash", {"command": "grep -rl TODO ."}, "./notes.md", False)])
+    _session(tmp_path, "late-2", 300, [("Bash", {"command": "rg total src"}, RG_MISSING, True),
+                                       ("Bash", {"command": "grep -rw total src"}, "src/cart.py:2", False)])
+    status, tally = _bench(tmp_path)
+    assert status == 0 and tally["rules_applied"] == [] and tally["learned_answers"] == 0
+    assert (tally["failures"], tally["recurring_failures"], tally["with_fix"]) == (3, 0, 3)
+    assert (tally["answered"], tally["otherwise"], tally["wrong"]) == (1, 1, 0)
+    assert tally["kinds"]["table"] == {"fix": 1, "otherwise": 1, "recurring_fix": 0, "recurring_otherwise": 0}
+    assert (tally["left_alone"], tally["told_earlier"]) == (1, 1)
+    assert [(e["kind"], e["outcome"], e["dp"]) for e in tally["examples"]] == [
+        ("table", "answered", "grep -n -r Cart src"), ("table", "otherwise", "grep -r total src")]
+
+
+def test_an_answer_learned_in_one_repository_acts_in_its_later_sessions_only(tmp_path):
+    """pip missing, fixed with uv pip in two sessions of one repository: a later session there is answered with
+    the agent's own earlier call; the same failure in another repository's session is left alone."""
+    pip_missing = "Exit code 127\n/bin/bash: line 1: pip: command not found"
+    fixed = [("Bash", {"command": "pip install requests"}, pip_missing, True),
+             ("Bash", {"command": "uv pip install requests"}, "Installed 1 package", False)]
+    for name, start, cwd in (("early-1", 0, "/work/shop"), ("early-2", 100, "/work/shop"),
+                             ("late-shop", 200, "/work/shop"), ("late-blog", 300, "/work/blog")):
+        (tmp_path / f"{name}.jsonl").write_text(transcript_lines(name, fixed, cwd=cwd, start_second=start))
+    status, tally = _bench(tmp_path, "--answers-only")
+    assert status == 0 and tally["learned_answers"] == 1
+    assert (tally["failures"], tally["recurring_failures"]) == (2, 2)
+    assert tally["kinds"]["learned"] == {"fix": 1, "otherwise": 0, "recurring_fix": 1, "recurring_otherwise": 0}
+    assert (tally["recurring_left_alone"], tally["wrong"]) == (1, 0)
+    assert tally["recurring_with_own_fix"] == 1 and tally["recurring_with_own_fix_share"] == 0.5

@@ -48,7 +48,8 @@ def test_tables_are_read_from_the_json_cache_once_compiled(tmp_path, private_cac
     data = json.loads(cache.read_text())
     data["about"] = "from the cache"
     cache.write_text(json.dumps(data))
-    monkeypatch.setattr(dp.rules.tables, "_loaded", {})  # a new hook process
+    monkeypatch.setattr(dp.rules.tables, "_loaded", {})  # a new hook process: no table read or made yet
+    monkeypatch.setattr(dp.rules.tables.pairs, "_made", {})
     assert table_for("npm", "pnpm", str(directory)).about == "from the cache"
     # Editing the TOML file changes its stamp: the cache is rebuilt.
     table_file.write_text('source = "npm"\ntarget = "pnpm"\nabout = "edited"\n')

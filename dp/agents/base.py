@@ -209,6 +209,9 @@ class Agent:
     events: dict = {}
     default_hook: str | None = None
     tool_names: dict = {}
+    # Shell commands models run that are a tool, not a program (``apply_patch``: the patch tool of OpenAI's
+    # agents), → dp's canonical tools that do the same here (``own_tools`` spells them in the agent's names).
+    tool_commands: dict = {"apply_patch": ("Edit", "Write")}
     tool_args: dict = {}
     scopes: tuple = ("user", "project")
     instructions_file = "AGENTS.md"
@@ -328,6 +331,12 @@ class Agent:
                 continue
             renamed.append((key, self.agent_param(agent_tool, canonical)))
         return renamed
+
+    def own_tools(self, command: str) -> tuple:
+        """The agent's own tools, in its names, that do what the shell command ``command`` was believed to do
+        (``apply_patch``, an OpenAI model's patch tool: Edit and Write in Claude Code); () when none. Said
+        after ``command: command not found`` (``dp.learn.known``)."""
+        return tuple(dict.fromkeys(self.agent_tool(tool) for tool in self.tool_commands.get(command, ())))
 
     def is_own_tool(self, name: str) -> bool:
         """Whether ``name`` is one of this agent's real tool names."""

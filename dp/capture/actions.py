@@ -126,23 +126,21 @@ def iso(seconds: float) -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole)) + f".{int((seconds - whole) * 1_000_000):06d}Z"
 
 
-def answered(conn, agent, event, row: dict, answer: dict) -> None:
-    """Record a learned answer dp-capture just told after the failed call ``row`` (its own action, in the
-    same store it already holds open): the rule is the answer, the program it leads to is what the
-    agent's next call is compared with (``dp.desires.stats``). A store from before 0009 records nothing."""
+def answered(conn, agent, row: dict, rule: str, source: str, leads_to: str) -> None:
+    """Record an answer dp-capture just told after the failed call ``row`` (its own action, in the same
+    store it already holds open): the rule is the answer (``learned #ID: from → to``, or ``known (kind):
+    from → to`` for what dp knew: issue 50), ``source`` ``learned`` or the kind dp knew it by, and the
+    program it leads to (``leads_to``, '' for none) is what the agent's next call is compared with
+    (``dp.desires.stats``). A store from before 0009 records nothing."""
     import sqlite3
 
-    from dp.learn.answer import AT_START  # the kinds whose to_text starts with the program the call runs
     from dp.store.actions import add
 
-    target = answer["to_text"].split(" ")[0]
-    leads_to = target if target and not target.startswith("-") and answer["kind"] in AT_START else ""
     action = {"event_key": row.get("event_key"), "session_id": row["session_id"], "agent": agent.name,
-              "kind": "answer", "rule": f"learned #{answer['id']}: {answer['from_text']} → {answer['to_text']}",
-              "rule_source": "learned", "from_command": row["command"], "to_command": leads_to or row["command"],
-              "cwd": row["cwd"], "timestamp": row["timestamp"]}
+              "kind": "answer", "rule": rule, "rule_source": "learned" if source == "learned" else "known",
+              "from_command": row["command"], "to_command": leads_to or row["command"], "cwd": row["cwd"],
+              "timestamp": row["timestamp"]}
     try:
         add(conn, [action])
     except sqlite3.OperationalError:
         pass
-

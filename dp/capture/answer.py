@@ -1,27 +1,43 @@
-"""The answer at the moment of failure: a learned answer that covers this failed call, told once.
+"""The answer at the moment of failure: what dp knows, or learned, that covers this failed call, told once.
 
-Runs inside ``dp-capture`` after a failed call, after the failure is stored
-(no process of its own). One indexed query (``dp.store.learned.answers_for``,
-keyed on the failing command word) finds the answers ``dp.learn`` stored; one
-applies when it was learned from failures of this call's class and it yields
-a corrected call whose program is there (a renamed command on this PATH, a
-path in this working directory, a runner's program in the project's
-``node_modules/.bin`` when the runner would download it otherwise). An answer
-other than a plain rename applies only in a repository it was learned in,
-and every answer is judged again by ``dp.learn.carry`` before it is told (a
-row an older dp learned included): nothing that brings code, nothing with a
-control character (issue 46, finding 5). The session hears it once
-(``learned_told``), in the agent's own after-failure channel: the adapter's
-``answer`` with a context decision.
+Runs inside ``dp-capture`` after a failed call, after the failure is stored (no process of its own).
+
+First what dp knows now, with no history (``dp.learn.known``: a table read backwards, another name on
+PATH, the project's wrapper in a trusted repository, the project's tasks, a literal slip, the agent's own
+tool). Then, where knowledge has nothing, what it learned: one indexed query
+(``dp.store.learned.answers_for``, keyed on the failing command word) finds the answers ``dp.learn``
+stored; one applies when it was learned from failures of this call's class and it yields a corrected
+call whose program is there (a renamed command on this PATH, a path in this working directory, a
+runner's program in the project's ``node_modules/.bin`` when the runner would download it otherwise).
+An answer other than a plain rename applies only in a repository it was learned in, and every answer is
+judged again by ``dp.learn.carry`` before it is told (a row an older dp learned included): nothing that
+brings code, nothing with a control character (issue 46, finding 5).
+
+The session hears each change once, however dp found it (``dp.store.learned.tell_once``: the ``told``
+table, keyed by the change), in the agent's own after-failure channel: the adapter's ``answer`` with a
+context decision. What was told is dp's action (``dp.capture.actions.answered``: ``dp stats`` and
+``dp suggest`` judge it by the agent's next call), its rule named by where it came from: ``learned #ID:
+from → to`` or ``known (kind): from → to``.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import sqlite3
+
+from dp.store.connection import sqlite3  # the C module (dp.store.connection): no datetime to import
 
 MAX_ANSWERS = 8
+LEARNED = "learned"  # where an answer learned from history came from (else a dp.learn.known kind)
+
+
+class Told:
+    """One answer to tell: where it came from (``source``: ``learned`` or a ``dp.learn.known`` kind), the
+    change it is keyed by (``KEY``), the program it leads to, the action's rule, and the agent's text."""
+
+    __slots__ = ("source", "key", "leads_to", "rule", "text")
+
+    def __init__(self, source: str, key: tuple, leads_to: str, rule: str, text: str):
+        self.source, self.key, self.leads_to, self.rule, self.text = source, key, leads_to, rule, text
 
 
 def told(conn, agent, event, row: dict) -> str:
@@ -29,16 +45,49 @@ def told(conn, agent, event, row: dict) -> str:
     command = event.tool_input.get("command") if isinstance(event.tool_input, dict) else None
     if row["tool_name"] != "Bash" or not row["command"] or not isinstance(command, str) or not event.session:
         return ""
-    from dp.learn.answer import MAX_COMMAND_CHARS, message
-    from dp.learn.carry import plain
-    from dp.learn.tables import corrected_call
-    from dp.store.learned import answers_for, tell_once
+    from dp.learn.answer import plain
 
     word = row["command"].split(" ", 1)[0]  # the word typed first: a runner's (`npx tsc`), as answers learn it
+    if not plain(word):
+        return ""  # a control character the agent's own call held: dp repeats none
+    found = _known(conn, agent, event, row, command, word) or _learned(conn, event, row, command, word)
+    if found is None or not _tell_once(conn, event.session, found.key):
+        return ""
+    from dp.capture.actions import answered
+
+    answered(conn, agent, row, found.rule, found.source, found.leads_to)  # judged by the agent's next call
+    from dp.agents.base import CONTEXT, Decision
+
+    return agent.answer(event, Decision(CONTEXT, found.text))[1]
+
+
+def _known(conn, agent, event, row: dict, command: str, word: str) -> Told | None:
+    """What dp knows now (``dp.learn.known``), or None."""
+    from dp.learn.known import Failure, known
+
+    def trusts(root: str) -> bool:
+        from dp.store.trust import repository_trusted
+
+        return repository_trusted(conn, root)
+
+    found = known(Failure(command, word, event.error, row["error_class"], event.cwd, agent, trusts))
+    if found is None:
+        return None
+    leads_to = first_program(found.called) if found.called else ""
+    return Told(found.source, found.key, leads_to, f"known ({found.source}): {found.from_text} → {found.to_text}",
+                found.text)
+
+
+def _learned(conn, event, row: dict, command: str, word: str) -> Told | None:
+    """The answers dp learned, or None."""
+    from dp.learn.answer import AT_START, MAX_COMMAND_CHARS, message, plain
+    from dp.learn.tables import corrected_call
+    from dp.store.learned import KEY, answers_for
+
     try:
         found = answers_for(conn, "Bash", [word])[:MAX_ANSWERS]
     except sqlite3.OperationalError:  # a store from before learning (0007) or before its scope (0008)
-        return ""
+        return None
     for answer in found:
         if row["error_class"] not in answer["evidence"].get("error_classes", ()):
             continue
@@ -46,20 +95,38 @@ def told(conn, agent, event, row: dict) -> str:
         if here is None:
             continue
         corrected = corrected_call(answer, command)
-        if corrected is None or not _target_present(answer, event.cwd):
+        if corrected is None or not _target_present(answer, event.cwd) or not plain(corrected, MAX_COMMAND_CHARS):
             continue
-        if not plain(corrected, MAX_COMMAND_CHARS) or not plain(word):
-            continue  # a control character the agent's own call held: dp repeats none
-        text = message(answer, word, corrected, here)
-        if not tell_once(conn, event.session, answer["id"]):
-            return ""
-        from dp.capture.actions import answered
+        target = answer["to_text"].split(" ")[0]
+        leads_to = target if target and not target.startswith("-") and answer["kind"] in AT_START else ""
+        return Told(LEARNED, tuple(answer[name] for name in KEY), leads_to,
+                    f"learned #{answer['id']}: {answer['from_text']} → {answer['to_text']}",
+                    message(answer, word, corrected, here))
+    return None
 
-        answered(conn, agent, event, row, answer)  # dp's action, judged by the agent's next call (dp stats)
-        from dp.agents.base import CONTEXT, Decision
 
-        return agent.answer(event, Decision(CONTEXT, text))[1]
-    return ""
+def first_program(command: str) -> str:
+    """The program ``command``'s first simple command runs ('' when dp cannot read it)."""
+    from dp.learn.answer import command_starts, words
+
+    found = words(command) or []
+    starts = command_starts(found)
+    return found[starts[0]] if starts else ""
+
+
+def _tell_once(conn, session: str, key: tuple) -> bool:
+    """``tell_once`` on the ``told`` table, the store brought up to date first when it is older."""
+    from dp.store.learned import tell_once
+
+    try:
+        return tell_once(conn, session, key)
+    except sqlite3.OperationalError as exc:
+        if "no such table" not in str(exc):
+            raise
+    from dp.store.migrations import migrate
+
+    migrate(conn)
+    return tell_once(conn, session, key)
 
 
 def _sessions_here(answer: dict, cwd):
@@ -83,7 +150,9 @@ def _target_present(answer: dict, cwd) -> bool:
     if answer["kind"] == PATH:
         return bool(cwd) and os.access(os.path.join(str(cwd), target), os.X_OK)
     if answer["kind"] == COMMAND or target != answer["command"]:
-        return shutil.which(target) is not None and _runs_what_is_installed(answer, cwd)
+        from dp.shell.programs import on_path
+
+        return bool(on_path(target)) and _runs_what_is_installed(answer, cwd)
     return True
 
 
@@ -97,13 +166,6 @@ def _runs_what_is_installed(answer: dict, cwd) -> bool:
         return True
     if not isinstance(cwd, str) or not os.path.isabs(cwd):
         return False
-    from dp.layers.locate import repo_root
-    from dp.paths import walk_up_text
+    from dp.learn.inproject import node_bin
 
-    root, program = repo_root(cwd), answer["from_text"].split(" ")[0]
-    for folder in walk_up_text(cwd):
-        if os.access(os.path.join(folder, "node_modules", ".bin", program), os.X_OK):
-            return True
-        if folder == root or root is None:
-            return False
-    return False
+    return node_bin(answer["from_text"].split(" ")[0], cwd) is not None

@@ -71,8 +71,9 @@ def event_key(session_id, tool_use_id) -> str | None:
 
 
 def failing_shape(command: str, error) -> Shape | None:
-    """The simple command the error is about: the one it names, else the last one that ran."""
-    found = shapes(command)
+    """The simple command the error is about: the one it names, else the last one that ran. The 1 of a
+    ``2>&1`` that the shape split takes for a command is never one (bash's ``line 1:`` would name it)."""
+    found = [shape for shape in shapes(command) if not shape.command.isdigit()]
     if not found:
         return None
     text = error if isinstance(error, str) else ""

@@ -143,9 +143,8 @@ def _take_actions(conn, path: str) -> None:
 
 def _keep_if_following_failure(conn, rows) -> None:
     """A success right after a failure of its session keeps its command (redacted): the answer dp.learn learns."""
-    import sqlite3
-
     from dp.capture.events import CALL_COMMAND, FOLLOW_CALLS, keep_command
+    from dp.store.connection import sqlite3  # the C module: sqlite3's Python layer imports datetime
     from dp.store.desires import failed_recently
 
     if CALL_COMMAND not in rows[0]:
@@ -169,8 +168,7 @@ def _connect(path: str):
 
 
 def _write(conn, rows) -> int:
-    import sqlite3
-
+    from dp.store.connection import sqlite3
     from dp.store.desires import add
 
     try:

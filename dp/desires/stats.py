@@ -82,6 +82,15 @@ def figures(tallies: list[dict]) -> dict:
     }
 
 
+def answers_of(conn, change: str) -> dict:
+    """How often dp told an answer making ``change`` (``from → to``, how an answer's rule ends) right after a
+    failure, learned or known (issue 50), and how often the agent's next call then ran the program it leads
+    to (``followed``, as ``dp stats`` counts it): what ``dp suggest`` shows beside a learned rule."""
+    found = [action for action in stored.actions(conn) if action["kind"] == "answer"
+             and action["rule"].endswith(f": {change}")] if conn is not None and _has_actions(conn) else []
+    return {"told": len(found), "followed": sum(judge(conn, action)["followed"] for action in found)}
+
+
 def _has_actions(conn) -> bool:
     return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'actions'").fetchone() is not None
 

@@ -49,6 +49,7 @@ class Candidate:
         self.sessions: set[str] = set()
         self.confidence = 0.0
         self.unambiguous = False
+        self.answered = None  # for a learned change: {"told", "followed"}, the answers of it after a failure
 
     @property
     def id(self) -> str:
@@ -74,6 +75,7 @@ class Candidate:
             "reason": self.reason,
             "unambiguous": self.unambiguous,
             "evidence": self.events[-MAX_EVIDENCE:][::-1],
+            **({"answered": self.answered} if self.answered is not None else {}),
         }
 
 
@@ -152,6 +154,7 @@ def _following(conn, row) -> list[dict]:
 
 def _learned(conn, found: dict) -> None:
     """The answers ``dp.learn`` generalised from fail→fix pairs, as rules with their pairs as evidence."""
+    from dp.desires.stats import answers_of
     from dp.learn.store import learn
 
     for item in learn(conn)[0]:
@@ -160,6 +163,8 @@ def _learned(conn, found: dict) -> None:
             continue
         kind, alias, key, reason = proposal
         candidate = _candidate(found, kind, alias, key, reason)
+        fared, before = answers_of(conn, f"{item.from_text} → {item.to_text}"), candidate.answered
+        candidate.answered = {name: fared[name] + (before or {}).get(name, 0) for name in fared}
         for pair in item.pairs:
             event = {"id": pair.failed_id, "timestamp": iso(pair.timestamp), "session_id": pair.session, "tool_name": BASH_TOOL,
                      "tool_input": {"command": pair.failed}, "error": pair.error}

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import unicodedata
 
 from dp.rules import COMMAND, FLAG, LITERAL, RECIPE
 
@@ -29,6 +30,15 @@ AT_START = (COMMAND, PATH, RECIPE, LITERAL)
 # Words after which a new simple command starts.
 SEPARATORS = frozenset({"&&", "||", ";", "|", "(", "then", "do", "else", "!", "{", "time"})
 MAX_COMMAND_CHARS = 4096
+MAX_TEXT = 200  # a learned change's words (dp.learn.carry)
+
+
+def plain(text: str, limit: int = MAX_TEXT) -> bool:
+    """Whether ``text`` is at most ``limit`` characters with no control or formatting character
+    (an escape sequence, a bidirectional override) that could change what the reader sees: what dp
+    repeats to an agent (``dp.learn.carry`` learns nothing else, dp-capture tells nothing else)."""
+    return (isinstance(text, str) and len(text) <= limit
+            and not any(unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") for char in text))
 
 
 def words(command: str) -> list[str] | None:
@@ -47,6 +57,31 @@ def normalised(command: str) -> str:
     """``command`` as single-spaced words: two spellings of one call compare equal."""
     found = words(command)
     return " ".join(found) if found is not None else " ".join(command.split())
+
+
+def canonical(tokens: list[str]) -> list[str]:
+    """``tokens`` spelled one way: in each simple command its program, then its options in sorted order,
+    then its other words, each path without ``./`` in front or ``/`` behind. Two calls that differ only
+    in the order of their options or the spelling of a path (quoting is gone from words already) are the
+    same call: a fix that differs from the failed call so is the same fix (``dp.learn.generalise``)."""
+    out, command = [], []
+    for token in [*tokens, ";"]:
+        if token not in SEPARATORS:
+            command.append(token)
+            continue
+        if command:
+            options = sorted(word for word in command[1:] if word.startswith("-") and len(word) > 1)
+            others = [_path(word) for word in command[1:] if not (word.startswith("-") and len(word) > 1)]
+            out += [command[0], *options, *others]
+        out.append(token)
+        command = []
+    return out[:-1]
+
+
+def _path(word: str) -> str:
+    while word.startswith("./") and len(word) > 2:
+        word = word[2:]
+    return word.rstrip("/") or word
 
 
 def command_starts(tokens: list[str]) -> list[int]:
@@ -93,6 +128,12 @@ def _join(tokens: list[str]) -> str:
 
 RENAME_MARK = "Run this instead:\n"
 QUOTED_MARK = "The same change to this call:\n"
+
+
+def told_call(text: str) -> str | None:
+    """The corrected call an answer's ``text`` names (every answer ends with it, after ``:`` and a line
+    break, and a told call holds no line break: ``plain``), or None when it names none."""
+    return text.rsplit(":\n", 1)[1] if ":\n" in text else None
 
 
 def message(answer: dict, failed_word: str, corrected: str, sessions_here: int = 0) -> str:

@@ -31,7 +31,7 @@ learned only when it brings **no program the failed call did not run**:
   path) that makes no word code which the option it replaces left as data.
 
 ``plain_rename`` names the answers that may act in every repository: a rename
-between two names of one program (``dp.rules.tables.pairs.same_program``) or
+between two names of one program (``dp.shell.programs.same_program``) or
 two programs dp ships a translation table for. Every other answer acts only
 in the repositories it was learned in (``dp.learn.answer.repository``).
 
@@ -44,12 +44,10 @@ from __future__ import annotations
 
 import os
 import re
-import unicodedata
 
-from dp.learn.answer import COMMAND, FLAG, LITERAL, PATH, SEPARATORS
+from dp.learn.answer import COMMAND, FLAG, LITERAL, MAX_TEXT, PATH, SEPARATORS, plain  # noqa: F401 (carry.plain)
 from dp.shell import wrappers
 
-MAX_TEXT = 200
 # Characters the shell reads as syntax; a learned word holding one is not plain text.
 SHELL_SYNTAX = frozenset("`$;&|<>()#\\\"'\n\r")
 # A bare option name: no value (=…), no path.
@@ -103,18 +101,11 @@ def carried(kind: str, command: str, from_text: str, to_text: str) -> str:
     return "" if kind == LITERAL or not added else _reads_as_code(program, added)
 
 
-def plain(text: str, limit: int = MAX_TEXT) -> bool:
-    """Whether ``text`` is at most ``limit`` characters with no control or formatting character
-    (an escape sequence, a bidirectional override) that could change what the reader sees."""
-    return (isinstance(text, str) and len(text) <= limit
-            and not any(unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") for char in text))
-
-
 def plain_rename(answer: dict) -> bool:
     """Whether ``answer`` renames one program to another name of it, or to a program dp translates it
     into: the only answers that act in every repository, and the only ones dp tells in its own voice."""
     from dp.learn.tables import table_pair
-    from dp.rules.tables.pairs import same_program
+    from dp.shell.programs import same_program
 
     old, new = answer["from_text"], answer["to_text"]
     if answer["kind"] != COMMAND or not _BARE_NAME.match(old) or not _BARE_NAME.match(new):

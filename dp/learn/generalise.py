@@ -30,8 +30,8 @@ from __future__ import annotations
 
 from difflib import SequenceMatcher
 
-from dp.learn.answer import COMMAND, FLAG, LITERAL, PATH, RECIPE, command_starts, repository, words
-from dp.learn.carry import carried
+from dp.learn.answer import COMMAND, FLAG, LITERAL, PATH, RECIPE, canonical, command_starts, repository, words
+from dp.learn.carry import carried, plain_rename
 from dp.learn.tables import same_search, table_pair, translated
 
 MIN_SESSIONS = 2
@@ -47,13 +47,19 @@ MENDABLE = {
 
 
 def change(failed: str, fixed: str) -> tuple[str, str, str, str] | None:
-    """(kind, command word, from words, to words) of the one change from ``failed`` to ``fixed``, or None."""
+    """(kind, command word, from words, to words) of the one change from ``failed`` to ``fixed``, or None.
+    A fix that also put the options in another order or spelled a path another way (``./src/`` for
+    ``src``) made the same change (``dp.learn.answer.canonical``)."""
     old, new = words(failed), words(fixed)
     if not old or not new:
         return None
     through_table = _through_table(failed, fixed, old, new)
     if through_table is not None:
         return through_table
+    return _one_change(old, new) or _one_change(canonical(old), canonical(new))
+
+
+def _one_change(old: list[str], new: list[str]):
     opcodes = [op for op in SequenceMatcher(None, old, new, autojunk=False).get_opcodes() if op[0] != "equal"]
     if len(opcodes) != 1:
         return None
@@ -106,6 +112,12 @@ class Generalised:
     def __init__(self, kind, command, from_text, to_text):
         self.kind, self.command, self.from_text, self.to_text = kind, command, from_text, to_text
         self.pairs: list = []
+        self.acts_in: set | None = None  # the repositories it acts in, when not every one it was seen in
+
+    @property
+    def plain(self) -> bool:
+        """A plain rename (``dp.learn.carry.plain_rename``): it acts in every repository."""
+        return plain_rename({"kind": self.kind, "from_text": self.from_text, "to_text": self.to_text})
 
     @property
     def sessions(self) -> set:
@@ -120,9 +132,8 @@ class Generalised:
                           "calls_later": p.distance, "session": p.session[:80]} for p in self.pairs[-MAX_EXAMPLES:]],
         }
 
-    def scope(self) -> dict:
-        """Each repository the change was seen in (``dp.learn.answer.repository``) → in how many sessions:
-        where an answer other than a plain rename acts, and what it says there."""
+    def by_repository(self) -> dict[str, set]:
+        """Each repository the change was seen in (``dp.learn.answer.repository``) → its sessions there."""
         by_directory: dict[str, set] = {}
         for pair in self.pairs:
             by_directory.setdefault(pair.cwd, set()).add(pair.session)
@@ -131,6 +142,13 @@ class Generalised:
             where = repository(directory)
             if where is not None:
                 sessions.setdefault(where, set()).update(seen)
+        return sessions
+
+    def scope(self) -> dict:
+        """Each repository it acts in → in how many sessions it was seen there: where an answer other than
+        a plain rename acts, and what it says there."""
+        sessions = {where: seen for where, seen in self.by_repository().items()
+                    if self.acts_in is None or where in self.acts_in}
         ranked = sorted(sessions.items(), key=lambda item: (-len(item[1]), item[0]))[:MAX_SCOPE]
         return {where: len(seen) for where, seen in ranked}
 
@@ -155,12 +173,49 @@ def generalise(pairs, min_sessions: int = MIN_SESSIONS) -> tuple[list[Generalise
         by_from.setdefault((item.kind, item.command, item.from_text), []).append(item)
     kept = []
     for rivals in by_from.values():
-        rivals.sort(key=lambda item: -len(item.sessions))
-        best = rivals[0]
-        runner_up = len(rivals[1].sessions) if len(rivals) > 1 else 0
-        if len(best.sessions) >= min_sessions and len(best.sessions) >= 2 * runner_up:
-            kept.append(best)
-        else:
-            loose += [pair for item in rivals for pair in item.pairs]
+        chosen = _chosen(rivals, min_sessions)
+        kept += chosen
+        loose += [pair for item in rivals if item not in chosen for pair in item.pairs]
     kept.sort(key=lambda item: (-len(item.sessions), -len(item.pairs), item.command))
     return kept, loose
+
+
+def _chosen(rivals: list[Generalised], min_sessions: int) -> list[Generalised]:
+    """The fixes of one failure (``rivals``) that become answers. The one seen in most sessions, when in
+    ``min_sessions`` at least and twice as many as any other; and, as an answer that acts only where it was
+    learned is decided there, any other that leads so among the sessions of one repository (two sessions
+    there suffice), acting in the repositories it leads in. An answer acts in no repository where another
+    leads."""
+    rivals.sort(key=lambda item: -len(item.sessions))
+    best, runner_up = rivals[0], len(rivals[1].sessions) if len(rivals) > 1 else 0
+    winner = best if len(best.sessions) >= min_sessions and len(best.sessions) >= 2 * runner_up else None
+    local = _local_winners(rivals, min_sessions)
+    chosen = []
+    for item in rivals:
+        if item.plain:
+            if item is winner:
+                chosen.append(item)
+            continue
+        leads = {where for where, leader in local.items() if leader is item}
+        if item is winner:
+            leads |= {where for where in item.by_repository() if where not in local}
+        if leads:
+            item.acts_in = leads
+            chosen.append(item)
+    return chosen
+
+
+def _local_winners(rivals: list[Generalised], min_sessions: int) -> dict:
+    """Each repository → the rival that leads there: seen in ``min_sessions`` of its sessions at least,
+    and in twice as many as any other rival there."""
+    counts: dict[str, list] = {}
+    for item in rivals:
+        for where, seen in item.by_repository().items():
+            counts.setdefault(where, []).append((len(seen), item))
+    leaders = {}
+    for where, seen in counts.items():
+        seen.sort(key=lambda entry: -entry[0])
+        second = seen[1][0] if len(seen) > 1 else 0
+        if seen[0][0] >= min_sessions and seen[0][0] >= 2 * second:
+            leaders[where] = seen[0][1]
+    return leaders

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 
-from dp.learn.answer import COMMAND, apply, command_starts, normalised, words
+from dp.learn.answer import COMMAND, apply, canonical, command_starts, normalised, words
 
 # What only says which files are searched (hidden, ignored, symlinked, binary), not what is searched for:
 # the table's own adjustments, which grep -r makes without being told (docs/learning.md).
@@ -53,7 +53,7 @@ def translated(command: str, source: str, target: str) -> str | None:
     except (TableError, OSError, ValueError):
         return None
     new = result.updated_input.get("command") if result is not None else None
-    return new if isinstance(new, str) and normalised(new) != normalised(command) else None
+    return new if isinstance(new, str) and new != command else None  # the rewrite edits only what it translates
 
 
 def same_search(one: str, other: str, program: str) -> bool:
@@ -72,11 +72,12 @@ def same_search(one: str, other: str, program: str) -> bool:
 
 
 def same_fix(one: str, other: str) -> bool:
-    """Whether call ``one`` is call ``other``: equal as words, or the same search of a program dp has a
-    table from (``same_search``)."""
-    if normalised(one) == normalised(other):
+    """Whether call ``one`` is call ``other``: equal as words, spelled otherwise (options in another order,
+    a path as ``./src/``: ``dp.learn.answer.canonical``), or the same search of a program dp has a table
+    from (``same_search``)."""
+    found, theirs = words(one) or [], words(other) or []
+    if normalised(one) == normalised(other) or (found and canonical(found) == canonical(theirs)):
         return True
-    found = words(one) or []
     return any(same_search(one, other, found[i]) for i in command_starts(found) if _target_of(found[i]))
 
 
@@ -93,18 +94,21 @@ def _target_of(program: str) -> str | None:
 
 def _canonical(command: str):
     """Flags as a sorted list (their order does not matter), every other word in order, paths without
-    ``./`` or a trailing ``/``; ``--max-depth 0`` and the file-selection flags left out."""
+    ``./`` or a trailing ``/`` (``dp.learn.answer.canonical``); ``--max-depth 0`` and the file-selection
+    flags left out."""
     found = words(command) or []
-    flags, rest, skip = [], [], False
+    kept, skip = [], False
     for index, word in enumerate(found):
         if skip:
             skip = False
-            continue
-        if word == "--max-depth" and found[index + 1 : index + 2] == ["0"]:
+        elif word == "--max-depth" and found[index + 1 : index + 2] == ["0"]:
             skip = True
-        elif word.startswith("-") and len(word) > 1:
-            if word not in _FILE_SELECTION:
-                flags.append(word)
-        else:
-            rest.append(word.removeprefix("./").rstrip("/") or word)
-    return sorted(set(flags)), rest  # a flag given twice (`grep -n x -n`) means it once
+        elif word not in _FILE_SELECTION:
+            kept.append(word)
+    spelled = canonical(kept)
+    flags = sorted({word for word in spelled if _flag(word)})  # a flag given twice (`grep -n x -n`) means it once
+    return flags, [word for word in spelled if not _flag(word)]
+
+
+def _flag(word: str) -> bool:
+    return word.startswith("-") and len(word) > 1

@@ -215,17 +215,27 @@ def _named_binary(path: Value, globs) -> bool:
     """Whether an operand may name a binary file, judging by its name.
 
     A shell glob is judged by the extension it ends with (``src/*.py``); one
-    without (``*``, ``$f``, ``$(ls)``) may name any file, binary ones too.
+    without (``*``, ``$f``, ``$(ls)``) may name any file, binary ones too. A ``*.ext`` glob (every one the
+    shipped tables name) is a suffix test: fnmatch would compile a pattern for each of them, on every
+    rewrite and every answer through a table.
     """
-    from fnmatch import fnmatchcase
-
     name = (path.literal if path.literal is not None else path.text).rsplit("/", 1)[-1].lower()
     if path.literal is None or any(c in name for c in "*?["):
         extension = _FIXED_EXTENSION.search(name)
         if extension is None:
             return True
         name = "x" + extension.group()
-    return any(fnmatchcase(name, glob) for glob in globs)
+    return any(name.endswith(glob[1:]) if _suffix_glob(glob) else _fnmatch(name, glob) for glob in globs)
+
+
+def _suffix_glob(glob: str) -> bool:
+    return glob.startswith("*.") and not any(c in glob[1:] for c in "*?[")
+
+
+def _fnmatch(name: str, glob: str) -> bool:
+    from fnmatch import fnmatchcase
+
+    return fnmatchcase(name, glob)
 
 
 def adjustments(table, marks: set) -> tuple[list[str], list[str], list[str]]:

@@ -1,4 +1,5 @@
-"""Whether a program is there to run: on PATH as Bash looks it up, or at the path given.
+"""Whether a program is there to run: on PATH as Bash looks it up, or at the path given; and which two
+names are one program (``same_program``: a distribution's name for it, a version).
 
 A rule that puts a program into the agent's command (``find → fd``, a recipe's script)
 must not turn a working command into ``fd: command not found``. The hook asks here only
@@ -88,11 +89,19 @@ class Programs:
         return self._known
 
     def _search(self, program: str) -> str:
-        for directory in self._directories():
-            found = _executable(os.path.join(directory, program))
-            if found:
-                return found
-        return ""
+        return on_path(program, self.path, self.cwd)
+
+
+def on_path(program: str, path: str | None = None, cwd: str = "") -> str:
+    """The file ``program`` runs as Bash looks it up on ``path`` (PATH by default; an empty or relative
+    entry relative to ``cwd``), or '': one ``access`` per directory, uncached, for a process that asks a
+    few times (dp-capture's answers: ``shutil`` alone costs more to import); ``Programs`` caches."""
+    base = cwd or os.getcwd()
+    for entry in (os.environ.get("PATH", os.defpath) if path is None else path).split(":"):
+        found = _executable(os.path.join(entry if os.path.isabs(entry) else os.path.join(base, entry), program))
+        if found:
+            return found
+    return ""
 
 
 def _executable(path: str) -> str:
@@ -116,3 +125,24 @@ def script_programs(script: str, commands) -> list[str]:
             continue
         found.append(program)
     return found
+
+
+# Programs distributions ship under another name: the same program, the same flags.
+OTHER_NAMES = {"fd": "fdfind", "bat": "batcat", "ack": "ack-grep", "node": "nodejs", "python": "python3",
+               "pip": "pip3"}
+
+
+def same_program(name: str, other: str) -> bool:
+    """Whether ``other`` is the program ``name`` under another name: a distribution's name for it
+    (``fd`` → ``fdfind``) or a versioned one (``python`` → ``python3``, ``python3.12``; ``gcc`` →
+    ``gcc-13``). It reads the same flags, so a rule between the two needs no table."""
+    name, other = name.rsplit("/", 1)[-1], other.rsplit("/", 1)[-1]
+    if OTHER_NAMES.get(name) == other:
+        return True
+    return other.startswith(name) and _version(other[len(name):])
+
+
+def _version(suffix: str) -> bool:
+    """``3``, ``3.12``, ``-13``: numbers joined by dots, after an optional ``-``."""
+    parts = suffix.removeprefix("-").split(".")
+    return bool(suffix) and all(part.isdigit() and part.isascii() for part in parts)

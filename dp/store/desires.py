@@ -10,7 +10,7 @@ column order each function names; turning them into reports is
 
 from __future__ import annotations
 
-import sqlite3
+from dp.store.connection import sqlite3  # the C module: no datetime to import
 
 from dp.store.connection import transaction
 

@@ -1,15 +1,17 @@
-"""The ``learned`` and ``learned_told`` tables (migrations 0007, 0008): answers learned from what agents ran next.
+"""The ``learned`` and ``told`` tables (migrations 0007, 0008, 0012): answers learned from what agents ran
+next, and which change each session was told after a failure.
 
-Writer: ``dp.learn`` (``dp ingest``, ``dp suggest``), replacing the whole set in one
-transaction, never the hooks. Reader on the hook path: ``dp-capture`` after a
-failed call (``answers_for``, one indexed query on ``(tool_name, command)``) and
-``tell_once`` (one insert, so a session hears each answer once). Stdlib only.
+Writer of ``learned``: ``dp.learn`` (``dp ingest``, ``dp suggest``), replacing the whole set in one
+transaction, never the hooks. Reader on the hook path: ``dp-capture`` after a failed call
+(``answers_for``, one indexed query on ``(tool_name, command)``) and ``tell_once`` (one insert into
+``told``, so a session hears each answer once, whether dp learned it or knew it: dp.learn.known). What
+was told is an action (``dp.store.actions``). Stdlib only.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
+from dp.store.connection import sqlite3  # the C module: no datetime to import
 
 from dp.store.connection import transaction
 
@@ -22,8 +24,8 @@ _INSERT = f"INSERT OR REPLACE INTO learned ({', '.join(COLUMNS)}) VALUES ({', '.
 def replace_all(conn: sqlite3.Connection, answers: list[dict]) -> int:
     """Make ``answers`` (dicts keyed by ``COLUMNS``) the learned set; returns how many are stored.
 
-    An answer that keeps its key keeps its id, so a session already told it is
-    not told again after the next learning run.
+    An answer that keeps its key (the change) keeps its id; what sessions were told is keyed by the
+    change itself (``told``), so a session already told it is not told again after the next run.
     """
     with transaction(conn):
         keep = set()
@@ -31,7 +33,7 @@ def replace_all(conn: sqlite3.Connection, answers: list[dict]) -> int:
             row = [answer[name] if name not in _JSON else json.dumps(answer[name], ensure_ascii=False)
                    for name in COLUMNS]
             found = conn.execute("SELECT id FROM learned WHERE tool_name = ? AND command = ? AND kind = ? "
-                                 "AND from_text = ?", row[:4]).fetchone()
+                                 "AND from_text = ? AND to_text = ?", row[:5]).fetchone()
             if found:
                 conn.execute(f"UPDATE learned SET {', '.join(f'{c} = ?' for c in COLUMNS)} WHERE id = ?",
                              (*row, found[0]))
@@ -40,7 +42,6 @@ def replace_all(conn: sqlite3.Connection, answers: list[dict]) -> int:
                 keep.add(conn.execute(_INSERT, row).lastrowid)
         stale = [row[0] for row in conn.execute("SELECT id FROM learned") if row[0] not in keep]
         conn.executemany("DELETE FROM learned WHERE id = ?", [(i,) for i in stale])
-        conn.executemany("DELETE FROM learned_told WHERE learned_id = ?", [(i,) for i in stale])
     return len(keep)
 
 
@@ -60,11 +61,14 @@ def answers_for(conn: sqlite3.Connection, tool_name: str, commands) -> list[dict
     return [_as_dict(row) for row in conn.execute(sql, (tool_name, *words))]
 
 
-def tell_once(conn: sqlite3.Connection, session_id: str, learned_id: int) -> bool:
-    """Record that ``session_id`` was told answer ``learned_id``; False when it already was."""
+KEY = ("kind", "command", "from_text", "to_text")  # a change, as a learned answer and dp.learn.known.Known say it
+
+
+def tell_once(conn: sqlite3.Connection, session_id: str, key: tuple) -> bool:
+    """Record that ``session_id`` was told the change ``key`` (``KEY``); False when it already was."""
     with transaction(conn):
-        cursor = conn.execute("INSERT OR IGNORE INTO learned_told (session_id, learned_id) VALUES (?, ?)",
-                              (session_id, learned_id))
+        cursor = conn.execute("INSERT OR IGNORE INTO told (session_id, kind, command, from_text, to_text) "
+                              "VALUES (?, ?, ?, ?, ?)", (session_id, *key))
         return cursor.rowcount == 1
 
 

@@ -65,6 +65,9 @@ class CodexCli(Agent):
     # What its hooks see: the shell tool as Bash (the model calls it exec_command; an unknown name
     # never reaches a hook). A real tool here, so an alias `Bash → run_shell_command` never blocks it.
     tool_names = {"Bash": "Bash"}
+    # apply_patch is Codex's own: it runs a shell call named apply_patch itself, and has no other edit tool to
+    # name when such a call still fails (inside a longer script), so dp says nothing then.
+    tool_commands: dict = {}
     session_option = ("--codex-sessions", "codex_sessions", "session",
                       "Read Codex CLI session files (DIR, default ~/.codex/sessions).")
     install_notes = ("Codex runs these hooks once you trust them (open `codex`, then /hooks; dp doctor shows their "

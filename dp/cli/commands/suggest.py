@@ -174,6 +174,10 @@ def render(found: list[dict]) -> str:
         lines = [f"{item['id']}  {item['kind']:<10}  confidence {item['confidence']:.2f}  {events}",
                  f"    {alias_command(item['alias'])}",
                  f"    why: {item['reason']}"]
+        if (item.get("answered") or {}).get("told"):
+            told, ran = item["answered"]["told"], item["answered"]["followed"]
+            lines.append(f"    answered after the failure {told} time{'s' if told != 1 else ''}; "
+                         f"the agent then ran the answer {ran} time{'s' if ran != 1 else ''}")
         for event in item["evidence"]:
             then = f"  → then: {event['then']}" if event.get("then") else ""
             lines.append(f"    e.g. {fold(describe_input(event['tool_name'], event['tool_input']), 50)}: "

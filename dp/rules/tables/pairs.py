@@ -64,6 +64,8 @@ from __future__ import annotations
 import os
 import re
 
+from dp.shell.programs import OTHER_NAMES, same_program  # noqa: F401 (dp.rules.tables.pairs.same_program …)
+
 TABLE_DIR = os.path.dirname(__file__)
 SUFFIX = ".toml"
 _NAME = re.compile(r"[A-Za-z0-9_.+]+(-[A-Za-z0-9_.+]+)*\Z")
@@ -107,9 +109,21 @@ class Table:
         return f"Table({self.source!r} → {self.target!r})"
 
 
+_made: dict = {}  # (source, target, directory) → its Table or None, made once per process like load_path's read
+
+
 def table_for(source: str, target: str, directory: str = TABLE_DIR) -> Table | None:
     """The table translating ``source`` into ``target``, or None if dp has none: a table file, or the
-    table of the other direction read backwards where it says how (``rg`` → ``grep``, its ``[reverse]``)."""
+    table of the other direction read backwards where it says how (``rg`` → ``grep``, its ``[reverse]``).
+    Made once per process (a translation asks for it more than once: dp-capture's answer on the failed
+    call's time, ``dp.learn.tables.translated``)."""
+    key = (source, target, directory)
+    if key not in _made:
+        _made[key] = _table_for(source, target, directory)
+    return _made[key]
+
+
+def _table_for(source: str, target: str, directory: str) -> Table | None:
     if not (_NAME.match(source) and _NAME.match(target)):
         return None
     path = os.path.join(directory, f"{source}-to-{target}{SUFFIX}")
@@ -118,10 +132,26 @@ def table_for(source: str, target: str, directory: str = TABLE_DIR) -> Table | N
     other = os.path.join(directory, f"{target}-to-{source}{SUFFIX}")
     if not os.path.isfile(other):
         return None
-    from dp.rules.tables.reverse import reverse_data
-
-    data = reverse_data(Table(compile_file(other), other))
+    data = _read_backwards(other)
     return Table(data, other) if data is not None else None
+
+
+def _read_backwards(path: str) -> dict | None:
+    """The table ``path`` read backwards (``dp.rules.tables.reverse``), kept in dp's cache directory
+    stamped by that file and the module that reads it so: the reading walks every flag of the table,
+    and dp-capture makes it on a failed call's time (``rg: command not found``)."""
+    from dp.cachedir import read_stamped, write_stamped
+
+    stamp = "\0".join([path, *(f"{os.stat(file).st_size}:{os.stat(file).st_mtime_ns}"
+                                for file in (path, os.path.join(TABLE_DIR, "reverse.py")))])
+    data = read_stamped("table-backwards", stamp)
+    if data is None:
+        from dp.rules.tables.reverse import reverse_data
+
+        data = reverse_data(Table(compile_file(path), path))
+        if data is not None:
+            write_stamped("table-backwards", stamp, data)
+    return data
 
 
 def load_tables(directory: str = TABLE_DIR) -> dict:
@@ -202,22 +232,6 @@ def _resolve(flags: dict, name: str, entry, where: str):
 
 def _words(value) -> bool:
     return isinstance(value, list) and all(isinstance(word, str) for word in value)
-
-
-# Programs distributions ship under another name: the same program, the same flags.
-OTHER_NAMES = {"fd": "fdfind", "bat": "batcat", "ack": "ack-grep", "node": "nodejs", "python": "python3",
-               "pip": "pip3"}
-_VERSION_SUFFIX = re.compile(r"-?[0-9]+(\.[0-9]+)*")
-
-
-def same_program(name: str, other: str) -> bool:
-    """Whether ``other`` is the program ``name`` under another name: a distribution's name for it
-    (``fd`` → ``fdfind``) or a versioned one (``python`` → ``python3``, ``python3.12``; ``gcc`` →
-    ``gcc-13``). It reads the same flags, so a rule between the two needs no table."""
-    name, other = name.rsplit("/", 1)[-1], other.rsplit("/", 1)[-1]
-    if OTHER_NAMES.get(name) == other:
-        return True
-    return other.startswith(name) and bool(_VERSION_SUFFIX.fullmatch(other[len(name):]))
 
 
 def renames_only(rule) -> bool:
