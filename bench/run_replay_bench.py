@@ -4,7 +4,8 @@ Given session files in any format ``dp ingest`` reads (``--agent``; Claude Code
 transcripts by default), the sessions are ordered by their first call and split
 (``--learn-share``, half by default). The earlier part goes through the real
 ``dp ingest`` and ``dp suggest`` (learning, and every proposed rule applied with
-``dp suggest --apply``); the later part is replayed call by call: every Bash call
+``dp suggest --apply ID --act``: made to act, as a person who accepts them all would, not set in shadow);
+the later part is replayed call by call: every Bash call
 through the real ``pave-check`` (PreToolUse JSON), and every failed one through
 the real ``dp-capture`` (PostToolUseFailure JSON, the after-failure answer). The
 programs on the hooks' PATH are stubs (``Machines``): for learning, those the

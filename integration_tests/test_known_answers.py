@@ -36,9 +36,12 @@ def test_rg_missing_is_answered_with_the_grep_translation_once_per_session(machi
     assert machine.fail(agent, "rg -n 'class Cart' src") == ""  # once per session
     assert machine.fail(agent, "rg -l TODO src", session="s2").endswith("grep -l -r -I TODO src")
     conn = sqlite3.connect(db_path)
-    assert conn.execute("SELECT session_id, source, kind, command, from_text, to_text, called FROM told").fetchall() == [
-        ("s1", "table", "command", "rg", "rg", "grep", "grep -n -r 'class Cart' src"),
-        ("s2", "table", "command", "rg", "rg", "grep", "grep -l -r -I TODO src")]
+    assert conn.execute("SELECT session_id, kind, command, from_text, to_text FROM told").fetchall() == [
+        ("s1", "command", "rg", "rg", "grep"), ("s2", "command", "rg", "rg", "grep")]
+    # each answer is dp's action, which dp stats judges by the agent's next call
+    assert conn.execute("SELECT session_id, kind, rule, rule_source, from_command, to_command FROM actions").fetchall() == [
+        ("s1", "answer", "known (table): rg → grep", "known", "rg", "grep"),
+        ("s2", "answer", "known (table): rg → grep", "known", "rg", "grep")]
     assert conn.execute("SELECT count(*) FROM learned").fetchone() == (0,)  # no history: nothing was learned
 
 

@@ -293,7 +293,7 @@ def test_a_fix_that_is_not_the_translation_stays_evidence(dp, env, programs):
 def test_a_store_learned_in_before_answers_had_a_scope_upgrades_losslessly(dp, env, programs, db_path):
     """A store at migration 0007 holding a rename and a recipe as dp learned them then (no repositories):
     dp-capture on it tells nothing and fails open; the first dp command brings it to the latest keeping every row
-    (0008 adds where answers act, 0009 keys what a session was told by the change: the session told the rename
+    (0008 adds where answers act, 0012 keys what a session was told by the change: the session told the rename
     before is not told it again); the rename is told again everywhere, the recipe nowhere until a learning pass
     finds where it was learned."""
     from dp.store import SCHEMA_VERSION
@@ -316,8 +316,8 @@ def test_a_store_learned_in_before_answers_had_a_scope_upgrades_losslessly(dp, e
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert conn.execute("SELECT id, command, to_text, scope FROM learned ORDER BY id").fetchall() == [
         (1, "python", "python3", None), (2, "pip", "uv pip", None)]
-    assert conn.execute("SELECT session_id, kind, command, from_text, to_text, source FROM told").fetchall() == [
-        ("told-before", "command", "python", "python", "python3", "learned")]
+    assert conn.execute("SELECT session_id, kind, command, from_text, to_text FROM told").fetchall() == [
+        ("told-before", "command", "python", "python", "python3")]
     conn.close()
     assert _told(env, failure("python z.py", NOT_FOUND.format("python"), tool_use_id="o4"), "told-before") == ""
     assert _told(env, failure("python y.py", NOT_FOUND.format("python"), tool_use_id="o2"), "new").endswith(

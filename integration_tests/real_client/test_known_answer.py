@@ -43,4 +43,5 @@ def test_the_first_fd_of_a_session_without_fd_is_answered_with_find_once(client)
     assert session.all_text.count(ANSWER) == 1  # once in the whole conversation
     conn = sqlite3.connect(client.store)
     assert conn.execute("SELECT count(*) FROM learned").fetchone() == (0,)
-    assert conn.execute("SELECT source, called FROM told").fetchall() == [("table", "find src -mindepth 1 -iname '*.py'")]
+    assert conn.execute("SELECT rule, to_command FROM actions WHERE kind = 'answer'").fetchall() == [
+        ("known (table): fd → find", "find")]

@@ -33,4 +33,5 @@ def test_the_first_rg_of_a_session_without_ripgrep_is_answered_with_grep_once(ge
     assert session.conversation.text.count(ANSWER) == 1
     conn = sqlite3.connect(gemini.store)
     assert conn.execute("SELECT count(*) FROM learned").fetchone() == (0,)
-    assert conn.execute("SELECT source, called FROM told").fetchall() == [("table", "grep -n -r foo src")]
+    assert conn.execute("SELECT rule, to_command FROM actions WHERE kind = 'answer'").fetchall() == [
+        ("known (table): rg → grep", "grep")]
