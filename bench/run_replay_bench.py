@@ -55,7 +55,7 @@ from markdown import markdown_table
 
 from dp.agents import get
 from dp.capture import events, sessionfiles
-from dp.capture.answer import LEARNED, first_program
+from dp.capture.answer import LEARNED
 from dp.learn.answer import command_starts, normalised, told_call, words
 from dp.learn.known import SOURCES
 from dp.learn.pairs import session_pairs
@@ -247,7 +247,7 @@ def replay(calls: list, env: dict, store: Path, cwd: str, machines: Machines, ru
         elif source == LEARNED:
             counted = _other(call, said or "", rules, missing[session])
         else:  # what dp knows is exact by construction; wrong only where the session lacked what it named
-            counted = "wrong" if said and first_program(said) in missing[session] else "otherwise"
+            counted = "wrong" if said and _first_program(said) in missing[session] else "otherwise"
         _count(tally, counted, source, again, command, said or context.splitlines()[0], fix, "answer")
     return tally
 
@@ -260,6 +260,12 @@ def _told_source(store: Path, session: str) -> str:
                                   "ORDER BY id DESC LIMIT 1", (session,)).fetchone()
     rule = row[0] if row else ""
     return rule[len("known ("):].split(")", 1)[0] if rule.startswith("known (") else LEARNED
+
+
+def _first_program(command: str) -> str:
+    found = words(command) or []
+    starts = command_starts(found)
+    return found[starts[0]] if starts else ""
 
 
 def _other(call, changed: str, rules: list, missing: set) -> str:

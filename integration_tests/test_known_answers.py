@@ -19,6 +19,14 @@ def machine(tmp_path, env):
     return Machine(tmp_path / "machine", env)
 
 
+def _answered(machine: Machine, agent: str, command: str, opening: str, corrected: str) -> None:
+    """``command`` fails on ``machine`` and ``agent`` is told ``corrected``, which runs, with a text that opens
+    with ``opening`` (where the knowledge came from)."""
+    text = machine.fail(agent, command)
+    assert text.startswith(opening), text
+    assert _works(machine, text) == corrected
+
+
 def _works(machine: Machine, text: str, cwd=None) -> str:
     """The corrected call the answer names, after checking it runs on this machine."""
     called = told_call(text)
@@ -53,9 +61,8 @@ def test_an_rg_flag_grep_has_no_exact_word_for_answers_nothing(machine, agent):
 
 @pytest.mark.parametrize("agent", AGENTS)
 def test_fd_missing_is_answered_with_find(machine, agent):
-    text = machine.fail(agent, "fd -e js cart src")
-    assert text.startswith("dp: fd is not installed here; the same search with find")
-    assert _works(machine, text) == "find src -mindepth 1 -iname '*cart*' -iname '*.js'"
+    _answered(machine, agent, "fd -e js cart src", "dp: fd is not installed here; the same search with find",
+              "find src -mindepth 1 -iname '*cart*' -iname '*.js'")
     assert machine.fail(agent, "fd -x wc -l", session="s2") == ""  # fd's --exec has no one-for-one find word
 
 
@@ -73,9 +80,8 @@ def test_python_missing_is_answered_with_python3_and_two_pythons_with_nothing(ma
 
 @pytest.mark.parametrize("agent", AGENTS)
 def test_pip_missing_is_answered_with_python3s_own_pip(machine, agent):
-    text = machine.fail(agent, "pip --version")
-    assert text.startswith("dp: pip is not installed here; python3 is, and its library has pip")
-    assert _works(machine, text) == "python3 -m pip --version"
+    _answered(machine, agent, "pip --version", "dp: pip is not installed here; python3 is, and its library has pip",
+              "python3 -m pip --version")
 
 
 @pytest.mark.parametrize("agent", AGENTS)
@@ -148,9 +154,8 @@ def test_a_task_in_a_subdirectory_is_read_where_the_call_ran(machine, agent):
 
 @pytest.mark.parametrize("agent", AGENTS)
 def test_literal_slips_are_answered_with_the_same_characters_spaced(machine, agent):
-    text = machine.fail(agent, "find. -name '*.js'")
-    assert text.startswith("dp: find. is no program; the same characters with a space run find")
-    assert _works(machine, text) == "find . -name '*.js'"
+    _answered(machine, agent, "find. -name '*.js'", "dp: find. is no program; the same characters with a space run find",
+              "find . -name '*.js'")
     assert _works(machine, machine.fail(agent, "ls-la src", session="s2")) == "ls -la src"
     assert _works(machine, machine.fail(agent, "cd.. && ls", session="s3"), machine.project / "src") == "cd .. && ls"
     # git-log is `git log`, not `git -log`; python3.99 is a program of its own: no answer

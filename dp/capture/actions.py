@@ -132,9 +132,8 @@ def answered(conn, agent, row: dict, rule: str, source: str, leads_to: str) -> N
     from → to`` for what dp knew: issue 50), ``source`` ``learned`` or the kind dp knew it by, and the
     program it leads to (``leads_to``, '' for none) is what the agent's next call is compared with
     (``dp.desires.stats``). A store from before 0009 records nothing."""
-    import sqlite3
-
     from dp.store.actions import add
+    from dp.store.connection import sqlite3  # the C module: sqlite3's Python layer imports datetime
 
     action = {"event_key": row.get("event_key"), "session_id": row["session_id"], "agent": agent.name,
               "kind": "answer", "rule": rule, "rule_source": "learned" if source == "learned" else "known",

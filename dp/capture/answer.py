@@ -73,7 +73,7 @@ def _known(conn, agent, event, row: dict, command: str, word: str) -> Told | Non
     found = known(Failure(command, word, event.error, row["error_class"], event.cwd, agent, trusts))
     if found is None:
         return None
-    leads_to = first_program(found.called) if found.called else ""
+    leads_to = found.leads_to
     return Told(found.source, found.key, leads_to, f"known ({found.source}): {found.from_text} → {found.to_text}",
                 found.text)
 
@@ -103,15 +103,6 @@ def _learned(conn, event, row: dict, command: str, word: str) -> Told | None:
                     f"learned #{answer['id']}: {answer['from_text']} → {answer['to_text']}",
                     message(answer, word, corrected, here))
     return None
-
-
-def first_program(command: str) -> str:
-    """The program ``command``'s first simple command runs ('' when dp cannot read it)."""
-    from dp.learn.answer import command_starts, words
-
-    found = words(command) or []
-    starts = command_starts(found)
-    return found[starts[0]] if starts else ""
 
 
 def _tell_once(conn, session: str, key: tuple) -> bool:

@@ -8,8 +8,8 @@ and names the rows' ``source``. Claude Code runs it after every tool call
 ``PostToolUse`` only as the shapes of what ran, and, within a few calls after
 a failure of its session, its redacted command (what the agent ran next is
 what ``dp.learn`` learns). It always exits 0 and prints one thing only: after
-a failed call that a learned answer covers, that answer, once per session, in
-the agent's after-failure channel (``dp.capture.answer``). Stdlib only — it is
+a failed call, the answer dp knows (``dp.learn.known``) or learned, once per
+session and change, in the agent's after-failure channel (``dp.capture.answer``). Stdlib only — it is
 started once per tool call.
 
 Many sessions write at once: each event is one short ``BEGIN IMMEDIATE``
@@ -32,8 +32,9 @@ The after-tool hook dp installs into coding agents (`dp init`; Claude Code's
 PostToolUse/PostToolUseFailure, --agent gemini for Gemini CLI's AfterTool): records
 failed calls (redacted) and the shapes of successful ones in the dp store (one hook
 payload on stdin, or a JSON array of them, stored in order). It
-always exits 0 and prints nothing, except a learned answer right after a failed
-call (once per session and answer; see `dp suggest`).
+always exits 0 and prints nothing, except an answer right after a failed call:
+what dp knows about this machine and project, or learned (once per session and
+change; see `dp suggest`).
 """
 
 
@@ -131,9 +132,8 @@ def _capture_one(db, payload: dict, agent_name: str | None) -> tuple[int, str]:
 def _take_actions(conn, path: str) -> None:
     """pave-check's notes of what it did (dp.capture.actions), moved into the store; a store from before
     their table (0009) keeps them in the spool until a dp command migrates it."""
-    import sqlite3
-
     from dp.capture.actions import drain
+    from dp.store.connection import sqlite3  # the C module: sqlite3's Python layer imports datetime
 
     try:
         drain(conn, path)

@@ -62,6 +62,14 @@ class Known:
         """What a session hears once: the change, as a learned answer of it is keyed too."""
         return self.kind, self.command, self.from_text, self.to_text
 
+    @property
+    def leads_to(self) -> str:
+        """The program the corrected call runs, which the agent's next call is compared with (``dp stats``);
+        '' for an answer that names none (a tool, the tasks' names)."""
+        if not self.called:
+            return ""
+        return self.command if self.kind == TASK else self.to_text.split(" ", 1)[0]
+
 
 class Failure:
     """The failed call as the answers read it: the whole ``command``, the ``program`` that failed (its
@@ -109,6 +117,8 @@ def _tool(failure: Failure) -> Known | None:
 
 
 def _slip(failure: Failure) -> Known | None:
+    if not any(char in failure.program[1:] for char in ".-/~"):
+        return None  # nothing glued to the program (dp.learn.onpath.slip's first look, without its import)
     from dp.learn.onpath import slip
 
     found = slip(failure.program, failure.cwd)
@@ -187,22 +197,23 @@ def _dumped(failure: Failure) -> Known | None:
 
 
 def _table(failure: Failure) -> Known | None:
-    from dp.learn.tables import translated
-    from dp.rules.tables.pairs import SUFFIX, TABLE_DIR
-
+    from dp.rules import tables
     from dp.shell.programs import OTHER_NAMES
 
     program = failure.program
     if program in OTHER_NAMES and on_path(OTHER_NAMES[program]):
         return None  # the same program under its distribution's name (fdfind for fd) answers: _sibling
+    ending = os.path.basename(tables.path(f"-to-{program}"))  # how a table into it is named (….pairs)
     try:
-        targets = [name[: -len(f"-to-{program}{SUFFIX}")] for name in os.listdir(TABLE_DIR)
-                   if name.endswith(f"-to-{program}{SUFFIX}")]
+        names = os.listdir(os.path.dirname(tables.path(ending)))
     except OSError:
         return None
+    targets = [name[: -len(ending)] for name in names if name.endswith(ending)]
     present = [target for target in targets if on_path(target)]
     if len(present) != 1:
         return None
+    from dp.learn.tables import translated
+
     target = present[0]
     called = translated(failure.command, program, target)
     if called is None or program in _programs(called):

@@ -58,21 +58,38 @@ def other_name(program: str) -> str | None:
 
 def _names_on_path(program: str) -> dict:
     """Each other name of ``program`` on PATH (``same_program``) → its file, as PATH finds it: one
-    ``listdir`` per PATH directory, and an ``access`` for each name that fits."""
+    ``listdir`` per PATH directory (a directory PATH names twice, ``/bin`` as a link to ``/usr/bin``, once),
+    and an ``access`` for each name that fits."""
     found: dict = {}
-    for directory in dict.fromkeys(os.environ.get("PATH", os.defpath).split(os.pathsep)):
+    seen: set = set()
+    for directory in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        directory = directory or "."
         try:
-            names = [name for name in os.listdir(directory or ".") if name.startswith(program)]
+            status = os.stat(directory)
+            if (status.st_dev, status.st_ino) in seen:
+                continue
+            seen.add((status.st_dev, status.st_ino))
+            names = _starting_with(os.listdir(directory), program)
         except OSError:
             continue
         for name in names:
-            path = os.path.join(directory or ".", name)
+            path = os.path.join(directory, name)
             if name not in found and same_program(program, name) and os.access(path, os.X_OK):
                 found[name] = path
     declared = OTHER_NAMES.get(program)
     if declared and declared not in found and (path := on_path(declared)):
         found[declared] = path
     return found
+
+
+def _starting_with(names: list, prefix: str) -> list:
+    """The names that start with ``prefix``, found by searching them joined (a thousand names a directory:
+    a loop over each would cost the failed call more than the listing)."""
+    joined, needle, out, start = "\0" + "\0".join(names) + "\0", "\0" + prefix, [], 0
+    while (at := joined.find(needle, start)) >= 0:
+        start = joined.index("\0", at + 1)
+        out.append(joined[at + 1 : start])
+    return out
 
 
 def python_with(module: str) -> str | None:

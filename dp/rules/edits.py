@@ -19,9 +19,11 @@ SINGLE_DASH_LONG_OPTIONS = frozenset({
     "find", "java", "javac", "go", "gcc", "g++", "cc", "clang", "clang++", "ffmpeg", "ffprobe",
     "xcodebuild", "terraform", "openssl", "convert", "magick", "qemu-img", "tcpdump",
 })
-_LONG_FLAG = re.compile(r"--([A-Za-z0-9][A-Za-z0-9_.-]*)(=.*)?\Z", re.S)
-_SHORT_GROUP = re.compile(r"-([A-Za-z]+)(.*)\Z", re.S)
-_GO_GROUP = re.compile(r"\$(?:(\d+)|\{(\w+)\})")
+# Patterns as text, compiled (and kept by re) when first used: a translation through a table imports this
+# module and uses none of them, on dp-capture's failed-call path too.
+_LONG_FLAG = r"(?s)--([A-Za-z0-9][A-Za-z0-9_.-]*)(=.*)?\Z"
+_SHORT_GROUP = r"(?s)-([A-Za-z]+)(.*)\Z"
+_GO_GROUP = r"\$(?:(\d+)|\{(\w+)\})"
 
 
 def apply_edits(text: str, edits) -> str:
@@ -48,11 +50,11 @@ def flag_edits(command, old: str, new: str) -> list:
         if raw == "--":
             break  # operands follow
         if raw.startswith("--"):
-            match = _LONG_FLAG.match(raw)
+            match = re.match(_LONG_FLAG, raw)
             if long_old and match and match.group(1) == old:
                 edits.append((arg.start, arg.end, _flag_text(new, match.group(2) or "")))
             continue
-        match = _SHORT_GROUP.match(raw)
+        match = re.match(_SHORT_GROUP, raw)
         if long_old or not match or old not in match.group(1):
             continue
         letters, rest = match.groups()
@@ -122,5 +124,5 @@ def go_replacement(replacement: str) -> str:
     if "$" not in replacement:
         return replacement
     parts = replacement.split("$$")
-    converted = [_GO_GROUP.sub(lambda m: "\\g<%s>" % (m.group(1) or m.group(2)), part) for part in parts]
+    converted = [re.sub(_GO_GROUP, lambda m: "\\g<%s>" % (m.group(1) or m.group(2)), part) for part in parts]
     return "$".join(converted)

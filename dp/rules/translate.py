@@ -82,7 +82,7 @@ def marks_match(rule: dict, marks: set) -> bool:
     return set(rule.get("when", [])) <= marks and not set(rule.get("unless", [])) & marks
 
 
-_INTEGER = re.compile(r"\d+\Z")
+_INTEGER = r"\d+\Z"  # compiled (and kept by re) when first used, like the module's other patterns
 
 
 def check_value(check: str, value: Value, marks: set, table) -> Value:
@@ -92,7 +92,7 @@ def check_value(check: str, value: Value, marks: set, table) -> Value:
         return _pattern(value, marks, table)
     if literal is None:
         raise Refusal(f"{value.text}: a shell expansion dp cannot check")
-    if check == "integer" and not _INTEGER.match(literal):
+    if check == "integer" and not re.match(_INTEGER, literal):
         raise Refusal(f"{literal!r} is not a count")
     if check == "basename-glob" and ("/" in literal or not literal):
         raise Refusal(f"{literal!r}: a glob with a '/' matches differently")
@@ -208,7 +208,7 @@ def _mark_paths(marks: set, paths: list[Value], binary_names) -> None:
         marks.add("binary-name")
 
 
-_FIXED_EXTENSION = re.compile(r"\.[a-z0-9_+-]+\Z")
+_FIXED_EXTENSION = r"\.[a-z0-9_+-]+\Z"
 
 
 def _named_binary(path: Value, globs) -> bool:
@@ -221,7 +221,7 @@ def _named_binary(path: Value, globs) -> bool:
     """
     name = (path.literal if path.literal is not None else path.text).rsplit("/", 1)[-1].lower()
     if path.literal is None or any(c in name for c in "*?["):
-        extension = _FIXED_EXTENSION.search(name)
+        extension = re.search(_FIXED_EXTENSION, name)
         if extension is None:
             return True
         name = "x" + extension.group()

@@ -10,9 +10,7 @@ Stdlib only: dp-capture imports it.
 
 from __future__ import annotations
 
-import sqlite3
-
-from dp.store.connection import transaction
+from dp.store.connection import sqlite3, transaction  # the C module: sqlite3's Python layer imports datetime
 from dp.store.desires import under
 
 COLUMNS = ("event_key", "session_id", "agent", "kind", "rule", "rule_source", "from_command", "to_command", "cwd",
