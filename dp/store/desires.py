@@ -10,9 +10,7 @@ column order each function names; turning them into reports is
 
 from __future__ import annotations
 
-from dp.store.connection import sqlite3  # the C module: no datetime to import
-
-from dp.store.connection import transaction
+from dp.store.connection import sqlite3, transaction  # the C module: no datetime to import
 
 COLUMNS = ("source", "event_key", "outcome", "tool_name", "tool_input", "error", "command", "subcommand",
            "flags", "input_keys", "error_class", "session_id", "cwd", "timestamp")

@@ -11,9 +11,8 @@ was told is an action (``dp.store.actions``). Stdlib only.
 from __future__ import annotations
 
 import json
-from dp.store.connection import sqlite3  # the C module: no datetime to import
 
-from dp.store.connection import transaction
+from dp.store.connection import sqlite3, transaction  # the C module: no datetime to import
 
 COLUMNS = ("tool_name", "command", "kind", "from_text", "to_text", "pairs", "sessions", "evidence", "learned_at",
            "scope")
