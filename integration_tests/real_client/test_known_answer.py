@@ -5,8 +5,9 @@ On a machine without ripgrep Claude Code 2.1.330 does not fail `rg`: its shell s
 script), so the call succeeds and dp says nothing. fd has no such stand-in: the first `fd` of the
 session fails, and the PostToolUseFailure entry dp init installs runs dp-capture, which knows the find
 table read backwards and that find is on PATH, so the exact find call reaches the model inside that
-failed call's result, once. (Where rg does fail, in Codex CLI, the same answer is proven with rg:
-integration_tests/real_client_codex/test_known_answer.py.)"""
+failed call's result, once. (Codex CLI 0.169.0 does not fail `rg` either: it puts its bundled rg on the
+command's PATH. Where rg does fail, in Gemini CLI, the same answer is proven with rg:
+integration_tests/real_client_gemini/test_known_answer.py.)"""
 
 from __future__ import annotations
 
