@@ -11,7 +11,7 @@ learned only when it brings **no program the failed call did not run**:
 
 * its words are one simple command's, as plain text: no shell syntax (a pipe,
   ``;``, ``&&``, ``$( )``, ``<( )``, backquotes, redirections, a comment), no
-  control or formatting characters, at most ``MAX_TEXT`` characters, and no
+  control or formatting characters, at most ``dp.learn.answer.MAX_TEXT`` characters, and no
   ``NAME=value`` in front (``PATH=…``, ``LD_PRELOAD=…`` choose what runs);
 * its program is the failed one, or another name of it (a rename between two
   programs: ``python`` → ``python3``, ``rg`` → ``grep``, ``mvn`` → ``./mvnw``),
@@ -45,7 +45,7 @@ from __future__ import annotations
 import os
 import re
 
-from dp.learn.answer import COMMAND, FLAG, LITERAL, MAX_TEXT, PATH, SEPARATORS, plain  # noqa: F401 (carry.plain)
+from dp.learn.answer import COMMAND, FLAG, LITERAL, PATH, SEPARATORS, plain
 from dp.shell import wrappers
 
 # Characters the shell reads as syntax; a learned word holding one is not plain text.
