@@ -23,7 +23,6 @@ from pathlib import Path
 from capture_support import run_capture
 from stock_machine import stock_path
 
-AGENTS = ("claude", "gemini", "codex")
 VENV_BIN = Path(sys.executable).parent
 _CALLS = itertools.count()
 
@@ -64,7 +63,7 @@ class Machine:
         code, output = self.run(command, cwd)
         assert code != 0, output
         call_id = f"call_{next(_CALLS):06d}"
-        payload = PAYLOADS[agent](self, command, code, output, session, call_id, str(cwd or self.project))
+        payload = _PAYLOADS[agent](self, command, code, output, session, call_id, str(cwd or self.project))
         proc = run_capture(payload, "--agent", agent, env=self.env)
         assert proc.returncode == 0 and proc.stderr == b"", proc.stderr
         if not proc.stdout:
@@ -92,6 +91,18 @@ def _project(root: Path) -> None:
     (root / ".gitignore").write_text("node_modules/\ndist/\n")
 
 
+_PAYLOADS: dict = {}  # agent → its hook JSON after a failed shell call, each beside its builder below
+
+
+def _payload_of(agent: str):
+    """Register the function that writes ``agent``'s hook JSON for a failed call."""
+    def register(builder):
+        _PAYLOADS[agent] = builder
+        return builder
+    return register
+
+
+@_payload_of("claude")
 def _claude(machine, command, code, output, session, call_id, cwd) -> dict:
     return {"session_id": session, "transcript_path": f"{machine.env['HOME']}/.claude/projects/-shop/{session}.jsonl",
             "cwd": cwd, "permission_mode": "default", "hook_event_name": "PostToolUseFailure", "tool_name": "Bash",
@@ -99,6 +110,7 @@ def _claude(machine, command, code, output, session, call_id, cwd) -> dict:
             "error": f"Exit code {code}\n{output.rstrip()}", "is_interrupt": False}
 
 
+@_payload_of("gemini")
 def _gemini(machine, command, code, output, session, call_id, cwd) -> dict:
     content = f"Output: {output.rstrip()}\nExit Code: {code}\nProcess Group PGID: 4242"
     return {"session_id": session, "transcript_path": "", "cwd": cwd, "hook_event_name": "AfterTool",
@@ -108,6 +120,7 @@ def _gemini(machine, command, code, output, session, call_id, cwd) -> dict:
                               "returnDisplay": output, "error": None}}
 
 
+@_payload_of("codex")
 def _codex(machine, command, code, output, session, call_id, cwd) -> dict:
     rollout = machine.root / "codex" / f"rollout-{session}.jsonl"
     rollout.parent.mkdir(exist_ok=True)
@@ -124,4 +137,4 @@ def _codex(machine, command, code, output, session, call_id, cwd) -> dict:
             "tool_name": "Bash", "tool_input": {"command": command}, "tool_use_id": call_id, "tool_response": output}
 
 
-PAYLOADS = {"claude": _claude, "gemini": _gemini, "codex": _codex}
+AGENTS = tuple(_PAYLOADS)  # the agents whose failed-call JSON is written here: the issue's three

@@ -38,7 +38,7 @@ from security.repository import cloned_repository, hook_env
 BIN = Path(sys.executable).parent
 PERSON_ONLY = "only the person runs that, in their own terminal; an agent asks them to"
 # What the store holds of what the hooks captured: it grows in any session, and decides nothing.
-CAPTURED = {"desires", "learned", "learned_told", "actions", "sqlite_sequence"}
+CAPTURED = {"desires", "learned", "told", "actions", "sqlite_sequence"}
 CAPTURED_FILES = ("dp.db", "actions.jsonl")  # the store itself (read above, table by table) and the hook's notes
 COLLECTION = '[[aliases]]\nfrom = "git"\nto = "x"\ntool = "Bash"\nparam = "command"\ncommand = "git"\nmatch_kind = "command"\n'
 # Each command that widens what dp does, as an agent (or a person) types it.
