@@ -34,7 +34,8 @@ store migrated from ``migrations/`` has):
 ``desires``         ``desires`` (captured tool calls)
 ``actions``         ``actions`` (what dp did to agents' calls: ``dp stats``)
 ``learned``         ``learned`` (answers learned from what agents ran next)
-``learned_told``    ``learned`` (which session heard which answer)
+``told``            ``learned`` (which session heard which change, learned
+                    or known: migration 0012)
 ``project_trust``   ``trust`` (which project rule files, with which content,
                     in which repository, this user trusts: ``dp trust``;
                     ``project_trust_by_root`` while migration 0006 ran)
