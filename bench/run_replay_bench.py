@@ -80,7 +80,7 @@ def read_files(agent, files: list[Path]) -> list[list]:
                 single = scratch / "one"
                 single.mkdir()
                 (single / path.name).symlink_to(path.resolve())
-                agent.part("sessions").ingest(store.conn, single)
+                agent.role("sessions").ingest(store.conn, single)
                 shutil.rmtree(single)
                 bounds.append(store.conn.execute("SELECT coalesce(max(id), 0) FROM desires").fetchone()[0])
             rows = list(desires.bash_calls(store.conn))
