@@ -4,7 +4,7 @@ rules act on leaves the hook's gate, the `if` filters and the mod's snapshot in 
 calls a sync itself.
 
 "In step" is checked from outside: after each command, the full sync a SessionStart runs
-(``python -m dp.install.refresh STORE``) must find nothing left to change. A command that changed the
+(``python -m dp.refresh STORE``) must find nothing left to change. A command that changed the
 rules without the sync fails here, whichever command it is; and every command dp.widening says widens
 or narrows what dp does must be one of the paths below (or say why it changes no rule), so a new one
 cannot be left out.
@@ -127,7 +127,7 @@ def test_every_rule_change_leaves_gate_filters_and_snapshot_in_step(dp, env, hom
         assert proc.returncode == 0, f"{step}: {proc.stderr}"
         after = _derived(home, db_path)
         assert after["gate"] is not None and after["gate"] != before["gate"], f"{step} left the gate behind"
-        refresh = subprocess.run([sys.executable, "-m", "dp.install.refresh", str(db_path)], env={**env, **claude},
+        refresh = subprocess.run([sys.executable, "-m", "dp.refresh", str(db_path)], env={**env, **claude},
                                  capture_output=True, text=True, timeout=120)
         assert refresh.returncode == 0, refresh.stderr
         assert _derived(home, db_path) == after, f"{step}: a later sync still had something to change"

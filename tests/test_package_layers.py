@@ -109,17 +109,9 @@ def _role_lookups(package: Path = PACKAGE) -> dict[str, set[str]]:
     return found
 
 
-# Lookups of an upper role from a package the upper layer builds on: dp/install asks for Claude Code's plugin (dp init
-# --plugin, dp uninstall, the refusal of settings entries beside it) and runs the agents' sync after a rule change,
-# while the plugin is written with dp.install's own pieces (the hook's command, the MCP server's). Each is a
-# back-arrow to take out by moving the lookup up to the command line; none may be added.
-BACK_ARROWS = {("dp/install/hook.py", "plugin"), ("dp/install/hook.py", "sync"), ("dp/install/init.py", "plugin"),
-               ("dp/install/uninstall.py", "plugin")}
-
-
 def package_graph(with_lookups: bool = True) -> dict[str, set[str]]:
     """``{"rules": {"shell", "errors", …}, …}``: which of dp's packages each one imports, or reaches through a
-    role it looks up (but ``BACK_ARROWS``)."""
+    role it looks up."""
     from dp.agents.roles import UPPER
 
     folders = _folder_layers()
@@ -131,8 +123,7 @@ def package_graph(with_lookups: bool = True) -> dict[str, set[str]]:
                           and _module(name, folders) in graph and _module(name, folders) != own)
     for module, roles in _role_lookups().items() if with_lookups else ():
         own = _package(module, folders)
-        graph[own].update(AGENT_FOLDERS if role in UPPER else "agents" for role in roles
-                          if (module, role) not in BACK_ARROWS)
+        graph[own].update(AGENT_FOLDERS if role in UPPER else "agents" for role in roles)
         graph[own].discard(own)
     return graph
 
@@ -177,15 +168,15 @@ def _reach(graph: dict[str, set[str]], start: str) -> set[str]:
 
 def test_an_upper_role_is_looked_up_only_from_above_it():
     """The roles that build on capture, install and doctor are looked up only where no arrow runs back up:
-    never from a package the upper layer builds on, but the ``BACK_ARROWS`` listed (and each one taken out
-    leaves that list: it may shrink, never grow)."""
+    never from a package the upper layer builds on (a lookup there is an arrow back up: the layer above hands
+    the role's function in instead, as ``dp.refresh`` and the command line do)."""
     from dp.agents.roles import UPPER
 
     folders = _folder_layers()
     below = _reach(package_graph(with_lookups=False), AGENT_FOLDERS)
     found = {(module, role) for module, roles in _role_lookups().items() for role in roles
              if role in UPPER and _package(module, folders) in below}
-    assert found == BACK_ARROWS
+    assert found == set()
 
 
 def test_an_agents_folder_is_two_layers():

@@ -111,7 +111,7 @@ class Sessions(Protocol):
 @runtime_checkable
 class Sync(Protocol):
     """``sync.py``: what must follow every rule change besides the hook entries (Claude Code's mod
-    snapshot and plugin), run by ``dp.install.hook.sync_installed``."""
+    snapshot and plugin), run by ``dp.refresh.after_rule_change``."""
 
     def after_rule_change(self, db_path: Path) -> list:
         """One report per file changed or failed (``settings``, ``status``)."""

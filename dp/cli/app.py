@@ -70,9 +70,9 @@ def sync_hooks(db_path) -> None:
     entries (their ``if`` filters) in every settings file dp installed into, saying which changed; a
     file that cannot be synced is a warning, never a failed command (the change is committed)."""
     from dp.cli.common import note, warning
-    from dp.install.hook import sync_installed
+    from dp.refresh import after_rule_change
 
-    for change in sync_installed(db_path):
+    for change in after_rule_change(db_path):
         if change["status"] == "error":
             warning(f"could not update dp's hook entries: {change['error']}")
         else:

@@ -98,3 +98,9 @@ def status(message: str) -> None:
 def warning(message: str) -> None:
     """``dp: warning: …`` on stderr, shown even with --quiet."""
     print(f"{paint('dp: warning:', 'warning', sys.stderr)} {printable(message)}", file=sys.stderr)
+
+
+def plugin_of(agent):
+    """The agent's ``plugin`` role (Claude Code's plugin), or None: looked up here, above dp.install, which the
+    plugin builds on, and handed to dp.install's steps (``dp.install.init.init``, ``dp.install.hook.change``)."""
+    return agent.role("plugin")

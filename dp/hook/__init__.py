@@ -386,9 +386,9 @@ def _refresh_filters(options, conn) -> None:
     try:
         db = db_location(options.db)
         if stale(db, conn):
-            argv = own_python("dp.install.refresh", str(db))
+            argv = own_python("dp.refresh", str(db))
         elif state(db) != "fresh":
-            argv = own_python("dp.install.refresh", str(db), "--gate")
+            argv = own_python("dp.refresh", str(db), "--gate")
         else:
             return
         subprocess.run(argv, cwd="/", stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,

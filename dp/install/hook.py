@@ -73,12 +73,15 @@ def change(
     permission: str = "none",
     mode: str = "rewrite",
     agent=None,
+    *,
+    plugin_of,
 ) -> dict:
-    """``dp pave --hook`` / ``--unhook`` (and the hook step of ``dp init``); returns the report."""
+    """``dp pave --hook`` / ``--unhook`` (and the hook step of ``dp init``); returns the report (``plugin_of``:
+    ``refuse_beside_plugin``)."""
     label, path = target(scope, explicit, agent)
     if not install_hook:
         return uninstall(path, label, db_path)
-    refuse_beside_plugin(db_path, label, agent)
+    refuse_beside_plugin(db_path, label, agent, plugin_of)
     return with_stability_warning(install(path, command_for(db_path, permission, mode, agent), label, db_path,
                                           agent=agent))
 
@@ -255,15 +258,18 @@ def trusted_project_rules(db_path: Path) -> list:
     return read_or_empty(db_path, trusted_rules)
 
 
-def sync_installed(db_path: Path) -> list[dict]:
+def sync_installed(db_path: Path, parts=None) -> list[dict]:
     """After a rule change: bring dp's entries in every recorded settings file in line with the rules.
+
+    ``parts(db_path)`` keeps what the agents hold beside their entries in line too (their ``sync`` roles,
+    which build on dp.install: ``dp.refresh.agents_sync`` passes them in, so install looks no agent up).
 
     Returns one report per file that changed or could not be synced
     (``{"settings", "status", "error"?}``); a file whose dp entries the user
     removed by hand is left alone (and reported by ``dp doctor``).
     """
     gate.write(db_path)
-    changes = _sync_parts(db_path)
+    changes = list(parts(db_path)) if parts is not None else []
     for entry in installs.read(db_path, installs.HOOK):
         path = Path(entry.path)
         gone = _gone_program(entry.details.get("command", ""))
@@ -321,23 +327,14 @@ def recorded_agent(entry: installs.Install):
     return agent_named(entry.details.get("agent"))
 
 
-def _sync_parts(db_path: Path) -> list[dict]:
-    """What each agent keeps beside its hook entries in line with the rules (its "sync" part: a plugin,
-    an alias snapshot), asked through the registry: install names no agent."""
-    from dp.agents import with_role
-
-    changes = []
-    for agent in with_role("sync"):
-        changes += agent.role("sync").after_rule_change(db_path)
-    return changes
-
-
-def refuse_beside_plugin(db_path: Path, scope: str, agent=None) -> None:
-    """Refuse settings entries that an installed plugin of the agent already brings (every hook would run twice)."""
-    from dp.agents import with_role
-
-    for owner in with_role("plugin"):
-        owner.role("plugin").refuse_settings_hooks(db_path, scope, agent)
+def refuse_beside_plugin(db_path: Path, scope: str, agent, plugin_of) -> None:
+    """Refuse settings entries that an installed plugin of the agent already brings (every hook would run twice).
+    ``plugin_of(agent)`` is an agent's ``plugin`` role or None, handed in from above (``dp.cli.common.plugin_of``):
+    the plugin builds on dp.install, which looks no agent's plugin up."""
+    for owner in agents.all_agents():
+        plugin = plugin_of(owner) if owner.has_role("plugin") else None
+        if plugin is not None:
+            plugin.refuse_settings_hooks(db_path, scope, agent)
 
 
 def uninstall(path: Path, scope: str, db_path: Path | None = None, keep_file: bool = False) -> dict:

@@ -42,6 +42,8 @@ def init(
     agent=None,
     plugin: bool | None = None,
     dry_run: bool = False,
+    *,
+    plugin_of,
 ) -> dict:
     """Set dp up; ``demo.ok`` says whether the installed hook really works.
 
@@ -52,18 +54,19 @@ def init(
     hook (user unless ``scope`` is project). ``capture`` also installs the
     dp-capture entries (PostToolUse and PostToolUseFailure) that record what
     agents get wrong. ``plugin`` None chooses (``plugin_by_default``): Claude Code's plugin where
-    the client loads its mod, the settings hooks elsewhere.
+    the client loads its mod, the settings hooks elsewhere. ``plugin_of(agent)`` is an agent's ``plugin`` role
+    or None, handed in by the command line (``dp.cli.common.plugin_of``): the plugin builds on dp.install.
     """
     from dp.install import mcp as pave_mcp
 
-    chosen = plugin_by_default(agent, scope, explicit) if plugin is None else None
+    chosen = plugin_by_default(agent, scope, explicit, plugin_of) if plugin is None else None
     if plugin or chosen:
-        report = _init_plugin(db_path, scope, explicit, permission, mode, capture, dry_run)
+        report = _init_plugin(plugin_of(get()), db_path, scope, explicit, permission, mode, capture, dry_run)
         return {**report, "chosen": chosen} if chosen else report
     if agent is not None and agent.plugin:
         return _init_agent_plugin(agent, db_path, scope, explicit, permission, mode, capture, dry_run)
     label, path = hook.target(scope, explicit, agent)  # bad options fail before anything is created
-    hook.refuse_beside_plugin(db_path, label, agent)
+    hook.refuse_beside_plugin(db_path, label, agent, plugin_of)
     command = hook.command_for(db_path, permission, mode, agent)
     capture_command = hook.capture_command_for(db_path, agent) if capture else None
     if mcp:
@@ -73,7 +76,7 @@ def init(
         original, after = hook.planned(path, command, db_path, capture_command, agent)
         report = plan(db_path, [describe_change(path, original, after)],
                       [f"register dp's MCP server in {pave_mcp.target(scope)[1]}"] if mcp else [],
-                      _team_commands(agent, db_path))
+                      _team_commands(plugin_of(agent or get()), db_path))
         warning = hook.with_stability_warning({"command": command}).get("warning")
         return {**report, "warning": warning} if warning else report
     store = ensure_store(db_path)
@@ -86,7 +89,7 @@ def init(
               **_lacks(agent, (installed.get("filters") or {}).get("version"))}
     if mcp:
         report["mcp"] = pave_mcp.install(scope, db_path)
-    plugins = (agent or get()).role("plugin")
+    plugins = plugin_of(agent or get())
     if plugins is not None:  # a project's committed plugin of this agent, registered for this person if trusted
         team = plugins.register_committed(Path.cwd(), db_path)
         if team is not None:
@@ -94,7 +97,7 @@ def init(
     return report
 
 
-def plugin_by_default(agent, scope: str | None, explicit: Path | None) -> str | None:
+def plugin_by_default(agent, scope: str | None, explicit: Path | None, plugin_of) -> str | None:
     """The Claude Code release a plain ``dp init`` installs the plugin for (None: the settings hooks).
 
     Where the client loads mods the plugin's mod is the front door: an ordinary call starts no dp
@@ -105,7 +108,7 @@ def plugin_by_default(agent, scope: str | None, explicit: Path | None) -> str | 
     """
     if explicit is not None or scope not in (None, "user") or (agent is not None and agent.name != get().name):
         return None
-    plugin = get().role("plugin")
+    plugin = plugin_of(get())
     if plugin is None or plugin.committed_plugin(Path.cwd()) is not None:
         return None
     return plugin.mods_load()
@@ -118,10 +121,9 @@ def _lacks(agent, version: str | None) -> dict:
     return {"lacks": missing} if missing else {}
 
 
-def _team_commands(agent, db_path: Path) -> list[str]:
+def _team_commands(plugin, db_path: Path) -> list[str]:
     """The ``claude plugin`` commands that would register this clone's committed plugin for this
-    person (none while they have not trusted it as it is)."""
-    plugin = (agent or get()).role("plugin")
+    person (none while they have not trusted it as it is), ``plugin`` being the agent's plugin role."""
     if plugin is None:
         return []
     team = plugin.register_committed(Path.cwd(), db_path, dry_run=True)
@@ -135,14 +137,12 @@ def plan(db_path: Path, files: list[dict], actions: list[str], commands: list[st
             "actions": actions, "commands": commands}
 
 
-def _init_plugin(db_path: Path, scope: str | None, explicit: Path | None, permission: str, mode: str,
+def _init_plugin(plugin, db_path: Path, scope: str | None, explicit: Path | None, permission: str, mode: str,
                  capture: bool, dry_run: bool = False) -> dict:
-    """``dp init --plugin``: the store, the plugin (hooks, MCP and the mod), and the demo of its hook."""
-    from dp.agents import get
+    """``dp init --plugin``: the store, the ``plugin`` role's plugin (hooks, MCP and the mod), and the demo of its
+    hook."""
     from dp.errors import DpError
     from dp.files import read_bytes
-
-    plugin = get().role("plugin")
 
     if explicit is not None:
         raise DpError("--settings goes with the settings hook; --plugin takes --scope user|project")

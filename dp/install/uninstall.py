@@ -21,8 +21,10 @@ from dp.errors import DpError
 from dp.files import Rehearsal, read_bytes, rehearsing, remove_empty_directory, remove_file, remove_tree, replace_file
 from dp.store import installs
 
-# A kind of install → the function that takes it out of one file: (path, scope, record) -> report.
-# A helper that installs a new kind registers its remover here.
+# A kind of install → the function that takes it out of one file: (path, record) -> report.
+# A helper that installs a new kind registers its remover here; the remover of a kind written by a role above
+# dp.install (Claude Code's plugin, installs.PLUGIN) is handed to ``uninstall`` by the command line, which may look
+# that role up (dp.cli.commands.uninstall).
 REMOVERS: dict = {}
 
 
@@ -57,18 +59,19 @@ def plan(db_path: Path, cwd: Path) -> list[installs.Install]:
     return recorded + found
 
 
-def uninstall(db_path: Path, cwd: Path, dry_run: bool = False) -> list[dict]:
+def uninstall(db_path: Path, cwd: Path, dry_run: bool = False, removers: dict | None = None) -> list[dict]:
     """Remove every install in ``plan``; one report per place (``status`` removed/not_installed/error/would_remove).
 
     With ``dry_run`` each remover runs in a rehearsal (``dp.files.Rehearsal``): the report says what it
-    would do to each file (delete it, or keep it because git tracks it) and nothing changes.
+    would do to each file (delete it, or keep it because git tracks it) and nothing changes. ``removers``
+    adds to ``REMOVERS`` (kind → remover) the kinds of the roles above dp.install.
     """
     if dry_run and rehearsing() is None:
         with Rehearsal():
-            return uninstall(db_path, cwd, dry_run)
+            return uninstall(db_path, cwd, dry_run, removers)
     reports = []
     for entry in plan(db_path, cwd):
-        remover = REMOVERS.get(entry.kind)
+        remover = {**REMOVERS, **(removers or {})}.get(entry.kind)
         report = {"path": entry.path, "kind": entry.kind, "scope": entry.scope}
         if remover is None:
             reports.append({**report, "status": "error",
@@ -228,12 +231,6 @@ def _remove_import_line(path: Path, entry: installs.Install) -> dict:
     return {"status": "removed" if status == "deleted" else status, "deleted": status == "deleted", **kept}
 
 
-def _remove_plugin(path: Path, entry: installs.Install) -> dict:
-    from dp.agents import get
-
-    return get().role("plugin").uninstall(path, entry)
-
-
 def _remove_agent_plugin(path: Path, entry: installs.Install) -> dict:
     from dp.install import agent_plugin
 
@@ -241,7 +238,6 @@ def _remove_agent_plugin(path: Path, entry: installs.Install) -> dict:
 
 
 REMOVERS.update({
-    installs.PLUGIN: _remove_plugin,
     installs.AGENT_PLUGIN: _remove_agent_plugin,
     installs.HOOK: _remove_hook,
     installs.BLOCK: _remove_block,

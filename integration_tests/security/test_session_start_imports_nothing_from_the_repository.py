@@ -25,7 +25,7 @@ BIN = Path(sys.executable).parent
 def shadow_package(markers) -> dict:
     """A ``dp`` package in the repository whose every module the refresh could import marks."""
     files = {}
-    for module in ("dp/__init__.py", "dp/install/__init__.py", "dp/install/refresh.py", "dp/install/hook.py",
+    for module in ("dp/__init__.py", "dp/install/__init__.py", "dp/refresh.py", "dp/install/refresh.py", "dp/install/hook.py",
                    "dp/hook/__init__.py", "dp/errors.py", "sitecustomize.py", "usercustomize.py"):
         name = module.replace("/", ".")
         files[module] = f"import pathlib\npathlib.Path({str(markers.path / name)!r}).touch()\n"

@@ -2,7 +2,7 @@
 
 The mod (``dp/agents/claude/mod/register.ts``) runs inside the client, with no Python
 and no SQLite: it reads ``<dp dir>/claude-mod/aliases.json``. dp rewrites that
-file atomically on every rule change, from ``dp.install.hook.sync_installed``
+file atomically on every rule change, from ``dp.refresh.after_rule_change``
 (the one place that keeps installed hook entries in line with the rules), so
 the mod never sees a half-written file or a stale rule for long.
 

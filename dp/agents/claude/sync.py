@@ -2,7 +2,7 @@
 
 The mod reads its aliases from a snapshot beside the store (``mod_snapshot``), and the client runs
 its own copy of an installed plugin, whose hook entries (the ``if`` filters) change with the rules:
-``dp.install.hook.sync_installed`` calls ``after_rule_change``, which rewrites both and updates the
+``dp.refresh.after_rule_change`` calls ``after_rule_change``, which rewrites both and updates the
 installed plugin only when its files changed (``claude plugin`` is slow and a new plugin version).
 """
 
@@ -19,7 +19,7 @@ from dp.store import installs
 
 
 def after_rule_change(db_path: Path) -> list[dict]:
-    """After every rule change (``dp.install.hook.sync_installed``): the mod's alias snapshot, and every
+    """After every rule change (``dp.refresh.after_rule_change``): the mod's alias snapshot, and every
     installed dp plugin, in line with the rules."""
     try:
         snapshot = mod_snapshot.write(db_path)

@@ -66,6 +66,7 @@ def init(
     ),
     *, opts: Shared,
 ) -> None:
+    from dp.cli.common import plugin_of
     from dp.errors import DpError
     from dp.install.hook import agent_named
     from dp.install.init import init as set_up
@@ -76,7 +77,7 @@ def init(
     if absent and not dry_run:
         raise DpError(no_default_agent())
     report = set_up(opts.store, scope, settings, permission, mode, mcp, capture=not no_capture, agent=chosen,
-                    plugin=plugin, dry_run=dry_run)
+                    plugin=plugin, dry_run=dry_run, plugin_of=plugin_of)
     if absent:  # the plan is what naming the agent would do: dp init itself writes nothing here
         report["note"] = f"{NO_DEFAULT_AGENT}: dp init would write nothing; with --agent {chosen.name} it would do this"
     if dry_run and not opts.json:

@@ -268,6 +268,7 @@ def _hook_change(
     mode: str,
     agent_name: str | None = None,
 ) -> None:
+    from dp.cli.common import plugin_of
     from dp.install import hook as pave_hook
 
     agent = pave_hook.agent_named(agent_name)
@@ -276,7 +277,8 @@ def _hook_change(
 
         result = agent_plugin.change(install, scope, settings, opts.store, permission, mode, agent)
     else:
-        result = pave_hook.change(install, scope, settings, opts.store, permission, mode, agent)
+        result = pave_hook.change(install, scope, settings, opts.store, permission, mode, agent,
+                                  plugin_of=plugin_of)
     _print_result(opts, result, describe_hook_result)
 
 

@@ -37,14 +37,19 @@ def uninstall(
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what would be removed; change nothing."),
     *, opts: Shared,
 ) -> None:
+    from dp.agents import get
+    from dp.cli.common import plugin_of
     from dp.install import uninstall as remover
+    from dp.store import installs
 
     store = opts.store
     doomed = remover.purge_targets(store) if purge else []
     kept = remover.team_kept(store) if purge else []  # read before the purge deletes the team state
     if purge and doomed and not dry_run:
         confirm_deletion(", ".join(str(path) for path in doomed), "dp uninstall --purge", yes)
-    reports = remover.uninstall(store, opts.directory.resolve(), dry_run=dry_run)
+    plugin = plugin_of(get())  # the plugin builds on dp.install, which looks no agent's role up
+    removers = {installs.PLUGIN: plugin.uninstall} if plugin is not None else {}
+    reports = remover.uninstall(store, opts.directory.resolve(), dry_run=dry_run, removers=removers)
     if purge and not dry_run:
         doomed += remover.purge(doomed)
     if opts.json:

@@ -17,9 +17,28 @@ import sys
 from pathlib import Path
 
 
+def after_rule_change(db_path: Path) -> list[dict]:
+    """Everything derived from the rules brought in line: the gate and dp's hook entries
+    (``dp.install.hook.sync_installed``) with what each agent keeps beside them (its ``sync`` role: Claude
+    Code's mod snapshot and plugin). This module sits above the agents' upper roles, so it may look them
+    up, and hands them to dp.install, which builds on nothing above it. One report per file changed or failed."""
+    from dp.install.hook import sync_installed
+
+    return sync_installed(db_path, parts=agents_sync)
+
+
+def agents_sync(db_path: Path) -> list[dict]:
+    """What each agent keeps beside its hook entries in line with the rules (its ``sync`` role)."""
+    from dp.agents import with_role
+
+    changes = []
+    for agent in with_role("sync"):
+        changes += agent.role("sync").after_rule_change(db_path)
+    return changes
+
+
 def main(argv: list[str]) -> int:
     from dp.errors import DpError
-    from dp.install.hook import sync_installed
 
     if len(argv) == 2 and argv[1] == "--gate":
         from dp.hook import gate
@@ -29,7 +48,7 @@ def main(argv: list[str]) -> int:
     if len(argv) != 1:
         return 0
     try:
-        sync_installed(Path(argv[0]))
+        after_rule_change(Path(argv[0]))
     except (DpError, OSError):
         pass
     return 0
