@@ -5,12 +5,15 @@ test is skipped, saying so."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from dp.agents import names
 
 BENCH = Path(__file__).resolve().parent.parent / "bench" / "run_peer_bench.py"
 
@@ -29,15 +32,27 @@ def test_the_peer_bench_times_both_hooks_on_the_same_calls(tmp_path):
     assert cases["a rewrite"]["rtk rewrote"] and not cases["nothing applies"]["rtk rewrote"]
     assert cases["a non-Bash tool"]["rtk processes"] == 0
     nothing, rewrite = cases["nothing applies"]["agents"], cases["a rewrite"]["agents"]
-    # dp's default install per agent (issue 52): where the agent lets dp decide in the client (the Claude Code
-    # mod, the OpenCode plugin), a call nothing applies to starts no process and costs nothing.
-    assert set(nothing) == {"claude", "claude-settings", "opencode", "gemini", "codex", "copilot", "qwen"}
-    for agent in ("claude", "opencode"):
+    # dp's default install per agent (issue 52), every agent of the registry timed: where the agent lets dp decide
+    # in the client (the Claude Code mod, the OpenCode plugin: the bench's "door"), a call nothing applies to starts
+    # no process and costs nothing.
+    installs = _bench_installs()
+    assert set(names()) <= set(installs) and set(nothing) == set(installs)
+    doors = {agent for agent, (_, kind, _) in installs.items() if kind == "door"}
+    assert doors and doors < set(installs)
+    for agent in doors:
         assert nothing[agent]["processes"] == 0 and nothing[agent]["cpu ms"] == 0.0
         assert cases["a non-Bash tool"]["agents"][agent]["processes"] == 0
-    for agent in ("claude-settings", "gemini", "codex", "copilot", "qwen"):
+    for agent in set(installs) - doors:
         assert nothing[agent]["processes"] == 1 and nothing[agent]["cpu ms"] > 0 and not nothing[agent]["answered"]
     for agent, entry in rewrite.items():
         assert entry["processes"] == 1 and entry["answered"] and entry["cpu ms"] > 0, agent
     for row in cases.values():
         assert row["rtk cpu ms"] > 0 and row["floor cpu ms"] >= 0
+
+
+def _bench_installs() -> dict:
+    """The bench's own table of each agent's default install (``INSTALLS``: label, how dp starts, processes after)."""
+    spec = importlib.util.spec_from_file_location("run_peer_bench", BENCH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.INSTALLS

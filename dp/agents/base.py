@@ -63,7 +63,7 @@ class Event:
         cwd, session = payload.get("cwd"), payload.get("session_id")
         self.cwd = cwd if isinstance(cwd, str) else ""
         self.session = session if isinstance(session, str) else ""
-        self.call_id = None
+        self.call_id: str | None = None
         self.approval = ""
         self.agent = None  # the adapter that read it: how the core spells a tool name back to the agent
 
@@ -327,7 +327,7 @@ class Agent:
         renamed = []
         for key in keys:
             canonical = key if key in params else KEY_SYNONYMS.get(str(key).lower())
-            if key in own or canonical not in params:
+            if key in own or canonical is None or canonical not in params:
                 continue
             renamed.append((key, self.agent_param(agent_tool, canonical)))
         return renamed

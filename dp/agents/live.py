@@ -39,7 +39,7 @@ class Probe:
     package = ""  # its npm package, for the install hint
     oldest = ""  # the oldest release dp's hooks are checked with (a failure below it: upgrade)
     timeout = RUN_TIMEOUT_SECONDS
-    signs = ("dp:",)  # a line of a tool result holding one of these is dp's
+    signs: tuple[str, ...] = ("dp:",)  # a line of a tool result holding one of these is dp's
 
     def __init__(self, agent):
         self.agent = agent

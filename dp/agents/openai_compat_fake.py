@@ -103,7 +103,7 @@ def _message(items: list[dict]) -> tuple[dict, str]:
     calls = [{"id": item["id"], "type": "function",
               "function": {"name": item["name"], "arguments": item["arguments"]}}
              for item in items if item["type"] == "tool_call"]
-    message = {"role": "assistant", "content": content or None}
+    message: dict = {"role": "assistant", "content": content or None}
     if calls:
         message["tool_calls"] = calls
     return message, "tool_calls" if calls else "stop"
@@ -124,7 +124,7 @@ def _chunks(items: list[dict], model: str, usage: bool) -> list[tuple[str, objec
     head = {"id": f"chatcmpl-dp{next(_ids):08d}", "object": "chat.completion.chunk", "created": int(time.time()),
             "model": model}
 
-    def chunk(delta: dict, reason=None) -> tuple[str, dict]:
+    def chunk(delta: dict, reason=None) -> tuple[str, object]:
         return "", {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": reason}]}
 
     frames = [chunk({"role": "assistant", "content": ""})]

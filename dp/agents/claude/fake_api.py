@@ -111,7 +111,8 @@ def _events(message: dict):
     yield "message_start", {"type": "message_start", "message": head}
     for index, block in enumerate(message["content"]):
         if block["type"] == "text":
-            start, delta = {"type": "text", "text": ""}, {"type": "text_delta", "text": block["text"]}
+            start: dict = {"type": "text", "text": ""}
+            delta = {"type": "text_delta", "text": block["text"]}
         else:
             start = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
             delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}

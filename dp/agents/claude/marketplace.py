@@ -189,7 +189,7 @@ def _mcp_server(scope: str, db_path: Path) -> dict:
 
 
 def _text(name: str) -> str:
-    return resources.files("dp.agents.claude").joinpath("mod", name).read_text(encoding="utf-8")
+    return resources.files("dp.agents.claude").joinpath("mod").joinpath(name).read_text(encoding="utf-8")
 
 
 def _json(value) -> bytes:

@@ -68,7 +68,8 @@ def _dp_entries(path: Path):
     except DpError:
         return None
     found = []
-    hooks = settings.get("hooks") if isinstance(settings.get("hooks"), dict) else {}
+    hooks = settings.get("hooks")
+    hooks = hooks if isinstance(hooks, dict) else {}
     for event, groups in hooks.items():
         for g, group in enumerate(groups if isinstance(groups, list) else []):
             handlers = group.get("hooks") if isinstance(group, dict) else None
@@ -103,7 +104,7 @@ def _entries_findings(scope: str, path: Path, entries) -> list[Finding]:
 
 def _trust_finding(scope: str, path: Path, entries, config: dict) -> Finding:
     where = f"Codex CLI {scope} scope ({path})"
-    states = {}
+    states: dict[str, list[str]] = {}
     for event, g, h, matcher, handler in entries:
         states.setdefault(trust.status(config, path, event, g, h, matcher, handler), []).append(event)
     if set(states) == {trust.TRUSTED}:
@@ -115,7 +116,8 @@ def _trust_finding(scope: str, path: Path, entries, config: dict) -> Finding:
 
 
 def _project_trust(project: Path, config: dict) -> Finding:
-    projects = config.get("projects") if isinstance(config.get("projects"), dict) else {}
+    projects = config.get("projects")
+    projects = projects if isinstance(projects, dict) else {}
     level = next((value.get("trust_level") for key, value in projects.items()
                   if isinstance(value, dict) and os.path.realpath(key) == os.path.realpath(project)), None)
     if level == "trusted":
@@ -135,10 +137,8 @@ def _user_config() -> tuple[dict, str]:
         return {}, exc.message
     if data is None:
         return {}, ""
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        import tomli as tomllib
+    from dp.rules.fast_toml import tomllib
+
     try:
         return tomllib.loads(data.decode("utf-8")), ""
     except (UnicodeDecodeError, ValueError) as exc:

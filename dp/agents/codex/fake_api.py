@@ -61,15 +61,15 @@ class FakeResponses(ScriptedModel):
         return Reply(events=_events(items, body.get("model") or MODEL))
 
 
-def _events(items: list[dict], model: str) -> list[tuple[str, dict]]:
+def _events(items: list[dict], model: str) -> list[tuple[str, object]]:
     """The server-sent events of one streamed response."""
     response = {"id": f"resp_dp{next(_ids):08d}", "object": "response", "model": model, "status": "in_progress",
                 "output": []}
-    events = [("response.created", {"type": "response.created", "response": response})]
+    events: list[tuple[str, object]] = [("response.created", {"type": "response.created", "response": response})]
     for index, item in enumerate(items):
         events.append(("response.output_item.done",
                        {"type": "response.output_item.done", "output_index": index, "item": item}))
-    usage = {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 10,
+    usage: dict = {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 10,
              "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 20}
     done = {**response, "status": "completed", "output": items, "usage": usage}
     events.append(("response.completed", {"type": "response.completed", "response": done}))

@@ -35,7 +35,7 @@ class _Session:
     def __init__(self, path: Path):
         self.id = "-".join(path.stem.split("-")[-5:])  # rollout-<date>T<time>-<uuid>, until session_meta says
         self.cwd = ""
-        self.calls = {}  # call id → (tool name, arguments)
+        self.calls: dict = {}  # call id → (tool name, arguments)
 
 
 def _rows(path: Path, totals: Totals):

@@ -17,7 +17,7 @@ from dp.agents.live import PROMPT, Probe
 
 AUTH = {"security": {"auth": {"selectedType": "gemini-api-key"}}}
 # Gemini validates a call's arguments before any hook: the probe of an alias gives the tool what it requires.
-PROBE_ARGS = {"list_directory": {"dir_path": "."}, "read_file": {"file_path": "dp-live-probe.txt"},
+PROBE_ARGS: dict[str, dict] = {"list_directory": {"dir_path": "."}, "read_file": {"file_path": "dp-live-probe.txt"},
               "glob": {"pattern": "*.dp-live-probe"}, "grep_search": {"pattern": "dp-live-probe"},
               "google_web_search": {"query": "dp live probe"}, "web_fetch": {"prompt": "https://example.invalid"},
               "read_many_files": {"include": ["*.dp-live-probe"]}}
@@ -26,7 +26,7 @@ PROBE_ARGS = {"list_directory": {"dir_path": "."}, "read_file": {"file_path": "d
 class GeminiProbe(Probe):
     program = "gemini"
     package = "@google/gemini-cli"
-    signs = ("dp:", "Tool execution blocked", "modified by a hook")
+    signs: tuple[str, ...] = ("dp:", "Tool execution blocked", "modified by a hook")
 
     def shell_call(self, command: str) -> dict:
         return shell(command)
@@ -56,7 +56,8 @@ class GeminiProbe(Probe):
 
     def results(self, transcript, calls: list) -> list[str]:
         """Gemini's function responses carry no call id: the n-th call of a tool reads its n-th result."""
-        shown, seen = [], {}
+        shown: list[str] = []
+        seen: dict[str, int] = {}
         for call in calls:
             name = call["functionCall"]["name"]
             index = seen[name] = seen.get(name, -1) + 1

@@ -122,7 +122,7 @@ def _config(pave_command: str, capture_command: str | None) -> bytes:
 
 def _make_parents(directory: Path, scope: str) -> list[Path]:
     """Create ``directory`` and the missing directories above it, up to the config or project directory."""
-    missing = []
+    missing: list[Path] = []
     current = directory
     limit = 3 if scope == "project" else 2  # .opencode/plugins, or opencode/plugins (and ~/.config)
     while not current.exists() and len(missing) < limit + 1:

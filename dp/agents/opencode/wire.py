@@ -177,7 +177,8 @@ class OpenCode(Agent):
         from dp.agents.answers import json_object
 
         output = json_object(stdout)
-        note = output.get("note") if isinstance(output.get("note"), str) else ""
+        note = output.get("note")
+        note = note if isinstance(note, str) else ""
         if isinstance(output.get("error"), str):
             return Decision(base.DENY, output["error"])
         if isinstance(output.get("args"), dict):
