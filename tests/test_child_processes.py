@@ -32,7 +32,7 @@ KNOWN = {
     "dp.recipes.steps.bash": "a recipe's bash step, when the MCP recipe tool was called to run it",
     "dp.recipes.steps.agent": "git in the directory of an agent step, only with dp mcp --allow-agent-steps",
     "dp.recipes.agents": "an agent step's agent, only with dp mcp --allow-agent-steps",
-    "dp.agents.live": "the agent against dp's fake model, only for dp doctor --live (a person typed it)",
+    "dp.live.probe": "the agent against dp's fake model, only for dp doctor --live (a person typed it)",
 }
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import urllib.request
 
-from dp.agents.openai_compat_fake import Conversation, FakeChat, shell, text
+from dp.live.openai_compat import Conversation, FakeChat, shell, text
 
 
 def _post(url: str, body: dict) -> bytes:

@@ -90,7 +90,7 @@ class Doctor(Protocol):
 @runtime_checkable
 class Live(Protocol):
     """``live.py``: ``dp doctor --live --agent NAME``, the agent's real binary against a fake model in a
-    scratch HOME (a ``dp.agents.live.Probe`` subclass says what is the agent's own)."""
+    scratch HOME (a ``dp.live.probe.Probe`` subclass says what is the agent's own)."""
 
     def run(self, db_path: Path, rules: list, agent: Any) -> dict:
         """The probe's report: ``probes``, each with whether the hook ``fired``."""
@@ -190,11 +190,12 @@ class McpConfig(Protocol):
         """The command line an entry runs, or None when it is not one."""
 
 
-# The roles that build on the packages which ask for the others (capture, install, doctor): an agent's folder
+# The roles that build on the packages which ask for the others (capture, install, doctor) and on dp/live (the live
+# probe's machinery, which asks dp/agents for the settings and programs it copies): an agent's folder
 # is two layers (ARCHITECTURE.md). These modules, and the helpers that need a package above ``dp/agents/``,
 # sit above everything but the command line, which looks them up; the wire and the other roles (and their
 # helpers) are part of ``dp/agents/`` itself, which every package may ask (``tests/test_package_layers.py``).
-UPPER = ("doctor", "sessions", "sync", "plugin")
+UPPER = ("doctor", "sessions", "sync", "plugin", "live")
 
 # Role name (its module's name in an agent's folder) → its Protocol.
 CATALOGUE = {

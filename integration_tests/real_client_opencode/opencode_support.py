@@ -22,8 +22,8 @@ from pathlib import Path
 
 from agent_home import AgentSession, AgentUser
 
-from dp.agents.openai_compat_fake import Conversation, FakeChat, shell
 from dp.agents.opencode.live import provider_config, settle
+from dp.live.openai_compat import Conversation, FakeChat, shell
 
 
 def bash(command: str, **extra) -> dict:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from dp.agents.openai_compat_fake import tool_call
+from dp.live.openai_compat import tool_call
 from real_client_opencode.opencode_support import bash
 
 

@@ -13,7 +13,7 @@ import json
 import shlex
 from pathlib import Path
 
-from dp.agents.openai_compat_fake import tool_call
+from dp.live.openai_compat import tool_call
 from real_client_opencode.opencode_support import bash
 
 UNTOUCHED = ("ls", "echo hi", "cat notes.txt", "git status", "pwd")

@@ -5,7 +5,7 @@ directories and TMPDIR inside), a ``~/.qwen/settings.json`` that signs in with a
 OpenAI-compatible provider (the user's own file, which ``dp init --agent qwen``
 merges its hooks into), dp's default store, a project that is a git repository,
 and a ``bin`` directory first on PATH for stand-in programs. ``run()`` starts the
-fake model (``dp/agents/openai_compat_fake.py``) with a list of turns, runs the
+fake model (``dp/live/openai_compat.py``) with a list of turns, runs the
 real binary once and returns a ``QwenSession``: every request body the model was
 sent and what the binary printed. The provider is given through the environment
 (``OPENAI_BASE_URL`` …), so the fake never appears in a file dp touches.
@@ -19,7 +19,7 @@ from pathlib import Path
 from agent_home import AgentSession, AgentUser
 from npm_packages import NpmTool
 
-from dp.agents.openai_compat_fake import MODEL, Conversation, FakeChat
+from dp.live.openai_compat import MODEL, Conversation, FakeChat
 
 # The version every Qwen Code real-client test runs against (docs/agents/qwen.md's facts are about it).
 PINNED_VERSION = "0.24.4"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from dp.agents.openai_compat_fake import shell, tool_call
+from dp.live.openai_compat import shell, tool_call
 
 
 def test_a_failing_command_shows_up_in_dp_desires_with_qwen_as_its_source(qwen):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import learned_answers as story
 
-from dp.agents.openai_compat_fake import shell
+from dp.live.openai_compat import shell
 
 
 def test_a_learned_answer_follows_the_failed_shell_call_once_per_session(qwen):

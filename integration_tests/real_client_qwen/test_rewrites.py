@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from dp.agents.openai_compat_fake import shell, tool_call
+from dp.live.openai_compat import shell, tool_call
 
 
 def _oldtool_rule(qwen):

@@ -384,7 +384,7 @@ def _qwen():
     from npm_packages import installed_or_skip
     from real_client_qwen.qwen_support import TOOL, QwenUser
 
-    from dp.agents.openai_compat_fake import shell
+    from dp.live.openai_compat import shell
 
     def run(user, commands):
         calls = [shell(command) for command in commands]

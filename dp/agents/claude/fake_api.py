@@ -8,7 +8,7 @@ API), every request body is recorded, and anything else (title generation,
 token counting, a request after the script ran out) gets a short plain answer.
 It serves 127.0.0.1 only and never forwards anything, so ``dp doctor --live``
 and the real-client tests stay on the machine (the server itself is
-``dp.fake_model``, shared with the other agents' fakes).
+``dp.live.model``, shared with the other agents' fakes).
 
 Two clients speak to it: Claude Code (its shell tool is ``Bash``) and GitHub
 Copilot CLI in its own-provider mode (``COPILOT_PROVIDER_TYPE=anthropic``;
@@ -24,7 +24,7 @@ import itertools
 import json
 from dataclasses import dataclass
 
-from dp.fake_model import Reply, ScriptedModel
+from dp.live.model import Reply, ScriptedModel
 
 MODEL = "claude-fake-model"
 _ids = itertools.count(1)

@@ -1,6 +1,6 @@
 """``dp doctor --live``: the user's own ``claude`` against a fake model, to see dp work end to end.
 
-The runner is dp's one live probe (dp/agents/live.py); this module says what is Claude Code's:
+The runner is dp's one live probe (dp/live/probe.py); this module says what is Claude Code's:
 the fake Messages API (dp/agents/claude/fake_api.py) makes a Bash call a rule rewrites and a
 call of an aliased tool name, ``claude -p`` runs with the user's dp hook entries copied into the
 scratch ``~/.claude/settings.json``, and dp's words reach the model in the messages after a
@@ -14,8 +14,8 @@ from pathlib import Path
 
 from dp.agents.claude.client import OLDEST_CHECKED, UPGRADE, find_claude, spelled, version_of
 from dp.agents.claude.fake_api import FakeAnthropic, bash, block_text, tool_use
-from dp.agents.live import CONTEXT_START, PROMPT, Probe
 from dp.agents.settings import settings_path, user_entries
+from dp.live.probe import CONTEXT_START, PROMPT, Probe
 from dp.store import installs
 
 QUIET = {"DISABLE_AUTOUPDATER": "1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1",

@@ -8,7 +8,7 @@ one ``response.output_item.done`` per item the model says (a ``message`` with
 *string*), and ``response.completed`` with ``usage``. The tool's result comes
 back in the next request's ``input`` as a ``function_call_output`` item, and
 hook context as separate ``developer`` messages. This module writes turns in
-that format on the shared scripted server (``dp.fake_model``) and reads back
+that format on the shared scripted server (``dp.live.model``) and reads back
 what the model was shown.
 """
 
@@ -18,7 +18,7 @@ import itertools
 import json
 from dataclasses import dataclass
 
-from dp.fake_model import Reply, ScriptedModel, Transcript, content_text
+from dp.live.model import Reply, ScriptedModel, Transcript, content_text
 
 MODEL = "fake-model"
 SHELL_TOOL = "exec_command"  # what Codex 0.169.0 offers the model for shell commands (hooks see "Bash")

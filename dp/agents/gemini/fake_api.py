@@ -9,7 +9,7 @@ parts. A tool's result comes back in the next request's ``contents`` as a
 are the text of the first user turn. Requests without tools (``generateContent``
 side calls such as the next-speaker check) are not part of the script and get a
 short JSON answer. This module writes turns in that format on the shared
-scripted server (``dp.fake_model``) and reads back what the model was shown.
+scripted server (``dp.live.model``) and reads back what the model was shown.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from dp.fake_model import Reply, ScriptedModel
+from dp.live.model import Reply, ScriptedModel
 
 MODEL = "gemini-2.5-flash"
 SHELL_TOOL = "run_shell_command"

@@ -1,6 +1,6 @@
 """``dp doctor --live --agent gemini``: the user's own ``gemini`` against a fake Gemini API.
 
-The runner is dp's one live probe (dp/agents/live.py); this module says what is Gemini's: the
+The runner is dp's one live probe (dp/live/probe.py); this module says what is Gemini's: the
 fake model (dp/agents/gemini/fake_api.py) makes its calls as Gemini function calls, a probed
 alias is one that blocks a tool Gemini has (Gemini rejects an unknown name before any hook), and
 ``gemini -p`` runs with only dp's hook entries from the user's ``~/.gemini/settings.json``, the
@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from dp.agents.gemini.fake_api import MODEL, FakeGemini, function_call, shell
-from dp.agents.live import PROMPT, Probe
+from dp.live.probe import PROMPT, Probe
 
 AUTH = {"security": {"auth": {"selectedType": "gemini-api-key"}}}
 # Gemini validates a call's arguments before any hook: the probe of an alias gives the tool what it requires.

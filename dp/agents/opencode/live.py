@@ -1,6 +1,6 @@
 """``dp doctor --live --agent opencode``: the user's own ``opencode`` against a fake model, end to end.
 
-The runner is dp's one live probe (dp/agents/live.py); this module says what is OpenCode's: the
+The runner is dp's one live probe (dp/live/probe.py); this module says what is OpenCode's: the
 scripted model is an OpenAI-compatible provider whose base URL OpenCode takes from its config
 (``provider_config``), dp is installed when its plugin is (not hook entries), and ``opencode run``
 makes the calls in a scratch HOME holding only dp's plugin as the user installed it (the same
@@ -14,8 +14,8 @@ import json
 import shutil
 from pathlib import Path
 
-from dp.agents.live import PROMPT, CompatProbe
-from dp.agents.openai_compat_fake import MODEL, shell
+from dp.live.openai_compat import MODEL, shell
+from dp.live.probe import PROMPT, CompatProbe
 
 PROVIDER = "dp-live"
 # What OpenCode installs into a config directory on start unless it finds it there (npm, from the registry):

@@ -1,7 +1,7 @@
 """``dp doctor --live --agent qwen``: the user's own ``qwen`` against the local OpenAI-compatible fake.
 
-The runner is dp's one live probe (dp/agents/live.py); this module says what is Qwen Code's: the
-fake model (dp/agents/openai_compat_fake.py) makes a shell call a rule rewrites (Qwen answers it
+The runner is dp's one live probe (dp/live/probe.py); this module says what is Qwen Code's: the
+fake model (dp/live/openai_compat.py) makes a shell call a rule rewrites (Qwen answers it
 with dp's refusal carrying the corrected command) and a call of a tool name an alias corrects
 (Qwen rejects it, then PostToolBatch's correction is appended to that result), and ``qwen -p``
 runs with only dp's hook entries from the user's ``~/.qwen/settings.json`` and the OpenAI sign-in
@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from dp.agents.live import PROMPT, CompatProbe, Probe
-from dp.agents.openai_compat_fake import MODEL
+from dp.live.openai_compat import MODEL
+from dp.live.probe import PROMPT, CompatProbe, Probe
 
 AUTH = {"security": {"auth": {"selectedType": "openai"}}, "model": {"name": MODEL}}
 

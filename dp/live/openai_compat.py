@@ -24,7 +24,7 @@ consuming a scripted turn, so a client's extra calls cannot shift the script.
 
 Use::
 
-    from dp.agents.openai_compat_fake import FakeChat, Conversation, shell, text
+    from dp.live.openai_compat import FakeChat, Conversation, shell, text
 
     with FakeChat(turns=[[shell("grep -rn foo .")], [text("Done.")]]) as fake:
         run_agent(base_url=fake.url + "/v1", api_key="dummy", model=fake.model)
@@ -45,7 +45,7 @@ import json
 import time
 from dataclasses import dataclass
 
-from dp.fake_model import Reply, ScriptedModel, Transcript, content_text
+from dp.live.model import Reply, ScriptedModel, Transcript, content_text
 
 MODEL = "fake-model"
 _ids = itertools.count(1)

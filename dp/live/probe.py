@@ -1,4 +1,4 @@
-"""``dp doctor --live --agent NAME``: the one probe runner each agent's ``live`` part configures.
+"""``dp doctor --live --agent NAME``: the one probe runner each agent's ``live`` role configures.
 
 The check is the same in every agent: find the user's own binary, see that dp is installed
 in it, script a model that makes the calls dp's rules should correct (a shell command a rule
@@ -20,9 +20,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from dp.agents.openai_compat_fake import Conversation, FakeChat, shell, tool_call
 from dp.agents.settings import user_entries
 from dp.errors import DpError
+from dp.live.openai_compat import Conversation, FakeChat, shell, tool_call
 from dp.rules.model import BASH_TOOL, TOOL_ALIAS, probe_command
 
 RUN_TIMEOUT_SECONDS = 120
@@ -238,7 +238,7 @@ class Probe:
 
 
 class CompatProbe(Probe):
-    """A probe whose model is dp's OpenAI-compatible fake (dp/agents/openai_compat_fake.py): calls carry ids,
+    """A probe whose model is dp's OpenAI-compatible fake (dp/live/openai_compat.py): calls carry ids,
     and the model reads each result in the ``tool`` message for that id."""
 
     shell_tool = "run_shell_command"
