@@ -1,8 +1,8 @@
 """``main([STORE])``: bring dp's hook entries in line with the rules and trusted project files;
 ``main([STORE, "--gate"])``: only the hook's gate beside the store (dp.hook.gate).
 
-The SessionStart answer runs this (``dp.hook._refresh_filters``, in an isolated
-Python started in ``/``: ``dp.hook.own_python``) when a trusted
+The SessionStart answer runs this (``dp.hook.session._refresh_filters``, in an isolated
+Python started in ``/``: ``dp.hook.session.own_python``) when a trusted
 project file changed since the last sync (``dp.layers.synced``), or, with
 ``--gate``, when only the gate is missing or stale (a dp that never wrote one,
 a rule change whose sync never ran): the hook cannot import ``dp.install``

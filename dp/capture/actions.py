@@ -1,7 +1,7 @@
 """pave-check's notes of what it did, moved from their spool into the store (issue 51).
 
 The hook appends one JSON line per call it acted on to ``actions.jsonl`` beside
-the store (``dp.hook._noted``): it never opens SQLite to write, so a rewrite
+the store (``dp.hook.notes.noted``): it never opens SQLite to write, so a rewrite
 costs one small append. This module turns each line into ``actions`` rows, one
 per rule that acted. It takes the spool by renaming it (a hook appending at
 that moment writes into the taken file or a new one, never loses its line),
@@ -18,13 +18,13 @@ import os
 import time
 
 SETTLE_SECONDS = 1.0
-MAX_LINES = 20_000  # per taken file: the hook stops appending at dp.hook.MAX_SPOOL_BYTES anyway
+MAX_LINES = 20_000  # per taken file: the hook stops appending at dp.hook.notes.MAX_SPOOL_BYTES anyway
 _TAKEN = ".taken-"
 
 
 def spool(db: str) -> str:
     """The hook's action spool for the store file ``db``."""
-    from dp.hook import ACTIONS_SPOOL
+    from dp.hook.notes import ACTIONS_SPOOL
 
     return os.path.join(os.path.dirname(os.path.abspath(db)), ACTIONS_SPOOL)
 

@@ -1,6 +1,6 @@
 """``main([STORE])``: the team sync a SessionStart starts, detached, bounded, silent.
 
-The SessionStart hook (``dp.hook._start_team_sync``) only starts this process
+The SessionStart hook (``dp.hook.session._start_team_sync``) only starts this process
 (``own_python``, in a session of its own, in ``/``) when the store has a team
 state or the session's repository has a trusted layer, and never waits for
 it: the agent's session does not wait on the network. Here, at most one sync

@@ -31,7 +31,7 @@ import uuid
 from urllib.parse import parse_qsl, urlsplit
 
 from dp.errors import DpError
-from dp.hook import TEAM_STATE as STATE  # the SessionStart hook looks for it
+from dp.hook.session import TEAM_STATE as STATE  # the SessionStart hook looks for it
 
 SCHEMES = ("postgresql", "postgres")
 MAX_STATE_BYTES = 1 << 20
