@@ -23,7 +23,7 @@ STARTS = re.compile(r"\bsubprocess\.(?:run|Popen|call|check_call|check_output)\(
 
 # module → why it is safe where the hooks or the server can reach it (docs/security.md says the same).
 KNOWN = {
-    "dp.hook": "SessionStart's filter sync (only after a trusted file changed) and team sync (only for a store the "
+    "dp.hook.session": "SessionStart's filter sync (only after a trusted file changed) and team sync (only for a store the "
                "person connected with dp team connect, detached): dp itself, isolated (-I) in /",
     "dp.runners.base": "tool listings (just, Task) only inside tools_asked: dp tasks, dp make, dp run",
     "dp.runners.make": "make -pRrq only inside tools_asked: dp tasks, dp make, dp run",
@@ -101,4 +101,4 @@ def test_the_security_page_names_each_of_them():
 
 def test_the_inventory_sees_a_process_where_one_is_started():
     assert "dp.process" in reachable() and "dp.agents.claude.plugin" not in reachable()  # the hook cannot import dp.install
-    assert {"dp.runners.make", "dp.hook", "dp.agents.claude.client"} <= starting_processes(reachable())
+    assert {"dp.runners.make", "dp.hook.session", "dp.agents.claude.client"} <= starting_processes(reachable())
