@@ -237,7 +237,7 @@ def decide(options: Options, event):
             return Decision(NOTHING)
         if known is not None:
             from dp.agents.base import BLOCK
-            from dp.hook.call import correction
+            from dp.hook.correction import correction
             from dp.hook.notes import blocked, noted
 
             options.acted.append(blocked(known))

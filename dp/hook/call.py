@@ -11,10 +11,11 @@ import os
 
 from dp.agents.base import BLOCK, CONTEXT, DENY, NOTHING, REWRITE, Decision, corrected_call, unrun
 from dp.hook import lookup
+from dp.hook.correction import correction
 from dp.hook.notes import blocked
 from dp.layers.locate import layer_files
 from dp.rules import BASH_PARAM, BASH_TOOL, COMMAND
-from dp.store.read import db_location, open_readonly, tool_alias
+from dp.store.read import db_location, open_readonly, shadow_rules_for_tool, tool_alias
 
 
 class Call:
@@ -117,8 +118,6 @@ def _shadow(call: Call) -> None:
     """What the store's shadow rules (dp alias --shadow) would have done to this call, alone on its input,
     into ``options.shadowed``; the call's answer never depends on them. One indexed query for the call's
     words, none in a store from before them (0011)."""
-    from dp.store.read import shadow_rules_for_tool
-
     options, event = call.options, call.event
     found = shadow_rules_for_tool(call.conn, event.tool, call.words or ())
     if not found:
@@ -143,24 +142,6 @@ def _acts(result) -> list:
     if result.paved:
         acts.append(("project paving", "paving", "", ""))
     return acts
-
-
-def correction(event, alias) -> str:
-    """``X is not a valid tool. Use Y instead.``, Y in the agent's own name, and the call's
-    arguments the agent's Y names otherwise (``, with path (not file_path)``)."""
-    agent, to_name, renamed = event.agent, alias.to_name, []
-    if agent is not None:
-        if agent.is_own_tool(to_name) or to_name in agent.tool_names.values():
-            canonical = agent.canonical(to_name)  # the agent's own name or dp's: no other adapter is loaded
-        else:
-            from dp.agents import canonical_anywhere
-
-            canonical = canonical_anywhere(to_name)
-        to_name = agent.agent_tool(canonical)
-        if isinstance(event.tool_input, dict):
-            renamed = agent.renamed_arguments(canonical, event.tool_input)
-    arguments = ", with " + ", ".join(f"{new} (not {old})" for old, new in renamed) if renamed else ""
-    return f"{event.agent_tool} is not a valid tool. Use {to_name} instead{arguments}."
 
 
 def _tool_alias(call: Call):
