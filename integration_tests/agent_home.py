@@ -12,8 +12,10 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, ClassVar
 
 from dp.agents import all_agents
 
@@ -109,7 +111,28 @@ class AgentSession:
     """One finished run of an agent's binary: what it printed (``proc``) and what the model was sent (``fake``)."""
 
     proc: subprocess.CompletedProcess
-    fake: object
+    fake: Any
+
+    # How a suite reads the conversation: the reader class of its fake model, and the key of a request
+    # body that carries the whole conversation so far.
+    CONVERSATION: ClassVar[Callable[[list], Any]]
+    CONVERSATION_KEY: ClassVar[str] = "messages"
+    CALL_ID: ClassVar[str] = "id"  # the key of a scripted call's id
+
+    @property
+    def conversation(self):
+        """The whole conversation as the last request carried it."""
+        requests = self.fake.main_requests
+        assert requests, f"{Path(self.proc.args[0]).name} sent no request:\n{self.log}"
+        return self.CONVERSATION(requests[-1][self.CONVERSATION_KEY])
+
+    def output(self, call: dict) -> str:
+        """What the model read as the result of a scripted call."""
+        return self.conversation.output(call[self.CALL_ID])
+
+    def shown(self, call: dict) -> str:
+        """The call's result and the hook context the model read after it."""
+        return self.conversation.shown(call[self.CALL_ID])
 
     @property
     def log(self) -> str:

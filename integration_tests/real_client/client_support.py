@@ -115,16 +115,18 @@ class Session:
 class RealClient:
     """A throwaway user account driving the pinned real client."""
 
-    def __init__(self, root: Path, claude: Path):
+    PROGRAM = "claude"  # the binary's name on the user's PATH
+
+    def __init__(self, root: Path, binary: Path):
         self.root = root
-        self.claude = claude
+        self.binary = binary
         self.home = root / "home"
         self.project = root / "project"
         self.bin = root / "bin"
         for directory in (self.home / "tmp", self.project, self.bin):
             directory.mkdir(parents=True, exist_ok=True)
-        # The user's own `claude` on PATH, as dp init and dp doctor look for it.
-        (self.bin / "claude").symlink_to(claude)
+        # The user's own binary on PATH, as dp init and dp doctor look for it.
+        (self.bin / self.PROGRAM).symlink_to(binary)
         self.store = self.home / ".dp" / "dp.db"
         self.settings = self.home / ".claude" / "settings.json"
         self.env = self._environment()
@@ -171,7 +173,7 @@ class RealClient:
         client's own permission rules then judge every call).
         """
         fake = FakeAnthropic(turns=list(turns))
-        command = [str(self.claude), "-p", prompt, "--output-format", "json"]
+        command = [str(self.binary), "-p", prompt, "--output-format", "json"]
         if allow:
             command += ["--allowedTools", ",".join(allow)]
         command += [str(arg) for arg in args]

@@ -59,14 +59,3 @@ def test_other_tool_input_keys_survive_a_rewrite(client):
     # …and both were rewritten, not merely passed through.
     assert "oldtool → newtool" in session.shown(background["id"])
     assert "oldtool → newtool" in session.shown(timed["id"])
-
-
-def test_a_corrupt_store_fails_open(client):
-    _user_with_rules(client, ("--cmd", "oldtool", "--replace", "newtool"))
-    client.store.write_bytes(b"this is not a database" * 100)
-    for suffix in ("-wal", "-shm"):
-        client.store.with_name(client.store.name + suffix).unlink(missing_ok=True)
-    call = bash("oldtool still runs")
-    session = client.run([[call]])
-    assert session.result["is_error"] is False
-    assert session.tool_result(call["id"]) == {"text": "oldtool ran: still runs", "is_error": False, "context": ""}

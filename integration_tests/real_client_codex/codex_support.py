@@ -29,20 +29,7 @@ BYPASS_TRUST = "--dangerously-bypass-hook-trust"
 class CodexSession(AgentSession):
     """One finished ``codex exec`` run."""
 
-    @property
-    def conversation(self) -> Conversation:
-        """The whole conversation as the last request carried it."""
-        requests = self.fake.main_requests
-        assert requests, f"codex sent no request:\n{self.proc.stdout}\n{self.proc.stderr}"
-        return Conversation(requests[-1]["input"])
-
-    def output(self, call: dict) -> str:
-        """What the model read as the result of a scripted call."""
-        return self.conversation.output(call["call_id"])
-
-    def shown(self, call: dict) -> str:
-        """The call's result and the hook context the model read after it."""
-        return self.conversation.shown(call["call_id"])
+    CONVERSATION, CONVERSATION_KEY, CALL_ID = Conversation, "input", "call_id"
 
     @property
     def opening(self) -> str:

@@ -9,18 +9,13 @@ the model reissues through Codex's own approval.
 
 from __future__ import annotations
 
+from real_client_contract.harnesses import oldtool_rule
+
 from dp.agents.codex.fake_api import function_call, shell
 
 
-def _oldtool_rule(codex):
-    codex.init()
-    codex.dp("alias", "--cmd", "oldtool", "--replace", "newtool")
-    codex.program("newtool", 'echo "{name} ran:" "$@"; touch "$PWD/newtool-ran"')
-    codex.program("oldtool", 'echo "{name} ran:" "$@"; touch "$PWD/oldtool-ran"')
-
-
 def test_a_rewrite_runs_when_the_session_runs_commands_unasked(codex):
-    _oldtool_rule(codex)
+    oldtool_rule(codex)
     call = shell("oldtool -x a.txt")
     session = codex.run([[call]], "-s", "workspace-write")  # approval `never`: permission_mode bypassPermissions
 
@@ -35,29 +30,13 @@ def test_a_rewrite_runs_when_the_session_runs_commands_unasked(codex):
 def test_the_rewritten_command_stays_inside_codexs_sandbox(codex):
     """`allow` approves the call but does not lift the sandbox: the default read-only sandbox
     stops the rewritten command's write exactly as it would have stopped the original's."""
-    _oldtool_rule(codex)
+    oldtool_rule(codex)
     call = shell("oldtool -x a.txt")
     session = codex.run([[call]])  # codex exec's default: approval never, sandbox read-only
 
     assert "newtool ran: -x a.txt" in session.output(call)
     assert "Read-only file system" in session.output(call)
     assert not (codex.project / "newtool-ran").exists()
-
-
-def test_where_codex_asks_dp_refuses_with_the_correction_and_the_reissued_command_runs(codex):
-    _oldtool_rule(codex)
-    first, again = shell("oldtool -x a.txt"), shell("newtool -x a.txt")
-    session = codex.run([[first], [again]], "--approve-for-me")  # approvals on request: permission_mode default
-
-    assert session.proc.returncode == 0, session.log
-    refused = session.output(first)
-    assert refused.startswith("Command blocked by PreToolUse hook: dp: oldtool → newtool. Run this instead:\n"
-                              "newtool -x a.txt\n")
-    assert "Codex would approve a rewritten command without asking" in refused
-    assert not (codex.project / "oldtool-ran").exists()
-    # The model reissued the corrected command itself; Codex's own approval judged it (it runs in the sandbox).
-    assert "newtool ran: -x a.txt" in session.output(again)
-    assert (codex.project / "newtool-ran").exists()
 
 
 def test_a_tool_name_alias_blocks_the_call_with_dps_message(codex):

@@ -41,18 +41,11 @@ class CopilotSession(Session):
 class CopilotClient(RealClient):
     """A throwaway user account driving the pinned real Copilot CLI."""
 
-    def __init__(self, root: Path, copilot: Path):
-        self.root = root
-        self.copilot = copilot
-        self.home = root / "home"
-        self.project = root / "project"
-        self.bin = root / "bin"
-        for directory in (self.home / "tmp", self.project, self.bin):
-            directory.mkdir(parents=True, exist_ok=True)
-        (self.bin / "copilot").symlink_to(copilot)  # the user's own `copilot` on PATH, as dp doctor looks for it
-        self.store = self.home / ".dp" / "dp.db"
+    PROGRAM = "copilot"
+
+    def __init__(self, root: Path, binary: Path):
+        super().__init__(root, binary)
         self.user_hooks = self.home / ".copilot" / "hooks"
-        self.env = self._environment()
 
     def _environment(self) -> dict:
         return user_environment(self.home, self.bin, **run_environment())
@@ -66,7 +59,7 @@ class CopilotClient(RealClient):
         ``env`` adds variables (``GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS`` …).
         """
         fake = FakeAnthropic(turns=list(turns))
-        command = [str(self.copilot), "-p", prompt, "--no-color"]
+        command = [str(self.binary), "-p", prompt, "--no-color"]
         if allow_all:
             command.append("--allow-all-tools")
         command += [str(arg) for arg in args]

@@ -3,39 +3,9 @@ never runs where Copilot's own approval would not have let the new command run."
 
 from __future__ import annotations
 
-import subprocess
-
 from real_client.client_support import BIN
 
 from dp.agents.claude.fake_api import shell
-
-
-def _project_with_sources(copilot):
-    subprocess.run(["git", "init", "-q", str(copilot.project)], check=True)
-    (copilot.project / "src").mkdir()
-    (copilot.project / "src" / "app.py").write_text("def main():\n    pass  # TODO: handle errors\n")
-    (copilot.project / "src" / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
-    (copilot.project / "node_modules" / "left-pad").mkdir(parents=True)
-    (copilot.project / "node_modules" / "left-pad" / "index.js").write_text("// TODO elsewhere\n")
-
-
-def test_grep_runs_as_the_translated_rg_command_and_the_model_is_told(copilot):
-    copilot.init("--agent", "copilot")
-    copilot.dp("alias", "--cmd", "grep", "--replace", "rg")
-    _project_with_sources(copilot)
-    call = shell("grep -rn TODO src", description="Find the TODOs")
-    session = copilot.run([[call]])
-
-    assert session.proc.returncode == 0, session.output
-    # The model's own history holds the call Copilot ran (it replaces the arguments) …
-    [ran] = [block for message in session.messages if message["role"] == "assistant"
-             for block in message["content"] if block.get("id") == call["id"]]
-    assert ran["input"] == {"command": "rg -n --hidden --no-ignore TODO src", "description": "Find the TODOs"}
-    result = session.tool_result(call["id"])
-    assert result["text"].startswith("src/app.py:2:    pass  # TODO: handle errors\n")
-    assert "node_modules" not in result["text"]
-    # … and dp's note reaches it beside the result.
-    assert "dp: grep → rg: dropped -r (rg searches directories recursively)" in result["context"]
 
 
 def test_a_rewrite_is_approved_by_copilot_as_the_new_command_never_more(copilot):
@@ -65,22 +35,6 @@ def test_the_users_deny_rule_still_stops_a_rewritten_command(copilot):
 
     assert "denied due to the following rules: `shell(newtool)`" in session.tool_result(call["id"])["text"]
     assert not (copilot.project / "newtool-ran").exists()
-
-
-def test_a_corrupt_store_fails_open(copilot):
-    copilot.init("--agent", "copilot")
-    copilot.dp("alias", "--cmd", "oldtool", "--replace", "newtool")
-    copilot.program("oldtool")
-    copilot.program("newtool")
-    copilot.store.write_bytes(b"this is not a database" * 100)
-    for suffix in ("-wal", "-shm"):
-        copilot.store.with_name(copilot.store.name + suffix).unlink(missing_ok=True)
-    call = shell("oldtool still runs")
-    session = copilot.run([[call]])
-
-    result = session.tool_result(call["id"])
-    assert result["text"].startswith("oldtool ran: still runs\n"), session.output
-    assert "dp" not in result["context"] and "Denied" not in result["text"]
 
 
 def test_a_hook_that_cannot_start_lets_every_call_through(copilot):

@@ -10,25 +10,10 @@ from __future__ import annotations
 import json
 
 from dp.live.openai_compat import tool_call
-from real_client_opencode.opencode_support import bash
 
 
 def desires(opencode) -> list[dict]:
     return json.loads(opencode.dp("desires", "--json").stdout)
-
-
-def test_a_command_that_exits_non_zero_shows_up_in_dp_desires(opencode):
-    opencode.init()
-    call = bash("pnmp install --frozen-lockfile")
-
-    session = opencode.run([[call]])
-
-    assert "pnmp: command not found" in session.result(call)
-    [event] = desires(opencode)
-    assert event["tool_input"]["command"] == "pnmp install --frozen-lockfile"
-    assert event["source"] == "opencode" and event["tool_name"] == "Bash"
-    assert event["error_class"] == "command not found"
-    assert "pnmp" in opencode.dp("paths").stdout
 
 
 def test_a_tool_that_fails_and_a_made_up_tool_name_are_captured(opencode):

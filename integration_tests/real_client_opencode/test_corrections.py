@@ -20,46 +20,6 @@ def source_tree(opencode):
     return src
 
 
-def use_real_rg(opencode):
-    from agent_home import BIN
-
-    (opencode.bin / "rg").symlink_to(BIN / "rg")
-
-
-def test_grep_runs_as_the_translated_rg_command_and_the_model_is_told(opencode):
-    source_tree(opencode)
-    use_real_rg(opencode)
-    opencode.program("grep", 'echo "GREP RAN, NOT RG" "$@"; exit 1')
-    opencode.init()
-    opencode.dp("alias", "--cmd", "grep", "--replace", "rg")
-    call = bash("grep -rn TODO src")
-
-    session = opencode.run([[call]])
-
-    assert session.proc.returncode == 0, session.log
-    result = session.result(call)
-    assert result.startswith("src/app.py:2:    pass  # TODO: wire the CLI\n")
-    assert "GREP RAN" not in result
-    assert "\n\ndp: grep → rg: dropped -r" in result  # dp's note, after the output
-    # OpenCode keeps the call as it ran: the model's own history shows the rewritten command.
-    assert session.call(call)["arguments"]["command"].startswith("rg ")
-
-
-def test_npm_install_in_a_pnpm_project_runs_as_pnpm_install(opencode):
-    (opencode.project / "package.json").write_text(json.dumps({"name": "app", "version": "1.0.0"}))
-    (opencode.project / "pnpm-lock.yaml").write_text("lockfileVersion: '9.0'\n")
-    opencode.program("npm", 'echo "NPM RAN:" "$@"')
-    opencode.program("pnpm", 'echo "PNPM RAN:" "$@"')
-    opencode.init()
-    call = bash("npm install")
-
-    session = opencode.run([[call]])
-
-    result = session.result(call)
-    assert result.startswith("PNPM RAN: install") and "\nNPM RAN" not in result
-    assert "ran `pnpm install` instead of `npm install`" in result
-
-
 def test_a_command_alias_message_blocks_with_dps_text(opencode):
     opencode.init()
     opencode.dp("alias", "bash", "read", "--force", "--message", "dp: never run shell commands here, read the files")
@@ -101,25 +61,6 @@ def test_the_corrections_are_in_the_system_prompt(opencode):
     assert "dp (desire paths) corrections on this machine" in system
     assert "Do NOT call `read_file`. Use `read` instead." in system
     assert "rg" in system
-
-
-def test_a_corrupt_store_fails_open(opencode):
-    source_tree(opencode)
-    opencode.init()
-    opencode.dp("alias", "--cmd", "grep", "--replace", "rg")
-    for suffix in ("", "-wal", "-shm"):
-        path = opencode.store.with_name(opencode.store.name + suffix)
-        if path.exists():
-            path.unlink()
-    opencode.store.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
-    call = bash("grep -rn TODO src")
-
-    session = opencode.run([[call]])
-
-    assert session.proc.returncode == 0, session.log
-    result = session.result(call)
-    assert "src/app.py:2:" in result and "dp:" not in result  # the original grep ran, untouched
-    assert session.call(call)["arguments"]["command"] == "grep -rn TODO src"
 
 
 def test_dp_missing_leaves_every_call_alone(opencode):

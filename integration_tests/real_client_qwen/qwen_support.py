@@ -32,16 +32,7 @@ USER_SETTINGS = (b'{\n\t"security": {"auth": {"selectedType": "openai"}},\n\t"mo
 class QwenSession(AgentSession):
     """One finished ``qwen -p`` run."""
 
-    @property
-    def conversation(self) -> Conversation:
-        """The whole conversation as the last request carried it."""
-        requests = self.fake.main_requests
-        assert requests, f"qwen sent no request:\n{self.proc.stdout}\n{self.proc.stderr}"
-        return Conversation(requests[-1]["messages"])
-
-    def output(self, call: dict) -> str:
-        """What the model read as the result of a scripted call."""
-        return self.conversation.output(call["id"])
+    CONVERSATION = Conversation
 
     @property
     def opening(self) -> str:

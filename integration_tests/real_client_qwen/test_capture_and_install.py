@@ -8,20 +8,6 @@ import json
 from dp.live.openai_compat import shell, tool_call
 
 
-def test_a_failing_command_shows_up_in_dp_desires_with_qwen_as_its_source(qwen):
-    qwen.init()
-    failing, fine = shell("ls /no-such-dir-for-dp"), shell("echo fine")
-    session = qwen.run([[failing], [fine]])
-    assert "Exit Code: 2" in session.output(failing)
-
-    desires = json.loads(qwen.dp("desires", "--json").stdout)
-    assert len(desires) == 1, desires  # the successful call is stored as a shape, not a desire
-    [desire] = desires
-    assert desire["tool_name"] == "Bash" and desire["source"] == "qwen"
-    assert desire["tool_input"] == {"command": "ls /no-such-dir-for-dp"}
-    assert "No such file or directory" in desire["error"]
-
-
 def test_dp_ingest_reads_the_made_up_tool_name_from_qwens_session_file_once(qwen):
     qwen.init()
     made_up, failing = tool_call("view_file", {"path": "README.md"}), shell("ls /no-such-dir-for-dp")
@@ -34,23 +20,6 @@ def test_dp_ingest_reads_the_made_up_tool_name_from_qwens_session_file_once(qwen
     assert names == ["Bash", "view_file"]
     again = json.loads(qwen.dp("ingest", "--qwen-sessions", "--json").stdout)["qwen_sessions"]
     assert again["added"] == 0
-
-
-def test_a_corrupt_store_fails_open_and_every_call_runs_as_typed(qwen):
-    qwen.init()
-    qwen.dp("alias", "--cmd", "oldtool", "--replace", "newtool")
-    qwen.program("oldtool")
-    qwen.program("newtool")
-    for name in ("dp.db-wal", "dp.db-shm"):
-        (qwen.store.parent / name).unlink(missing_ok=True)
-    qwen.store.write_bytes(b"this is not a database\x00" * 64)
-    call = shell("oldtool -x")
-    session = qwen.run([[call]])
-
-    assert session.proc.returncode == 0, session.log
-    assert "oldtool ran: -x" in session.output(call)
-    assert "dp" not in session.output(call).replace("oldtool", "")
-    assert qwen.store.read_bytes().startswith(b"this is not a database")
 
 
 def test_install_keeps_the_users_settings_and_uninstall_gives_back_the_same_bytes(qwen):

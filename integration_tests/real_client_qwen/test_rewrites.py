@@ -8,38 +8,15 @@ requests the fake model received.
 
 from __future__ import annotations
 
-import json
+from real_client_contract.harnesses import oldtool_rule
 
 from dp.live.openai_compat import shell, tool_call
-
-
-def _oldtool_rule(qwen):
-    qwen.init()
-    qwen.dp("alias", "--cmd", "oldtool", "--replace", "newtool")
-    qwen.program("newtool", 'echo "{name} ran:" "$@"; touch "$PWD/newtool-ran"')
-    qwen.program("oldtool", 'echo "{name} ran:" "$@"; touch "$PWD/oldtool-ran"')
-
-
-def test_a_rewrite_reaches_the_model_as_the_corrected_command_and_the_reissued_one_runs(qwen):
-    _oldtool_rule(qwen)
-    first, again = shell("oldtool -x a.txt"), shell("newtool -x a.txt")
-    session = qwen.run([[first], [again]])
-
-    assert session.proc.returncode == 0, session.log
-    refused = session.output(first)
-    assert refused.startswith("dp: oldtool → newtool. Run this instead:\nnewtool -x a.txt\n"), refused
-    assert "Qwen Code runs no rewritten call from a hook" in refused
-    assert not (qwen.project / "oldtool-ran").exists()
-    assert "newtool ran: -x a.txt" in session.output(again)
-    assert (qwen.project / "newtool-ran").exists()
-    # The model's history keeps its own call; what it was told is the refusal above.
-    assert session.conversation.call(first["id"])["arguments"]["command"] == "oldtool -x a.txt"
 
 
 def test_qwens_own_approval_comes_first_and_dp_grants_nothing(qwen):
     """PreToolUse fires only for a call Qwen already approved: in `-p` with the default approval mode a
     shell command is declined before any hook runs, the original and the corrected one alike."""
-    _oldtool_rule(qwen)
+    oldtool_rule(qwen)
     first, again = shell("oldtool -x a.txt"), shell("newtool -x a.txt")
     session = qwen.run([[first], [again]], approval="default")
 
@@ -82,19 +59,3 @@ def test_session_start_states_the_corrections_in_qwens_tool_names(qwen):
     assert "dp (desire paths) corrections on this machine" in opening
     assert "Do NOT call `view_file`. Use `read_file` instead." in opening  # Read, as Qwen names it
     assert "Use `rg` instead of `grep`" in opening
-
-
-def test_npm_install_in_a_pnpm_project_is_refused_with_the_pnpm_command(qwen):
-    qwen.init()  # paving is on by default: no rule written by hand
-    (qwen.project / "package.json").write_text(json.dumps({"name": "app", "scripts": {"build": "tsc"}}))
-    (qwen.project / "pnpm-lock.yaml").write_text("lockfileVersion: '9.0'\n")
-    (qwen.project / "node_modules" / ".bin").mkdir(parents=True)
-    qwen.program("pnpm")
-    qwen.program("npm")
-    install, again = shell("npm install"), shell("pnpm install")
-    session = qwen.run([[install], [again]])
-
-    assert "Run this instead:\npnpm install" in session.output(install)
-    assert "npm ran" not in session.output(install)
-    assert "pnpm ran: install" in session.output(again)
-    assert not (qwen.project / "package-lock.json").exists()
