@@ -7,8 +7,9 @@ tester's machine has): in two earlier sessions of the agent the model ran ``pyth
 session the model runs ``python …`` again: the answer must reach it right after that failure, in the
 agent's after-failure channel, and a second identical failure in the same session must not repeat it.
 
-Each suite gives ``learn_then_fail_twice`` its way of running one session in its real binary; the
-assertions on where the answer reached the model stay in the suite, in its own harness's words.
+``real_client_contract/test_learned_answer.py`` runs the story in every agent that tells it, each
+agent's harness giving its way of running one session and where the answer stands in what the model
+read; Claude Code's suite tells its own (a project's ./gradlew).
 """
 
 from __future__ import annotations

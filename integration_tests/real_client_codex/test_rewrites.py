@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from real_client_contract.harnesses import oldtool_rule
 
-from dp.agents.codex.fake_api import function_call, shell
+from dp.agents.codex.fake_api import shell
 
 
 def test_a_rewrite_runs_when_the_session_runs_commands_unasked(codex):
@@ -49,14 +49,3 @@ def test_a_tool_name_alias_blocks_the_call_with_dps_message(codex):
     assert session.output(call) == (
         "Command blocked by PreToolUse hook: Run shell commands through mcp__sandbox__run. Command: touchit")
     assert not (codex.project / "ran").exists()
-
-
-def test_an_unknown_tool_name_never_reaches_a_hook_and_is_corrected_up_front(codex):
-    codex.init()
-    codex.dp("alias", "read_file", "Read")
-    call = function_call("read_file", {"path": "README.md"})
-    session = codex.run([[call]])
-
-    assert session.output(call) == "unsupported call: read_file"
-    # SessionStart context, before the model's first turn, names the right tool.
-    assert "read_file" in session.opening and "Read" in session.opening

@@ -10,6 +10,7 @@ shows (the text its policy answers a refused call with …) is data here, next t
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -17,9 +18,11 @@ from real_client_opencode.opencode_support import bash as opencode_bash
 
 from dp.agents.claude.fake_api import bash as claude_bash
 from dp.agents.claude.fake_api import shell as copilot_shell
+from dp.agents.codex.fake_api import function_call as codex_call
 from dp.agents.codex.fake_api import shell as codex_shell
 from dp.agents.gemini.fake_api import shell as gemini_shell
 from dp.live.openai_compat import shell as qwen_shell
+from dp.live.openai_compat import tool_call
 
 # Gemini CLI's own line in a call's result when a BeforeTool hook changed the call.
 GEMINI_MODIFIED = "Tool input parameters were modified by a hook before execution."
@@ -46,7 +49,12 @@ class Harness:
     call's input is the command alone; ``captured_error``: how a captured error begins (``{}``: the code);
     ``refusing``: the arguments of a session where dp refuses a rewrite with the corrected command (the
     agent would not let it run unasked), ``refusal`` how the agent's result then begins before dp's
-    text and ``refusal_why`` what dp says of the agent there.
+    text and ``refusal_why`` what dp says of the agent there. ``everything(session)``: all the text
+    the model was shown; ``answer_mark``: how an answer after a failure stands in the failed call's
+    result (``{answer}``: dp's note), ``answer_last``: it ends the result; ``answer_after_result``: it
+    comes after the result instead. ``tool_call(name, arguments)``: a scripted call of any tool;
+    ``opening(session)``: what the model read before its first turn; ``read_tool``: the agent's name
+    for Claude Code's ``Read``; ``made_up_answer``: the whole result of a made-up tool name aliased to it.
     """
 
     agent: str
@@ -71,6 +79,14 @@ class Harness:
     refusing: tuple | None = None
     refusal: str = ""
     refusal_why: str = ""
+    everything: Callable | None = None
+    answer_mark: str = ""
+    answer_after_result: bool = False
+    answer_last: bool = False
+    tool_call: Callable[[str, dict], dict] | None = None
+    opening: Callable | None = None
+    read_tool: str = ""
+    made_up_answer: str = ""
     run_args: tuple = field(default=())
 
     def run(self, user, turns, *args, **options):
@@ -87,6 +103,14 @@ def _copilot_history(session, call):
     [ran] = [block for message in session.messages if message["role"] == "assistant"
              for block in message["content"] if block.get("id") == call["id"]]
     return ran["input"]
+
+
+_gemini_calls = itertools.count(1)
+
+
+def _gemini_shell(command: str, description: str = "") -> dict:
+    """Gemini's scripted shell call, told apart by its description (its conversation keeps no call ids)."""
+    return gemini_shell(command, description or f"dp test command {next(_gemini_calls)}")
 
 
 def _gemini_result(session, call):
@@ -106,27 +130,36 @@ CLAUDE = Harness("claude", "client", claude_bash, _claude_text, lambda s, c: s.s
                 output_first=True, untouched=lambda s, c: not s.result["is_error"] and s.tool_result(c["id"]) == {
                     "text": _claude_text(s, c), "is_error": False, "context": ""})
 COPILOT = Harness("copilot", "copilot", copilot_shell, _claude_text, lambda s, c: s.shown(c["id"]),
-                  init=("--agent", "copilot"), acted=("dp", "Denied"), output_first=True, history=_copilot_history)
+                  init=("--agent", "copilot"), acted=("dp", "Denied"), output_first=True, history=_copilot_history,
+                  everything=lambda s: s.all_text,
+                  answer_mark='exit code 127>\n\nTool "bash" succeeded. Additional guidance from postToolUse hooks:\ndp: ')
 CODEX = Harness("codex", "codex", codex_shell, lambda s, c: s.output(c), lambda s, c: s.shown(c),
                 acted=("dp:", "Command blocked"), hook_log="hook: PreToolUse Completed",
                 exit_shown="Process exited with code {}", captured_exactly=True, captured_error="Exit code {}\n",
                 refusing=("--approve-for-me",), refusal="Command blocked by PreToolUse hook: ",
                 refusal_why="Codex would approve a rewritten command without asking",
+                everything=lambda s: s.conversation.all_text, answer_after_result=True,
+                tool_call=codex_call, opening=lambda s: s.opening, read_tool="Read",
+                made_up_answer="unsupported call: read_file",  # Codex answers it before any hook
                 run_args=("-s", "workspace-write"))
 QWEN = Harness("qwen", "qwen", qwen_shell, lambda s, c: s.output(c), lambda s, c: s.conversation.shown(c["id"]),
                history=lambda s, c: s.conversation.call(c["id"])["arguments"], rewrites=False,
                acted=("dp",), exit_shown="Exit Code: {}", captured_exactly=True, refusing=(),
-               refusal_why="Qwen Code runs no rewritten call from a hook")
-GEMINI = Harness("gemini", "gemini", gemini_shell, _gemini_result, _gemini_result,
+               refusal_why="Qwen Code runs no rewritten call from a hook",
+               everything=lambda s: s.conversation.all_text, answer_mark="Exit Code: 127")
+GEMINI = Harness("gemini", "gemini", _gemini_shell, _gemini_result, _gemini_result,
                  acted=("dp:", GEMINI_MODIFIED, "Tool execution blocked"), output_prefix="Output: ",
-                 rewritten=GEMINI_MODIFIED, exit_shown="Exit Code: {}",
+                 rewritten=GEMINI_MODIFIED, exit_shown="Exit Code: {}", everything=lambda s: s.conversation.text,
+                 answer_mark="<hook_context>{answer}</hook_context>",
                  permit=lambda name: (("--allowed-tools", f"run_shell_command({name})"), {"approval": "default"}),
                  refused="Tool execution denied by policy.")
 OPENCODE = Harness("opencode", "opencode", opencode_bash, lambda s, c: s.result(c), lambda s, c: s.result(c),
                    history=lambda s, c: s.call(c)["arguments"],
                    permit=lambda name: ((), {"permission": {"bash": {"*": "deny", f"{name} *": "allow"}}}),
                    refused="The user has specified a rule which prevents you from using this specific tool call.",
-                   output_first=True)
+                   output_first=True, everything=lambda s: s.conversation.all_text, answer_mark="\n\n{answer}",
+                   answer_last=True, tool_call=tool_call, opening=lambda s: s.system, read_tool="read",
+                   made_up_answer="read_file is not a valid tool. Use read instead.")
 
 def oldtool_rule(user, *init_args) -> None:
     """dp installed and one rule, ``oldtool`` → ``newtool``: both programs on PATH, each leaving a file

@@ -28,14 +28,3 @@ def test_a_tool_that_fails_and_a_made_up_tool_name_are_captured(opencode):
     assert by_tool["Read"]["error_class"] == "no such file"
     assert by_tool["Read"]["tool_input"] == {"filePath": missing}
     assert by_tool["read_file"]["error_class"] == "unknown tool"
-
-
-def test_a_call_dp_refused_is_not_a_failure_of_the_agents(opencode):
-    opencode.init()
-    opencode.dp("alias", "read_file", "Read")
-    call = tool_call("read_file", {"path": "a.txt"})
-
-    session = opencode.run([[call]])
-
-    assert session.result(call) == "read_file is not a valid tool. Use read instead."
-    assert desires(opencode) == []

@@ -30,17 +30,6 @@ def test_a_command_alias_message_blocks_with_dps_text(opencode):
     assert session.result(call) == "dp: never run shell commands here, read the files"
 
 
-def test_a_made_up_tool_name_is_answered_with_dps_correction(opencode):
-    (opencode.project / "a.txt").write_text("content\n")
-    opencode.init()
-    opencode.dp("alias", "read_file", "Read")
-    call = tool_call("read_file", {"path": "a.txt"})
-
-    session = opencode.run([[call]])
-
-    assert session.result(call) == "read_file is not a valid tool. Use read instead."
-
-
 def test_without_an_alias_opencode_answers_a_made_up_name_itself(opencode):
     opencode.init()
     call = tool_call("read_file", {"path": "a.txt"})

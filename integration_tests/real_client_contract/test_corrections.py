@@ -1,0 +1,27 @@
+"""Tool-name corrections in every agent's real binary: a made-up tool name the user aliased to Claude
+Code's ``Read`` gets the agent's answer (dp's correction where a hook sees the call; the agent's own
+where none runs, Codex), the corrections stand in what the model read before its first turn, and the
+call dp answered is no failure of the agent's."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from real_client_contract.harnesses import agents
+
+
+@pytest.mark.parametrize("harness", agents(where=lambda harness: bool(harness.made_up_answer)))
+def test_a_made_up_tool_name_is_answered_and_corrected_up_front(harness, user):
+    (user.project / "a.txt").write_text("content\n")
+    user.init(*harness.init)
+    user.dp("alias", "read_file", "Read")
+    call = harness.tool_call("read_file", {"path": "a.txt"})
+
+    session = harness.run(user, [[call]])
+
+    assert harness.result(session, call) == harness.made_up_answer
+    opening = harness.opening(session)
+    assert "read_file" in opening and harness.read_tool in opening, opening
+    assert json.loads(user.dp("desires", "--json").stdout) == []
