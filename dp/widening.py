@@ -95,7 +95,7 @@ COMMANDS: dict[str, Command | Group] = {
                      dry=DRY | {"--show"}),
     "untrust": Command(NARROWS, "takes a repository's trust back"),
     # --shadow: a rule that only records what it would do (dp stats) and rewrites nothing
-    "alias": Command(WIDENS, _RULES, ("--cmd", "--file", "--flag", "--message", "-m", "--param", "--replace", "--tool"),
+    "alias": Command(WIDENS, _RULES, ("--cmd", "--file", "--flag", "--message", "-m", "--origin", "--param", "--replace", "--tool"),
                      ("--force", "--project", "--recipe", "--regex"), {"--delete": NARROWS, "--shadow": LEARNS}),
     "aliases": Group(Command(READS, _LISTS, ("--cmd", "--kind", "--tool"), dry=()), {
         "export": Command(READS, "prints the rules, or writes them to the file named",

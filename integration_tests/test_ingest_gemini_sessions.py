@@ -58,3 +58,32 @@ def test_a_missing_directory_is_one_error_line(tmp_path):
     proc = subprocess.run([str(BIN / "dp"), "ingest", "--gemini-sessions", str(tmp_path / "nope")],
                           capture_output=True, text=True, env=env, timeout=60)
     assert_one_line_error(proc, "is not a directory (Gemini CLI keeps sessions in ~/.gemini/tmp/<project>/chats)")
+
+
+def test_a_failed_call_a_hook_rewrote_or_answered_is_a_failure(tmp_path):
+    """Gemini CLI 0.61.0 saves what hooks added after a shell call's output (each additionalContext in
+    <hook_context>, and a line after a rewrite): the exit code before them still makes the call a failure
+    (issue 51: dp stats counts a rewritten call's outcome from the session file alone)."""
+    env = isolated_env(tmp_path)
+    home = tmp_path / "home"
+    rewritten = ("<untrusted_context>\nOutput: python3: error while loading shared libraries\nExit Code: 1\n"
+                 "Process Group PGID: 25822\n</untrusted_context>\n\n<hook_context>dp: python → python3</hook_context>"
+                 "\n\n[System] Tool input parameters were modified by a hook before execution.")
+    answered = ("<untrusted_context>\nOutput: bash: line 4: gradle: command not found\nExit Code: 127\n"
+                "Process Group PGID: 7\n</untrusted_context>\n\n<hook_context>dp: this failure has a known answer. "
+                "Run this instead:\n./gradlew -q build</hook_context>")
+    worked = ("<untrusted_context>\nOutput: ok\nProcess Group PGID: 8\n</untrusted_context>\n\n"
+              "<hook_context>dp: grep → rg</hook_context>\n\n"
+              "[System] Tool input parameters were modified by a hook before execution.")
+    write_session(home, [
+        {"sessionId": "s-2", "projectHash": "x", "startTime": "2026-11-26T10:00:00.000Z", "kind": "main"},
+        {"id": "m1", "type": "gemini", "toolCalls": [
+            call("c1", "run_shell_command", {"command": "python3 x.py"}, output=rewritten),
+            call("c2", "run_shell_command", {"command": "gradle -q build"}, output=answered),
+            call("c3", "run_shell_command", {"command": "rg -n TODO src"}, output=worked)]},
+    ])
+    proc = subprocess.run([str(BIN / "dp"), "ingest", "--gemini-sessions", str(home / ".gemini" / "tmp"), "--json"],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)["gemini_sessions"]
+    assert (report["failures"], report["successes"]) == (2, 1)

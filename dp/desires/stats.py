@@ -14,6 +14,8 @@ after it. From those two:
   had failed in an earlier session;
 * ``failed_where_original_worked``: it failed where the program it replaced
   had succeeded in an earlier session;
+* ``harmed``: either of the two above (failed where the original worked, or
+  undone): the calls ``dp.desires.hurting`` weighs to switch off a rule dp made;
 * ``needless`` (shadow rules): the call worked as typed and the agent's next
   call did not go the rule's way: a rewrite would have changed a call that
   needed no change;
@@ -23,7 +25,9 @@ after it. From those two:
   again.
 
 A rule ``hurts`` when at least ``HURT_MIN`` of its calls failed or were
-undone, and more than succeeded.
+undone, and more than succeeded. Each rule says its ``origin`` (``suggest``:
+dp suggest --apply made it) and whether dp ``switched_off`` it
+(``dp.desires.hurting``); the rules dp switched off are listed too.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ HURT_MIN = 2
 _OUTCOME_COUNT = {"success": "succeeded", "failure": "failed"}
 WATCHED = ("answer", "shadow")  # kinds that leave the call as typed and watch the agent's next call
 COUNTS = ("actions", "succeeded", "failed", "unknown", "undone", "prevented", "failed_where_original_worked",
-          "followed", "followed_and_worked", "repeated", "needless")
+          "harmed", "followed", "followed_and_worked", "repeated", "needless")
 
 
 def stats(conn, since: str = "", agent: str = "", project: str = "") -> dict:
@@ -51,11 +55,14 @@ def judged(conn, since: str = "", agent: str = "", project: str = "") -> list[di
 
 def summary(conn, acted: list[dict], since: str = "", agent: str = "", project: str = "") -> dict:
     """The ``dp stats --json`` object from the judged actions ``acted`` (``calls_seen`` read from ``conn``)."""
-    return {
+    report = {
         "since": since,
         "calls_seen": None if agent or conn is None else stored.calls_seen(conn, since, project),
         **figures([tally(action) for action in acted]),
     }
+    report["rules"] = _with_origins(conn, report["rules"])  # a person's store: whose each rule is, and what dp
+    report["switched_off"] = _switched_off(conn)  # switched off (a team's figures have neither)
+    return report
 
 
 def tally(judged: dict) -> dict:
@@ -91,6 +98,29 @@ def answers_of(conn, change: str) -> dict:
     return {"told": len(found), "followed": sum(judge(conn, action)["followed"] for action in found)}
 
 
+def _with_origins(conn, rules: list[dict]) -> list[dict]:
+    """Each rule of the user's store with its ``origin`` (dp made it: ``suggest``) and whether dp switched it
+    off; a rule of another layer, or gone, has origin ''."""
+    from dp.rules.apply import label
+    from dp.store.write import made_rules, switched_off
+
+    off = {entry["label"]: entry["rule"].origin for entry in switched_off(conn)} if conn is not None else {}
+    made = {label(rule): rule.origin for rule in made_rules(conn)} if conn is not None else {}
+    for rule in rules:
+        mine = rule["source"] == "user"
+        rule["origin"] = (made.get(rule["rule"]) or off.get(rule["rule"]) or "") if mine else ""
+        rule["switched_off"] = mine and rule["rule"] in off
+    return rules
+
+
+def _switched_off(conn) -> list[dict]:
+    """The rules dp switched off, with why and when, and whether the person was told already."""
+    from dp.store.write import switched_off
+
+    return [{"rule": entry["label"], "origin": entry["rule"].origin, "reason": entry["reason"], "at": entry["at"],
+             "told": entry["told"]} for entry in (switched_off(conn) if conn is not None else [])]
+
+
 def _has_actions(conn) -> bool:
     return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'actions'").fetchone() is not None
 
@@ -109,12 +139,15 @@ def judge(conn, action: dict) -> dict:
         if original and original != written and not is_answer else set()
     next_ran = after["commands"] if after else ()
     next_outcome = after["outcome"] if after else ""
+    undone = not is_answer and bool(original) and original != written and original in next_ran
+    worse = not is_answer and outcome == "failure" and "success" in earlier
     return {
         **action,
         "outcome": outcome,
-        "undone": not is_answer and bool(original) and original != written and original in next_ran,
+        "undone": undone,
         "prevented": not is_answer and outcome == "success" and "failure" in earlier,
-        "failed_where_original_worked": not is_answer and outcome == "failure" and "success" in earlier,
+        "failed_where_original_worked": worse,
+        "harmed": undone or worse,
         "followed": is_answer and bool(written) and written in next_ran,
         "followed_and_worked": is_answer and bool(written) and written in next_ran and next_outcome == "success",
         "needless": action["kind"] == "shadow" and outcome == "success" and not (bool(written) and written in next_ran),

@@ -41,10 +41,12 @@ def check_capture(files: list[SettingsFile], db_path: Path, rules, default_here:
 
 def _hurting(db_path: Path) -> list[Finding]:
     """A warning for each rule that hurts in the last 7 days, as ``dp stats`` counts it (its rewritten calls fail
-    or are undone more than they succeed: dp.desires.stats); nothing when none does or there is no store."""
+    or are undone more than they succeed: dp.desires.stats), and a line for each rule dp switched off
+    (dp.desires.hurting); nothing when none does or there is no store."""
     from dp.desires.query import parse_since
     from dp.desires.stats import stats
     from dp.store import open_readonly
+    from dp.store.write import switched_off
 
     try:
         conn = open_readonly(db_path)
@@ -53,15 +55,30 @@ def _hurting(db_path: Path) -> list[Finding]:
     if conn is None:
         return []
     try:
-        rules = [rule for rule in stats(conn, parse_since("7d"))["rules"] if rule["hurts"]]
+        report = stats(conn, parse_since("7d"))
+        off = switched_off(conn)
     except sqlite3.Error:
         return []
     finally:
         conn.close()
+    rules = [rule for rule in report["rules"] if rule["hurts"] and not rule["switched_off"]]
     return [Finding("outcomes", WARNING,
                     f"rule {rule['rule']} hurts: of its {rule['actions']} rewritten calls in 7 days {rule['failed']} "
-                    f"failed and {rule['undone']} were undone, {rule['succeeded']} succeeded (dp stats)",
-                    "dp stats (then dp alias --delete … the rule, or change it)") for rule in rules]
+                    f"failed and {rule['undone']} were undone, {rule['succeeded']} succeeded (dp stats)"
+                    + ("; dp suggest --apply made it: dp switches it off when it hurts clearly" if rule["origin"]
+                       else ""),
+                    "dp stats (then dp alias --delete … the rule, or change it)") for rule in rules] \
+        + [_switched_off(entry) for entry in off]
+
+
+def _switched_off(entry: dict) -> Finding:
+    """A rule dp switched off: a warning until the person was told (dp stats tells once), then a plain line."""
+    from dp.desires.hurting import announcement, enable_command
+
+    if not entry["told"]:
+        return Finding("outcomes", WARNING, announcement(entry), "dp stats (says why, once)")
+    return Finding("outcomes", OK, f"rule {entry['label']} switched off by dp on {entry['at']} (it hurt clearly; "
+                   f"dp stats says why); to make it act again: {enable_command(entry['rule'])}")
 
 
 def _pending(db_path: Path, rules):

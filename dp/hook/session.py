@@ -41,6 +41,7 @@ def context(options, event) -> str:
             notices = project.notices() if project is not None else []
             _refresh_filters(options, conn)
             _start_team_sync(options)
+            _start_switch_off(options, conn)
             return events.session_context(event.agent.spelled_rules(rules) if event.agent else rules, notices)
         marks = event.agent.unknown_tool_marks if event.agent else (events.UNKNOWN_TOOL_ERROR,)
         return events.unknown_tool_corrections(conn, event.payload, project, marks)
@@ -78,12 +79,32 @@ def _start_team_sync(options) -> None:
     Fails open."""
     try:
         db = db_location(options.db)
-        if not os.path.exists(os.path.join(os.path.dirname(os.path.abspath(db)), TEAM_STATE)):
-            return
-        subprocess.Popen(own_python("dp.team.background", db), cwd="/", stdin=subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        if os.path.exists(os.path.join(os.path.dirname(os.path.abspath(db)), TEAM_STATE)):
+            _detached("dp.team.background", db)
     except Exception:  # noqa: BLE001 - a team sync is never worth a session's context
         return
+
+
+def _start_switch_off(options, conn) -> None:
+    """At SessionStart only: when a rule dp made acts (``dp suggest --apply``; one query on the rules, which
+    are few), start ``dp.desires.hurting`` detached: it switches off such a rule when the evidence so far
+    says clearly that it hurts, so it stops before this session's calls meet it again. Nothing of that is
+    imported here, and the session never waits. Fails open."""
+    if conn is None:
+        return
+    from dp.store.read import has_made_rules
+
+    try:
+        if has_made_rules(conn):
+            _detached("dp.desires.hurting", db_location(options.db))
+    except Exception:  # noqa: BLE001 - a check is never worth a session's context
+        return
+
+
+def _detached(module: str, *args: str) -> None:
+    """Start ``module``'s ``main(args)`` in a process of its own session, and go on at once."""
+    subprocess.Popen(own_python(module, *args), cwd="/", stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL, start_new_session=True)
 
 
 def own_python(module: str, *args: str) -> list:

@@ -46,8 +46,10 @@ class Rule:
 
     # Not stored fields of the rule: ``program``, a recipe's compiled template, attached by the hook;
     # ``source``, the layer it comes from (``user``, ``project``, ``local``: dp.layers); ``line``, where
-    # its entry starts in a project file (0 for the user's store).
-    __slots__ = FIELDS + ("program", "source", "line")
+    # its entry starts in a project file (0 for the user's store). ``origin`` is stored beside the rule
+    # but read by the CLI only (migration 0013: ``suggest`` for a rule dp suggest --apply made, '' for a
+    # person's): the hook never needs it, and FIELDS are what it selects.
+    __slots__ = FIELDS + ("program", "source", "line", "origin")
 
     def __init__(
         self,
@@ -63,7 +65,7 @@ class Rule:
         # One assignment in FIELDS order (a dataclass would cost the hook ~10 ms of imports).
         (self.from_name, self.to_name, self.tool, self.param, self.command, self.match_kind, self.message,
          self.created_at) = (from_name, to_name, tool, param, command, match_kind, message, created_at)
-        self.program, self.source, self.line = "", "user", 0
+        self.program, self.source, self.line, self.origin = "", "user", 0, ""
 
     @classmethod
     def from_row(cls, row) -> "Rule":

@@ -14,6 +14,9 @@ if TYPE_CHECKING:  # annotations only: the hook imports this module
     from typing import Any
 
 BUSY_TIMEOUT_MS = 2000
+# A rule's origin (migration 0013): made by ``dp suggest --apply`` from captured evidence. Any other rule
+# (origin '') is a person's, which dp only flags and never switches off (dp.desires.hurting).
+SUGGESTED = "suggest"
 _COLUMNS = ", ".join(FIELDS)
 # Trust records (dp.store.trust writes them): the table, and the ``path`` of the record that
 # trusts the repository itself.
@@ -176,6 +179,16 @@ def recipe_programs(conn: sqlite3.Connection, templates) -> dict[str, str]:
     except sqlite3.OperationalError:
         return {}
     return dict(rows)
+
+
+def has_made_rules(conn: sqlite3.Connection) -> bool:
+    """Whether a rule dp made (origin ``suggest``) acts: what the SessionStart asks before it starts the check
+    that switches off one that hurts clearly (False in a store from before 0013)."""
+    try:
+        return conn.execute("SELECT 1 FROM rule_origins AS o JOIN aliases_v3 AS r USING (from_name, tool, param, "
+                            "command, match_kind) WHERE o.origin = ? LIMIT 1", (SUGGESTED,)).fetchone() is not None
+    except sqlite3.OperationalError:
+        return False
 
 
 def all_rules(conn: sqlite3.Connection) -> list:

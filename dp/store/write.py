@@ -10,6 +10,7 @@ the CLI does not pay for importing a database library.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sqlite3
 from datetime import datetime, timezone
@@ -22,16 +23,19 @@ from dp.rules.model import FIELDS, KEY_FIELDS, RECIPE, TOOL_ALIAS, Rule, kind_la
 from dp.store.connection import connect_for_writes, transaction, write_refused
 from dp.store.location import RULES_STAMP, hook_gate
 from dp.store.migrations import enable_wal, load_migrations, migrate
-from dp.store.read import DEFAULT_DB, open_file_readonly, open_readonly, schema_version
+from dp.store.read import DEFAULT_DB, SUGGESTED, open_file_readonly, open_readonly, schema_version
 from dp.store.trust import bind as bind_trust
 
 WRITE_BUSY_TIMEOUT_MS = 15000
 TABLE = "aliases_v3"
 SHADOW = "shadow_rules"  # migration 0011: the same columns and key
+SWITCHED_OFF = "switched_off_rules"  # migration 0013: the same columns and key, and why dp switched it off
+ORIGINS = "rule_origins"  # migration 0013: a rule's origin by its key, whichever table holds it
 SCHEMA_VERSION = len(load_migrations())
 
 _COLUMNS = ", ".join(FIELDS)
 _KEY_WHERE = " AND ".join(f"{name} = ?" for name in KEY_FIELDS)
+_BY_KEY = "WHERE " + " AND ".join(f"r.{name} = ?" for name in KEY_FIELDS)  # of a rule read with its origin
 
 
 def utc_now() -> str:
@@ -123,24 +127,31 @@ class Store:
 
     # -- reads --------------------------------------------------------------
 
+    @functools.cached_property
+    def _origins(self) -> bool:
+        """Whether the store has rule origins (0013): not an older store read as it is."""
+        return _has_table(self.conn, ORIGINS)
+
+    def _rules(self, table: str, where: str = "", args=()) -> list[Rule]:
+        """The rules of ``table`` (``WHERE where``) in the order they were set, each with its origin."""
+        return _rules_with_origin(self.conn, table, where, args, self._origins)
+
     def get_rule(self, key_rule: Rule) -> Rule | None:
         """The stored rule with the same key as ``key_rule``, if any."""
-        row = self.conn.execute(f"SELECT {_COLUMNS} FROM {TABLE} WHERE {_KEY_WHERE} LIMIT 1", key_rule.key).fetchone()
-        return Rule.from_row(row) if row else None
+        found = self._rules(TABLE, _BY_KEY, key_rule.key)
+        return found[0] if found else None
 
     def list_rules(self, tool=None, command=None, kind=None) -> list[Rule]:
         """Rules in insertion order, optionally filtered (kind ``alias`` = tool-name aliases)."""
         clauses, params = [], []
         for column, value in (("tool", tool), ("command", command)):
             if value is not None:
-                clauses.append(f"{column} = ?")
+                clauses.append(f"r.{column} = ?")
                 params.append(value)
         if kind is not None:
-            clauses.append("match_kind = ?")
+            clauses.append("r.match_kind = ?")
             params.append(TOOL_ALIAS if kind == "alias" else kind)
-        where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
-        query = f"SELECT {_COLUMNS} FROM {TABLE} {where} ORDER BY rowid"
-        return [Rule.from_row(row) for row in self.conn.execute(query, params)]
+        return self._rules(TABLE, f"WHERE {' AND '.join(clauses)}" if clauses else "", params)
 
     def count_by_kind(self) -> dict[str, int]:
         """``{"alias": 3, "flag": 1, …}`` for the kinds present."""
@@ -152,13 +163,35 @@ class Store:
     def set_rule(self, rule: Rule) -> str:
         """Insert the rule, or update the one with its key. Returns "set" or "updated".
 
-        An update keeps the row (and so its place in the apply order and its
-        ``created_at``) and replaces ``to_name`` and ``message``. A shadow rule with its key is
-        promoted: it leaves ``shadow_rules`` in the same transaction.
+        An update keeps the row (and so its place in the apply order, its
+        ``created_at`` and its origin) and replaces ``to_name`` and ``message``. A shadow rule with
+        its key is promoted: it leaves ``shadow_rules`` in the same transaction, its origin with it.
+        A rule dp switched off is enabled again: the person chose it over dp's evidence, so from now
+        on it is theirs (origin ''), which dp only flags.
         """
         with self.transaction(rules=True):
+            self._set_origin(rule)
             self.conn.execute(f"DELETE FROM {SHADOW} WHERE {_KEY_WHERE}", rule.key)
             return self._put(rule, overwrite=True)
+
+    def _set_origin(self, rule: Rule) -> None:
+        """The origin of ``rule``, about to be set: a rule with its key already there (acting or in shadow)
+        keeps its own, so a person's rule never becomes dp's and a promoted one stays dp's; a new one takes
+        ``rule.origin``; one dp switched off leaves that table and is the person's from now on."""
+        if not self._origins:
+            return
+        if self.conn.execute(f"DELETE FROM {SWITCHED_OFF} WHERE {_KEY_WHERE}", rule.key).rowcount:
+            self.conn.execute(f"DELETE FROM {ORIGINS} WHERE {_KEY_WHERE}", rule.key)
+        elif rule.origin and not self._rules(TABLE, _BY_KEY, rule.key) \
+                and not self._rules(SHADOW, _BY_KEY, rule.key):
+            self.conn.execute(f"INSERT OR REPLACE INTO {ORIGINS} ({', '.join(KEY_FIELDS)}, origin) "
+                              f"VALUES ({', '.join('?' * len(KEY_FIELDS))}, ?)", (*rule.key, rule.origin))
+
+    def _forget_origin(self, rule: Rule) -> None:
+        """Drop the origin of a rule whose key no table holds any more: a rule set later with that key is new."""
+        if self._origins and not any(self._rules(table, _BY_KEY, rule.key)
+                                     for table in (TABLE, SHADOW, SWITCHED_OFF)):
+            self.conn.execute(f"DELETE FROM {ORIGINS} WHERE {_KEY_WHERE}", rule.key)
 
     def delete_rule(self, key_rule: Rule) -> Rule | None:
         """Delete the rule with ``key_rule``'s key; returns what was deleted, or None."""
@@ -167,6 +200,11 @@ class Store:
             if existing:
                 self.conn.execute(f"DELETE FROM {TABLE} WHERE {_KEY_WHERE}", key_rule.key)
                 self._prune_programs()
+            elif self._origins:  # one dp switched off: the person deletes its record
+                off = self._rules(SWITCHED_OFF, _BY_KEY, key_rule.key)
+                self.conn.execute(f"DELETE FROM {SWITCHED_OFF} WHERE {_KEY_WHERE}", key_rule.key)
+                existing = off[0] if off else None
+            self._forget_origin(key_rule)
         return existing
 
     def import_rules(self, rules: list[Rule], conflict: str = "skip", dry_run: bool = False) -> ImportReport:
@@ -191,14 +229,10 @@ class Store:
         return report
 
     def _put(self, rule: Rule, overwrite: bool) -> str:
+        """Insert ``rule`` (with its origin), or replace the payload of the rule with its key (keeping
+        that rule's origin: a person's rule never becomes dp's)."""
         if self.get_rule(rule) is None:
-            values = rule.to_dict()
-            values["created_at"] = rule.created_at or utc_now()
-            self.conn.execute(
-                f"INSERT INTO {TABLE} ({', '.join(FIELDS)}) VALUES ({', '.join('?' * len(FIELDS))})",
-                [values[name] for name in FIELDS],
-            )
-            self._remember_program(rule)
+            self._insert(TABLE, rule)
             return "set"
         if not overwrite:
             return "kept"
@@ -240,12 +274,18 @@ class Store:
             raise DpError("this rule already acts (dp aliases lists it); delete it first to watch it in shadow: "
                           "dp alias --delete …")
         with self.transaction(rules=True):
+            self._set_origin(rule)
             before = self.conn.execute(f"DELETE FROM {SHADOW} WHERE {_KEY_WHERE}", rule.key).rowcount
-            values = {**rule.to_dict(), "created_at": rule.created_at or utc_now()}
-            self.conn.execute(f"INSERT INTO {SHADOW} ({', '.join(FIELDS)}) VALUES ({', '.join('?' * len(FIELDS))})",
-                              [values[name] for name in FIELDS])
-            self._remember_program(rule)
+            self._insert(SHADOW, rule)
         return "updated" if before else "set"
+
+    def _insert(self, table: str, rule: Rule, **extra) -> None:
+        """One rule row into ``table`` (``extra`` columns too), its recipe program kept."""
+        values = {**rule.to_dict(), "created_at": rule.created_at or utc_now(), **extra}
+        names = [*FIELDS, *extra]
+        self.conn.execute(f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})",
+                          [values[name] for name in names])
+        self._remember_program(rule)
 
     def delete_shadow(self, key_rule: Rule) -> Rule | None:
         """Delete the shadow rule with ``key_rule``'s key; what was deleted, or None."""
@@ -254,13 +294,75 @@ class Store:
             with self.transaction(rules=True):
                 self.conn.execute(f"DELETE FROM {SHADOW} WHERE {_KEY_WHERE}", key_rule.key)
                 self._prune_programs()
+                self._forget_origin(key_rule)
         return existing[0] if existing else None
 
     def shadow_rules(self, key_rule: Rule | None = None) -> list[Rule]:
         """Every shadow rule in the order they were set (or the one with ``key_rule``'s key)."""
-        where, args = (f"WHERE {_KEY_WHERE}", key_rule.key) if key_rule is not None else ("", ())
-        return [Rule.from_row(row) for row in
-                self.conn.execute(f"SELECT {_COLUMNS} FROM {SHADOW} {where} ORDER BY rowid", args)]
+        where, args = (_BY_KEY, key_rule.key) if key_rule is not None else ("", ())
+        return self._rules(SHADOW, where, args)
+
+    # -- rules dp switched off (migration 0013): kept for the record, acting no more ---------------
+
+    def switch_off(self, rule: Rule, label: str, reason: str) -> bool:
+        """Move the rule with ``rule``'s key out of the rules that act into ``switched_off_rules``, with
+        why; only a rule dp made (origin ``suggest``): a person's rule stays as it is (False)."""
+        stored = self.get_rule(rule)
+        if stored is None or stored.origin != SUGGESTED:
+            return False
+        with self.transaction(rules=True):
+            self.conn.execute(f"DELETE FROM {SWITCHED_OFF} WHERE {_KEY_WHERE}", rule.key)
+            self._insert(SWITCHED_OFF, stored, label=label, reason=reason, switched_off_at=utc_now())
+            self.conn.execute(f"DELETE FROM {TABLE} WHERE {_KEY_WHERE}", rule.key)
+            self._prune_programs()
+        return True
+
+    def told_switched_off(self, labels) -> None:
+        """Record that the person was told of the rules dp switched off with these labels."""
+        with self.transaction():
+            self.conn.executemany(f"UPDATE {SWITCHED_OFF} SET told_at = ? WHERE label = ? AND told_at = ''",
+                                  [(utc_now(), label) for label in labels])
+
+
+def _has_table(conn: sqlite3.Connection, name: str) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone() is not None
+
+
+_JOINED = " AND ".join(f"o.{name} = r.{name}" for name in KEY_FIELDS)
+
+
+def _rules_with_origin(conn, table: str, where: str = "", args=(), origins: bool = True, more: str = "") -> list:
+    """Rows of ``table`` (``WHERE where``, in the order they were set) as rules with their origin, and the
+    columns ``more`` after them (a rule then is ``(rule, *more)``)."""
+    columns = ", ".join(f"r.{name}" for name in FIELDS)
+    joined = f"coalesce(o.origin, '') FROM {table} AS r LEFT JOIN {ORIGINS} AS o ON {_JOINED}" if origins \
+        else f"'' FROM {table} AS r"
+    rows = conn.execute(f"SELECT {columns}{', ' + more if more else ''}, {joined} {where} ORDER BY r.rowid", args)
+    found = []
+    for row in rows:
+        rule = Rule(*row[:len(FIELDS)])
+        rule.origin = row[-1]
+        found.append((rule, *row[len(FIELDS):-1]) if more else rule)
+    return found
+
+
+def made_rules(conn: sqlite3.Connection) -> list[Rule]:
+    """The acting rules dp made (origin ``suggest``), in the order they were set; none in a store from
+    before 0013."""
+    if not _has_table(conn, ORIGINS):
+        return []
+    return _rules_with_origin(conn, TABLE, "WHERE o.origin = ?", (SUGGESTED,))
+
+
+def switched_off(conn: sqlite3.Connection) -> list[dict]:
+    """The rules dp switched off, oldest first: ``{"rule", "label", "reason", "at", "told"}`` (none in a
+    store from before 0013)."""
+    if not _has_table(conn, SWITCHED_OFF):
+        return []
+    rows = _rules_with_origin(conn, SWITCHED_OFF, more="r.label, r.reason, r.switched_off_at, r.told_at")
+    rows.sort(key=lambda row: row[3])
+    return [{"rule": rule, "label": label, "reason": reason, "at": at, "told": bool(told)}
+            for rule, label, reason, at, told in rows]
 
 
 def _recompile_stale_programs(conn: sqlite3.Connection) -> None:

@@ -52,3 +52,25 @@ def test_dp_stats_counts_each_rules_actions_and_outcomes_in_a_real_session(clien
     assert {key: answer[key] for key in ("actions", "failed", "followed", "followed_and_worked")} == \
         {"actions": 1, "failed": 1, "followed": 1, "followed_and_worked": 1}
     assert [agent["agent"] for agent in report["agents"]] == ["claude"]
+
+
+def test_a_rule_dp_suggest_made_that_hurts_is_switched_off_after_a_real_session(client):
+    """The Done-when's session (integration_tests/outcomes_story.py): the hurtful rule came from
+    dp suggest --apply, so besides its exact counts it is flagged, switched off, and said so once."""
+    import outcomes_story as story
+
+    if story.missing(client):
+        pytest.skip(story.missing(client))
+    python = story.setup(client)
+    calls = [bash(command) for command in story.commands(python)]
+    session = client.run([[call] for call in calls])
+    assert [session.tool_result(call["id"])["is_error"] for call in calls] == story.FAILED
+    story.check(client)
+    after = client.run([[bash("python scripts/hello.py")]])  # switched off: the call runs as typed
+    assert "hello" in after.tool_result(after_id(after))["text"]
+
+
+def after_id(session) -> str:
+    return next(block["tool_use_id"] for message in session.messages if message.get("role") == "user"
+                for block in (message.get("content") if isinstance(message.get("content"), list) else [])
+                if isinstance(block, dict) and block.get("type") == "tool_result")

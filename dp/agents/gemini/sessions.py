@@ -80,13 +80,34 @@ def _call_rows(call: dict, call_id: str, session: str, cwd: str, when: str, tota
         totals.failures += 1
         yield failure_row(SOURCE, tool, args, error or output or "error", session, cwd, when, key)
         return
-    failure = failure_text(name, {"llmContent": output}) if name == SHELL_TOOL else None
+    failure = failure_text(name, {"llmContent": without_hooks(output)}) if name == SHELL_TOOL else None
     if failure is not None:
         totals.failures += 1
         yield failure_row(SOURCE, tool, args, failure, session, cwd, when, key)
         return
     totals.successes += 1
     yield from success_rows(SOURCE, tool, args, session, cwd, when, key)
+
+
+# What Gemini CLI (0.61.0) saves after a tool's output when hooks acted on the call: each hook's
+# ``additionalContext`` as ``<hook_context>…</hook_context>`` (dp's note of a rewrite, an answer after a
+# failure), and after a rewrite this line. The model read them after the output; the hook saw the output alone.
+_REWRITTEN = "[System] Tool input parameters were modified by a hook before execution."
+_CONTEXT_OPEN, _CONTEXT_CLOSE = "<hook_context>", "</hook_context>"
+
+
+def without_hooks(output: str) -> str:
+    """A saved shell result as the AfterTool hook saw it: what hooks added after the output taken off, so the
+    shell tool's ``Exit Code:`` is its last lines again (else every rewritten or answered call that failed
+    would be read as a success)."""
+    text = output.rstrip()
+    while True:
+        if text.endswith(_REWRITTEN):
+            text = text[:-len(_REWRITTEN)].rstrip()
+        elif text.endswith(_CONTEXT_CLOSE) and _CONTEXT_OPEN in text:
+            text = text[:text.rindex(_CONTEXT_OPEN)].rstrip()
+        else:
+            return text
 
 
 def _result(parts) -> tuple[str, str]:

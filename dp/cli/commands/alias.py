@@ -48,6 +48,7 @@ def alias(
     project: bool = typer.Option(False, "--project", help="Write the rule to this repository's .dp/rules.toml (committed, shared) instead of your store."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Check the rule and say what would change; change nothing."),
     shadow: bool = typer.Option(False, "--shadow", help="Only record what the rule would do (dp stats); rewrite nothing. The same rule without --shadow promotes it."),
+    origin: str = typer.Option("", "--origin", hidden=True, help="suggest: dp suggest --apply made the rule."),
     *, opts: Shared,
 ) -> None:
     from dp.agents import canonical_rule, refuse_unless_forced
@@ -68,6 +69,7 @@ def alias(
     )
     rule = canonical_rule(rule)
     refuse_unless_forced(rule, force or delete)
+    rule.origin = _origin(origin)
     if shadow:
         _shadow(rule, delete, project, dry_run, opts)
         return
@@ -81,6 +83,18 @@ def alias(
     if action != "deleted" and (before is None or before.to_name != rule.to_name):  # once per target
         _warn_about_target(rule)
     _report(action, rule, opts)
+
+
+def _origin(given: str) -> str:
+    """The rule's origin: ``suggest`` only from ``dp suggest --apply`` (which passes the hidden --origin),
+    the person's ('') otherwise. Marking a rule dp's can only narrow: dp may then switch it off on clear
+    evidence that it hurts (dp.desires.hurting), never widen it."""
+    from dp.errors import DpError
+    from dp.store.write import SUGGESTED
+
+    if given not in ("", SUGGESTED):
+        raise DpError(f"--origin {given!r}: the only origin is {SUGGESTED} (dp suggest --apply)", exit_code=2)
+    return given
 
 
 def _change(db_path, rule, delete: bool, shadow: bool = False) -> tuple:

@@ -78,12 +78,23 @@ def ingest(directory: Path | None = None, go_db: Path | None = None, dry_run: bo
         from dp.learn.store import relearn
 
         report["learned_answers"] = len(relearn(store.conn, now_iso()))
+        from dp.desires import hurting
+
+        switched = hurting.switch_off(store)  # what the sessions just read say about the rules dp made
+        if switched:
+            report["switched_off"] = switched
     if opts.json:
         print_json(report)
-        return
-    for line in describe(report):
-        typer.echo(line)
-    note("Next: dp paths, then dp suggest")
+    else:
+        for line in describe(report):
+            typer.echo(line)
+        note("Next: dp paths, then dp suggest")
+    if report.get("switched_off"):
+        from dp.cli.commands.pave import sync_hooks
+        from dp.desires import hurting
+
+        sync_hooks(opts.store)
+        hurting.tell(opts.store, note)
 
 
 def _either(options: list) -> str:

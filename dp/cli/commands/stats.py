@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import typer
 
-from dp.cli.common import print_json
+from dp.cli.common import note, print_json
 from dp.cli.options import Shared, shared
 
 HELP = """What dp did to your agents' calls, and what happened next: calls seen,
 rewritten, blocked and answered; failures dp prevented and answers the agent
 followed; per rule and per agent. Every figure is a count of what was captured
-(docs/stats.md says how each is counted); a rule that hurts is marked.
+(docs/stats.md says how each is counted); a rule that hurts is marked, and
+one dp suggest --apply made is switched off when it hurts clearly (said once).
 
 \b
 Examples:
@@ -32,7 +33,7 @@ def stats(
 ) -> None:
     import os
 
-    from dp.desires import query
+    from dp.desires import hurting, query
     from dp.desires.stats import stats as count
 
     start = query.parse_since(since)
@@ -46,13 +47,19 @@ def stats(
         report = _team(opts, start, agent, project)
     else:
         folder = os.path.realpath(os.path.expanduser(project)) if project else ""
+        if hurting.switch_off_in(opts.store):  # a rule dp made that hurts clearly stops acting
+            from dp.cli.commands.pave import sync_hooks
+
+            sync_hooks(opts.store)
         with query.captured(opts.store) as conn:
             report = count(conn, start, agent or "", folder)
     report["since"] = query.iso(start)
     if opts.json:
         print_json(report)
-        return
-    _print(report, since)
+    else:
+        _print(report, since)
+    if not team:
+        hurting.tell(opts.store, note)
 
 
 def _team(opts: Shared, start: str, agent: str | None, project: str | None) -> dict:
@@ -87,10 +94,16 @@ def _print(report: dict, since: str) -> None:
         typer.echo("\nBy rule (actions: succeeded / failed / unknown, undone):")
         for rule in report["rules"]:
             mark = "  ⚠ hurts: its calls fail or are undone more than they succeed" if rule["hurts"] else ""
+            mark += "  (switched off by dp)" if rule.get("switched_off") else ""
             extra = f", followed {rule['followed']}" if rule["kind"] in ("answer", "shadow") else ""
-            typer.echo(f"  {printable(rule['rule'])} [{rule['kind']}, {rule['source']}]: {rule['actions']}: "
+            made = ", made by dp suggest" if rule.get("origin") else ""
+            typer.echo(f"  {printable(rule['rule'])} [{rule['kind']}, {rule['source']}{made}]: {rule['actions']}: "
                        f"{rule['succeeded']} / {rule['failed']} / {rule['unknown']}, undone {rule['undone']}"
                        f"{extra}{mark}")
+    if report.get("switched_off"):
+        typer.echo("\nSwitched off by dp (made by dp suggest --apply; they hurt clearly; kept, acting no more):")
+        for entry in report["switched_off"]:
+            typer.echo(f"  {printable(entry['rule'])} on {entry['at']}: {entry['reason']}")
     if report["agents"]:
         typer.echo("\nBy agent:")
         for agent in report["agents"]:

@@ -152,8 +152,16 @@ def _apply(db, alias: list[str], as_json: bool, where: list[str]) -> None:
     """Run ``dp alias …`` in this process: the same parsing, validation and output as typing it."""
     from dp.cli.app import build_app
 
-    args = ["--db", str(db), "alias", *(["--json"] if as_json else []), *where, *alias]
+    args = ["--db", str(db), "alias", *(["--json"] if as_json else []), *where, *_made(where), *alias]
     build_app("alias")(args=args, prog_name="dp", standalone_mode=False)
+
+
+def _made(where: list[str]) -> list[str]:
+    """The rule's origin for ``dp alias``: dp made it from evidence, so clear evidence that it hurts switches it
+    off (dp.desires.hurting); a rule for the repository's file is the repository's, which has no origin."""
+    from dp.store.write import SUGGESTED
+
+    return [] if "--project" in where else ["--origin", SUGGESTED]
 
 
 _TEAM_COUNTS = (("people", "person", "people"), ("machines", "machine", "machines"),
