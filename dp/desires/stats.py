@@ -127,7 +127,8 @@ def _has_actions(conn) -> bool:
 
 def judge(conn, action: dict) -> dict:
     """``action`` with what happened next: its call's outcome and the next call's relation to it."""
-    rows = stored.calls_after(conn, action["session_id"], action["timestamp"]) if action["session_id"] else []
+    rows = stored.calls_after(conn, action["session_id"], action["timestamp"], action["event_key"]) \
+        if action["session_id"] else []
     calls = _calls(rows)
     mine = _acted_on(calls, action["event_key"])
     after = calls[calls.index(mine) + 1] if mine in calls and calls.index(mine) + 1 < len(calls) else None

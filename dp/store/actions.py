@@ -16,9 +16,13 @@ from dp.store.desires import under
 COLUMNS = ("event_key", "session_id", "agent", "kind", "rule", "rule_source", "from_command", "to_command", "cwd",
            "timestamp")
 _INSERT = f"INSERT OR IGNORE INTO actions ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
-# The calls of a session from a moment on, oldest first: the acted-on call and the ones after it.
+# The calls of a session from a moment on, oldest first: the acted-on call and the ones after it. The moment is
+# the action's, or the acted-on call's own time when that is earlier: a call read from an agent's session file
+# carries the time the agent wrote there (Codex CLI: before its PostToolUse hook ran, when dp-capture recorded the
+# answer it told after that call), and it is still the call the action was on.
 _CALLS_AFTER = """SELECT event_key, outcome, command, error_class, timestamp FROM desires
-WHERE session_id = ? AND tool_name = 'Bash' AND timestamp >= ? ORDER BY timestamp, id LIMIT ?"""
+WHERE session_id = ? AND tool_name = 'Bash' AND timestamp >= coalesce((SELECT min(timestamp) FROM desires
+WHERE session_id = ? AND event_key IN (?, ? || '#0') AND timestamp < ?), ?) ORDER BY timestamp, id LIMIT ?"""
 
 
 # A call made in ``project`` or below it (the directory itself, or a path starting with it and a slash).
@@ -53,10 +57,12 @@ def sent_or_recent(conn: sqlite3.Connection, after_id: int, since: str) -> list[
     return [dict(zip(("id", *COLUMNS), row)) for row in conn.execute(sql, (after_id, since))]
 
 
-def calls_after(conn: sqlite3.Connection, session_id: str, timestamp: str, limit: int = 16) -> list[tuple]:
+def calls_after(conn: sqlite3.Connection, session_id: str, timestamp: str, event_key: str | None = None,
+                limit: int = 16) -> list[tuple]:
     """``(event_key, outcome, command, error_class, timestamp)`` of the session's Bash calls (one row per
-    shape) from ``timestamp`` on."""
-    return conn.execute(_CALLS_AFTER, (session_id, timestamp, limit)).fetchall()
+    shape) from ``timestamp`` on, or from the call ``event_key``'s own time when that is earlier."""
+    return conn.execute(_CALLS_AFTER, (session_id, session_id, event_key, event_key, timestamp, timestamp,
+                                       limit)).fetchall()
 
 
 def earlier_outcomes(conn: sqlite3.Connection, command: str, before: str, session_id: str) -> set:
