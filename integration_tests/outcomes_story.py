@@ -114,3 +114,18 @@ def check(user) -> dict:
         {"actions": 1, "failed": 1, "followed": 1, "followed_and_worked": 1}, answer
     assert [entry["rule"] for entry in report["switched_off"]] == [HURTS]
     return report
+
+
+def counts(report: dict) -> dict:
+    """A dp stats report without what differs from run to run (its start, the calls seen outside the session)."""
+    return {key: value for key, value in report.items() if key not in ("since", "calls_seen")}
+
+
+def same_from_session_files(user, report: dict, option: str, key: str) -> None:
+    """The calls the hooks captured removed, ``dp ingest OPTION`` reads the agent's session file back: ``dp stats``
+    counts exactly what it counted with the hooks (``report``)."""
+    user.dp("desires", "--purge", "--yes")
+    ingested = json.loads(user.dp("ingest", option, "--json").stdout)[key]
+    assert ingested["files"] == 1 and ingested["added"] > 0, ingested
+    now = counts(json.loads(user.dp("stats", "--json").stdout))
+    assert now == counts(report), json.dumps([now, counts(report)])

@@ -187,3 +187,26 @@ def test_ingest_of_a_missing_directory_or_one_directory_for_two_kinds_is_one_err
     both = dp(env, "ingest", "--codex-sessions", "--claude-transcripts", tmp_path, "--db", tmp_path / "x.db")
     assert_one_line_error(both, "a directory goes with --claude-transcripts, ")  # …every agent's option, one of them
     assert "--codex-sessions" in both.stderr
+
+
+def test_ingest_stores_the_command_that_ran_after_a_rewrite(env, tmp_path):
+    """Codex CLI 0.169.0 keeps the model's call in its function_call and the command a PreToolUse hook rewrote
+    it into in the CommandExecution item: the store holds what ran, as dp-capture stores it (issue 51: dp stats
+    judges a rewritten call by the program that ran)."""
+    lines = [line for line in ROLLOUT.read_text().splitlines() if '"session_meta"' in line]
+    turn = {"timestamp": "2026-11-26T10:40:00.000Z", "type": "response_item",
+            "payload": {"type": "function_call", "name": "exec_command", "arguments": json.dumps({"cmd": "cat x"}),
+                        "call_id": "call_dp000042"}}
+    done = {"timestamp": "2026-11-26T10:40:01.000Z", "type": "event_msg",
+            "payload": {"type": "item_completed", "item": {
+                "type": "CommandExecution", "id": "call_dp000042", "command": ["/bin/bash", "-lc", "false x"],
+                "status": "failed", "aggregated_output": "", "exit_code": 1}}}
+    sessions = tmp_path / "sessions" / "2026" / "11" / "26"
+    sessions.mkdir(parents=True)
+    (sessions / f"rollout-2026-11-26T10-40-00-{SESSION_ID}.jsonl").write_text(
+        "\n".join([*lines, json.dumps(turn), json.dumps(done)]) + "\n")
+    db = tmp_path / "dp.db"
+    report = json.loads(dp(env, "ingest", "--codex-sessions", tmp_path / "sessions", "--json", "--db", db).stdout)
+    assert report["codex_sessions"]["failures"] == 1
+    [row] = stored(db, "outcome = 'failure'")
+    assert (row["command"], json.loads(row["tool_input"])["command"]) == ("false", "false x")

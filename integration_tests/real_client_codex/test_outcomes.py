@@ -4,8 +4,6 @@ again from the session file alone (dp ingest --codex-sessions after the captured
 
 from __future__ import annotations
 
-import json
-
 import outcomes_story as story
 import pytest
 
@@ -18,12 +16,4 @@ def test_dp_stats_counts_the_session_as_in_claude_code(codex):
     python = story.setup(codex)
     codex.run([[shell(command)] for command in story.commands(python)], "-s", "workspace-write")
     report = story.check(codex)
-    codex.dp("desires", "--purge", "--yes")
-    ingested = json.loads(codex.dp("ingest", "--codex-sessions", "--json").stdout)["codex_sessions"]
-    assert ingested["files"] == 1 and ingested["added"] > 0
-    now = _counts(json.loads(codex.dp("stats", "--json").stdout))
-    assert now == _counts(report), json.dumps([now, _counts(report)])
-
-
-def _counts(report: dict) -> dict:
-    return {key: value for key, value in report.items() if key not in ("since", "calls_seen")}
+    story.same_from_session_files(codex, report, "--codex-sessions", "codex_sessions")

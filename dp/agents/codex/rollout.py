@@ -12,7 +12,9 @@ Codex writes every session to ``$CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-<id>
   model read back (``unsupported call: NAME`` for a tool that does not exist);
 * ``event_msg`` with ``payload.type == "item_completed"`` and
   ``payload.item.type == "CommandExecution"``: the command's ``exit_code``,
-  ``status`` and ``aggregated_output``, with ``item.id`` the call id.
+  ``status`` and ``aggregated_output``, with ``item.id`` the call id, and the
+  ``command`` that ran (``["/bin/bash", "-lc", TEXT]``: a hook's rewrite, where
+  the model's ``function_call`` keeps what it wrote).
 
 PostToolUse carries only the command's output text, no exit code and no
 failure flag; the rollout holds the exit code, and Codex has written it there
@@ -58,6 +60,17 @@ def command_execution(entry: dict) -> dict | None:
         return None
     item = payload.get("item")
     return item if isinstance(item, dict) and item.get("type") == "CommandExecution" else None
+
+
+def executed(item: dict) -> str | None:
+    """The command a ``CommandExecution`` item ran, as the shell got it (``["/bin/bash", "-lc", TEXT]``): after
+    a PreToolUse hook rewrote the call, this is the rewritten command, while the model's ``function_call`` keeps
+    the one it wrote (Codex CLI 0.169.0). None when the item says it otherwise."""
+    command = item.get("command")
+    if isinstance(command, list) and len(command) == 3 and all(isinstance(part, str) for part in command) \
+            and command[1] in ("-lc", "-c"):
+        return command[2]
+    return None
 
 
 def exit_code(transcript_path, call_id) -> int | None:

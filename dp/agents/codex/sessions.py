@@ -87,7 +87,7 @@ def _unknown_tool(payload: dict, session: _Session, when: str, totals: Totals):
 def _command(item: dict, session: _Session, when: str, totals: Totals):
     call = session.calls.pop(item.get("id"), None)
     arguments = call[1] if call else {}
-    command = arguments.get("cmd")
+    command = rollout.executed(item) or arguments.get("cmd")  # what ran: a rewrite's result, as the hook stores it
     if not isinstance(command, str) or not command:
         return
     tool_input = {"command": command}
