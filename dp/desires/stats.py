@@ -38,7 +38,9 @@ HURT_MIN = 2
 _OUTCOME_COUNT = {"success": "succeeded", "failure": "failed"}
 WATCHED = ("answer", "shadow")  # kinds that leave the call as typed and watch the agent's next call
 COUNTS = ("actions", "succeeded", "failed", "unknown", "undone", "prevented", "failed_where_original_worked",
-          "harmed", "followed", "followed_and_worked", "repeated", "needless")
+          "followed", "followed_and_worked", "repeated", "needless")
+# Counted for a person's store only: a team's rows (dp.team.outcomes, its PostgreSQL columns) carry COUNTS.
+MINE = ("harmed",)
 
 
 def stats(conn, since: str = "", agent: str = "", project: str = "") -> dict:
@@ -70,7 +72,7 @@ def tally(judged: dict) -> dict:
     return {"rule": judged["rule"], "kind": judged["kind"], "source": judged["rule_source"],
             "agent": judged["agent"], "actions": 1,
             **{_OUTCOME_COUNT.get(judged["outcome"], "unknown"): 1},
-            **{count: int(judged[count]) for count in COUNTS[4:]}}
+            **{count: int(judged[count]) for count in (*COUNTS[4:], *MINE)}}
 
 
 def figures(tallies: list[dict]) -> dict:
@@ -190,8 +192,8 @@ def _by(tallies: list[dict], field: str) -> list[dict]:
     for item in tallies:
         name = item[field] or "?"
         group = groups.setdefault(name, {field: name, "kind": item["kind"], "source": item["source"],
-                                         **{count: 0 for count in COUNTS}})
-        for count in COUNTS:
+                                         **{count: 0 for count in (*COUNTS, *MINE)}})
+        for count in (*COUNTS, *MINE):
             group[count] += item.get(count, 0)
     for group in groups.values():
         harm = group["failed"] + group["undone"]

@@ -90,10 +90,8 @@ def ingest(directory: Path | None = None, go_db: Path | None = None, dry_run: bo
             typer.echo(line)
         note("Next: dp paths, then dp suggest")
     if report.get("switched_off"):
-        from dp.cli.commands.pave import sync_hooks
         from dp.desires import hurting
 
-        sync_hooks(opts.store)
         hurting.tell(opts.store, note)
 
 

@@ -47,10 +47,7 @@ def stats(
         report = _team(opts, start, agent, project)
     else:
         folder = os.path.realpath(os.path.expanduser(project)) if project else ""
-        if hurting.switch_off_in(opts.store):  # a rule dp made that hurts clearly stops acting
-            from dp.cli.commands.pave import sync_hooks
-
-            sync_hooks(opts.store)
+        hurting.switch_off_in(opts.store)  # a rule dp made that hurts clearly stops acting (dp.changes follows)
         with query.captured(opts.store) as conn:
             report = count(conn, start, agent or "", folder)
     report["since"] = query.iso(start)
