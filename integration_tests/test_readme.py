@@ -143,7 +143,8 @@ def _steps(body: list[str]) -> list[tuple[str, list[str]]]:
 
 
 def normalise(text: str, home: Path, bin_dir: Path) -> str:
-    text = text.replace(str(bin_dir), "/tmp/venv/bin").replace(str(home), "/tmp/alice")
+    dp_bin = home.parent / "dp-bin"
+    text = text.replace(str(bin_dir), "/tmp/venv/bin").replace(str(dp_bin), "/tmp/venv/bin").replace(str(home), "/tmp/alice")
     for pattern, replacement in VOLATILE:
         text = pattern.sub(replacement, text)
     text = _quiet_machine_latency(text)
@@ -156,6 +157,16 @@ def _quiet_machine_latency(text: str) -> str:
     text = SLOW_HOOK.sub(lambda match: f"ok     latency     {match.group(1)}", text)
     return DOCTOR_SUMMARY.sub(
         lambda m: f"{int(m.group(1)) + 1} ok, {int(m.group(2)) - 1} warning(s), {m.group(3)} error(s)", text)
+
+
+def _dp_commands(into: Path, bin_dir: Path) -> Path:
+    """A directory holding only dp's own commands, as the README's install puts them on PATH: the test
+    environment's other programs (its python, pip, ruff, mypy …) are no tools of the person the docs
+    show, and a docs example that finds ``ruff`` missing must find it missing here too."""
+    into.mkdir(exist_ok=True)
+    for name in ("dp", "pave-check", "dp-capture"):
+        (into / name).symlink_to(bin_dir / name)
+    return into
 
 
 def _environment(home: Path, bin_dir: Path) -> dict:
@@ -191,7 +202,7 @@ def run_chapter(chapter: list[dict], home: Path, warm_cache: Path) -> list[str]:
     if warm_cache.is_dir():
         shutil.copytree(warm_cache, home / ".cache" / "dp")
     bin_dir = Path(sys.executable).parent
-    env = _environment(home, bin_dir)
+    env = _environment(home, _dp_commands(home.parent / "dp-bin", bin_dir))
     failures = []
     for block in chapter:
         if any(kind == "skip" for kind, _ in block["markers"]):

@@ -185,7 +185,7 @@ def refusal(event: Event, decision) -> str:
     from dp.agents.base import refused_rewrite, unrun
 
     return refused_rewrite(event, decision, unrun(decision.text), "Codex would approve a rewritten command "
-                           "without asking, and this session asks before running commands.)")
+                           "without asking, and this session asks before running commands.")
 
 
 ADAPTER = CodexCli

@@ -175,7 +175,7 @@ class QwenCode(Agent):
 def refusal(event: Event, decision) -> str:
     """A rewrite as Qwen Code can take it: what dp would change, and the call to issue instead."""
     return refused_rewrite(event, decision, unrun(decision.text).rstrip().rstrip("."), "Qwen Code runs no "
-                           "rewritten call from a hook, so reissue it and Qwen Code's own approval applies.)")
+                           "rewritten call from a hook, so reissue it and Qwen Code's own approval applies.")
 
 
 ADAPTER = QwenCode
