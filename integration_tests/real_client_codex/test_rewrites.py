@@ -37,15 +37,3 @@ def test_the_rewritten_command_stays_inside_codexs_sandbox(codex):
     assert "newtool ran: -x a.txt" in session.output(call)
     assert "Read-only file system" in session.output(call)
     assert not (codex.project / "newtool-ran").exists()
-
-
-def test_a_tool_name_alias_blocks_the_call_with_dps_message(codex):
-    codex.init()
-    codex.dp("alias", "--force", "Bash", "mcp__sandbox__run", "-m", "Run shell commands through mcp__sandbox__run.")
-    codex.program("touchit", 'touch "$PWD/ran"')
-    call = shell("touchit")
-    session = codex.run([[call]], "-s", "workspace-write")
-
-    assert session.output(call) == (
-        "Command blocked by PreToolUse hook: Run shell commands through mcp__sandbox__run. Command: touchit")
-    assert not (codex.project / "ran").exists()

@@ -55,6 +55,8 @@ class Harness:
     comes after the result instead. ``tool_call(name, arguments)``: a scripted call of any tool;
     ``opening(session)``: what the model read before its first turn; ``read_tool``: the agent's name
     for Claude Code's ``Read``; ``made_up_answer``: the whole result of a made-up tool name aliased to it.
+    ``shell_tool``: the name a tool-name alias of the agent's shell tool is written with; ``blocked``: the
+    result of a call such an alias blocks (``{message}``: the alias's, ``{command}``: the call's).
     """
 
     agent: str
@@ -87,6 +89,8 @@ class Harness:
     opening: Callable | None = None
     read_tool: str = ""
     made_up_answer: str = ""
+    shell_tool: str = ""
+    blocked: str = ""
     run_args: tuple = field(default=())
 
     def run(self, user, turns, *args, **options):
@@ -141,12 +145,14 @@ CODEX = Harness("codex", "codex", codex_shell, lambda s, c: s.output(c), lambda 
                 everything=lambda s: s.conversation.all_text, answer_after_result=True,
                 tool_call=codex_call, opening=lambda s: s.opening, read_tool="Read",
                 made_up_answer="unsupported call: read_file",  # Codex answers it before any hook
+                shell_tool="Bash", blocked="Command blocked by PreToolUse hook: {message} Command: {command}",
                 run_args=("-s", "workspace-write"))
 QWEN = Harness("qwen", "qwen", qwen_shell, lambda s, c: s.output(c), lambda s, c: s.conversation.shown(c["id"]),
                history=lambda s, c: s.conversation.call(c["id"])["arguments"], rewrites=False,
                acted=("dp",), exit_shown="Exit Code: {}", captured_exactly=True, refusing=(),
                refusal_why="Qwen Code runs no rewritten call from a hook",
-               everything=lambda s: s.conversation.all_text, answer_mark="Exit Code: 127")
+               everything=lambda s: s.conversation.all_text, answer_mark="Exit Code: 127",
+               shell_tool="run_shell_command", blocked="{message}")
 GEMINI = Harness("gemini", "gemini", _gemini_shell, _gemini_result, _gemini_result,
                  acted=("dp:", GEMINI_MODIFIED, "Tool execution blocked"), output_prefix="Output: ",
                  rewritten=GEMINI_MODIFIED, exit_shown="Exit Code: {}", everything=lambda s: s.conversation.text,
@@ -159,7 +165,8 @@ OPENCODE = Harness("opencode", "opencode", opencode_bash, lambda s, c: s.result(
                    refused="The user has specified a rule which prevents you from using this specific tool call.",
                    output_first=True, everything=lambda s: s.conversation.all_text, answer_mark="\n\n{answer}",
                    answer_last=True, tool_call=tool_call, opening=lambda s: s.system, read_tool="read",
-                   made_up_answer="read_file is not a valid tool. Use read instead.")
+                   made_up_answer="read_file is not a valid tool. Use read instead.", shell_tool="bash",
+                   blocked="{message}")
 
 def oldtool_rule(user, *init_args) -> None:
     """dp installed and one rule, ``oldtool`` → ``newtool``: both programs on PATH, each leaving a file

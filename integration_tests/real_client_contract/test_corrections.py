@@ -1,7 +1,8 @@
 """Tool-name corrections in every agent's real binary: a made-up tool name the user aliased to Claude
 Code's ``Read`` gets the agent's answer (dp's correction where a hook sees the call; the agent's own
 where none runs, Codex), the corrections stand in what the model read before its first turn, and the
-call dp answered is no failure of the agent's."""
+call dp answered is no failure of the agent's. A tool-name alias of the agent's own shell tool blocks
+every shell call with the alias's message, and the command never runs."""
 
 from __future__ import annotations
 
@@ -25,3 +26,17 @@ def test_a_made_up_tool_name_is_answered_and_corrected_up_front(harness, user):
     opening = harness.opening(session)
     assert "read_file" in opening and harness.read_tool in opening, opening
     assert json.loads(user.dp("desires", "--json").stdout) == []
+
+
+@pytest.mark.parametrize("harness", agents(where=lambda harness: bool(harness.shell_tool)))
+def test_a_tool_name_alias_of_the_shell_tool_blocks_the_call_with_its_message(harness, user):
+    message = "Run shell commands through mcp__sandbox__run."
+    user.init(*harness.init)
+    user.dp("alias", "--force", harness.shell_tool, "mcp__sandbox__run", "-m", message)
+    user.program("touchit", 'touch "$PWD/ran"')
+    call = harness.shell("touchit")
+
+    session = harness.run(user, [[call]])
+
+    assert harness.result(session, call).strip() == harness.blocked.format(message=message, command="touchit")
+    assert not (user.project / "ran").exists()

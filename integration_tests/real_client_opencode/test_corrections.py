@@ -20,16 +20,6 @@ def source_tree(opencode):
     return src
 
 
-def test_a_command_alias_message_blocks_with_dps_text(opencode):
-    opencode.init()
-    opencode.dp("alias", "bash", "read", "--force", "--message", "dp: never run shell commands here, read the files")
-    call = bash("cat README.md")
-
-    session = opencode.run([[call]])
-
-    assert session.result(call) == "dp: never run shell commands here, read the files"
-
-
 def test_without_an_alias_opencode_answers_a_made_up_name_itself(opencode):
     opencode.init()
     call = tool_call("read_file", {"path": "a.txt"})

@@ -26,18 +26,6 @@ def test_qwens_own_approval_comes_first_and_dp_grants_nothing(qwen):
     assert not (qwen.project / "newtool-ran").exists() and not (qwen.project / "oldtool-ran").exists()
 
 
-def test_a_tool_name_alias_of_a_real_tool_blocks_the_call_with_dps_message(qwen):
-    qwen.init()
-    qwen.dp("alias", "--force", "run_shell_command", "mcp__sandbox__run",
-            "-m", "Run shell commands through mcp__sandbox__run.")
-    qwen.program("touchit", 'touch "$PWD/ran"')
-    call = shell("touchit")
-    session = qwen.run([[call]])
-
-    assert session.output(call).strip() == "Run shell commands through mcp__sandbox__run."
-    assert not (qwen.project / "ran").exists()
-
-
 def test_a_made_up_tool_name_is_rejected_by_qwen_and_corrected_right_after(qwen):
     qwen.init()
     qwen.dp("alias", "--force", "view_file", "read_file")
