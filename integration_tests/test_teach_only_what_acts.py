@@ -20,18 +20,9 @@ from pathlib import Path
 import pytest
 from hook_support import programs_dir
 
-from dp.agents import names
+from dp.agents import get, names
 
 BIN = Path(sys.executable).parent
-# Each agent's SessionStart as it sends it (its hook's JSON on stdin; the hook tests of each agent hold more).
-SESSION_START = {
-    "claude": {"session_id": "s1", "transcript_path": "/dev/null", "hook_event_name": "SessionStart", "source": "startup"},
-    "gemini": {"session_id": "g1", "hook_event_name": "SessionStart", "source": "startup"},
-    "qwen": {"session_id": "q1", "hook_event_name": "SessionStart", "source": "startup"},
-    "codex": {"session_id": "c1", "hook_event_name": "SessionStart", "model": "gpt-5.5", "source": "startup"},
-    "copilot": {"sessionId": "p1", "timestamp": 1, "source": "new", "initialPrompt": "Go"},
-    "opencode": {"hook_event_name": "session.start", "session_id": "ses_1"},
-}
 TAUGHT = ("Use `fd` instead of `find`", "Use `uv pip` instead of `pip`")
 
 
@@ -73,17 +64,13 @@ def person(tmp_path):
 
 def session_start(env: dict, agent: str, cwd: Path) -> str:
     """What the real pave-check tells ``agent``'s model at session start, read by that agent's adapter."""
-    payload = {**SESSION_START[agent], "cwd": str(cwd)}
+    payload = {**get(agent).role("wire").SESSION_START_SAMPLE, "cwd": str(cwd)}
     proc = run(env, "pave-check", "--agent", agent, stdin=json.dumps(payload), cwd=cwd)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 
 
-def test_every_agent_is_asked():
-    assert sorted(SESSION_START) == sorted(names())
-
-
-@pytest.mark.parametrize("agent", sorted(SESSION_START))
+@pytest.mark.parametrize("agent", names())
 def test_session_start_teaches_a_rewrite_only_where_its_program_is_on_path(person, tmp_path, agent):
     env, repo = person
     without = session_start({**env, "PATH": a_path(tmp_path, False)}, agent, repo)

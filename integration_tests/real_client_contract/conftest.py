@@ -4,7 +4,7 @@ the one the test's harness names."""
 from __future__ import annotations
 
 import pytest
-from real_client_users import (
+from real_client_users import (  # noqa: F401 (fixtures: pytest finds them in this module)
     claude_binary,
     client,
     codex,
@@ -18,9 +18,6 @@ from real_client_users import (
     qwen,
     qwen_binary,
 )
-
-__all__ = ["claude_binary", "client", "codex", "codex_binary", "copilot", "copilot_binary", "gemini",
-           "gemini_binary", "opencode", "opencode_binary", "qwen", "qwen_binary", "user"]
 
 
 @pytest.fixture

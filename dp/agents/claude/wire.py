@@ -159,3 +159,5 @@ class ClaudeCode(Agent):
 
 
 ADAPTER = ClaudeCode
+# The session-start JSON this agent sends its hook (as observed in its binary; the tests send it).
+SESSION_START_SAMPLE = {"session_id": "s1", "transcript_path": "/dev/null", "hook_event_name": "SessionStart", "source": "startup"}

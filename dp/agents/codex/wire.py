@@ -189,3 +189,5 @@ def refusal(event: Event, decision) -> str:
 
 
 ADAPTER = CodexCli
+# The session-start JSON this agent sends its hook (as observed in its binary; the tests send it).
+SESSION_START_SAMPLE = {"session_id": "c1", "hook_event_name": "SessionStart", "model": "gpt-5.5", "source": "startup"}

@@ -345,3 +345,5 @@ def _shell_failure(tool: str, result) -> str | None:
 
 
 ADAPTER = CopilotCli
+# The session-start JSON this agent sends its hook (as observed in its binary; the tests send it).
+SESSION_START_SAMPLE = {"sessionId": "p1", "timestamp": 1, "source": "new", "initialPrompt": "Go"}

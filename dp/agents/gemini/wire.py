@@ -309,3 +309,5 @@ def _exit_code(content: str) -> str | None:
 
 
 ADAPTER = GeminiCli
+# The session-start JSON this agent sends its hook (as observed in its binary; the tests send it).
+SESSION_START_SAMPLE = {"session_id": "g1", "hook_event_name": "SessionStart", "source": "startup"}

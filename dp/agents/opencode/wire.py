@@ -208,3 +208,5 @@ def _outcome(tool: str, payload: dict) -> tuple[str, str | None]:
 
 
 ADAPTER = OpenCode
+# The session-start JSON this agent sends its hook (as observed in its binary; the tests send it).
+SESSION_START_SAMPLE = {"hook_event_name": "session.start", "session_id": "ses_1"}

@@ -179,3 +179,5 @@ def refusal(event: Event, decision) -> str:
 
 
 ADAPTER = QwenCode
+# The session-start JSON this agent sends its hook (as observed in its binary; the tests send it).
+SESSION_START_SAMPLE = {"session_id": "q1", "hook_event_name": "SessionStart", "source": "startup"}
