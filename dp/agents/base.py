@@ -170,6 +170,7 @@ class Promise:
         self.note = note
 
 
+
 # -- the adapter --------------------------------------------------------------
 
 
@@ -381,8 +382,19 @@ class Agent:
         return spelled
 
     def promises(self) -> tuple:
-        """One ``Promise`` per entry of ``PROMISES``, in that order."""
-        raise NotImplementedError
+        """One ``Promise`` per entry of ``PROMISES``, in that order: the agent's ``promises.json`` beside its wire.
+
+        What dp keeps in an agent is data for the docs' tables, ``dp init`` and ``dp doctor``, never the hook's
+        path, so it is no method of the adapter: ``{VERSION}`` in a note is the wire module's ``VERSION`` (the
+        release its facts were observed in)."""
+        import json
+        import os
+        import sys
+
+        with open(os.path.join(os.path.dirname(__file__), self.name, "promises.json"), encoding="utf-8") as file:
+            rows = json.load(file)
+        version = str(getattr(sys.modules[type(self).__module__], "VERSION", ""))
+        return tuple(Promise(row["promise"], row["kept"], row["note"].replace("{VERSION}", version)) for row in rows)
 
     def read_event(self, payload: dict) -> Event | None:
         """The agent's hook JSON as an Event; None for anything dp does not act on. An event that is no tool

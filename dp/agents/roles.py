@@ -30,9 +30,6 @@ class Adapter(Protocol):
     def answer(self, event: Any, decision: Any) -> tuple:
         """(exit status, stdout, stderr) for dp's ``Decision`` in the agent's contract, never widening."""
 
-    def promises(self) -> tuple:
-        """One ``Promise`` per entry of ``dp.agents.base.PROMISES``, in that order."""
-
     def sample_payload(self, tool: str, tool_input: dict, cwd: Any) -> dict:
         """A before-tool payload as the agent sends it (``dp init``'s demonstration, ``dp doctor``)."""
 
@@ -53,8 +50,8 @@ class Adapter(Protocol):
 class Wire(Protocol):
     """``wire.py`` (every agent): the agent's hook wire format, imported on each of its hook calls
     (stdlib only): ``ADAPTER``, the ``dp.agents.base.Agent`` subclass reading its payloads, answering in its
-    contract, naming its tools, settings files and hook entries, and saying which promises it keeps
-    (``Adapter``)."""
+    contract, naming its tools, settings files and hook entries (``Adapter``); which of dp's promises it keeps is
+    data, its folder's ``promises.json`` (``Agent.promises``)."""
 
     ADAPTER: type
 

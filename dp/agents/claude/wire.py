@@ -16,7 +16,7 @@ so the hook never loads them.
 import json
 
 from dp.agents import base
-from dp.agents.base import Agent, Event, Promise, tool_call_event
+from dp.agents.base import Agent, Event, tool_call_event
 
 PRE_TOOL_USE = "PreToolUse"
 # Claude Code's event names → dp's; the capture events are dp-capture's.
@@ -77,19 +77,6 @@ class ClaudeCode(Agent):
         from dp.agents.tools import is_builtin
 
         return is_builtin(name)
-
-    def promises(self) -> tuple:
-        return (
-            Promise("rewrite", True, "`updatedInput`; Claude Code still applies its permissions to the new command"),
-            Promise("block", True, "exit 2 or a `deny` with the corrected call (`--mode advise`)"),
-            Promise("session_context", True, "SessionStart `additionalContext`"),
-            Promise("after_context", True, "PostToolBatch `additionalContext` after a rejected tool name; "
-                                           "PostToolUseFailure `additionalContext` with a learned answer"),
-            Promise("capture", True, "PostToolUseFailure (failures) and PostToolUse (shapes)"),
-            Promise("tool_alias_block", False,
-                    "Claude Code rejects an unknown tool name before any hook runs; dp corrects it up front "
-                    "(SessionStart) and right after the rejection (PostToolBatch)"),
-        )
 
     def tool_event(self, kind: str, hook: str, payload: dict) -> Event | None:
         return tool_call_event(kind, hook, payload, payload.get("error"))

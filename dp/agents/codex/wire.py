@@ -40,7 +40,7 @@ import json
 import os
 
 from dp.agents import base
-from dp.agents.base import Agent, Event, Promise, tool_call_event
+from dp.agents.base import Agent, Event, tool_call_event
 
 PRE_TOOL_USE = "PreToolUse"
 POST_TOOL_USE = "PostToolUse"
@@ -73,24 +73,6 @@ class CodexCli(Agent):
     install_notes = ("Codex runs these hooks once you trust them (open `codex`, then /hooks; dp doctor shows their "
                      "trust); a rewrite runs where Codex would run the command unasked, elsewhere it is refused "
                      "with the corrected command",)
-
-    def promises(self) -> tuple:
-        return (
-            Promise("rewrite", True,
-                    "`updatedInput` with `allow`, only where the original would have run unasked "
-                    "(`bypassPermissions`); elsewhere a `deny` carrying the corrected command"),
-            Promise("block", True, "a `deny` whose reason the model reads"),
-            Promise("session_context", True, "SessionStart `additionalContext` (and AGENTS.md, which Codex reads)"),
-            Promise("after_context", False,
-                    "an unknown tool name never reaches a hook (Codex answers `unsupported call`); "
-                    "dp corrects tool names up front. A learned answer after a failed command travels in "
-                    "PostToolUse `additionalContext` (a `developer` message after the result)"),
-            Promise("capture", True,
-                    "PostToolUse, with the exit code read from Codex's session file; "
-                    "`dp ingest --codex-sessions` for the rest"),
-            Promise("tool_alias_block", False,
-                    "Codex rejects an unknown tool name before any hook runs; dp corrects it up front (SessionStart)"),
-        )
 
     def tool_event(self, kind: str, hook: str, payload: dict) -> Event | None:
         event = tool_call_event(kind, hook, payload)

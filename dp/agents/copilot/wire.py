@@ -69,7 +69,7 @@ import os
 import re
 
 from dp.agents import base
-from dp.agents.base import Agent, Decision, Event, Promise
+from dp.agents.base import Agent, Decision, Event
 
 PRE_TOOL_USE = "preToolUse"
 SESSION_START_HOOK = "sessionStart"
@@ -121,25 +121,6 @@ class CopilotCli(Agent):
     instructions_file = ".github/copilot-instructions.md"
     # `allow` would make Copilot skip its approval of the rewritten command: dp never sends it here.
     permissions = ("none", "ask")
-
-    def promises(self) -> tuple:
-        return (
-            Promise("rewrite", True, "`modifiedArgs`, never with `allow`: Copilot approves the rewritten command "
-                                     "by its own rules. Copilot CLI reads `modifiedArgs` since 1.0.24 (observed "
-                                     "in 1.0.102); for an older one dp installs `--mode advise`: a `deny` "
-                                     "carrying the corrected command"),
-            Promise("block", True, "`permissionDecision: deny` with dp's reason, which the model reads"),
-            Promise("session_context", True, "sessionStart `additionalContext` (the first user message)"),
-            Promise("after_context", True, "the refusal of a hallucinated tool name is the correction itself, "
-                                           "read as the call's result; a rewrite's note (preToolUse "
-                                           "`additionalContext`) arrives beside its result, and a learned "
-                                           "answer after a failed command (postToolUse `additionalContext`) "
-                                           "is appended to that command's result"),
-            Promise("capture", True, "postToolUseFailure (tool errors) and postToolUse (non-zero shell exits, "
-                                     "shapes)"),
-            Promise("tool_alias_block", True, "an unknown tool name reaches preToolUse: dp denies it with the "
-                                              "right name and the model reissues the call"),
-        )
 
     # -- the hook side --
 

@@ -44,7 +44,7 @@ integration_tests/real_client_gemini/; the binary wins over its docs):
 import json
 
 from dp.agents import base
-from dp.agents.base import Agent, Decision, Event, Promise
+from dp.agents.base import Agent, Decision, Event
 
 BEFORE_TOOL = "BeforeTool"
 AFTER_TOOL = "AfterTool"
@@ -95,23 +95,6 @@ class GeminiCli(Agent):
         "grep_search": {"dir_path": "path", "include_pattern": "glob"},
         "list_directory": {"dir_path": "path"},
     }
-
-    def promises(self) -> tuple:
-        return (
-            Promise("rewrite", True, "`hookSpecificOutput.tool_input`; Gemini's policy and confirmation then judge "
-                                     "the rewritten command. dp's note on what changed follows the result "
-                                     "(AfterTool context: BeforeTool context is ignored)"),
-            Promise("block", True, "`decision: deny` with dp's reason, which the model reads"),
-            Promise("session_context", True, "SessionStart `additionalContext`, before the prompt"),
-            Promise("after_context", False, "a call of an unknown tool name fires no hook; Gemini answers it "
-                                            "itself (`Tool \"x\" not found`). A learned answer after a failed "
-                                            "shell command travels in AfterTool `additionalContext`"),
-            Promise("capture", True, "AfterTool: tool errors and shell commands with a non-zero `Exit Code`; "
-                                     "`dp ingest --gemini-sessions` reads saved sessions, unknown tool names too"),
-            Promise("tool_alias_block", False,
-                    "Gemini rejects an unknown tool name before any hook runs; dp states the corrections at "
-                    "session start and in GEMINI.md (an alias of a tool Gemini has does block)"),
-        )
 
     def tool_event(self, kind: str, hook: str, payload: dict) -> Event | None:
         tool = payload.get("tool_name")

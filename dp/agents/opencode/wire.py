@@ -58,7 +58,7 @@ Imported on every hook call of OpenCode's: stdlib only.
 import json
 
 from dp.agents import base
-from dp.agents.base import Agent, Decision, Event, Promise
+from dp.agents.base import Agent, Decision, Event
 
 BEFORE = "tool.execute.before"
 AFTER = "tool.execute.after"
@@ -111,23 +111,6 @@ class OpenCode(Agent):
                  "replaceAll": "replace_all"},
         "grep": {"include": "glob"},
     }
-
-    def promises(self) -> tuple:
-        return (
-            Promise("rewrite", True, "the plugin changes `tool.execute.before`'s args in place; OpenCode's "
-                                     "permission check then judges the rewritten call, and dp's note follows the "
-                                     "result the model reads"),
-            Promise("block", True, "the plugin throws dp's reason from `tool.execute.before`; the model reads it"),
-            Promise("session_context", True, "`experimental.chat.system.transform`: the corrections in the system "
-                                             "prompt (and AGENTS.md, which OpenCode reads)"),
-            Promise("after_context", True, "a made-up tool name reaches the plugin (OpenCode's `invalid` tool), "
-                                           "which answers with dp's correction; a learned answer after a "
-                                           "failed command is added to its result (`tool.execute.after`)"),
-            Promise("capture", True, "`tool.execute.after` (commands that exit non-zero) and the `event` hook "
-                                     "(calls that failed, which fire no after-hook)"),
-            Promise("tool_alias_block", True, "the plugin sees the made-up name before OpenCode answers it and "
-                                              "blocks with dp's correction"),
-        )
 
     def tool_event(self, kind: str, hook: str, payload: dict) -> Event | None:
         tool, args = payload.get("tool"), payload.get("args")

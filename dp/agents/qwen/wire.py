@@ -30,7 +30,7 @@ Imported on every Qwen Code hook call: stdlib only.
 import json
 
 from dp.agents import base
-from dp.agents.base import Agent, Event, Promise, refused_rewrite, tool_call_event, unrun
+from dp.agents.base import Agent, Event, refused_rewrite, tool_call_event, unrun
 
 PRE_TOOL_USE = "PreToolUse"
 POST_TOOL_BATCH = "PostToolBatch"
@@ -89,24 +89,6 @@ class QwenCode(Agent):
     }
     # Its argument names are dp's (read_file/write_file/edit take file_path, old_string, new_string;
     # glob and grep_search path and glob, in the schemas 0.24.4 offers the model): no tool_args.
-
-    def promises(self) -> tuple:
-        return (
-            Promise("rewrite", False,
-                    f"Qwen Code {VERSION} runs no `updatedInput` from PreToolUse; dp refuses the call with the "
-                    "corrected command (`deny`), which the model reissues under Qwen's own approval"),
-            Promise("block", True, "a `deny` (or exit 2) whose reason the model reads as the tool's result"),
-            Promise("session_context", True, "SessionStart `additionalContext`"),
-            Promise("after_context", True,
-                    "PostToolBatch `additionalContext`, appended to the rejected call's result; a learned "
-                    "answer after a failed command is PostToolUseFailure `additionalContext`, appended to its "
-                    "result"),
-            Promise("capture", True, "PostToolUseFailure (commands that exit non-zero too) and PostToolUse; "
-                                     "`dp ingest --qwen-sessions` for made-up tool names"),
-            Promise("tool_alias_block", False,
-                    "Qwen Code rejects an unknown tool name before any hook runs; dp corrects it up front "
-                    "(SessionStart) and right after the rejection (PostToolBatch)"),
-        )
 
     def tool_event(self, kind: str, hook: str, payload: dict) -> Event | None:
         event = tool_call_event(kind, hook, payload, payload.get("error"))
