@@ -168,7 +168,7 @@ def install(path: Path, command: str, scope: str, db_path: Path, support: dict |
 def _created(db_path: Path, path: Path, created: list[str]) -> dict:
     """``{"created": directories}``: the ones this install made for ``path`` and the ones an earlier install
     of it recorded (a second ``dp init`` makes none, and must not forget that the first made ``~/.codex``)."""
-    earlier = next((entry.details.get("created", []) for entry in installs.read(db_path, installs.HOOK)
+    earlier: list = next((entry.details.get("created", []) for entry in installs.read(db_path, installs.HOOK)
                     if entry.path == installs.key_path(path)), [])
     made = list(dict.fromkeys([*earlier, *created]))
     return {"created": made} if made else {}
@@ -356,7 +356,7 @@ def uninstall(path: Path, scope: str, db_path: Path | None = None, keep_file: bo
     if not removed:
         return _report("not_installed", scope, path, None, removed=0)
     earlier = _earlier_form(path, settings)
-    if earlier is None and not settings and scope in ("project", "local") and not path.is_symlink() and not keep_file:
+    if earlier is None and original is not None and not settings and scope in ("project", "local") and not path.is_symlink() and not keep_file:
         backup = remove_file(path, expected=original)
         _remove_if_empty(path.parent)
         return _report("removed", scope, path, backup, removed=removed, deleted=True)
