@@ -129,34 +129,53 @@ def _has_actions(conn) -> bool:
 
 def judge(conn, action: dict) -> dict:
     """``action`` with what happened next: its call's outcome and the next call's relation to it."""
+    mine, after = _call_and_next(conn, action)
+    outcome = mine["outcome"] if mine else "unknown"
+    original, written = _program(action["from_command"]), _program(action["to_command"])
+    next_ran = after["commands"] if after else ()
+    next_outcome = after["outcome"] if after else ""
+    ran_written = bool(written) and written in next_ran
+    # An answer and a shadow rule changed nothing the agent ran: what counts is whether its next call was theirs.
+    is_answer = action["kind"] in WATCHED
+    effects = _answer_effects(ran_written, next_outcome) if is_answer else \
+        _rewrite_effects(conn, action, outcome, (original, written), next_ran)
+    return {
+        **action,
+        "outcome": outcome,
+        **effects,
+        "needless": action["kind"] == "shadow" and outcome == "success" and not ran_written,
+        "repeated": next_outcome == "failure" and (original or written) in next_ran
+        and (is_answer or outcome == "failure"),
+    }
+
+
+def _call_and_next(conn, action: dict) -> tuple[dict | None, dict | None]:
+    """The call ``action`` acted on (None when it was not captured) and the session's call after it."""
     rows = stored.calls_after(conn, action["session_id"], action["timestamp"], action["event_key"]) \
         if action["session_id"] else []
     calls = _calls(rows)
     mine = _acted_on(calls, action["event_key"])
     after = calls[calls.index(mine) + 1] if mine in calls and calls.index(mine) + 1 < len(calls) else None
-    outcome = mine["outcome"] if mine else "unknown"
-    original, written = _program(action["from_command"]), _program(action["to_command"])
-    # An answer and a shadow rule changed nothing the agent ran: what counts is whether its next call was theirs.
-    is_answer = action["kind"] in WATCHED
+    return mine, after
+
+
+def _rewrite_effects(conn, action: dict, outcome: str, programs: tuple[str, str], next_ran) -> dict:
+    """What a rewrite did: prevented a failure the original had, failed where the original had worked, or was
+    undone by the agent running the original next."""
+    original, written = programs
     earlier = stored.earlier_outcomes(conn, original, action["timestamp"], action["session_id"]) \
-        if original and original != written and not is_answer else set()
-    next_ran = after["commands"] if after else ()
-    next_outcome = after["outcome"] if after else ""
-    undone = not is_answer and bool(original) and original != written and original in next_ran
-    worse = not is_answer and outcome == "failure" and "success" in earlier
-    return {
-        **action,
-        "outcome": outcome,
-        "undone": undone,
-        "prevented": not is_answer and outcome == "success" and "failure" in earlier,
-        "failed_where_original_worked": worse,
-        "harmed": undone or worse,
-        "followed": is_answer and bool(written) and written in next_ran,
-        "followed_and_worked": is_answer and bool(written) and written in next_ran and next_outcome == "success",
-        "needless": action["kind"] == "shadow" and outcome == "success" and not (bool(written) and written in next_ran),
-        "repeated": next_outcome == "failure" and (original or written) in next_ran
-        and (is_answer or outcome == "failure"),
-    }
+        if original and original != written else set()
+    undone = bool(original) and original != written and original in next_ran
+    worse = outcome == "failure" and "success" in earlier
+    return {"undone": undone, "prevented": outcome == "success" and "failure" in earlier,
+            "failed_where_original_worked": worse, "harmed": undone or worse,
+            "followed": False, "followed_and_worked": False}
+
+
+def _answer_effects(ran_written: bool, next_outcome: str) -> dict:
+    """What an answer (or a shadow rule) led to: whether the agent's next call was the one it named, and worked."""
+    return {"undone": False, "prevented": False, "failed_where_original_worked": False, "harmed": False,
+            "followed": ran_written, "followed_and_worked": ran_written and next_outcome == "success"}
 
 
 def _program(word: str) -> str:

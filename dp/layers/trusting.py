@@ -48,33 +48,42 @@ def describe(root: str, project, plugins=(), trusted: bool = False, before: dict
     the rules as trusted, ``trusted_before``) has them."""
     lines = []
     for layer in project.layers if project is not None else []:
-        file = layer.file
-        stopped = ": none of its rules acts for you until you trust it again" if layer.state == CHANGED else ""
-        lines.append(f"{file.path} ({_state_words(layer.state)}{stopped}):")
-        if file.problem:
-            lines.append(f"  {file.problem}")
-        old = (before or {}).get(file.path)
-        if layer.state == CHANGED and old is not None:
-            lines.append("  since you trusted it:")
-            lines += [f"  {line}" for line in since_words(old, file.rules)]
-            lines += [f"  line {line}: {text}" for line, text in tables(layer)]
-            continue
-        entries = [(rule.line, in_words(rule)) for rule in file.rules]
-        entries += tables(layer)
-        lines += [f"  line {line}: {text}" for line, text in sorted(entries, key=lambda entry: entry[0])]
-        if not entries and not file.problem:
-            lines.append("  (no rules)")
+        lines += _layer_words(layer, (before or {}).get(layer.file.path))
     for agent, pinned, state in plugins:
-        lines.append(f"{pinned.path} ({agent} plugin, {_state_words(state)}): "
-                     + (f"{pinned.problem}; dp never registers it" if pinned.problem else
-                        f"{'after dp trust, ' if state != TRUSTED else ''}dp init registers it for you, and {agent} "
-                        "runs these files in every session here:"))
-        lines += [f"  {relative} ({size} bytes{', executable' if executable else ''}, sha256 {sha256[:12]}…)"
-                  for relative, size, sha256, executable in pinned.files]
+        lines += _plugin_words(agent, pinned, state)
     lines.append(f"{root} (this repository, {'trusted' if trusted else 'not trusted'}): "
                  f"{'' if trusted else 'after dp trust, '}project paving may run its own programs here "
                  "(its .venv, node_modules/.bin, another runner's tasks)")
     return lines
+
+
+def _layer_words(layer, old: list | None) -> list[str]:
+    """One layer file in words: its state, then its rules and tables, or what changed since it was trusted
+    (``old``: its rules then, when dp kept them)."""
+    file = layer.file
+    stopped = ": none of its rules acts for you until you trust it again" if layer.state == CHANGED else ""
+    lines = [f"{file.path} ({_state_words(layer.state)}{stopped}):"]
+    if file.problem:
+        lines.append(f"  {file.problem}")
+    if layer.state == CHANGED and old is not None:
+        lines.append("  since you trusted it:")
+        lines += [f"  {line}" for line in since_words(old, file.rules)]
+        return lines + [f"  line {line}: {text}" for line, text in tables(layer)]
+    entries = [(rule.line, in_words(rule)) for rule in file.rules] + tables(layer)
+    lines += [f"  line {line}: {text}" for line, text in sorted(entries, key=lambda entry: entry[0])]
+    if not entries and not file.problem:
+        lines.append("  (no rules)")
+    return lines
+
+
+def _plugin_words(agent: str, pinned, state: str) -> list[str]:
+    """A committed plugin in words: who registers it when, and each file the agent would run."""
+    lines = [f"{pinned.path} ({agent} plugin, {_state_words(state)}): "
+             + (f"{pinned.problem}; dp never registers it" if pinned.problem else
+                f"{'after dp trust, ' if state != TRUSTED else ''}dp init registers it for you, and {agent} "
+                "runs these files in every session here:")]
+    return lines + [f"  {relative} ({size} bytes{', executable' if executable else ''}, sha256 {sha256[:12]}…)"
+                    for relative, size, sha256, executable in pinned.files]
 
 
 def in_words(rule) -> str:

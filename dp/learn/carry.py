@@ -75,16 +75,10 @@ LOCAL_FIRST = frozenset({("npx",), ("bunx",), ("npm", "exec")})
 def carried(kind: str, command: str, from_text: str, to_text: str) -> str:
     """Why the learned change ``from_text`` → ``to_text`` (of ``kind``, failed program ``command``) would
     bring code into a call: '' when it brings none and may be learned and told."""
-    for text in (command, from_text, to_text):
-        if not plain(text):
-            return "control characters, or too long"
-        if SHELL_SYNTAX & set(text):
-            return "shell syntax"
+    refused = _not_one_plain_command(command, from_text, to_text)
+    if refused:
+        return refused
     old, new = from_text.split(" "), to_text.split(" ")
-    if any(not word or word in SEPARATORS for word in (*old, *new)):
-        return "more than one command"
-    if any(_assignment(word) for word in new if word not in old):
-        return "a variable set in front of the program"
     if kind == FLAG:
         return _option(command, from_text, to_text)
     if runner(from_text, to_text) is not None:
@@ -99,6 +93,22 @@ def carried(kind: str, command: str, from_text: str, to_text: str) -> str:
         return "a program outside the repository"
     added = new[1:] if new[1:] != old[1:] else []
     return "" if kind == LITERAL or not added else _reads_as_code(program, added)
+
+
+def _not_one_plain_command(command: str, from_text: str, to_text: str) -> str:
+    """Why the texts are not one plain command each ('' when they are): control characters or length, shell
+    syntax, a separator, or a variable set in front of the program."""
+    for text in (command, from_text, to_text):
+        if not plain(text):
+            return "control characters, or too long"
+        if SHELL_SYNTAX & set(text):
+            return "shell syntax"
+    old, new = from_text.split(" "), to_text.split(" ")
+    if any(not word or word in SEPARATORS for word in (*old, *new)):
+        return "more than one command"
+    if any(_assignment(word) for word in new if word not in old):
+        return "a variable set in front of the program"
+    return ""
 
 
 def plain_rename(answer: dict) -> bool:

@@ -54,38 +54,11 @@ def suggest(
     team: bool = typer.Option(False, "--team", help="From the team's failures (dp team connect), with how many people hit each."),
     *, opts: Shared,
 ) -> None:
-    from dp.desires.query import captured
-    from dp.desires.suggest import suggest as propose
     from dp.errors import DpError
 
     db = opts.store
-    if (project or dry_run or shadow or act) and not apply:
-        option = next(name for name, given in (("--project", project), ("--dry-run", dry_run), ("--shadow", shadow),
-                                               ("--act", act)) if given)
-        raise DpError(f"{option} goes with --apply ID: dp suggest --apply ID {option}", exit_code=2)
-    if shadow and (act or project):
-        raise DpError(f"--shadow and {'--act' if act else '--project'} do not go together: a shadow rule is your own "
-                      "and rewrites nothing", exit_code=2)
-    from dp.layers.view import in_effect
-    from dp.store.write import read_shadow_rules
-
-    rules, _ = in_effect(db, str(opts.directory))
-    rules = rules + read_shadow_rules(db)  # a suggestion applied in shadow is pending no more
-    if team:
-        from dp.team.views import suggest as propose_team
-        from dp.team.views import team_groups
-
-        groups, stale = team_groups(db, str(opts.directory))
-        if stale:
-            note(stale)
-        found = propose_team(groups, rules, 1 if apply else min_count)
-    else:
-        from dp.capture.events import now_iso
-        from dp.learn.store import relearn_at
-
-        relearn_at(db, now_iso())  # the answers the capture hook tells at the moment of failure
-        with captured(db) as conn:
-            found = propose(conn, rules, 1 if apply else min_count) if conn is not None else []
+    _check_together(apply, project=project, dry_run=dry_run, shadow=shadow, act=act)
+    found = _found(opts, team, 1 if apply else min_count)
     if apply:
         chosen = next((item for item in found if item["id"] == apply.strip()), None)
         if chosen is None:
@@ -107,6 +80,46 @@ def suggest(
              + (" [--project]" if team else ""))
     if not opts.json:
         _offer_promotions(db)
+
+
+def _check_together(apply: str | None, *, project: bool, dry_run: bool, shadow: bool, act: bool) -> None:
+    """The options that go only with --apply, and the two that never go together, refused in one line."""
+    from dp.errors import DpError
+
+    if (project or dry_run or shadow or act) and not apply:
+        option = next(name for name, given in (("--project", project), ("--dry-run", dry_run), ("--shadow", shadow),
+                                               ("--act", act)) if given)
+        raise DpError(f"{option} goes with --apply ID: dp suggest --apply ID {option}", exit_code=2)
+    if shadow and (act or project):
+        raise DpError(f"--shadow and {'--act' if act else '--project'} do not go together: a shadow rule is your own "
+                      "and rewrites nothing", exit_code=2)
+
+
+def _found(opts: Shared, team: bool, min_count: int | None) -> list[dict]:
+    """The pending suggestions: from the team's aggregates, or from this store's captured failures (whose
+    learned answers are brought up to date first); a rule in effect or in shadow is pending no more."""
+    from dp.layers.view import in_effect
+    from dp.store.write import read_shadow_rules
+
+    db = opts.store
+    rules, _ = in_effect(db, str(opts.directory))
+    rules = rules + read_shadow_rules(db)
+    if team:
+        from dp.team.views import suggest as propose_team
+        from dp.team.views import team_groups
+
+        groups, stale = team_groups(db, str(opts.directory))
+        if stale:
+            note(stale)
+        return propose_team(groups, rules, min_count)
+    from dp.capture.events import now_iso
+    from dp.desires.query import captured
+    from dp.desires.suggest import suggest as propose
+    from dp.learn.store import relearn_at
+
+    relearn_at(db, now_iso())  # the answers the capture hook tells at the moment of failure
+    with captured(db) as conn:
+        return propose(conn, rules, min_count) if conn is not None else []
 
 
 def _in_shadow(chosen: dict, shadow: bool, acts: bool, ident: str, quiet: bool) -> bool:
