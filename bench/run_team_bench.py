@@ -7,8 +7,9 @@ repositories) and a login role in the team database; each runs the installed
 1,000, EVENTS, 10 × EVENTS and MEMBERS × EVENTS events (the first member syncs
 its first 1,000 alone first), ``dp paths --team --json`` and ``dp suggest
 --team --json`` are timed as whole processes over the whole table, against
-the floor ``dp --version`` measured in the same run: how their cost grows
-with the number of events. Also reported: seconds per member sync, and that
+the floor ``dp --version`` measured in the same run, and so is the server's
+part alone (every row of ``dp_team_groups()``, read from the rollups of
+migrations/postgres/0004_*): how their cost grows with the number of events. Also reported: seconds per member sync, and that
 the table holds every event exactly once.
 
 Without ``--admin-url`` it starts a throwaway cluster of Debian's PostgreSQL
@@ -16,6 +17,7 @@ Without ``--admin-url`` it starts a throwaway cluster of Debian's PostgreSQL
 
     python bench/run_team_bench.py                       # 100 members × 10,000 events
     python bench/run_team_bench.py --members 3 --events 300   # a smoke run
+    python bench/run_team_bench.py --synced 5                 # 5 members sync, 95 are copies of them
 """
 
 from __future__ import annotations
@@ -101,6 +103,10 @@ def main() -> int:
     parser.add_argument("--events", type=int, default=10_000, help="events per member")
     parser.add_argument("--runs", type=int, default=3, help="timed runs of each view per checkpoint (median)")
     parser.add_argument("--admin-url", help="an empty database to use, as its owner (default: a throwaway cluster)")
+    parser.add_argument("--synced", type=int, metavar="N",
+                        help="only the first N members sync with dp team sync; each other member's events are a "
+                             "copy of one of theirs, written by the owner with its own member, machine, session "
+                             "and event ids (fills the table fast; default: every member syncs)")
     args = parser.parse_args()
     cluster = None
     if args.admin_url is None:
@@ -130,6 +136,14 @@ def run(args) -> int:
         synced, last_env = 0, None
         for member in range(args.members):
             role = f"bench_member_{member:03d}"
+            if args.synced is not None and member >= args.synced:
+                copy_member(args.admin_url, f"bench_member_{member % args.synced:03d}", role)
+                synced += args.events
+                if synced in checkpoints:
+                    growth.append(measure(synced, last_env, floor_env, args.runs, args.admin_url))
+                    print(f"… {synced:,} events: paths {growth[-1][2]:.2f} s, suggest {growth[-1][3]:.2f} s",
+                          file=sys.stderr)
+                continue
             if not admin(args.admin_url, "SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)):
                 admin(args.admin_url, f"CREATE ROLE {role} LOGIN PASSWORD 'pw-{member}'")
             admin(args.admin_url, f"GRANT dp_member TO {role}")
@@ -148,18 +162,20 @@ def run(args) -> int:
                 synced += count
                 last_env = env
                 if synced in checkpoints:
-                    growth.append(measure(synced, env, floor_env, args.runs))
+                    growth.append(measure(synced, env, floor_env, args.runs, args.admin_url))
                     print(f"… {synced:,} events: paths {growth[-1][2]:.2f} s, suggest {growth[-1][3]:.2f} s",
                           file=sys.stderr)
         total, distinct = admin(args.admin_url, "SELECT count(*), count(DISTINCT (member, machine, event_id)) "
                                                 "FROM dp_events")[0]
         shown = json.loads(timed([DP, "suggest", "--team", "--json"], last_env)[1].stdout)
-    print(f"dp team benchmark: {args.members} members × {args.events:,} events, {sys.version.split()[0]}, "
+    copies = "" if args.synced is None else f" ({args.synced} synced by dp team sync, the others copies of them)"
+    print(f"dp team benchmark: {args.members} members × {args.events:,} events{copies}, {sys.version.split()[0]}, "
           f"median of {args.runs} runs per view, floor = `dp --version`\n")
     print(markdown_table(["events in the team table", "floor s", "dp paths --team s", "dp suggest --team s",
-                          "paths × floor", "suggest × floor"],
+                          "paths × floor", "suggest × floor", "dp_team_groups() ms"],
                          [[f"{size:,}", f"{floor:.2f}", f"{paths:.2f}", f"{suggest:.2f}", f"{paths / floor:.1f}×",
-                           f"{suggest / floor:.1f}×"] for size, floor, paths, suggest in growth]))
+                           f"{suggest / floor:.1f}×", f"{server * 1000:.1f}"]
+                          for size, floor, paths, suggest, server in growth]))
     per_member = [seconds for count, seconds in syncs if count == args.events]
     print()
     expected = everything
@@ -172,11 +188,36 @@ def run(args) -> int:
     return 0 if total == distinct == expected else 1
 
 
-def measure(size: int, env: dict, floor_env: dict, runs: int) -> tuple:
+def copy_member(url: str, source: str, role: str) -> None:
+    """``source``'s uploaded events again as ``role``'s, with ids of its own (hashed with the role), in one
+    statement: the rollups' triggers see them as one upload."""
+    admin(url, """INSERT INTO dp_events (member, machine, event_id, repository, session, outcome, tool_name, command,
+                  subcommand, flags, input_keys, error_class, error_hint, then_shapes, happened_at, uploaded_at)
+                  SELECT %(role)s, md5(%(role)s || machine), md5(%(role)s || event_id), repository,
+                         CASE WHEN session = '' THEN '' ELSE md5(%(role)s || session) END, outcome, tool_name,
+                         command, subcommand, flags, input_keys, error_class, error_hint, then_shapes, happened_at,
+                         uploaded_at
+                  FROM dp_events WHERE member = %(source)s""", {"role": role, "source": source})
+
+
+def measure(size: int, env: dict, floor_env: dict, runs: int, admin_url: str) -> tuple:
     floor = statistics.median(timed([DP, "--version"], floor_env)[0] for _ in range(runs))
     paths = statistics.median(timed([DP, "paths", "--team", "--json"], env)[0] for _ in range(runs))
     suggest = statistics.median(timed([DP, "suggest", "--team", "--json"], env)[0] for _ in range(runs))
-    return size, floor, paths, suggest
+    return size, floor, paths, suggest, server_seconds(admin_url, runs)
+
+
+def server_seconds(url: str, runs: int) -> float:
+    """The server's part of a view: reading every row of ``dp_team_groups()`` (the rollups), median."""
+    import psycopg
+
+    seconds = []
+    with psycopg.connect(url, autocommit=True) as conn:
+        for _ in range(runs):
+            started = time.perf_counter()
+            conn.execute("SELECT * FROM dp_team_groups()").fetchall()
+            seconds.append(time.perf_counter() - started)
+    return statistics.median(seconds)
 
 
 if __name__ == "__main__":

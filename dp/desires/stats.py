@@ -51,7 +51,7 @@ def stats(conn, since: str = "", agent: str = "", project: str = "") -> dict:
 def judged(conn, since: str = "", agent: str = "", project: str = "") -> list[dict]:
     """Every action from ``since`` on (of ``agent``, under ``project``), oldest first, each ``judge``d:
     what ``summary`` counts, and what ``dp report`` draws day by day."""
-    found = stored.actions(conn, since, agent, project) if conn is not None and _has_actions(conn) else []
+    found = stored.actions(conn, since, agent, project) if conn is not None and has_actions(conn) else []
     return [judge(conn, action) for action in found]
 
 
@@ -96,7 +96,7 @@ def answers_of(conn, change: str) -> dict:
     failure, learned or known (issue 50), and how often the agent's next call then ran the program it leads
     to (``followed``, as ``dp stats`` counts it): what ``dp suggest`` shows beside a learned rule."""
     found = [action for action in stored.actions(conn) if action["kind"] == "answer"
-             and action["rule"].endswith(f": {change}")] if conn is not None and _has_actions(conn) else []
+             and action["rule"].endswith(f": {change}")] if conn is not None and has_actions(conn) else []
     return {"told": len(found), "followed": sum(judge(conn, action)["followed"] for action in found)}
 
 
@@ -123,7 +123,7 @@ def _switched_off(conn) -> list[dict]:
              "told": entry["told"]} for entry in (switched_off(conn) if conn is not None else [])]
 
 
-def _has_actions(conn) -> bool:
+def has_actions(conn) -> bool:
     return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'actions'").fetchone() is not None
 
 

@@ -98,7 +98,7 @@ def pending(local, sent_up_to: int, shaper, goes_here) -> tuple[list[tuple], int
     from dp.capture.actions import iso
     from dp.store import actions as stored
 
-    if not counting._has_actions(local):
+    if not counting.has_actions(local):
         return [], sent_up_to
     found = stored.sent_or_recent(local, sent_up_to, iso(time.time() - RESEND_SECONDS))
     rows = [action_row(counting.judge(local, action), shaper) for action in found if goes_here(action["cwd"])]

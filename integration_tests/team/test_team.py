@@ -229,12 +229,13 @@ def server_rows(cluster, database: str) -> int:
 def test_the_team_bench_runs_at_smoke_size(cluster, team_db):
     """bench/run_team_bench.py end to end on a tiny team (the real figures are in docs/team.md)."""
     bench = Path(__file__).resolve().parents[2] / "bench" / "run_team_bench.py"
-    proc = subprocess.run([os.sys.executable, str(bench), "--members", "2", "--events", "40", "--runs", "1",
-                           "--admin-url", cluster.admin_url(team_db)], capture_output=True, text=True, timeout=600)
+    proc = subprocess.run([os.sys.executable, str(bench), "--members", "3", "--events", "40", "--runs", "1",
+                           "--synced", "2", "--admin-url", cluster.admin_url(team_db)],
+                          capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "team table: 80 rows, 80 distinct events, 80 captured: ok" in proc.stdout
-    assert "| 40 " in proc.stdout and "| 80 " in proc.stdout
-    assert "the first seen by 2 people" in proc.stdout
+    assert "team table: 120 rows, 120 distinct events, 120 captured: ok" in proc.stdout
+    assert "| 40 " in proc.stdout and "| 120 " in proc.stdout
+    assert "the first seen by 3 people" in proc.stdout  # the third member, a copy of the first, is a person
 
 
 def test_what_worked_next_reaches_the_team_when_the_session_goes_on_after_a_sync(tmp_path, cluster, migrated):

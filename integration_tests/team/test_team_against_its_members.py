@@ -241,11 +241,12 @@ def test_finding_5_a_member_counts_as_one_person_whatever_they_insert(team, clus
 def test_finding_6_no_member_can_stall_the_others(team, cluster, migrated):
     alice, bob, work = team
     with connect_as(bob) as conn:
-        for mode in ("ACCESS SHARE", "ROW SHARE", "ROW EXCLUSIVE", "SHARE", "EXCLUSIVE", "ACCESS EXCLUSIVE"):
-            conn.execute("BEGIN")
-            with pytest.raises(psycopg.errors.InsufficientPrivilege):
-                conn.execute(f"LOCK TABLE dp_events IN {mode} MODE")
-            conn.execute("ROLLBACK")
+        for table in ("dp_events", "dp_member_groups", "dp_member_group_parts", "dp_actions", "dp_outcome_days"):
+            for mode in ("ACCESS SHARE", "ROW SHARE", "ROW EXCLUSIVE", "SHARE", "EXCLUSIVE", "ACCESS EXCLUSIVE"):
+                conn.execute("BEGIN")
+                with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                    conn.execute(f"LOCK TABLE {table} IN {mode} MODE")
+                conn.execute("ROLLBACK")
     # A lock held anyway (the owner's maintenance, an older schema's member): alice's commands end in
     # seconds with one clear line, the views fall back on the last download, and status says why.
     alice.capture(failure("git comit -m 'again'", error=git_typo_error(), session="later", tool_use_id="later-1",
@@ -254,7 +255,8 @@ def test_finding_6_no_member_can_stall_the_others(team, cluster, migrated):
 
     def hold():
         with psycopg.connect(cluster.admin_url(migrated)) as conn:
-            conn.execute("LOCK TABLE dp_events IN ACCESS EXCLUSIVE MODE")
+            # the events and their rollups (the views read the rollups: migrations/postgres/0004_*)
+            conn.execute("LOCK TABLE dp_events, dp_member_groups IN ACCESS EXCLUSIVE MODE")
             holding.set()
             release.wait(120)
 

@@ -150,3 +150,5 @@ def test_a_member_cannot_read_forge_or_break_the_teams_outcomes(tmp_path, cluste
     assert {rule["rule"]: rule["actions"] for rule in stats(bob, "--team", "--since", "2026-01-01")["rules"]} == {
         "grep → rg": 1}
     assert cluster.sql("SELECT count(*) FROM dp_outcome_days", migrated) == [(1,)], "no rollup row left at zero"
+    cluster.sql("TRUNCATE dp_actions", migrated)
+    assert cluster.sql("SELECT count(*) FROM dp_outcome_days", migrated) == [(0,)]
