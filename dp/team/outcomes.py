@@ -155,8 +155,10 @@ def figures(rows: list[dict], since: str, agent: str = "") -> dict:
               for row in rows if row["scope"] in ("rule", "agent")}
     for rule in report["rules"]:
         rule["people"] = None if agent else people.get(("rule", rule["rule"]), 0)
+        rule.update(origin="", switched_off=False)  # dp switches off only a person's own rules, in their store
     for found in report["agents"]:
         found["people"] = people.get(("agent", "" if found["agent"] == "?" else found["agent"]), 0)
     report["people"] = people.get(("agent", agent), 0) if agent else next(
         (row["people"] for row in rows if row["scope"] == "all"), 0)
+    report["switched_off"] = []
     return report
