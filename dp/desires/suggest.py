@@ -49,7 +49,7 @@ class Candidate:
         self.sessions: set[str] = set()
         self.confidence = 0.0
         self.unambiguous = False
-        self.answered = None  # for a learned change: {"told", "followed"}, the answers of it after a failure
+        self.answered: dict | None = None  # for a learned change: {"told", "followed"}, the answers of it after a failure
 
     @property
     def id(self) -> str:

@@ -91,7 +91,7 @@ def decide(call: Call):
     cwd = event.cwd
     if conn is not None:
         _shadow(call)
-    paving = _paving(call, command, rules) if words else None
+    paving = _paving(call, command, rules) if words and isinstance(command, str) else None
     if paving is None and not any(rule.match_kind for rule in rules):
         if options.verbose:
             from dp.hook.verbose import say_no_rule

@@ -118,7 +118,8 @@ class _Words:
     """The gate's word list, read one bucket at a time."""
 
     def __init__(self, handle, buckets: list):
-        self.handle, self.buckets, self.base, self.read = handle, buckets, handle.tell(), {}
+        self.handle, self.buckets, self.base = handle, buckets, handle.tell()
+        self.read: dict = {}
 
     def has(self, word: str) -> bool:
         data = word.encode("utf-8", "surrogatepass")

@@ -43,7 +43,7 @@ def _matching_rules(conn, tool: str, text: str, words=None):
     words = sorted(words)
     if len(words) <= _WORDS_PER_QUERY:
         return rules_for_tool(conn, tool, words)
-    present = set()
+    present: set = set()
     for start in range(0, len(words), _WORDS_PER_QUERY):
         chunk = words[start : start + _WORDS_PER_QUERY]
         present.update(rule.command for rule in rules_for_tool(conn, tool, chunk) if rule.command)

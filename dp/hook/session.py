@@ -117,6 +117,6 @@ def own_python(module: str, *args: str) -> list:
     added is the one this dp was imported from, so the child imports the same
     dp wherever it is installed. Callers also start it in ``/``.
     """
-    home = os.path.dirname(os.path.dirname(os.path.abspath(sys.modules["dp"].__file__)))
+    home = os.path.dirname(os.path.dirname(os.path.abspath(sys.modules["dp"].__file__ or "")))
     code = f"import sys; sys.path.insert(0, sys.argv[1]); from {module} import main; sys.exit(main(sys.argv[2:]))"
     return [sys.executable, "-I", "-c", code, home, *args]

@@ -213,9 +213,9 @@ def _local_winners(rivals: list[Generalised], min_sessions: int) -> dict:
         for where, seen in item.by_repository().items():
             counts.setdefault(where, []).append((len(seen), item))
     leaders = {}
-    for where, seen in counts.items():
-        seen.sort(key=lambda entry: -entry[0])
-        second = seen[1][0] if len(seen) > 1 else 0
-        if seen[0][0] >= min_sessions and seen[0][0] >= 2 * second:
-            leaders[where] = seen[0][1]
+    for where, ranked in counts.items():
+        ranked.sort(key=lambda entry: -entry[0])
+        second = ranked[1][0] if len(ranked) > 1 else 0
+        if ranked[0][0] >= min_sessions and ranked[0][0] >= 2 * second:
+            leaders[where] = ranked[0][1]
     return leaders

@@ -130,8 +130,9 @@ def od_words(program: str, args: list[str]) -> tuple[list[str], list[int]] | Non
         index += 1
         if not (value.isdigit() and (value == "0" or not value.startswith("0"))):
             return None  # a count od reads the same: decimal, no sign, no octal zero, no 0x
-        if known[word] is not None:
-            out += [known[word], value]
+        mapped = known[word]
+        if mapped is not None:
+            out += [mapped, value]
     if not canonical or (program == "xxd" and len(operands) > 1):  # xxd's second operand is a file it writes
         return None
     return out, operands
