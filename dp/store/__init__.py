@@ -30,6 +30,10 @@ store migrated from ``migrations/`` has):
 ``shadow_rules``    ``read`` (the hook), ``write`` (rules that only record
                     what they would do: ``dp alias --shadow``)
 ``recipe_programs`` ``read`` (the hook), ``write`` (kept with recipe rules)
+``rule_origins``    ``write`` (which rules ``dp suggest --apply`` made:
+                    the only ones dp may switch off; migration 0013)
+``switched_off_rules`` ``write`` (rules dp switched off, with why and
+                    when; ``read`` leaves them out of the acting rules)
 ``installs``        ``installs`` (where dp wrote itself into user files)
 ``desires``         ``desires`` (captured tool calls)
 ``actions``         ``actions`` (what dp did to agents' calls: ``dp stats``)
