@@ -11,7 +11,6 @@ import os
 
 from dp.agents.base import BLOCK, CONTEXT, DENY, NOTHING, REWRITE, Decision, corrected_call, unrun
 from dp.hook import lookup
-from dp.hook.correction import correction
 from dp.hook.notes import blocked
 from dp.layers.locate import layer_files
 from dp.rules import BASH_PARAM, BASH_TOOL, COMMAND
@@ -74,6 +73,8 @@ def decide(call: Call):
     tool, tool_input = event.tool, event.tool_input
     alias = _tool_alias(call)
     if alias is not None:
+        from dp.hook.correction import correction  # a block's text: loaded only for a block
+
         options.acted.append(blocked(alias))
         return Decision(BLOCK, alias.message or correction(event, alias))
     if not isinstance(tool_input, dict):  # a block depends on the name alone; a rewrite needs input
