@@ -53,8 +53,9 @@ def env(home, db_path) -> dict:
 
 
 @pytest.fixture
-def dp(env):
-    """Run ``dp ARGS…``; returns the CompletedProcess (text mode)."""
+def dp(env, home):
+    """Run ``dp ARGS…``; returns the CompletedProcess (text mode). It runs in the test's HOME unless a test
+    names a directory: never in this checkout, whose pyproject.toml is a project dp would pave."""
     executable = _require(DP_BIN)
 
     def run(*args, input=None, cwd=None, extra_env=None, timeout=60):
@@ -63,7 +64,7 @@ def dp(env):
             input=input,
             capture_output=True,
             text=True,
-            cwd=cwd,
+            cwd=cwd if cwd is not None else home,
             env={**env, **(extra_env or {})},
             timeout=timeout,
         )

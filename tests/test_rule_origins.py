@@ -7,7 +7,8 @@ import sqlite3
 
 from dp.rules.model import Rule
 from dp.store import Store
-from dp.store.write import SUGGESTED, made_rules, switched_off
+from dp.store.origins import made_rules, switched_off
+from dp.store.write import SUGGESTED
 
 
 def _rule(to: str = "python3", origin: str = "") -> Rule:

@@ -78,7 +78,7 @@ def rehearse(run, as_json: bool) -> None:
 def plan(rehearsal) -> dict:
     """What the rehearsal recorded, as data: stores (rules as dicts), files with diffs, trees, commands."""
     from dp.rules.wording import describe
-    from dp.store.write import rehearsed_changes
+    from dp.store.rehearsal import rehearsed_changes
 
     stores = []
     for store in rehearsed_changes():

@@ -77,7 +77,7 @@ def reason(counts: dict) -> str:
 def switch_off(store) -> list[dict]:
     """Switch off each rule dp made (origin ``suggest``) whose record is clear evidence that it hurts;
     ``{"rule", "reason"}`` of each. A person's rule is never touched (``Store.switch_off`` holds that too)."""
-    from dp.store.write import made_rules
+    from dp.store.origins import made_rules
 
     done = []
     for rule in made_rules(store.conn):
@@ -102,7 +102,7 @@ def switch_off_in(db_path) -> list[dict]:
 def tell(db_path, say) -> None:
     """``say`` the announcement of each rule dp switched off that the person was not told of yet, then record
     that they were: said once, by the first ``dp stats`` or ``dp ingest`` after the switch-off."""
-    from dp.store.write import switched_off
+    from dp.store.origins import switched_off
 
     with _writable(db_path) as store:
         news = [entry for entry in switched_off(store.conn) if not entry["told"]] if store is not None else []
@@ -141,7 +141,7 @@ def enable_command(rule) -> str:
 
 
 def announcement(entry: dict) -> str:
-    """The one message that tells the person dp switched a rule off (``entry``: ``dp.store.write.switched_off``)."""
+    """The one message that tells the person dp switched a rule off (``entry``: ``dp.store.origins.switched_off``)."""
     return (f"dp switched off rule {entry['label']}, which dp suggest --apply made: {entry['reason']}. It no longer "
             f"acts and is kept for the record (dp stats); to make it act again: {enable_command(entry['rule'])}")
 

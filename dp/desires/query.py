@@ -80,7 +80,7 @@ def captured(db_path):
 
     The one way ``dp desires``, ``dp paths``, ``dp suggest`` and ``dp stats`` read: what the mod and the
     hook spooled (fixes, dp's actions) is moved into the store first (creating it if need be) where dp may write it, else it stays spooled; a
-    read-only store (or one from a newer dp) is read as it is, never refused (``dp.store.reading``).
+    read-only store (or one from a newer dp) is read as it is, never refused (``dp.store.readers``).
     """
     from dp.capture import actions, fixes
     from dp.store import Store, reading

@@ -104,7 +104,7 @@ def _with_origins(conn, rules: list[dict]) -> list[dict]:
     """Each rule of the user's store with its ``origin`` (dp made it: ``suggest``) and whether dp switched it
     off; a rule of another layer, or gone, has origin ''."""
     from dp.rules.apply import label
-    from dp.store.write import made_rules, switched_off
+    from dp.store.origins import made_rules, switched_off
 
     off = {entry["label"]: entry["rule"].origin for entry in switched_off(conn)} if conn is not None else {}
     made = {label(rule): rule.origin for rule in made_rules(conn)} if conn is not None else {}
@@ -117,7 +117,7 @@ def _with_origins(conn, rules: list[dict]) -> list[dict]:
 
 def _switched_off(conn) -> list[dict]:
     """The rules dp switched off, with why and when, and whether the person was told already."""
-    from dp.store.write import switched_off
+    from dp.store.origins import switched_off
 
     return [{"rule": entry["label"], "origin": entry["rule"].origin, "reason": entry["reason"], "at": entry["at"],
              "told": entry["told"]} for entry in (switched_off(conn) if conn is not None else [])]

@@ -46,7 +46,7 @@ def _hurting(db_path: Path) -> list[Finding]:
     from dp.desires.query import parse_since
     from dp.desires.stats import stats
     from dp.store import open_readonly
-    from dp.store.write import switched_off
+    from dp.store.origins import switched_off
 
     try:
         conn = open_readonly(db_path)

@@ -187,7 +187,7 @@ def contents(db_path) -> dict:
     from dp.rules import BASH_TOOL, TOOL_ALIAS
     from dp.store import read_rules
     from dp.store.read import read_store
-    from dp.store.write import read_shadow_rules
+    from dp.store.readers import read_shadow_rules
     from dp.widening import MENTION
 
     store = read_rules(db_path)

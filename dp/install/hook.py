@@ -226,7 +226,7 @@ def wanted_entries(command: str, filtered: bool, db_path: Path, agent=None) -> d
     (settings are per user, so the filters hold every trusted project's words), dp's own name
     (the hook asks the person about dp's commands that widen what it does, dp.widening) and,
     while project paving is on, its command words."""
-    from dp.store.write import read_shadow_rules
+    from dp.store.readers import read_shadow_rules
 
     agent = agent or agents.get()
     rules = read_rules(db_path) + trusted_project_rules(db_path) + read_shadow_rules(db_path)  # shadows record

@@ -81,10 +81,14 @@ def __getattr__(name):
         return getattr(read, name)
     # The write path (migrations, datetime, pathlib) loads only when asked
     # for, so that importing this package stays cheap for the hook.
-    if name in ("Store", "ImportReport", "SCHEMA_VERSION", "read_rules", "reading"):
+    if name in ("Store", "ImportReport", "SCHEMA_VERSION"):
         from dp.store import write
 
         return getattr(write, name)
+    if name in ("read_rules", "reading"):
+        from dp.store import readers
+
+        return getattr(readers, name)
     raise AttributeError(name)
 
 

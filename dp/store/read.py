@@ -9,6 +9,8 @@ from dp.rules import FIELDS
 from dp.store.connection import connect, readonly_uri, sqlite3  # the C module (dp.store.connection)
 from dp.store.location import DEFAULT_DB, db_location  # noqa: F401 (re-exported)
 
+TABLE = "aliases_v3"  # the rules (the Go tool's third version of the table, kept by name)
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: the hook imports this module
     from typing import Any

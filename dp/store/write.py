@@ -9,7 +9,6 @@ the CLI does not pay for importing a database library.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
 import sqlite3
@@ -18,19 +17,18 @@ from pathlib import Path
 
 from dp import UPGRADE_HINT, changes
 from dp.errors import DpError
-from dp.files import rehearsing, resolve
+from dp.files import rehearsing
 from dp.rules.model import FIELDS, KEY_FIELDS, RECIPE, TOOL_ALIAS, Rule, kind_label
+from dp.store.checks import check_location, read_only_message
 from dp.store.connection import connect_for_writes, transaction, write_refused
 from dp.store.location import RULES_STAMP, hook_gate
 from dp.store.migrations import enable_wal, load_migrations, migrate
-from dp.store.read import DEFAULT_DB, SUGGESTED, open_file_readonly, open_readonly, schema_version
+from dp.store.origins import ORIGINS, SWITCHED_OFF, has_table, rules_with_origin
+from dp.store.read import DEFAULT_DB, SUGGESTED, TABLE, open_file_readonly
 from dp.store.trust import bind as bind_trust
 
 WRITE_BUSY_TIMEOUT_MS = 15000
-TABLE = "aliases_v3"
 SHADOW = "shadow_rules"  # migration 0011: the same columns and key
-SWITCHED_OFF = "switched_off_rules"  # migration 0013: the same columns and key, and why dp switched it off
-ORIGINS = "rule_origins"  # migration 0013: a rule's origin by its key, whichever table holds it
 SCHEMA_VERSION = len(load_migrations())
 
 _COLUMNS = ", ".join(FIELDS)
@@ -95,7 +93,7 @@ class Store:
             bind_trust(conn)
         except sqlite3.Error as exc:
             if "readonly" in str(exc):
-                raise DpError(_read_only_message(path)) from None
+                raise DpError(read_only_message(path)) from None
             raise DpError(f"cannot open the alias store {path}: {exc} (check the path, or set --db / DP_DB)") from None
         return cls(conn, path)
 
@@ -130,11 +128,11 @@ class Store:
     @functools.cached_property
     def _origins(self) -> bool:
         """Whether the store has rule origins (0013): not an older store read as it is."""
-        return _has_table(self.conn, ORIGINS)
+        return has_table(self.conn, ORIGINS)
 
     def _rules(self, table: str, where: str = "", args=()) -> list[Rule]:
         """The rules of ``table`` (``WHERE where``) in the order they were set, each with its origin."""
-        return _rules_with_origin(self.conn, table, where, args, self._origins)
+        return rules_with_origin(self.conn, table, where, args, self._origins)
 
     def get_rule(self, key_rule: Rule) -> Rule | None:
         """The stored rule with the same key as ``key_rule``, if any."""
@@ -324,47 +322,6 @@ class Store:
                                   [(utc_now(), label) for label in labels])
 
 
-def _has_table(conn: sqlite3.Connection, name: str) -> bool:
-    return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (name,)).fetchone() is not None
-
-
-_JOINED = " AND ".join(f"o.{name} = r.{name}" for name in KEY_FIELDS)
-
-
-def _rules_with_origin(conn, table: str, where: str = "", args=(), origins: bool = True, more: str = "") -> list:
-    """Rows of ``table`` (``WHERE where``, in the order they were set) as rules with their origin, and the
-    columns ``more`` after them (a rule then is ``(rule, *more)``)."""
-    columns = ", ".join(f"r.{name}" for name in FIELDS)
-    joined = f"coalesce(o.origin, '') FROM {table} AS r LEFT JOIN {ORIGINS} AS o ON {_JOINED}" if origins \
-        else f"'' FROM {table} AS r"
-    rows = conn.execute(f"SELECT {columns}{', ' + more if more else ''}, {joined} {where} ORDER BY r.rowid", args)
-    found = []
-    for row in rows:
-        rule = Rule(*row[:len(FIELDS)])
-        rule.origin = row[-1]
-        found.append((rule, *row[len(FIELDS):-1]) if more else rule)
-    return found
-
-
-def made_rules(conn: sqlite3.Connection) -> list[Rule]:
-    """The acting rules dp made (origin ``suggest``), in the order they were set; none in a store from
-    before 0013."""
-    if not _has_table(conn, ORIGINS):
-        return []
-    return _rules_with_origin(conn, TABLE, "WHERE o.origin = ?", (SUGGESTED,))
-
-
-def switched_off(conn: sqlite3.Connection) -> list[dict]:
-    """The rules dp switched off, oldest first: ``{"rule", "label", "reason", "at", "told"}`` (none in a
-    store from before 0013)."""
-    if not _has_table(conn, SWITCHED_OFF):
-        return []
-    rows = _rules_with_origin(conn, SWITCHED_OFF, more="r.label, r.reason, r.switched_off_at, r.told_at")
-    rows.sort(key=lambda row: row[3])
-    return [{"rule": rule, "label": label, "reason": reason, "at": at, "told": bool(told)}
-            for rule, label, reason, at, told in rows]
-
-
 def _recompile_stale_programs(conn: sqlite3.Connection) -> None:
     """Compile again the recipe programs an older dp stored (another program version).
 
@@ -386,101 +343,6 @@ def _recompile_stale_programs(conn: sqlite3.Connection) -> None:
                 conn.execute("DELETE FROM recipe_programs WHERE template = ?", (template,))
             else:
                 conn.execute("UPDATE recipe_programs SET program = ? WHERE template = ?", (program, template))
-
-
-def read_rules(path, tool=None, command=None, kind=None) -> list[Rule]:
-    """``Store.list_rules`` for commands that only read (see ``reading``)."""
-    with reading(path) as store:
-        return store.list_rules(tool=tool, command=command, kind=kind) if store is not None else []
-
-
-def read_shadow_rules(path) -> list[Rule]:
-    """``Store.shadow_rules`` for commands that only read: what the hook's gate and the agents' filters must
-    start pave-check for, so that a shadow rule records what it would have done (none in an older store)."""
-    with reading(path) as store:
-        if store is None:
-            return []
-        try:
-            return store.shadow_rules()
-        except sqlite3.OperationalError:
-            return []
-
-
-@contextlib.contextmanager
-def reading(path):
-    """The store for a command that only reads (``dp aliases``, ``desires``, ``paths``, ``suggest``), or None.
-
-    One way for every such command: a missing store is an empty one (None; nothing is created), and a
-    store dp may not write — a read-only file or file system, one from a newer dp — is read as far as
-    it can be, never refused. Only an older schema in a store dp may write is opened for writing,
-    to be migrated first.
-    """
-    path = Path(path).expanduser()
-    check_location(path, create=path.absolute() == Path(DEFAULT_DB).expanduser().absolute(), write=False)
-    try:
-        conn = open_readonly(path)
-        version = schema_version(conn) if conn is not None else None
-    except sqlite3.Error as exc:
-        raise DpError(f"cannot read the alias store {path}: {exc} (check the path, or set --db / DP_DB)") from None
-    if conn is None:
-        yield None
-        return
-    if version < SCHEMA_VERSION and os.access(path, os.W_OK) and os.access(path.parent, os.W_OK):
-        conn.close()
-        with Store.open(path) as store:
-            yield store
-        return
-    try:
-        yield Store(conn, path)
-    except sqlite3.Error as exc:
-        hint = (
-            f"it was written by a newer dp (schema {version}, this dp knows {SCHEMA_VERSION}); upgrade dp ({UPGRADE_HINT})"
-            if version > SCHEMA_VERSION
-            else "check the path, or set --db / DP_DB"
-        )
-        raise DpError(f"cannot read the alias store {path}: {exc}; {hint}") from None
-    finally:
-        conn.close()
-
-
-def check_location(path: Path, create: bool, write: bool = True) -> None:
-    """A clear DpError for a store path that cannot work; creates ``~/.dp`` when ``create``."""
-    parent = path.parent
-    if not parent.exists():
-        if not create:
-            raise DpError(
-                f"the directory {parent} does not exist; create it (mkdir -p {parent}) "
-                "or fix --db / DP_DB (nothing was created)"
-            )
-        if write:
-            try:
-                parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise DpError(f"cannot create {parent} for the alias store: {exc.strerror or exc}") from None
-        return
-    if not parent.is_dir():
-        raise DpError(f"{parent} is not a directory; fix --db / DP_DB")
-    if os.path.lexists(path):
-        try:
-            resolve(path)  # a regular file, or a link to one
-        except DpError as exc:
-            raise DpError(f"the alias store {exc.message}; fix --db / DP_DB") from None
-    if write and not _writable(path):
-        raise DpError(_read_only_message(path))
-
-
-def _writable(path: Path) -> bool:
-    """SQLite needs to write the file and, for its journal, the directory."""
-    if path.exists() and not os.access(path, os.W_OK):
-        return False
-    return os.access(path.parent, os.W_OK)
-
-
-def _read_only_message(path: Path) -> str:
-    return (
-        f"the alias store {path} is read-only (file, directory or file system); "
-        "nothing was changed. Rules still apply; to change them make it writable or use --db"
-    )
 
 
 def _refuse_newer(conn: sqlite3.Connection, path: Path) -> None:
@@ -583,53 +445,3 @@ def rehearsed_copy(path: Path) -> sqlite3.Connection:
             raise DpError(f"cannot open the alias store {path}: {exc} (check the path, or set --db / DP_DB)") from None
         copies[key] = copy
     return copies[key]
-
-
-def rehearsed_changes() -> list[dict]:
-    """What the dry run did to each store it opened, table by table, against the file as it is.
-
-    ``{"path", "status", "rules": {"added", "removed"}, "events": {"added", "removed"},
-    "trust": {…}, "installs": {…}}``: rules as ``Rule``s, events as counts per tool, trust and
-    install records as paths. A store with no change is left out.
-    """
-    reports = []
-    rehearsal = rehearsing()
-    for key, copy in (rehearsal.stores if rehearsal is not None else {}).items():
-        path = Path(key)
-        original = open_file_readonly(path) if path.is_file() else None
-        try:
-            report = {name: _table_change(original, copy, *how) for name, how in _REPORTED.items()}
-        finally:
-            if original is not None:
-                original.close()
-        report = {name: change for name, change in report.items() if change["added"] or change["removed"]}
-        if report or original is None:
-            reports.append({"path": key, "status": "would change" if original is not None else "would be created",
-                            **report})
-    return reports
-
-
-# What a dry run reports of each table: (table, columns read, one row in words or as data).
-_REPORTED = {
-    "rules": (TABLE, _COLUMNS, lambda row: Rule.from_row(row)),
-    "events": ("desires", "id, tool_name, outcome", lambda row: f"{row[2]} of {row[1]}"),
-    "trust": ("project_trust", "root, path, sha256", lambda row: row[1] or row[0]),
-    "installs": ("installs", "path, kind, scope, created_file, details", lambda row: f"{row[1]} in {row[0]}"),
-}
-
-
-def _table_change(original, copy, table: str, columns: str, shown) -> dict:
-    """The rows of ``table`` the copy has and the original lacks (``added``) and the other way round."""
-    query = f"SELECT {columns} FROM {table}"
-    before = _rows(original, query) if original is not None else []
-    after = _rows(copy, query)
-    gone, new = set(before) - set(after), set(after) - set(before)
-    return {"added": [shown(row) for row in after if row in new],
-            "removed": [shown(row) for row in before if row in gone]}
-
-
-def _rows(conn, query: str) -> list[tuple]:
-    try:
-        return list(conn.execute(query))
-    except sqlite3.OperationalError:  # an older store without the table
-        return []

@@ -99,7 +99,7 @@ def _found(opts: Shared, team: bool, min_count: int | None) -> list[dict]:
     """The pending suggestions: from the team's aggregates, or from this store's captured failures (whose
     learned answers are brought up to date first); a rule in effect or in shadow is pending no more."""
     from dp.layers.view import in_effect
-    from dp.store.write import read_shadow_rules
+    from dp.store.readers import read_shadow_rules
 
     db = opts.store
     rules, _ = in_effect(db, str(opts.directory))
@@ -144,7 +144,7 @@ def _offer_promotions(db) -> None:
     from dp.desires.stats import clean_shadows
     from dp.rules.apply import label
     from dp.rules.build import alias_args
-    from dp.store.write import read_shadow_rules
+    from dp.store.readers import read_shadow_rules
 
     shadows = read_shadow_rules(db)
     if not shadows:
