@@ -153,24 +153,35 @@ def _scratch_store(conn, groups: list[dict]) -> dict:
                            if group["tool_name"] == BASH_TOOL else dict.fromkeys(json.loads(group["input_keys"]), ""))
         for copy in range(min(group["sessions"], 2) if then else 1):
             session = f"team-{number}-{copy}"
+            cwd = _repository_stand_in(group, copy)
             rows.append(_row(f"{session}:0", group["outcome"], group,
-                             shown if group["outcome"] == "failure" else None, group["error_hint"], session))
+                             shown if group["outcome"] == "failure" else None, group["error_hint"], session, cwd))
             for step, (command, subcommand, done_flags) in enumerate(then, start=1):
                 done = {**group, "tool_name": BASH_TOOL, "command": command, "subcommand": subcommand,
                         "flags": json.dumps(done_flags), "input_keys": "[]", "error_class": ""}
                 rows.append(_row(f"{session}:{step}", "success", done,
                                  json.dumps({"command": label(BASH_TOOL, command, subcommand, done_flags)}), None,
-                                 session))
+                                 session, cwd))
     table.add(conn, rows)
     return {row_id: groups[int(key.split("-")[1])]
             for row_id, key in conn.execute("SELECT id, event_key FROM desires WHERE outcome = 'failure'")}
 
 
-def _row(key: str, outcome: str, group: dict, tool_input, error, session: str) -> dict:
+def _repository_stand_in(group: dict, copy: int) -> str:
+    """A directory standing for one of the repositories the group was seen in (by its pseudonym), so that
+    learning, which binds an answer other than a plain rename to the repositories it was seen in
+    (``dp.learn.answer.repository``), reads the team's sessions as a person's: two in one repository
+    suffice there. A group whose sessions had no repository (no origin to name) stands in one place, as the
+    person's own sessions in one directory do. The path exists nowhere; only its name is compared."""
+    names = [name for name in group.get("repositories") or [] if isinstance(name, str) and name.isalnum()]
+    return f"/dp-team-repository/{names[copy % len(names)] if names else 'unnamed'}"
+
+
+def _row(key: str, outcome: str, group: dict, tool_input, error, session: str, cwd: str = "") -> dict:
     return {"source": "team", "event_key": key, "outcome": outcome, "tool_name": group["tool_name"],
             "tool_input": tool_input, "error": error, "command": group["command"], "subcommand": group["subcommand"],
             "flags": group["flags"], "input_keys": group["input_keys"], "error_class": group["error_class"],
-            "session_id": session, "cwd": "", "timestamp": group["last_seen"]}
+            "session_id": session, "cwd": cwd, "timestamp": group["last_seen"]}
 
 
 def team_stats(db_path, directory: str, since: str = "", agent: str = "") -> tuple[dict, str]:
