@@ -146,31 +146,6 @@ def refused_rewrite(event: Event, decision: Decision, note: str, why: str) -> st
     return f"{note}. {corrected_call(tool_input, decision.updated_input or {})}\n(dp did not run it for you: {why})"
 
 
-# -- promises: what dp can do in an agent -------------------------------------
-
-# The promises, in the order the per-agent table shows them, with the words it uses.
-PROMISES = (
-    ("rewrite", "rewrites a call before it runs"),
-    ("block", "blocks a call with a correction"),
-    ("session_context", "states the corrections at session start"),
-    ("after_context", "corrects after a call failed"),
-    ("capture", "records failed calls"),
-    ("tool_alias_block", "blocks a hallucinated tool name"),
-)
-
-
-class Promise:
-    """Whether dp keeps one of ``PROMISES`` in an agent; ``how`` when it does, ``why`` not when it does not."""
-
-    __slots__ = ("name", "kept", "note")
-
-    def __init__(self, name: str, kept: bool, note: str = ""):
-        self.name = name
-        self.kept = kept
-        self.note = note
-
-
-
 # -- the adapter --------------------------------------------------------------
 
 
@@ -382,19 +357,11 @@ class Agent:
         return spelled
 
     def promises(self) -> tuple:
-        """One ``Promise`` per entry of ``PROMISES``, in that order: the agent's ``promises.json`` beside its wire.
+        """One ``Promise`` per entry of ``PROMISES`` (``dp.agents.promises``): data for the docs' tables, ``dp init``
+        and ``dp doctor``, never the hook's path."""
+        from dp.agents.promises import promises_of
 
-        What dp keeps in an agent is data for the docs' tables, ``dp init`` and ``dp doctor``, never the hook's
-        path, so it is no method of the adapter: ``{VERSION}`` in a note is the wire module's ``VERSION`` (the
-        release its facts were observed in)."""
-        import json
-        import os
-        import sys
-
-        with open(os.path.join(os.path.dirname(__file__), self.name, "promises.json"), encoding="utf-8") as file:
-            rows = json.load(file)
-        version = str(getattr(sys.modules[type(self).__module__], "VERSION", ""))
-        return tuple(Promise(row["promise"], row["kept"], row["note"].replace("{VERSION}", version)) for row in rows)
+        return promises_of(self)
 
     def read_event(self, payload: dict) -> Event | None:
         """The agent's hook JSON as an Event; None for anything dp does not act on. An event that is no tool

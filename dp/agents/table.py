@@ -10,7 +10,7 @@ exactly what this module renders — so the docs cannot drift from the code.
 from __future__ import annotations
 
 from dp.agents import all_agents
-from dp.agents.base import PROMISES
+from dp.agents.promises import PROMISES
 
 
 def overview() -> str:

@@ -179,7 +179,7 @@ def _answers(agent, where: str, command, cwd: Path, scope: str) -> Finding | Non
     """Run the installed command once with a sample call in the agent's JSON, as the agent would
     (None for a program that is gone: the dangling check reports it, with its fix)."""
     from dp.agents.executable import hook_argv
-    from dp.install.hook import call
+    from dp.install.hookcall import call
 
     argv = hook_argv(command)
     if argv is not None and os.path.isabs(argv[0]) and not os.path.exists(argv[0]):

@@ -23,7 +23,8 @@ FAST_SECONDS = 0.2
 
 def check_latency(files: list[SettingsFile], db_path: Path, cwd: Path) -> Finding:
     """Time one call of the installed hook command (after one warm-up call)."""
-    from dp.install.hook import call, db_option, sample_payload
+    from dp.install.hook import db_option
+    from dp.install.hookcall import call, sample_payload
 
     try:
         own, missing = find_pave_check(), ""

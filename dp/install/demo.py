@@ -36,7 +36,7 @@ from pathlib import Path
 from dp.agents.base import BLOCK, CONTEXT, DENY, REWRITE
 from dp.agents.settings import command_words
 from dp.hook.events import UNKNOWN_TOOL_ERROR
-from dp.install.hook import call, sample_payload
+from dp.install.hookcall import call, sample_payload
 from dp.rules.model import BASH_PARAM, BASH_TOOL, COMMAND, Rule
 from dp.rules.programs import missing_programs
 

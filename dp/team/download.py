@@ -69,23 +69,32 @@ def accept(row: dict) -> dict | None:
     """``row`` with its times as dp's stamps when every field is what dp writes, else None."""
     try:
         first, last = _moment(row["first_seen"]), _moment(row["last_seen"])
-        ok = (row["outcome"] in ("failure", "success") and row["tool_name"] != ""
-              and all(word(row[key]) for key in ("tool_name", "command", "subcommand", "error_class"))
-              and word(row["error_hint"], HINT, lines=True)
-              and _words(_json(row["flags"])) and _words(_json(row["input_keys"]))
-              and _then(_json(row["then_shapes"]))
-              and _count(row["events"]) and row["events"] >= 1 and _count(row["sessions"])
-              and row["sessions"] <= row["events"]
-              and all(_pseudonyms(row[key]) for key in ("people", "machines", "repositories"))
-              and first is not None and last is not None and first <= last)
+        ok = _shape_ok(row) and _counts_ok(row)
     except (KeyError, TypeError, ValueError, RecursionError):
         return None
-    if not ok or first is None or last is None:  # ok holds both; said again for the type checker
+    if not ok or first is None or last is None or first > last:
         return None
-    return {**{key: row[key] for key in GROUP_COLUMNS}
-, "people": list(row["people"] or []),
+    return {**{key: row[key] for key in GROUP_COLUMNS}, "people": list(row["people"] or []),
             "machines": list(row["machines"] or []), "repositories": list(row["repositories"] or []),
             "first_seen": _stamp(first), "last_seen": _stamp(last)}
+
+
+def _shape_ok(row: dict) -> bool:
+    """The row's shape is what dp writes: an outcome, bounded words without control characters, shapes'
+    JSON of words."""
+    return (row["outcome"] in ("failure", "success") and row["tool_name"] != ""
+            and all(word(row[key]) for key in ("tool_name", "command", "subcommand", "error_class"))
+            and word(row["error_hint"], HINT, lines=True)
+            and _words(_json(row["flags"])) and _words(_json(row["input_keys"]))
+            and _then(_json(row["then_shapes"])))
+
+
+def _counts_ok(row: dict) -> bool:
+    """Its counts are counts (sessions no more than events) and its people, machines and repositories
+    pseudonyms."""
+    return (_count(row["events"]) and row["events"] >= 1 and _count(row["sessions"])
+            and row["sessions"] <= row["events"]
+            and all(_pseudonyms(row[key]) for key in ("people", "machines", "repositories")))
 
 
 def word(value, longest: int = WORD, lines: bool = False) -> bool:
