@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -252,20 +253,17 @@ def test_every_rule_trust_and_paving_change_rewrites_the_front_doors_words(run, 
 def test_a_rule_change_whose_sync_did_not_run_leaves_the_words_stale(run, db_path, tmp_path):
     """The store's own write marks the rules changed; the snapshot then reads as stale (the mod sends
     every call to dp) until the next sync writes it again."""
-    import sqlite3
-
-    from dp.rules.model import BASH_PARAM, BASH_TOOL, COMMAND, Rule
-    from dp.store import Store
-
     project = tmp_path / "project"
     project.mkdir()
     assert run("alias", "--cmd", "oldtool", "--replace", "newtool", cwd=project).returncode == 0
     assert _recorded_fresh(_front_door(db_path))
-    try:
-        with Store.open(db_path) as store:  # a writer that does not sync (as a crash between the two would)
-            store.set_rule(Rule("cat", "bat", tool=BASH_TOOL, param=BASH_PARAM, command="cat", match_kind=COMMAND))
-    except sqlite3.Error as exc:  # pragma: no cover - the store is dp's own, in a temporary HOME
-        pytest.fail(str(exc))
+    # A writer that does not sync (as a crash between the two would): a Python of its own, where no CLI
+    # follows the store's announcement (dp.changes), whatever this test process imported before.
+    writer = ("import sys; from dp.rules.model import BASH_PARAM, BASH_TOOL, COMMAND, Rule; from dp.store import Store\n"
+              "with Store.open(sys.argv[1]) as store:\n"
+              "    store.set_rule(Rule('cat', 'bat', tool=BASH_TOOL, param=BASH_PARAM, command='cat', match_kind=COMMAND))")
+    proc = subprocess.run([sys.executable, "-c", writer, str(db_path)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
     assert not _recorded_fresh(_front_door(db_path))
     assert run("alias", "--cmd", "ls", "--replace", "eza", cwd=project).returncode == 0
     door = _front_door(db_path)

@@ -164,7 +164,7 @@ def clone_for(teammate: RealClient, origin) -> None:
     clone(teammate, origin)
     for step in (["marketplace", "add", "./.claude/dp-plugin", "--scope", "local"],
                  ["install", "dp@dp-project", "--scope", "local"]):
-        proc = subprocess.run([str(teammate.claude), "plugin", *step], capture_output=True, text=True,
+        proc = subprocess.run([str(teammate.binary), "plugin", *step], capture_output=True, text=True,
                               cwd=teammate.project, env=teammate.env, timeout=120)
         assert proc.returncode == 0, proc.stdout + proc.stderr
 
@@ -217,11 +217,11 @@ def test_claude_plugin_validate_passes_and_claude_plugin_test_runs_the_mods_test
     plugin = (client.home / ".dp" / "claude-plugin" if scope == "user" else client.project / ".claude" / "dp-plugin")
 
     for target in (plugin, plugin / "dp"):  # the marketplace, then the plugin
-        checked = subprocess.run([str(client.claude), "plugin", "validate", str(target)], capture_output=True,
+        checked = subprocess.run([str(client.binary), "plugin", "validate", str(target)], capture_output=True,
                                  text=True, env=client.env, timeout=120)
         assert checked.returncode == 0, checked.stdout + checked.stderr
         assert "Validation passed" in checked.stdout and "error TS" not in checked.stdout
-    tested = subprocess.run([str(client.claude), "plugin", "test", str(plugin / "dp")], capture_output=True,
+    tested = subprocess.run([str(client.binary), "plugin", "test", str(plugin / "dp")], capture_output=True,
                             text=True, env=client.env, timeout=300)
     output = tested.stdout + tested.stderr
     assert tested.returncode == 0, output

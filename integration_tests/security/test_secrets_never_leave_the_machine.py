@@ -118,10 +118,11 @@ def dp(env: dict, *args: str) -> subprocess.CompletedProcess:
 
 
 def planned_upload(env: dict) -> tuple[list[dict], str]:
-    """(the rows ``dp team sync --dry-run --json`` would upload, its text output) for the store in ``env``."""
+    """(the event rows ``dp team sync --dry-run --json`` would upload, its text output — every row, the
+    actions' too, so a secret in any of them shows) for the store in ``env``."""
     dp(env, "team", "connect", UNREACHABLE)
-    rows = json.loads(dp(env, "team", "sync", "--dry-run", "--json").stdout)[UNREACHABLE]
-    return rows, dp(env, "team", "sync", "--dry-run").stdout
+    plan = json.loads(dp(env, "team", "sync", "--dry-run", "--json").stdout)[UNREACHABLE]
+    return plan["events"], json.dumps(plan["actions"]) + dp(env, "team", "sync", "--dry-run").stdout
 
 
 def capture_process(env: dict, payload) -> None:
