@@ -12,6 +12,7 @@ body it sent, so a test checks what the model was really shown.
 from __future__ import annotations
 
 import json
+import shlex
 import socket
 import subprocess
 import sys
@@ -20,7 +21,7 @@ from pathlib import Path
 
 from agent_home import user_environment
 
-from dp.agents.claude.fake_api import FakeAnthropic, block_text
+from dp.agents.claude.fake_api import FakeAnthropic, bash, block_text
 
 BIN = Path(sys.executable).parent
 QUIET = {
@@ -164,6 +165,29 @@ class RealClient:
         return json.loads(self.settings.read_text())
 
     # -- the agent's side --------------------------------------------------------
+
+    def captured(self, calls, limit: float = 90) -> dict:
+        """A last Bash call that returns once dp-capture has stored a row for each of ``calls``.
+
+        Claude Code runs dp-capture after a success asynchronously and ends those
+        hooks when ``-p`` exits (2.1.330: an async PostToolUse hook still running
+        at exit never finishes), so a session whose last call succeeded can lose
+        that call's row. Ending the script with this call makes the session wait
+        for the rows themselves, whatever the machine's load; ``limit`` only
+        bounds a capture that never comes (the call then fails, and says so).
+        """
+        ids = [call["id"] for call in calls]
+        code = (f"import sqlite3, sys, time\nend = time.monotonic() + {limit}\nids = {ids!r}\n"
+                "def stored(conn):\n"
+                "    return all(conn.execute(\"SELECT 1 FROM desires WHERE event_key LIKE ?\", (f'%:{i}%',)).fetchone()"
+                " for i in ids)\n"
+                "while True:\n"
+                f"    conn = sqlite3.connect({str(self.store)!r}, timeout=30)\n"
+                "    done = stored(conn)\n    conn.close()\n"
+                "    if done: break\n"
+                "    if time.monotonic() > end: sys.exit('dp-capture stored no row for some of ' + repr(ids))\n"
+                "    time.sleep(0.1)\n")
+        return bash(f"{sys.executable} -c {shlex.quote(code)}", description="wait for dp-capture's rows")
 
     def run(self, turns, *args, prompt: str = "Do the task.", allow=("Bash",), timeout: float = 120,
             cwd: Path | None = None) -> Session:

@@ -5,22 +5,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
 
 from dp.agents.claude.fake_api import bash, tool_use
 
 
-def _rows(client, wanted: int, timeout: float = 15.0) -> list[dict]:
-    """The captured rows, once at least ``wanted`` are there (the hooks run asynchronously)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        conn = sqlite3.connect(client.store)
-        conn.row_factory = sqlite3.Row
-        rows = [dict(row) for row in conn.execute("SELECT * FROM desires ORDER BY id")]
-        conn.close()
-        if len(rows) >= wanted or time.monotonic() > deadline:
-            return rows
-        time.sleep(0.2)
+def _rows(client) -> list[dict]:
+    """The captured rows (the session ended with ``client.captured``: every row it waited for is there)."""
+    conn = sqlite3.connect(client.store)
+    conn.row_factory = sqlite3.Row
+    rows = [dict(row) for row in conn.execute("SELECT * FROM desires ORDER BY id")]
+    conn.close()
+    return rows
 
 
 def test_capture_hooks_record_a_failing_bash_call_and_a_success_shape(client):
@@ -28,11 +23,10 @@ def test_capture_hooks_record_a_failing_bash_call_and_a_success_shape(client):
     client.program("python3", 'echo "tests passed"')
     failing = bash("pyton manage.py test --token ghp_abcdefghijklmnopqrstuvwxyz012345")
     working = bash("python3 manage.py test -v")
-    # A last call gives the asynchronous hooks of the earlier ones time to finish before -p exits.
-    session = client.run([[failing], [working], [bash("sleep 1")]])
+    session = client.run([[failing], [working], [client.captured([failing, working])]])
     assert session.result["is_error"] is False
     assert session.tool_result(failing["id"])["is_error"] is True
-    rows = _rows(client, 3)
+    rows = _rows(client)
     [failure] = [row for row in rows if row["outcome"] == "failure"]
     assert failure["source"] == "hook" and failure["tool_name"] == "Bash"
     assert json.loads(failure["tool_input"]) == {"command": "pyton manage.py test --token [redacted]"}
@@ -48,9 +42,10 @@ def test_capture_hooks_record_a_failing_bash_call_and_a_success_shape(client):
 def test_a_hallucinated_tool_reaches_dp_only_through_the_transcript(client):
     client.init()
     hallucinated = tool_use("read_file", {"path": "README.md"})
-    session = client.run([[hallucinated], [bash("sleep 1")]])
+    after = bash("true")
+    session = client.run([[hallucinated], [after], [client.captured([after])]])
     assert "No such tool available: read_file" in session.tool_result(hallucinated["id"])["text"]
-    assert not [row for row in _rows(client, 1, timeout=3) if row["tool_name"] == "read_file"]  # no hook fired
+    assert not [row for row in _rows(client) if row["tool_name"] == "read_file"]  # no hook fired
     report = json.loads(client.dp("ingest", "--claude-transcripts", "--json").stdout)["claude_transcripts"]
     assert report["failures"] == 1
     [item] = json.loads(client.dp("suggest", "--json").stdout)

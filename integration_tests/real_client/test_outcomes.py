@@ -38,7 +38,7 @@ def test_dp_stats_counts_each_rules_actions_and_outcomes_in_a_real_session(clien
 
     calls = [bash("grep -rn TODO src"), bash("cat README.md"), bash("cat src/main.py"), bash("gradle -q build"),
              bash("./gradlew -q build")]
-    session = client.run([[call] for call in calls])
+    session = client.run([[call] for call in [*calls, client.captured(calls)]])
     assert [session.tool_result(call["id"])["is_error"] for call in calls] == [False, True, True, True, False]
 
     report = json.loads(client.dp("stats", "--json").stdout)
@@ -63,7 +63,7 @@ def test_a_rule_dp_suggest_made_that_hurts_is_switched_off_after_a_real_session(
         pytest.skip(story.missing(client))
     python = story.setup(client)
     calls = [bash(command) for command in story.commands(python)]
-    session = client.run([[call] for call in calls])
+    session = client.run([[call] for call in [*calls, client.captured(calls)]])
     assert [session.tool_result(call["id"])["is_error"] for call in calls] == story.FAILED
     story.check(client)
     after = client.run([[bash("python scripts/hello.py")]])  # switched off: the call runs as typed
