@@ -4,20 +4,9 @@ the one the test's harness names."""
 from __future__ import annotations
 
 import pytest
-from real_client_users import (  # noqa: F401 (fixtures: pytest finds them in this module)
-    claude_binary,
-    client,
-    codex,
-    codex_binary,
-    copilot,
-    copilot_binary,
-    gemini,
-    gemini_binary,
-    opencode,
-    opencode_binary,
-    qwen,
-    qwen_binary,
-)
+from real_client_users import FIXTURES
+
+globals().update(FIXTURES)  # pytest finds fixtures among a conftest's names
 
 
 @pytest.fixture

@@ -4,28 +4,29 @@ A promise several agents make (a corrupt store fails open, a rewrite never widen
 run …) is one test function in this folder, parametrised over the ``Harness`` of every agent making
 it. A harness is small: the user fixture of the agent's suite (real_client_users.py), its scripted
 shell call, how to run one session, and how to read what the model was shown for one call — the
-agent's own words for these, taken from its suite's support module. What differs in what an agent
-shows (the text its policy answers a refused call with …) is data here, next to the agent.
+agent's own words for these, taken from its suite's support module. Each agent's harness lives in its
+own suite, ``contract.py`` (``HARNESS``), next to the agent, and is found by the registry's names:
+adding an agent adds no line here.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from real_client_opencode.opencode_support import bash as opencode_bash
+from dp.agents import names
 
-from dp.agents.claude.fake_api import bash as claude_bash
-from dp.agents.claude.fake_api import shell as copilot_shell
-from dp.agents.codex.fake_api import function_call as codex_call
-from dp.agents.codex.fake_api import shell as codex_shell
-from dp.agents.gemini.fake_api import shell as gemini_shell
-from dp.live.openai_compat import shell as qwen_shell
-from dp.live.openai_compat import tool_call
 
-# Gemini CLI's own line in a call's result when a BeforeTool hook changed the call.
-GEMINI_MODIFIED = "Tool input parameters were modified by a hook before execution."
+@dataclass(frozen=True)
+class Suite:
+    """How an agent's user is made (real_client_users.py): the user class, the pinned binary (installed once
+    per machine, a loud skip where npm cannot give it), and the binary fixture's name when it is not the
+    harness's fixture (``<program>_binary``)."""
+
+    user_class: type
+    binary: Callable[[], Path]
+    program: str = ""
 
 
 @dataclass(frozen=True)
@@ -98,75 +99,10 @@ class Harness:
         return user.run(turns, *self.run_args, *args, **options)
 
 
-def _claude_text(session, call):
+def tool_result_text(session, call):
+    """A call's result as Claude Code's and Copilot CLI's sessions keep it (by the call's id)."""
     return session.tool_result(call["id"])["text"]
 
-
-def _copilot_history(session, call):
-    """The call as Copilot keeps it in the model's history: the arguments it ran (it replaces them)."""
-    [ran] = [block for message in session.messages if message["role"] == "assistant"
-             for block in message["content"] if block.get("id") == call["id"]]
-    return ran["input"]
-
-
-_gemini_calls = itertools.count(1)
-
-
-def _gemini_shell(command: str, description: str = "") -> dict:
-    """Gemini's scripted shell call, told apart by its description (its conversation keeps no call ids)."""
-    return gemini_shell(command, description or f"dp test command {next(_gemini_calls)}")
-
-
-def _gemini_result(session, call):
-    """Gemini's conversation keeps no call ids: a session's only result of the call's tool, or the one at
-    the place of the first call the model's history holds with the same arguments."""
-    name = call["functionCall"]["name"]
-    results = session.results(name)
-    if len(results) == 1:
-        return results[0]
-    made = [part["functionCall"]["args"] for turn in session.conversation.contents if turn.get("role") == "model"
-            for part in turn.get("parts") or [] if isinstance(part, dict) and
-            part.get("functionCall", {}).get("name") == name]
-    return results[made.index(call["functionCall"]["args"])]
-
-
-CLAUDE = Harness("claude", "client", claude_bash, _claude_text, lambda s, c: s.shown(c["id"]), acted=("dp", "→"),
-                output_first=True, untouched=lambda s, c: not s.result["is_error"] and s.tool_result(c["id"]) == {
-                    "text": _claude_text(s, c), "is_error": False, "context": ""})
-COPILOT = Harness("copilot", "copilot", copilot_shell, _claude_text, lambda s, c: s.shown(c["id"]),
-                  init=("--agent", "copilot"), acted=("dp", "Denied"), output_first=True, history=_copilot_history,
-                  everything=lambda s: s.all_text,
-                  answer_mark='exit code 127>\n\nTool "bash" succeeded. Additional guidance from postToolUse hooks:\ndp: ')
-CODEX = Harness("codex", "codex", codex_shell, lambda s, c: s.output(c), lambda s, c: s.shown(c),
-                acted=("dp:", "Command blocked"), hook_log="hook: PreToolUse Completed",
-                exit_shown="Process exited with code {}", captured_exactly=True, captured_error="Exit code {}\n",
-                refusing=("--approve-for-me",), refusal="Command blocked by PreToolUse hook: ",
-                refusal_why="Codex would approve a rewritten command without asking",
-                everything=lambda s: s.conversation.all_text, answer_after_result=True,
-                tool_call=codex_call, opening=lambda s: s.opening, read_tool="Read",
-                made_up_answer="unsupported call: read_file",  # Codex answers it before any hook
-                shell_tool="Bash", blocked="Command blocked by PreToolUse hook: {message} Command: {command}",
-                run_args=("-s", "workspace-write"))
-QWEN = Harness("qwen", "qwen", qwen_shell, lambda s, c: s.output(c), lambda s, c: s.conversation.shown(c["id"]),
-               history=lambda s, c: s.conversation.call(c["id"])["arguments"], rewrites=False,
-               acted=("dp",), exit_shown="Exit Code: {}", captured_exactly=True, refusing=(),
-               refusal_why="Qwen Code runs no rewritten call from a hook",
-               everything=lambda s: s.conversation.all_text, answer_mark="Exit Code: 127",
-               shell_tool="run_shell_command", blocked="{message}")
-GEMINI = Harness("gemini", "gemini", _gemini_shell, _gemini_result, _gemini_result,
-                 acted=("dp:", GEMINI_MODIFIED, "Tool execution blocked"), output_prefix="Output: ",
-                 rewritten=GEMINI_MODIFIED, exit_shown="Exit Code: {}", everything=lambda s: s.conversation.text,
-                 answer_mark="<hook_context>{answer}</hook_context>",
-                 permit=lambda name: (("--allowed-tools", f"run_shell_command({name})"), {"approval": "default"}),
-                 refused="Tool execution denied by policy.")
-OPENCODE = Harness("opencode", "opencode", opencode_bash, lambda s, c: s.result(c), lambda s, c: s.result(c),
-                   history=lambda s, c: s.call(c)["arguments"],
-                   permit=lambda name: ((), {"permission": {"bash": {"*": "deny", f"{name} *": "allow"}}}),
-                   refused="The user has specified a rule which prevents you from using this specific tool call.",
-                   output_first=True, everything=lambda s: s.conversation.all_text, answer_mark="\n\n{answer}",
-                   answer_last=True, tool_call=tool_call, opening=lambda s: s.system, read_tool="read",
-                   made_up_answer="read_file is not a valid tool. Use read instead.", shell_tool="bash",
-                   blocked="{message}")
 
 def oldtool_rule(user, *init_args) -> None:
     """dp installed and one rule, ``oldtool`` → ``newtool``: both programs on PATH, each leaving a file
@@ -177,7 +113,11 @@ def oldtool_rule(user, *init_args) -> None:
     user.program("oldtool", 'echo "{name} ran:" "$@"; touch "$PWD/oldtool-ran"')
 
 
-ALL = (CLAUDE, COPILOT, CODEX, QWEN, GEMINI, OPENCODE)
+def _all() -> tuple:
+    """Every served agent's harness, in the registry's order: its suite's ``contract.HARNESS``."""
+    from real_client_users import suite
+
+    return tuple(suite(name).HARNESS for name in names())
 
 
 def agents(*names: str, where: Callable[[Harness], bool] = lambda harness: True) -> list:
@@ -185,5 +125,5 @@ def agents(*names: str, where: Callable[[Harness], bool] = lambda harness: True)
     parameters with their ids."""
     import pytest
 
-    chosen = [harness for harness in ALL if (not names or harness.agent in names) and where(harness)]
+    chosen = [harness for harness in _all() if (not names or harness.agent in names) and where(harness)]
     return [pytest.param(harness, id=harness.agent) for harness in chosen]
