@@ -30,6 +30,30 @@ CHART_JS = "chart.umd.min.js"
 CHART_JS_VERSION = "4.6.1"
 CHART_JS_SHA256 = "87364cc2b2a76a6684929e7d6b80b18a897794db38400caff1fcf1791c6925d2"
 _MARKER = re.compile(r"@@([A-Z_]+)@@")
+# The charts, in the page's order: id (report.js draws into ``chart-<id>``), title, how it is read (markup
+# of dp's own; the timeline's depends on the scope, so report.js writes it into ``how-timeline``), tall.
+CHARTS = (
+    ("timeline", "Desire paths over time", "", True),
+    ("paths", "The most worn paths, and whether a rule covers each",
+     "Failures per path in the period (the shapes of <code>dp paths</code>). Green: a rule in\n"
+     "        effect here corrects it; orange: nothing does yet (<code>dp suggest</code> proposes one).", True),
+    ("rules", "Each rule's effect",
+     "Per rule (the figures of <code>dp stats</code>): the calls it acted on that succeeded, failed\n"
+     "        or were not captured, and how many the agent undid by running the original program next. A rule\n"
+     "        marked \u26a0 hurts: its calls fail or are undone more than they succeed.", False),
+    ("watched", "Answers followed",
+     "Per learned answer told after a failure (and per shadow rule, which changes nothing): whether\n"
+     "        the agent's next Bash call ran the program it led to, and whether that call worked.", False),
+)
+_FIGURE = """  <figure class="chart" id="chart-{id}" data-state="pending">
+    <figcaption>
+      <h2>{title}</h2>
+      <p class="how"{how_id}>{how}</p>
+    </figcaption>
+    <div class="canvas{tall}"><canvas></canvas></div>
+    <p class="empty"></p>
+  </figure>
+"""
 # What would end a script element or start a comment inside one (the HTML parser's "script data" states).
 _UNSAFE_IN_SCRIPT = re.compile(r"</script|<!--|<script", re.IGNORECASE)
 
@@ -40,10 +64,17 @@ def render(model: dict) -> str:
     parts = {
         "CSP": f"default-src 'none'; script-src {_hash(chart)} {_hash(script)}; style-src {_hash(style)}",
         "TITLE": "dp report: the team" if model["scope"] == "team" else "dp report",
-        "STYLE": style, "DATA": embed(model), "CHART_JS": chart, "SCRIPT": script,
+        "STYLE": style, "DATA": embed(model), "CHART_JS": chart, "SCRIPT": script, "FIGURES": _figures(),
     }
     # One pass: a marker inside an inserted part (the data, the library) is never replaced in turn.
     return _MARKER.sub(lambda found: parts[found.group(1)], _asset("report.html"))
+
+
+def _figures() -> str:
+    """The charts' frames (``CHARTS``), one figure each: one shape, written once."""
+    return "\n".join(_FIGURE.format(id=name, title=title, how=how, tall=" tall" if tall else "",
+                                     how_id=' id="how-timeline"' if not how else "")
+                      for name, title, how, tall in CHARTS)
 
 
 def embed(value) -> str:
