@@ -186,13 +186,16 @@ def _print_report(report: dict, hook_lines: list[str], agent=None, label: str = 
         typer.echo("")
         typer.echo("Next:")
         first = "dp alias read_file Read" if shown["rewrite"].get("missing") else "dp alias --cmd grep --replace rg"
-        typer.echo(f"  {first:<40}  add your own rules (see dp alias --help)")
-        if agent is None or agent.name == DEFAULT:
-            typer.echo("  dp pave --agents-md --output AGENTS.md    tell the agent about them up front")
-        else:
-            typer.echo(f"  dp pave --agents-md --agent {agent.name} --output {agent.instructions_file}"
-                       "    tell the agent about them up front")
-        typer.echo("  dp doctor                                 check the whole setup")
+        # Your own rules go into an instructions file only when asked (--include-personal): the file may be
+        # committed, and without the flag it would get the project's rules alone, not the ones just added.
+        instructions = "--output AGENTS.md" if agent is None or agent.name == DEFAULT else \
+            f"--agent {agent.name} --output {agent.instructions_file}"
+        steps = [(first, "add your own rules (see dp alias --help)"),
+                 (f"dp pave --agents-md {instructions} --include-personal", "tell the agent about them up front"),
+                 ("dp doctor", "check the whole setup")]
+        width = max(len(command) for command, _ in steps)
+        for command, why in steps:
+            typer.echo(f"  {command:<{width}}    {why}")
 
 
 def _client(report: dict) -> str:
