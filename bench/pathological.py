@@ -74,9 +74,9 @@ def _with_extra(payload: dict, keys: dict) -> dict:
 def payloads(agent, cwd: str) -> dict[str, tuple[bytes, str]]:
     """name → (``agent``'s before-tool payload, the expected command) for every worst case."""
     shell = agent.agent_tool("Bash")
-    built = {name: (agent.sample_payload(shell, {"command": command}, cwd), expected(name, command))
+    built = {name: (agent.hooks().sample_payload(shell, {"command": command}, cwd), expected(name, command))
              for name, command in COMMANDS.items()}
-    built["many JSON keys"] = (many_keys(agent.sample_payload(shell, {"command": SMALL}, cwd)),
+    built["many JSON keys"] = (many_keys(agent.hooks().sample_payload(shell, {"command": SMALL}, cwd)),
                                expected("many JSON keys", SMALL))
     out = {}
     for name, (payload, answer) in built.items():

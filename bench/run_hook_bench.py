@@ -150,7 +150,7 @@ def payload(agent, call: tuple, places: dict) -> bytes:
     """``call`` as ``agent`` sends it, in its own tool names, with the benchmark's directories in place."""
     tool, tool_input, cwd = call
     cwd = str(places.get(cwd, cwd))
-    return json.dumps(agent.sample_payload(agent.agent_tool(tool), tool_input, cwd)).encode()
+    return json.dumps(agent.hooks().sample_payload(agent.agent_tool(tool), tool_input, cwd)).encode()
 
 
 def pnpm_project(directory: Path) -> Path:
@@ -263,7 +263,7 @@ def _children_cpu() -> float:
 
 def wrong_answer(agent, expected: str, status: int, stdout: bytes, stderr: bytes) -> str | None:
     """Why the hook's answer is not the ``expected`` kind, in ``agent``'s contract; None when it is."""
-    decision = agent.read_answer(status, stdout.decode(), stderr.decode())
+    decision = agent.hooks().read_answer(status, stdout.decode(), stderr.decode())
     kinds = {NONE: (NOTHING,), BLOCKS: (BLOCK, DENY), REWRITES: (REWRITE, DENY)}[expected]
     if decision.kind not in kinds or (expected == REWRITES and decision.kind == DENY and "dp:" not in decision.text):
         return f"answered {decision.kind} (exit {status}), expected {expected}: {(stdout or stderr)[:200]!r}"

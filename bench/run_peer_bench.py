@@ -156,7 +156,7 @@ def agent_payload(name: str, tool: str, tool_input: dict, cwd: Path) -> bytes:
     from dp.agents import get
 
     agent = get(name)
-    return json.dumps(agent.sample_payload(agent.agent_tool(tool), tool_input, str(cwd))).encode()
+    return json.dumps(agent.hooks().sample_payload(agent.agent_tool(tool), tool_input, str(cwd))).encode()
 
 
 def answered(install: str, stdout: bytes) -> bool:
@@ -165,7 +165,7 @@ def answered(install: str, stdout: bytes) -> bool:
     from dp.agents import get
     from dp.agents.base import NOTHING
 
-    return get(install.split("-")[0]).read_answer(0, stdout.decode(), "").kind != NOTHING
+    return get(install.split("-")[0]).hooks().read_answer(0, stdout.decode(), "").kind != NOTHING
 
 
 def measure(runs: int) -> dict:

@@ -36,7 +36,7 @@ BD_RULE = ["--cmd", "bd", "--flag", "wisp", "ephemeral"]
 def hook(env: dict, tool: str, tool_input: dict, cwd, agent: str = "claude") -> tuple[int, str, str]:
     """The real pave-check on ``agent``'s payload for one call: (exit status, stdout, stderr)."""
     adapter = get(agent)
-    payload = adapter.sample_payload(adapter.agent_tool(tool), tool_input, str(cwd))
+    payload = adapter.hooks().sample_payload(adapter.agent_tool(tool), tool_input, str(cwd))
     proc = subprocess.run([str(BIN / "pave-check"), "--agent", agent], input=json.dumps(payload),
                           capture_output=True, text=True, env=env, cwd=str(cwd), timeout=60)
     return proc.returncode, proc.stdout, proc.stderr
@@ -194,7 +194,7 @@ agent, cwd, calls = json.load(sys.stdin)
 adapter = get(agent)
 answers = []
 for tool, tool_input in calls:
-    payload = adapter.sample_payload(adapter.agent_tool(tool), tool_input, cwd)
+    payload = adapter.hooks().sample_payload(adapter.agent_tool(tool), tool_input, cwd)
     answers.append(list(run(parse_options(["--agent", agent]), json.dumps(payload).encode())))
 json.dump(answers, sys.stdout)
 """

@@ -56,7 +56,7 @@ def test_a_pathological_input_gets_the_right_answer_or_none_in_time(env, inputs,
     if not proc.stdout:
         assert proc.stderr == b""
         return
-    decision = get(agent).read_answer(proc.returncode, proc.stdout.decode(), proc.stderr.decode())
+    decision = get(agent).hooks().read_answer(proc.returncode, proc.stdout.decode(), proc.stderr.decode())
     if decision.kind == REWRITE:
         command = decision.updated_input.get("command")
         assert command == expected, (command or "")[:300]

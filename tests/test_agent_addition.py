@@ -76,15 +76,34 @@ def test_the_command_line_offers_the_new_agent(copy, tmp_path):
 def test_the_hook_answers_for_the_new_agent(copy, tmp_path):
     """pave-check --agent zed reads the payload and answers as the agent it was copied from does."""
     agent = get(template())
-    payload = json.dumps(agent.sample_payload("Bash" if "Bash" not in agent.tool_names.values() else
-                                              next(k for k, v in agent.tool_names.items() if v == "Bash"),
-                                              {"command": "ls"}, tmp_path))
+    shell = next((own for own, canonical in agent.tool_names.items() if canonical == "Bash"), "Bash")
+    payload = json.dumps(agent.hooks().sample_payload(shell, {"command": "ls"}, tmp_path))
     answers = []
     for name in (template(), NAME):
         proc = run(copy, "import sys; from dp.hook import main; sys.argv[0] = 'pave-check'; main()",
                    "--agent", name, "--verbose", stdin=payload, home=tmp_path / "home")
         answers.append((proc.returncode, proc.stdout, proc.stderr.replace(name, "AGENT")))
     assert answers[0] == answers[1] and "unknown agent" not in answers[1][2]
+
+
+def _written(home: Path) -> dict:
+    """Every file below ``home`` but dp's own store and caches: path relative to ``home`` → content."""
+    return {str(path.relative_to(home)): path.read_text(encoding="utf-8") for path in sorted(home.rglob("*"))
+            if path.is_file() and path.relative_to(home).parts[0] not in (".dp", ".cache", ".local")}
+
+
+def test_the_new_agent_installs_its_hooks_as_its_template_does(copy, tmp_path):
+    """Its "hooks" role (copied with the folder) writes the template's entries in the new agent's own files:
+    ``dp pave --hook --agent zed`` installs, and ``dp pave --unhook`` takes them out again."""
+    written = {}
+    for name in (template(), NAME):
+        home = tmp_path / name / "home"
+        dp(copy, home.parent, "pave", "--hook", "--agent", name)
+        written[name] = _written(home)
+        dp(copy, home.parent, "pave", "--unhook", "--agent", name)
+        assert not any("pave-check" in text for text in _written(home).values()), name
+    assert written[NAME] and written[NAME] == {path.replace(template(), NAME): text.replace(template(), NAME)
+                                               for path, text in written[template()].items()}
 
 
 # -- no test keeps its own list of the agents ------------------------------------------------------------------------

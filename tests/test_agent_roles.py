@@ -14,7 +14,8 @@ import pytest
 
 from dp.agents import get, names, with_role
 from dp.agents.base import Agent
-from dp.agents.roles import CATALOGUE, Adapter
+from dp.agents.hookbase import Hooks
+from dp.agents.roles import CATALOGUE, INSTANCES, Adapter
 
 AGENTS = Path(__file__).resolve().parents[1] / "dp" / "agents"
 ROLE_FILES = [(name, path.stem) for name in names() for path in sorted((AGENTS / name).glob("*.py"))
@@ -44,11 +45,26 @@ def _fits(own: inspect.Signature, wanted: inspect.Signature) -> bool:
             and all(extra.default is not optional for extra in mine[len(theirs):]))
 
 
-def test_every_folder_plays_the_wire_role():
+def test_every_folder_plays_the_wire_and_hooks_roles():
     for name in names():
         agent = get(name)
         assert agent.has_role("wire") and isinstance(agent, Agent) and agent.name == name
         assert agent.role("wire").ADAPTER is type(agent)
+        assert agent.has_role("hooks") and agent.hooks() is agent.role("hooks").HOOKS
+        assert isinstance(agent.hooks(), Hooks) and agent.hooks().agent is agent
+
+
+@pytest.mark.parametrize("agent", names())
+def test_each_agent_writes_its_own_hook_entries(agent):
+    """``hook_entries`` is the one member ``dp.agents.hookbase.Hooks`` has no default for: every agent's own."""
+    hooks = type(get(agent).hooks())
+    assert hooks.hook_entries is not Hooks.hook_entries, (agent, "hook_entries left to hookbase")
+
+
+def test_the_adapter_keeps_only_the_hook_path():
+    """The install side lives in the "hooks" role, never on ``Agent``, whose module the hook imports."""
+    for member in _members(CATALOGUE["hooks"]):
+        assert not hasattr(Agent, member), member
 
 
 @pytest.mark.parametrize("agent", names())
@@ -69,11 +85,12 @@ def test_each_adapter_implements_what_the_catalogue_says(agent):
 def test_each_role_file_implements_its_protocol(agent, role):
     """Runtime-checkable (every member there) and structural (every function with the protocol's parameters)."""
     module = get(agent).role(role)
+    subject = getattr(module, INSTANCES[role]) if role in INSTANCES else module
     protocol = CATALOGUE[role]
-    assert isinstance(module, protocol), f"dp/agents/{agent}/{role}.py lacks a member of roles.{protocol.__name__}"
+    assert isinstance(subject, protocol), f"dp/agents/{agent}/{role}.py lacks a member of roles.{protocol.__name__}"
     for member, signature in _members(protocol).items():
         if signature is not None:
-            assert _fits(inspect.signature(getattr(module, member)), signature), (agent, role, member)
+            assert _fits(inspect.signature(getattr(subject, member)), signature), (agent, role, member)
 
 
 def test_the_registry_finds_exactly_the_role_files():

@@ -1,8 +1,9 @@
 """An agent's answer read back in dp's terms: the inverse of ``Agent.answer`` for a before-tool event.
 
 ``dp init``'s demonstration and ``dp doctor`` run the installed hook on the agent's own sample payload
-(``Agent.sample_payload``) and read what it printed through the adapter's ``read_answer``, so they prove
-the very command the agent starts. Not on the hook's path: adapters import this inside ``read_answer``.
+(its "hooks" role's ``sample_payload``) and read what it printed through that role's ``read_answer``, so
+they prove the very command the agent starts. Not on the hook's path: ``dp.agents.hookbase`` and the
+agents' ``hooks.py`` import this inside ``read_answer``.
 """
 
 

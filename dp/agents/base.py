@@ -18,10 +18,11 @@ translates exactly that and nothing else:
   the contract cannot promise that, it turns a rewrite into a refusal
   carrying the corrected call (the agent re-issues it, and its own approval
   applies to what really runs);
-* the install side names the agent's config files per scope and the hook
-  entries dp keeps there; ``dp.install.hook`` writes them with the one
-  lossless settings writer (``dp.agents.settings``), backups and install
-  records, whatever the agent;
+* the install side (the agent's "hooks" role, ``dp/agents/<agent>/hooks.py``
+  on ``dp.agents.hookbase``, never imported by the hook) names the agent's
+  config files per scope and the hook entries dp keeps there;
+  ``dp.install.hook`` writes them with the one lossless settings writer
+  (``dp.agents.settings``), backups and install records, whatever the agent;
 * ``promises`` says which of dp's promises the agent's contract lets dp keep,
   each "no" with its reason: ``dp doctor`` and the per-agent table in the
   docs are generated from it.
@@ -156,9 +157,11 @@ class Agent:
 
     * ``name`` — the ``--agent`` value (``claude``, ``gemini`` …);
     * ``display`` — how people call it (``Claude Code``);
-    * ``version_command`` — argv that prints the installed client's version;
+    * ``version_command`` — argv that prints the installed client's version
+      (``NAME --version`` unless set);
     * ``capture_source`` — the ``source`` of rows its capture hook stores
-      (dp paths / suggest group by the call, whatever the source);
+      (the agent's name unless set; dp paths / suggest group by the call,
+      whatever the source);
     * ``tool_names`` — the agent's tool name → dp's canonical one, for the
       tools whose names differ (Claude Code's names are dp's own);
     * ``tool_args`` — per tool of the agent, its argument name → dp's canonical
@@ -168,9 +171,7 @@ class Agent:
     * ``pre_tool_hook`` — the agent's name for the event before a tool runs;
     * ``scopes`` — the config scopes ``dp pave --hook --scope`` accepts;
     * ``instructions_file`` — the file the agent reads instructions from
-      (where ``dp pave --agents-md`` output can go);
-    * ``install_notes`` — lines the install commands add about the entries
-      (how the agent treats them; none by default).
+      (where ``dp pave --agents-md`` output can go).
     """
 
     name = ""
@@ -178,8 +179,6 @@ class Agent:
     # ``dp ingest`` option reading the agent's session files (its "sessions" role), its report key, the
     # word for one file and the option's help: ("--codex-sessions", "codex_sessions", "session", "Read …").
     session_option: tuple = ()
-    version_command: tuple = ()
-    capture_source = ""
     pre_tool_hook = ""
     # The agent's hook event names → dp's kinds, and the event a payload naming none is (``read_event``).
     events: dict = {}
@@ -193,7 +192,6 @@ class Agent:
     instructions_file = "AGENTS.md"
     # The --permission values dp can honour in the agent's contract without widening beyond the user's choice.
     permissions: tuple = ("none", "ask", "allow")
-    install_notes: tuple = ()
 
     # What the agent writes in a tool result when it rejected a tool name it does not know: an after-batch
     # event whose call carries one of these is corrected with the tool-name alias (dp.hook.events).
@@ -215,6 +213,18 @@ class Agent:
     # in its binary: a dp command only the person runs is asked about there, and refused elsewhere, with the
     # command to type in their own terminal (``answer``, for the decision ``ASK``).
     asks_person = False
+
+    @property
+    def version_command(self) -> tuple:
+        """``NAME --version``: how every agent's client so far says its version (an agent whose does not
+        sets the attribute)."""
+        return (self.name, "--version")
+
+    @property
+    def capture_source(self) -> str:
+        """The agent's name: the ``source`` of the rows dp-capture stores for it (Claude Code's, from
+        before there were other agents, is ``hook``)."""
+        return self.name
 
     @property
     def docs_page(self) -> str:
@@ -255,6 +265,12 @@ class Agent:
         if role not in CATALOGUE:
             raise ValueError(f"{role!r} is no role of dp/agents/roles.py")
         return __import__(f"dp.agents.{self.name}.{role}", fromlist=["_"]) if self.has_role(role) else None
+
+    def hooks(self):
+        """The agent's install side: ``HOOKS`` of its "hooks" role (``dp/agents/<agent>/hooks.py``, on
+        ``dp.agents.hookbase.Hooks``), its config files, hook entries, sample payload and answers read back.
+        Imported only when asked for: ``dp init``, ``dp pave --hook`` and ``dp doctor`` ask, the hook never."""
+        return self.role("hooks").HOOKS
 
     @property
     def plugin(self) -> bool:
@@ -382,49 +398,4 @@ class Agent:
         than the original call had is answered as a refusal carrying the
         corrected call instead.
         """
-        raise NotImplementedError
-
-    # -- install side (not on the hook path) --
-
-    def sample_payload(self, tool: str, tool_input: dict, cwd) -> dict:
-        """A before-tool payload as the agent sends it, for the tool the agent calls ``tool``.
-
-        ``dp init``'s demonstration and ``dp doctor`` run the installed hook
-        with it, so they prove the very command the agent will start.
-        """
-        raise NotImplementedError
-
-    def read_answer(self, status: int, stdout: str, stderr: str) -> Decision:
-        """What an answer in the agent's contract says: the inverse of ``answer`` for a before-tool event."""
-        raise NotImplementedError
-
-    def config_path(self, scope: str, home=None, project_dir=None):
-        """The settings file dp's hook entries go into for ``scope`` (a ``pathlib.Path``)."""
-        raise NotImplementedError
-
-    def filter_support(self) -> dict:
-        """Whether dp can install entries that start the hook only for the calls rules name.
-
-        ``{"filtered": bool, "version": str | None, "reason": str}``; agents
-        whose matchers select tools, not commands, have no such filters.
-        """
-        return {"filtered": False, "version": None, "reason": f"{self.display} hooks select tools, not commands"}
-
-    def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
-        """Event → hook groups running ``hook_command`` (pave-check) that dp wants in the agent's settings.
-
-        In ``dp.agents.settings.sync_entries`` form. ``rules`` (the store's)
-        and ``extra_words`` (paving's command words) matter to agents whose
-        hooks can be filtered (``filtered``, from ``filter_support``). An
-        event absent from the result is left as it is in the file.
-        """
-        raise NotImplementedError
-
-    def hook_starts(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> str | None:
-        """Which calls start pave-check under ``hook_entries``' entries, in words; None when the
-        agent's adapter does not say."""
-        return None
-
-    def capture_entries(self, capture_command: str) -> dict:
-        """Event → hook groups running ``capture_command`` (dp-capture) after tool calls."""
         raise NotImplementedError

@@ -21,8 +21,8 @@ class Adapter(Protocol):
     """What ``wire.ADAPTER``, a ``dp.agents.base.Agent`` subclass, implements itself (``Agent`` gives the rest:
     spelling tools and rules in the agent's words, finding its roles, the defaults). The hook's path calls
     ``read_event`` (which reads a session's start itself and asks ``tool_event`` for a tool call; an agent
-    whose payloads name no hook event overrides ``read_event`` instead) and ``answer``; the rest is the
-    install side, called by ``dp init``, ``dp pave --hook`` and ``dp doctor``."""
+    whose payloads name no hook event overrides ``read_event`` instead) and ``answer``; the install side is
+    the agent's "hooks" role (``Hooks``), which the hook's path never imports."""
 
     def tool_event(self, kind: str, hook: str, payload: dict) -> Any:
         """The ``Event`` of the tool call in the agent's ``payload`` of dp's ``kind``; None without a tool."""
@@ -30,37 +30,59 @@ class Adapter(Protocol):
     def answer(self, event: Any, decision: Any) -> tuple:
         """(exit status, stdout, stderr) for dp's ``Decision`` in the agent's contract, never widening."""
 
+
+@runtime_checkable
+class Wire(Protocol):
+    """``wire.py`` (every agent): the agent's hook wire format, imported on each of its hook calls
+    (stdlib only): ``ADAPTER``, the ``dp.agents.base.Agent`` subclass reading its payloads, answering in its
+    contract and naming its tools (``Adapter``); which of dp's promises it keeps is data, its folder's
+    ``promises.json`` (``Agent.promises``)."""
+
+    ADAPTER: type
+
+
+@runtime_checkable
+class Hooks(Protocol):
+    """``hooks.py`` (every agent): the install side of the agent's hooks, its ``HOOKS`` (``INSTANCES``), an
+    instance of a ``dp.agents.hookbase.Hooks`` subclass, which gives Claude Code's shapes as defaults; reached
+    through ``Agent.hooks()``. Apart from ``wire.py`` because the hook's path never needs it: ``dp init``,
+    ``dp pave --hook``, ``dp uninstall`` and ``dp doctor`` write, prove and check the entries with it, the
+    same for every agent, through the one lossless settings writer (``dp.agents.settings``)."""
+
+    install_notes: tuple  # lines the install commands add about the entries (how the agent treats them)
+
     def sample_payload(self, tool: str, tool_input: dict, cwd: Any) -> dict:
-        """A before-tool payload as the agent sends it (``dp init``'s demonstration, ``dp doctor``)."""
+        """A before-tool payload as the agent sends it: ``dp init``'s demonstration and ``dp doctor`` run the
+        installed hook with it, so they prove the very command the agent starts."""
 
     def read_answer(self, status: int, stdout: str, stderr: str) -> Any:
-        """The ``Decision`` an answer in the agent's contract says: the inverse of ``answer``."""
+        """The ``Decision`` an answer in the agent's contract says: the inverse of ``Agent.answer``, so a proof
+        of the installed hook reads what the agent would do."""
 
     def config_path(self, scope: str, home: Any = None, project_dir: Any = None) -> Path:
-        """The settings file (or plugin file) dp's entries go into for ``scope``."""
+        """The settings file (or plugin file) dp's entries go into for ``scope``: where install writes, and
+        uninstall and doctor look."""
+
+    def filter_support(self) -> dict:
+        """Whether entries can start the hook only for the calls rules name (``filtered``, ``version``,
+        ``reason``): Claude Code's ``if`` filters; agents whose matchers select tools have none."""
 
     def hook_entries(self, hook_command: str, rules: Any, extra_words: Any = (), filtered: bool = False) -> dict:
-        """Event → hook groups running pave-check that dp wants in the agent's settings."""
+        """Event → hook groups running pave-check that dp wants in the agent's settings (an event absent from
+        the result is left as it is)."""
+
+    def hook_starts(self, hook_command: str, rules: Any, extra_words: Any = (), filtered: bool = False) -> Any:
+        """Which calls start pave-check under those entries, in words (``dp doctor``); None when unsaid."""
 
     def capture_entries(self, capture_command: str) -> dict:
         """Event → hook groups running dp-capture after tool calls."""
 
 
 @runtime_checkable
-class Wire(Protocol):
-    """``wire.py`` (every agent): the agent's hook wire format, imported on each of its hook calls
-    (stdlib only): ``ADAPTER``, the ``dp.agents.base.Agent`` subclass reading its payloads, answering in its
-    contract, naming its tools, settings files and hook entries (``Adapter``); which of dp's promises it keeps is
-    data, its folder's ``promises.json`` (``Agent.promises``)."""
-
-    ADAPTER: type
-
-
-@runtime_checkable
 class Install(Protocol):
     """``install.py``: an agent whose extension point is a file dp puts in place, code the agent runs
     (OpenCode's plugins), not hook entries in its settings; ``dp.install.agent_plugin`` records the install
-    for ``dp uninstall`` and ``dp doctor``. ``path`` is ``Agent.config_path(scope)``."""
+    for ``dp uninstall`` and ``dp doctor``. ``path`` is ``Agent.hooks().config_path(scope)``."""
 
     def install(self, path: Path, scope: str, pave_command: str, capture_command: str | None) -> dict:
         """Put the file in place (the report: ``status``, ``created``: the directories made)."""
@@ -194,9 +216,14 @@ class McpConfig(Protocol):
 # helpers) are part of ``dp/agents/`` itself, which every package may ask (``tests/test_package_layers.py``).
 UPPER = ("doctor", "sessions", "sync", "plugin", "live")
 
+# The roles whose module provides its Protocol through one instance (of a base class in ``dp/agents/`` that
+# gives the defaults every agent shares) rather than as module functions: role → the instance's name.
+INSTANCES = {"hooks": "HOOKS"}
+
 # Role name (its module's name in an agent's folder) → its Protocol.
 CATALOGUE = {
     "wire": Wire,
+    "hooks": Hooks,
     "install": Install,
     "doctor": Doctor,
     "live": Live,

@@ -34,7 +34,7 @@ def installed_files(cwd: Path, db_path: Path) -> list[tuple[Agent, str, Path, di
     from dp.install.hook import recorded_agent
     from dp.store import installs
 
-    places = [(agent, scope, agent.config_path(scope, project_dir=cwd))
+    places = [(agent, scope, agent.hooks().config_path(scope, project_dir=cwd))
               for agent in all_agents() if agent.name != DEFAULT and not agent.plugin for scope in agent.scopes]
     for entry in installs.read(db_path, installs.HOOK):
         try:
@@ -129,7 +129,7 @@ def installed_plugins(cwd: Path, db_path: Path) -> list[tuple[Agent, str, Path, 
         found.append((agent, entry.scope, Path(entry.path), entry.details.get("command", "")))
     for agent in all_agents():
         for scope in agent.scopes if agent.plugin else ():
-            path = agent.config_path(scope, project_dir=cwd)
+            path = agent.hooks().config_path(scope, project_dir=cwd)
             if os.path.realpath(path) not in seen and path.exists():
                 seen.add(os.path.realpath(path))
                 found.append((agent, scope, path, ""))
@@ -190,7 +190,7 @@ def _answers(agent, where: str, command, cwd: Path, scope: str) -> Finding | Non
     if "--agent" not in argv or argv[argv.index("--agent") + 1:argv.index("--agent") + 2] != [agent.name]:
         return Finding(CHECK, ERROR, f"{where}: {command} reads Claude Code's JSON, not {agent.display}'s",
                        _fix(agent, scope))
-    payload = agent.sample_payload(agent.agent_tool("Bash"), {"command": "git status"}, cwd)
+    payload = agent.hooks().sample_payload(agent.agent_tool("Bash"), {"command": "git status"}, cwd)
     result = call(argv, payload, cwd)
     if result.error or result.returncode != 0:
         problem = result.error or f"exit {result.returncode}: {result.stderr.strip()[-200:]}"

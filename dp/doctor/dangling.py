@@ -27,7 +27,7 @@ def places(db_path: Path, cwd: Path) -> list[tuple[str, Path]]:
     from dp.agents import all_agents
     from dp.store import installs
 
-    found = [(scope, agent.config_path(scope, project_dir=cwd))
+    found = [(scope, agent.hooks().config_path(scope, project_dir=cwd))
              for agent in all_agents() if not agent.plugin for scope in agent.scopes]
     found += [(entry.scope or "custom", Path(entry.path)) for entry in installs.read(db_path, installs.HOOK)]
     unique, seen = [], set()

@@ -1,7 +1,7 @@
 """Installing an agent's plugin file: for agents whose extension point is code dp ships, not hook entries.
 
-The adapter names the file per scope (``config_path``), and the agent's "install" role (``Agent.plugin``)
-writes and removes it (``install`` / ``uninstall``, ``dp/agents/roles.py``); here is
+The agent's "hooks" role names the file per scope (``config_path``), and its "install" role
+(``Agent.plugin``) writes and removes it (``install`` / ``uninstall``, ``dp/agents/roles.py``); here is
 what is the same for every such agent: the commands the plugin runs (the
 real installed pave-check and dp-capture, as the settings hooks get them),
 the install record ``dp uninstall`` and ``dp doctor`` read, and the report.

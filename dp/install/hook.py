@@ -51,7 +51,7 @@ def target(scope: str | None, explicit: Path | None, agent=None) -> tuple[str, P
     if explicit is not None:
         return "custom", Path(explicit).expanduser().absolute()
     scope = scope or "user"
-    return scope, agent.config_path(scope)
+    return scope, agent.hooks().config_path(scope)
 
 
 def _for(agent) -> str:
@@ -145,7 +145,7 @@ def install(path: Path, command: str, scope: str, db_path: Path, support: dict |
     file with its own agent's entries.
     """
     agent = agent or agents.get()
-    support = support or agent.filter_support()
+    support = support or agent.hooks().filter_support()
     installs.require_recordable(path)
     existed = path.exists()
     created = [str(directory) for directory in missing_directories(path)]
@@ -179,7 +179,7 @@ def planned(path: Path, command: str, db_path: Path, capture_command: str | None
     agent = agent or agents.get()
     original = read_bytes(path)
     settings = parse_settings(original, path)
-    _synced(settings, path, command, agent.filter_support()["filtered"], db_path, capture_command, agent)
+    _synced(settings, path, command, agent.hooks().filter_support()["filtered"], db_path, capture_command, agent)
     return original, dump_settings(settings, original)
 
 
@@ -187,7 +187,7 @@ def _synced(settings: dict, path: Path, command: str, filtered: bool, db_path: P
             agent) -> tuple:
     """dp's entries (and the capture entries, when given) synced into ``settings``:
     (wanted, status, capture entries, capture status)."""
-    capture_wanted = agent.capture_entries(capture_command) if capture_command else None
+    capture_wanted = agent.hooks().capture_entries(capture_command) if capture_command else None
     try:
         wanted = wanted_entries(command, filtered, db_path, agent)
         status = sync_entries(settings, wanted)
@@ -228,7 +228,7 @@ def wanted_entries(command: str, filtered: bool, db_path: Path, agent=None) -> d
 
     agent = agent or agents.get()
     rules = read_rules(db_path) + trusted_project_rules(db_path) + read_shadow_rules(db_path)  # shadows record
-    return agent.hook_entries(command, rules, hook_words(db_path), filtered)
+    return agent.hooks().hook_entries(command, rules, hook_words(db_path), filtered)
 
 
 def hook_words(db_path: Path) -> frozenset:
@@ -245,7 +245,7 @@ def hook_starts(command: str, filtered: bool, db_path: Path, agent=None) -> str 
     the agent does not say): init and doctor say this, read from the same rules and words."""
     agent = agent or agents.get()
     rules = read_rules(db_path) + trusted_project_rules(db_path)
-    return agent.hook_starts(command, rules, hook_words(db_path), filtered)
+    return agent.hooks().hook_starts(command, rules, hook_words(db_path), filtered)
 
 
 def trusted_project_rules(db_path: Path) -> list:

@@ -16,7 +16,7 @@ from dp.hook import HOOK_TIMEOUT_SECONDS
 
 def sample_payload(tool_name: str, tool_input: dict, cwd: Path, agent=None) -> dict:
     """A before-tool payload shaped like the ones ``agent`` (Claude Code when None) sends."""
-    return (agent or agents.get()).sample_payload(tool_name, tool_input, cwd)
+    return (agent or agents.get()).hooks().sample_payload(tool_name, tool_input, cwd)
 
 
 class HookCall:
@@ -40,7 +40,7 @@ class HookCall:
 
     def decision(self, agent=None):
         """What the answer says, read by ``agent``'s adapter (Claude Code when None)."""
-        return (agent or agents.get()).read_answer(self.returncode or 0, self.stdout, self.stderr)
+        return (agent or agents.get()).hooks().read_answer(self.returncode or 0, self.stdout, self.stderr)
 
 
 def call(command: str | list[str], payload: dict, cwd: Path, timeout: float = HOOK_TIMEOUT_SECONDS,

@@ -36,11 +36,11 @@ def plan(db_path: Path, cwd: Path) -> list[installs.Install]:
     recorded = installs.read(db_path)
     seen = {(entry.path, entry.kind) for entry in recorded}
     found = []
-    places = [(scope, agent.config_path(scope, project_dir=cwd))
+    places = [(scope, agent.hooks().config_path(scope, project_dir=cwd))
               for agent in all_agents() if not agent.plugin for scope in agent.scopes]
     for agent in all_agents():
         for scope in agent.scopes if agent.plugin else ():  # a plugin file of dp's without a record
-            path = agent.config_path(scope, project_dir=cwd)
+            path = agent.hooks().config_path(scope, project_dir=cwd)
             key = (installs.key_path(path), installs.AGENT_PLUGIN)
             if key not in seen and agent.role("install").state(path) in ("current", "outdated"):
                 found.append(installs.Install(key[0], installs.AGENT_PLUGIN, scope, details={"agent": agent.name}))

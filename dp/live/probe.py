@@ -91,7 +91,7 @@ class Probe:
     def not_installed(self) -> str | None:
         """Why the check cannot run with the user's dp install, or None: by default, dp's hook entries
         must be in the agent's user settings (they are copied into the scratch HOME)."""
-        path = self.agent.config_path("user")
+        path = self.agent.hooks().config_path("user")
         self.entries = user_entries(path)
         if self.agent.pre_tool_hook not in self.entries:
             return f"no dp hook entries in {path}; install them with: dp pave --hook --agent {self.agent.name}"

@@ -103,11 +103,11 @@ def person(tmp_path, markers) -> Person:
 def ask_answer(agent_name: str, command: str, cwd: Path, env: dict) -> dict:
     """pave-check --agent NAME for one Bash call of ``command``: what the adapter read back from it."""
     agent = get(agent_name)
-    payload = agent.sample_payload(agent.agent_tool("Bash"), {"command": command}, str(cwd))
+    payload = agent.hooks().sample_payload(agent.agent_tool("Bash"), {"command": command}, str(cwd))
     proc = subprocess.run([str(BIN / "pave-check"), "--agent", agent_name], input=json.dumps(payload), cwd=cwd,
                           env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
-    decision = agent.read_answer(proc.returncode, proc.stdout, proc.stderr)
+    decision = agent.hooks().read_answer(proc.returncode, proc.stdout, proc.stderr)
     return {"kind": decision.kind, "text": decision.text, "stdout": proc.stdout}
 
 
@@ -445,7 +445,7 @@ def test_in_each_agents_real_binary_the_models_widening_commands_reach_the_perso
     (user.project / ".dp" / "rules.toml").write_text(COLLECTION)  # a committed rule that waits for trust
     user.init() if isinstance(user, AgentUser) else user.init("--agent", agent)
     user.dp("paving", "off")
-    project_file = get(agent).config_path("project", project_dir=user.project)
+    project_file = get(agent).hooks().config_path("project", project_dir=user.project)
     before = _dp_state(user.home, user.store, project_file)
     commands = ["dp trust", "dp alias --cmd git --replace x", "dp paving on", f"dp init --agent {agent} --scope project",
                 "d=d; ${d}p trust"]  # a spelling the hook cannot read: the command's own guard

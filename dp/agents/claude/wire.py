@@ -9,8 +9,7 @@ plus ``additionalContext`` and, only when the user chose ``--permission``, a
 only where the original would have run, so a rewrite never widens).
 
 What Claude Code's settings, filters and client look like lives in
-``dp/agents/claude/``; the install methods here only point there, imported lazily
-so the hook never loads them.
+``dp/agents/claude/``: its install side is ``hooks.py``, which the hook never loads.
 """
 
 import json
@@ -36,7 +35,6 @@ class ClaudeCode(Agent):
     child_markers = (("CLAUDECODE", "1"),)  # 2.1.330 sets it for every Bash call (and AI_AGENT=claude-code_…)
     asks_person = True
     docs_page = "claude-code.md"  # the first agent's page predates docs/agents/
-    version_command = ("claude", "--version")
     # What dp-capture has always stored for Claude Code's hook events (dp ingest stores "transcript").
     capture_source = "hook"
     pre_tool_hook = PRE_TOOL_USE
@@ -97,52 +95,6 @@ class ClaudeCode(Agent):
         else:
             output = None
         return 0, json.dumps({"hookSpecificOutput": output}) + "\n" if output else "", ""
-
-    # -- install side --
-
-    def sample_payload(self, tool: str, tool_input: dict, cwd) -> dict:
-        return {
-            "session_id": "dp-sample",
-            "transcript_path": "",
-            "cwd": str(cwd),
-            "permission_mode": "default",
-            "hook_event_name": PRE_TOOL_USE,
-            "tool_name": tool,
-            "tool_input": tool_input,
-            "tool_use_id": "toolu_dp_sample",
-        }
-
-    def read_answer(self, status: int, stdout: str, stderr: str):
-        from dp.agents.answers import hook_specific_answer
-
-        return hook_specific_answer(status, stdout, stderr)
-
-    def config_path(self, scope: str, home=None, project_dir=None):
-        from dp.agents.settings import settings_path
-
-        return settings_path(scope, home, project_dir)
-
-    def filter_support(self) -> dict:
-        from dp.agents.claude.client import filter_support
-
-        return filter_support()
-
-    def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
-        from dp.agents.claude import filters
-
-        return filters.wanted(hook_command, rules, filtered, extra_words)
-
-    def hook_starts(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> str:
-        from dp.agents.claude import filters
-
-        rules = list(rules)
-        why = filters.bash_filter(rules, extra_words)[1] if filtered else ""
-        return filters.starts(filters.wanted(hook_command, rules, filtered, extra_words), why)
-
-    def capture_entries(self, capture_command: str) -> dict:
-        from dp.agents.settings import capture_entries
-
-        return capture_entries(capture_command)
 
 
 ADAPTER = ClaudeCode

@@ -37,7 +37,6 @@ reads those from the session files.
 """
 
 import json
-import os
 
 from dp.agents import base
 from dp.agents.base import Agent, Event, tool_call_event
@@ -47,9 +46,6 @@ POST_TOOL_USE = "PostToolUse"
 EVENTS = {PRE_TOOL_USE: base.PRE_TOOL, "SessionStart": base.SESSION_START, POST_TOOL_USE: base.POST_TOOL}
 # The one permission mode in which nothing is asked (approval policy ``never``).
 UNASKED = "bypassPermissions"
-HOOK_TIMEOUT_SECONDS = 5
-CAPTURE_TIMEOUT_SECONDS = 30  # Codex waits for it: async hooks do not run in `codex exec` 0.169.0
-ALL_TOOLS = "*"
 
 
 class CodexCli(Agent):
@@ -58,8 +54,6 @@ class CodexCli(Agent):
     env_prefixes = ("CODEX", "OPENAI")
     # 0.169.0 sets these for every command it runs (with CODEX_SESSION_ID, CODEX_CI=1 in `codex exec`).
     child_markers = (("CODEX_THREAD_ID", None), ("CODEX_TOOL_CALL_ID", None))
-    version_command = ("codex", "--version")
-    capture_source = "codex"
     pre_tool_hook = PRE_TOOL_USE
     events = EVENTS
     # What its hooks see: the shell tool as Bash (the model calls it exec_command; an unknown name
@@ -70,9 +64,6 @@ class CodexCli(Agent):
     tool_commands: dict = {}
     session_option = ("--codex-sessions", "codex_sessions", "session",
                       "Read Codex CLI session files (DIR, default ~/.codex/sessions).")
-    install_notes = ("Codex runs these hooks once you trust them (open `codex`, then /hooks; dp doctor shows their "
-                     "trust); a rewrite runs where Codex would run the command unasked, elsewhere it is refused "
-                     "with the corrected command",)
 
     def tool_event(self, kind: str, hook: str, payload: dict) -> Event | None:
         event = tool_call_event(kind, hook, payload)
@@ -108,43 +99,6 @@ class CodexCli(Agent):
         if decision.permission == "allow":  # the user's explicit choice: approve rewritten calls
             return True
         return decision.permission == "none" and event.approval == UNASKED
-
-    # -- install side --
-
-    def sample_payload(self, tool: str, tool_input: dict, cwd) -> dict:
-        """As Codex CLI 0.169.0 sends it from ``codex exec`` (approval ``never``: ``bypassPermissions``)."""
-        return {"session_id": "dp-sample", "turn_id": "dp-sample-turn", "transcript_path": None, "cwd": str(cwd),
-                "hook_event_name": PRE_TOOL_USE, "model": "dp-sample", "permission_mode": UNASKED,
-                "tool_name": tool, "tool_input": tool_input, "tool_use_id": "call_dp_sample"}
-
-    def read_answer(self, status: int, stdout: str, stderr: str):
-        """Codex's answers are Claude Code's JSON (``allow`` beside a rewrite changes nothing in the reading)."""
-        from dp.agents.answers import hook_specific_answer
-
-        return hook_specific_answer(status, stdout, stderr)
-
-    def config_path(self, scope: str, home=None, project_dir=None):
-        from pathlib import Path
-
-        from dp.errors import DpError, did_you_mean
-
-        if scope == "user":
-            codex_home = os.environ.get("CODEX_HOME") if home is None else None
-            return (Path(codex_home).expanduser() if codex_home else (home or Path.home()) / ".codex") / "hooks.json"
-        if scope == "project":
-            return (project_dir or Path.cwd()) / ".codex" / "hooks.json"
-        raise DpError(f"unknown scope {scope!r} for {self.display}{did_you_mean(scope, self.scopes)}: "
-                      f"use one of {', '.join(self.scopes)}")
-
-    def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
-        """Fixed entries, whatever the rules: Codex's trust is a hash of them (see the module docstring)."""
-        handler = {"type": "command", "command": hook_command, "timeout": HOOK_TIMEOUT_SECONDS}
-        return {PRE_TOOL_USE: [{"matcher": ALL_TOOLS, "hooks": [dict(handler)]}],
-                "SessionStart": [{"hooks": [dict(handler)]}]}
-
-    def capture_entries(self, capture_command: str) -> dict:
-        handler = {"type": "command", "command": capture_command, "timeout": CAPTURE_TIMEOUT_SECONDS}
-        return {POST_TOOL_USE: [{"matcher": ALL_TOOLS, "hooks": [handler]}]}
 
 
 def _outcome(payload: dict, tool: str) -> tuple[str, str | None]:

@@ -35,7 +35,7 @@ def check(db_path: Path, cwd: Path, rules) -> list[Finding]:
     agent = get("copilot")
     findings, captured, installed = [], False, False
     for scope in agent.scopes:
-        found, hooks, capture = _check_scope(agent, scope, agent.config_path(scope, project_dir=cwd), cwd)
+        found, hooks, capture = _check_scope(agent, scope, agent.hooks().config_path(scope, project_dir=cwd), cwd)
         findings += found
         installed, captured = installed or bool(hooks), captured or bool(capture)
     if installed and not captured:  # user hooks load everywhere: capture in either scope is enough
@@ -76,7 +76,7 @@ def _missing_events(path: Path, hooks, fix: str) -> list[Finding]:
 
 
 def _check_command(path: Path, event: str, command, fix: str) -> list[Finding]:
-    from dp.agents.copilot.wire import FAIL_OPEN
+    from dp.agents.copilot.hooks import FAIL_OPEN
     from dp.agents.settings import command_words
 
     words = command_words(command)

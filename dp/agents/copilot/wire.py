@@ -69,12 +69,10 @@ import os
 import re
 
 from dp.agents import base
-from dp.agents.base import Agent, Decision, Event
+from dp.agents.base import Agent, Event
 
 PRE_TOOL_USE = "preToolUse"
 SESSION_START_HOOK = "sessionStart"
-CAPTURE_EVENTS = ("postToolUseFailure", "postToolUse")
-HOOK_FILE = "dp.json"
 # Copilot's tool names → dp's (Claude Code's), as Copilot's own Claude-style payloads map them (1.0.102;
 # the model is offered bash, view, create, edit, grep, glob, task and the ones below).
 TOOL_NAMES = {
@@ -99,8 +97,6 @@ TOOL_ARGS = {
     "grep": {"paths": "path"},
     "glob": {"paths": "path"},
 }
-# Appended to every command dp writes: a hook that fails to start must not deny the call.
-FAIL_OPEN = " || true"
 # The last line of a shell result: "<shellId: 3 completed with exit code 2>".
 _EXIT_LINE = re.compile(r"<shellId: [^>]*? exit code (-?\d+)>\s*$")
 # What makes a repository's hooks load in `copilot -p` (checked by dp doctor).
@@ -113,8 +109,6 @@ class CopilotCli(Agent):
     env_prefixes = ("COPILOT", "GITHUB_COPILOT", "GITHUB_TOKEN", "GH_TOKEN", "GH_HOST")  # its login and repo-hook switch
     child_markers = (("COPILOT_CLI", "1"),)  # 1.0.102 sets it for every shell command (and COPILOT_AGENT_SESSION_ID)
     asks_person = True
-    version_command = ("copilot", "--version")
-    capture_source = "copilot"
     pre_tool_hook = PRE_TOOL_USE
     tool_names = TOOL_NAMES
     tool_args = TOOL_ARGS
@@ -162,78 +156,14 @@ class CopilotCli(Agent):
             return 0, "", ""
         return 0, json.dumps(output) + "\n", ""
 
-    # -- the install side --
-
-    def config_path(self, scope: str, home=None, project_dir=None):
-        from pathlib import Path
-
-        from dp.errors import DpError, did_you_mean
-
-        if scope == "user":
-            return copilot_home(home) / "hooks" / HOOK_FILE
-        if scope == "project":
-            return Path(project_dir or Path.cwd()) / ".github" / "hooks" / HOOK_FILE
-        raise DpError(f"unknown scope {scope!r} for {self.display}{did_you_mean(scope, self.scopes)}: "
-                      f"use one of {', '.join(self.scopes)}")
-
-    def filter_support(self) -> dict:
-        return {"filtered": False, "version": None,
-                "reason": "the hook starts for every tool call: Copilot CLI's matchers select tools, not commands, "
-                          "and a hallucinated tool name has to reach it"}
-
     def installed_version(self) -> str | None:
         """The version of the ``copilot`` on PATH (``$DP_COPILOT`` names another), read from its npm
         package's ``package.json`` beside the loader: running ``copilot --version`` would unpack the app."""
         return installed_package_version(os.environ.get("DP_COPILOT") or "copilot")
 
-    def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
-        from dp.agents.settings import HOOK_TIMEOUT_SECONDS
-
-        if not reads_modified_args(self.installed_version()) and "--mode" not in hook_command:
-            hook_command += " --mode advise"  # the original would run: refuse with the corrected command
-        handler = {"type": "command", "command": hook_command + FAIL_OPEN, "timeout": HOOK_TIMEOUT_SECONDS}
-        return {event: [{"hooks": [dict(handler)]}] for event in (SESSION_START_HOOK, PRE_TOOL_USE)}
-
-    def capture_entries(self, capture_command: str) -> dict:
-        from dp.agents.settings import CAPTURE_TIMEOUT_SECONDS
-
-        handler = {"type": "command", "command": capture_command + FAIL_OPEN, "timeout": CAPTURE_TIMEOUT_SECONDS}
-        return {event: [{"hooks": [dict(handler)]}] for event in CAPTURE_EVENTS}
-
-    def sample_payload(self, tool: str, tool_input: dict, cwd) -> dict:
-        return {"sessionId": "dp-sample", "timestamp": 0, "cwd": str(cwd), "toolName": tool, "toolArgs": tool_input}
-
-    def read_answer(self, status: int, stdout: str, stderr: str):
-        from dp.agents.answers import json_object
-
-        output = json_object(stdout) if status == 0 else {}  # any other exit: Copilot denies, "hook errored"
-        text = output.get("additionalContext")
-        text = text if isinstance(text, str) else ""
-        if output.get("permissionDecision") in ("deny", "ask"):
-            return Decision(base.ASK if output["permissionDecision"] == "ask" else base.DENY,
-                            str(output.get("permissionDecisionReason") or ""))
-        if isinstance(output.get("modifiedArgs"), dict):
-            return Decision(base.REWRITE, text, output["modifiedArgs"])
-        return Decision(base.CONTEXT, text) if text else Decision(base.NOTHING)
-
     def load_requirement(self, scope: str, project_dir=None, environ=None) -> tuple[bool, str]:
         """(loads in ``copilot -p``, why) for dp's hooks file of ``scope``: ``dp doctor`` prints it."""
         return load_requirement(scope, project_dir, environ)
-
-
-# The first version whose preToolUse reads `modifiedArgs` (its changelog, shipped in 1.0.102's package:
-# "preToolUse hooks now respect modifiedArgs/updatedInput, and additionalContext fields"). Before it a
-# rewrite answered with `modifiedArgs` would let the original command run.
-MODIFIED_ARGS_SINCE = (1, 0, 24)
-
-
-def reads_modified_args(version: str | None) -> bool:
-    """Whether a Copilot CLI of ``version`` runs a hook's ``modifiedArgs`` (an unknown version: assume a
-    current one, which the real-client tests pin)."""
-    if not version:
-        return True
-    found = re.match(r"(\d+)\.(\d+)\.(\d+)", version)
-    return found is None or tuple(int(part) for part in found.groups()) >= MODIFIED_ARGS_SINCE
 
 
 def installed_package_version(program: str) -> str | None:

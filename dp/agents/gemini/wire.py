@@ -44,16 +44,13 @@ integration_tests/real_client_gemini/; the binary wins over its docs):
 import json
 
 from dp.agents import base
-from dp.agents.base import Agent, Decision, Event
+from dp.agents.base import Agent, Event
 
 BEFORE_TOOL = "BeforeTool"
 AFTER_TOOL = "AfterTool"
 SESSION_START_HOOK = "SessionStart"
 EVENTS = {BEFORE_TOOL: base.PRE_TOOL, AFTER_TOOL: base.POST_TOOL, SESSION_START_HOOK: base.SESSION_START}
 SHELL_TOOL = "run_shell_command"
-# Gemini's hook timeout is in milliseconds; the same 5 s Claude Code's entries get.
-HOOK_TIMEOUT_MS = 5000
-CAPTURE_TIMEOUT_MS = 10000
 # The lines the shell tool appends after a command's output (the order it writes them).
 _SHELL_TRAILERS = ("Error: ", "Exit Code: ", "Signal: ", "Background PIDs: ", "Process Group PGID: ")
 
@@ -64,8 +61,6 @@ class GeminiCli(Agent):
     env_prefixes = ("GEMINI", "GOOGLE")
     child_markers = (("GEMINI_CLI", "1"),)  # 0.61.0 sets it for every shell command
     asks_person = True
-    version_command = ("gemini", "--version")
-    capture_source = "gemini"
     pre_tool_hook = BEFORE_TOOL
     events = EVENTS
     instructions_file = "GEMINI.md"
@@ -84,17 +79,12 @@ class GeminiCli(Agent):
         "web_fetch": "WebFetch",
         "google_web_search": "WebSearch",
         "write_todos": "TodoWrite",
-        "read_many_files": "read_many_files",
-        "save_memory": "save_memory",
-        "ask_user": "ask_user",
-        "activate_skill": "activate_skill",
+        **{tool: tool for tool in ("read_many_files", "save_memory", "ask_user", "activate_skill")},
     }
-    # Its argument names → dp's, where they differ (read_file, write_file and replace use dp's).
-    tool_args = {
-        "glob": {"dir_path": "path"},
-        "grep_search": {"dir_path": "path", "include_pattern": "glob"},
-        "list_directory": {"dir_path": "path"},
-    }
+    # Its argument names → dp's, where they differ: its listing tools take ``dir_path`` for dp's ``path``
+    # (read_file, write_file and replace use dp's).
+    tool_args = {**{tool: {"dir_path": "path"} for tool in ("glob", "list_directory")},
+                 "grep_search": {"dir_path": "path", "include_pattern": "glob"}}
 
     def tool_event(self, kind: str, hook: str, payload: dict) -> Event | None:
         tool = payload.get("tool_name")
@@ -128,61 +118,6 @@ class GeminiCli(Agent):
             if note:
                 output = {"hookSpecificOutput": {"hookEventName": AFTER_TOOL, "additionalContext": note}}
         return (0, json.dumps(output) + "\n", "") if output else (0, "", "")
-
-    # -- install side --
-
-    def sample_payload(self, tool: str, tool_input: dict, cwd) -> dict:
-        return {
-            "session_id": "dp-sample",
-            "transcript_path": "",
-            "cwd": str(cwd),
-            "hook_event_name": BEFORE_TOOL,
-            "timestamp": "2026-01-01T00:00:00.000Z",
-            "tool_name": tool,
-            "tool_input": tool_input,
-        }
-
-    def read_answer(self, status: int, stdout: str, stderr: str):
-        try:
-            output = json.loads(stdout)
-        except ValueError:
-            output = None
-        if not isinstance(output, dict):
-            text = (stdout or stderr).strip()  # Gemini reads plain text too: exit 2+ denies with it
-            return Decision(base.DENY, text) if status >= 2 and text else Decision(base.NOTHING)
-        if output.get("decision") in ("deny", "block", "ask"):
-            return Decision(base.ASK if output["decision"] == "ask" else base.DENY, str(output.get("reason") or ""))
-        specific = output.get("hookSpecificOutput")
-        if isinstance(specific, dict) and isinstance(specific.get("tool_input"), dict):
-            return Decision(base.REWRITE, "", specific["tool_input"])
-        return Decision(base.NOTHING)
-
-    def config_path(self, scope: str, home=None, project_dir=None):
-        from pathlib import Path
-
-        from dp.errors import DpError, did_you_mean
-
-        if scope == "user":
-            return (home or Path.home()) / ".gemini" / "settings.json"
-        if scope == "project":
-            return (project_dir or Path.cwd()) / ".gemini" / "settings.json"
-        raise DpError(f"unknown scope {scope!r} for {self.display}{did_you_mean(scope, self.scopes)}: "
-                      f"use one of {', '.join(self.scopes)}")
-
-    def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
-        """BeforeTool for every tool (rules and aliases may name any), AfterTool for dp's note on what
-        it changed, SessionStart for the corrections."""
-        handler = {"type": "command", "command": hook_command, "timeout": HOOK_TIMEOUT_MS}
-        return {
-            BEFORE_TOOL: [{"matcher": "*", "hooks": [dict(handler)]}],
-            AFTER_TOOL: [{"matcher": "*", "hooks": [dict(handler)]}],  # hands over dp's note (see above)
-            SESSION_START_HOOK: [{"matcher": "*", "hooks": [dict(handler)]}],
-        }
-
-    def capture_entries(self, capture_command: str) -> dict:
-        """AfterTool for every tool: Gemini has no async hooks, so dp-capture is quick and bounded."""
-        handler = {"type": "command", "command": capture_command, "timeout": CAPTURE_TIMEOUT_MS}
-        return {AFTER_TOOL: [{"matcher": "*", "hooks": [handler]}]}
 
 
 NOTES_FILE = "gemini-notes.json"

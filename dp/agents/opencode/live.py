@@ -53,7 +53,7 @@ class OpenCodeProbe(CompatProbe):
         return shell(command, tool="bash", description="dp live probe")
 
     def not_installed(self) -> str | None:
-        self.plugin = self.agent.config_path("user")
+        self.plugin = self.agent.hooks().config_path("user")
         if self.agent.role("install").state(self.plugin) != "current":
             return f"dp's plugin is not installed in {self.plugin.parent}; install it with: dp init --agent opencode"
         return None

@@ -58,7 +58,7 @@ Imported on every hook call of OpenCode's: stdlib only.
 import json
 
 from dp.agents import base
-from dp.agents.base import Agent, Decision, Event
+from dp.agents.base import Agent, Event
 
 BEFORE = "tool.execute.before"
 AFTER = "tool.execute.after"
@@ -77,8 +77,6 @@ class OpenCode(Agent):
     display = "OpenCode"
     env_prefixes = ("OPENCODE",)
     child_markers = (("OPENCODE", "1"),)  # 1.18.33 sets it (and OPENCODE_PID, AGENT=1) for every command
-    version_command = ("opencode", "--version")
-    capture_source = "opencode"
     pre_tool_hook = BEFORE
     events = EVENTS
     # A rewrite always runs under OpenCode's own permission check of the rewritten call, and a
@@ -98,10 +96,8 @@ class OpenCode(Agent):
         "todowrite": "TodoWrite",
         "task": "Task",
         "skill": "Skill",
-        "apply_patch": "apply_patch",
-        "codesearch": "codesearch",
-        "question": "question",
-        "lsp": "lsp",
+        # Its own tools without a Claude Code counterpart: real names here, never a hallucination.
+        **{tool: tool for tool in ("apply_patch", "codesearch", "question", "lsp")},
     }
     # Its argument names → dp's, where they differ (the schemas the 1.18.33 binary offers the model).
     tool_args = {
@@ -144,41 +140,6 @@ class OpenCode(Agent):
         elif event.kind == base.POST_FAILURE and kind == base.CONTEXT and text:
             output = {"note": text}  # dp-capture's learned answer: the plugin adds it to the failed call's result
         return (0, json.dumps(output) + "\n", "") if output else (0, "", "")
-
-    # -- install side --
-
-    def sample_payload(self, tool: str, tool_input: dict, cwd) -> dict:
-        """As the plugin sends it; a tool OpenCode does not have arrives as its ``invalid`` tool."""
-        args = tool_input
-        if not self.is_own_tool(tool):
-            tools = ", ".join(sorted(self.tool_names))
-            tool, args = INVALID_TOOL, {"tool": tool, "error": f"{UNAVAILABLE} '{tool}'. Available tools: {tools}."}
-        return {"hook_event_name": BEFORE, "tool": tool, "args": args, "session_id": "ses_dp_sample",
-                "call_id": "call_dp_sample", "cwd": str(cwd)}
-
-    def read_answer(self, status: int, stdout: str, stderr: str):
-        from dp.agents.answers import json_object
-
-        output = json_object(stdout)
-        note = output.get("note")
-        note = note if isinstance(note, str) else ""
-        if isinstance(output.get("error"), str):
-            return Decision(base.DENY, output["error"])
-        if isinstance(output.get("args"), dict):
-            return Decision(base.REWRITE, note, output["args"])
-        return Decision(base.CONTEXT, note) if note else Decision(base.NOTHING)
-
-    def config_path(self, scope: str, home=None, project_dir=None):
-        """The plugin file dp installs for ``scope`` (OpenCode has no hook entries to write)."""
-        from dp.agents.opencode.install import plugin_path
-
-        return plugin_path(scope, home, project_dir)
-
-    def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
-        return {}  # no settings entries: the plugin asks dp on every call
-
-    def capture_entries(self, capture_command: str) -> dict:
-        return {}
 
 
 def _outcome(tool: str, payload: dict) -> tuple[str, str | None]:

@@ -42,9 +42,6 @@ EVENTS = {
     "PostToolUseFailure": base.POST_FAILURE,
 }
 SHELL_TOOL = "run_shell_command"
-ALL_TOOLS = "*"
-HOOK_TIMEOUT_SECONDS = 10
-CAPTURE_TIMEOUT_SECONDS = 30
 VERSION = "0.24.4"  # the version the facts above were observed in
 
 
@@ -54,8 +51,6 @@ class QwenCode(Agent):
     env_prefixes = ("QWEN", "OPENAI", "DASHSCOPE")
     child_markers = (("QWEN_CODE", "1"),)  # 0.24.4 sets it for every shell command
     asks_person = True
-    version_command = ("qwen", "--version")
-    capture_source = "qwen"
     pre_tool_hook = PRE_TOOL_USE
     events = EVENTS
     instructions_file = "QWEN.md"
@@ -63,11 +58,9 @@ class QwenCode(Agent):
     permissions = ("none",)
     session_option = ("--qwen-sessions", "qwen_sessions", "session",
                       "Read Qwen Code session files (DIR, default ~/.qwen/projects).")
-    observed = VERSION
     unknown_tool_marks = ("not found in registry",)
-    install_notes = (f"Qwen Code ({VERSION}) runs no rewritten input from a hook: dp refuses a call it would "
-                     "rewrite, with the corrected command, and the model reissues it under Qwen's own approval",
-                     "project hooks (.qwen/settings.json) load only in a folder Qwen Code trusts")
+    observed = VERSION
+    # Qwen Code 0.24.4's built-in tools → dp's canonical (Claude Code's) names.
     tool_names = {
         SHELL_TOOL: "Bash",
         "read_file": "Read",
@@ -113,42 +106,6 @@ class QwenCode(Agent):
         else:
             return 0, "", ""
         return 0, json.dumps({"hookSpecificOutput": output}) + "\n", ""
-
-    # -- install side --
-
-    def sample_payload(self, tool: str, tool_input: dict, cwd) -> dict:
-        """As Qwen Code 0.24.4 sends it from ``qwen -p`` (``permission_mode`` is its approval mode)."""
-        return {"session_id": "dp-sample", "transcript_path": "", "cwd": str(cwd), "hook_event_name": PRE_TOOL_USE,
-                "permission_mode": "default", "tool_name": tool, "tool_input": tool_input,
-                "tool_use_id": "toolu_dp_sample", "tool_call_id": "call_dp_sample"}
-
-    def read_answer(self, status: int, stdout: str, stderr: str):
-        """Claude Code's JSON, less ``updatedInput``, which Qwen Code 0.24.4 does not read."""
-        from dp.agents.answers import hook_specific_answer
-
-        return hook_specific_answer(status, stdout, stderr, rewrites=False)
-
-    def config_path(self, scope: str, home=None, project_dir=None):
-        from pathlib import Path
-
-        from dp.errors import DpError
-
-        if scope == "user":
-            return (home or Path.home()) / ".qwen" / "settings.json"
-        if scope == "project":
-            return (project_dir or Path.cwd()) / ".qwen" / "settings.json"
-        raise DpError(f"unknown scope {scope!r} for {self.display}: use one of {', '.join(self.scopes)}")
-
-    def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
-        handler = {"type": "command", "command": hook_command, "timeout": HOOK_TIMEOUT_SECONDS}
-        return {PRE_TOOL_USE: [{"matcher": ALL_TOOLS, "hooks": [dict(handler)]}],
-                "SessionStart": [{"hooks": [dict(handler)]}],
-                POST_TOOL_BATCH: [{"hooks": [dict(handler)]}]}
-
-    def capture_entries(self, capture_command: str) -> dict:
-        handler = {"type": "command", "command": capture_command, "timeout": CAPTURE_TIMEOUT_SECONDS}
-        return {"PostToolUseFailure": [{"matcher": ALL_TOOLS, "hooks": [dict(handler)]}],
-                "PostToolUse": [{"matcher": ALL_TOOLS, "hooks": [dict(handler)]}]}
 
     def answered_events(self) -> tuple:
         return (PRE_TOOL_USE, "SessionStart", POST_TOOL_BATCH)

@@ -410,7 +410,7 @@ def describe_hook_result(result: dict) -> list[str]:
         lines.append(f"  {result.get('agent', 'Claude Code')} sessions already running pick this up after a restart"
                      + (" (or in /hooks)." if result.get("agent", "Claude Code") == "Claude Code" else "."))
     if status in ("configured", "updated", "already_configured"):
-        lines += [f"  {note}" for note in _adapter(result).install_notes]
+        lines += [f"  {note}" for note in _adapter(result).hooks().install_notes]
     return lines
 
 
