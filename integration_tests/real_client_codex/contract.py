@@ -19,4 +19,4 @@ HARNESS = Harness("codex", "codex", shell, lambda s, c: s.output(c), lambda s, c
                   tool_call=function_call, opening=lambda s: s.opening, read_tool="Read",
                   made_up_answer="unsupported call: read_file",  # Codex answers it before any hook
                   shell_tool="Bash", blocked="Command blocked by PreToolUse hook: {message} Command: {command}",
-                  run_args=("-s", "workspace-write"))
+                  run_args=("-s", "workspace-write"), unsandboxed=("-s", "danger-full-access"))

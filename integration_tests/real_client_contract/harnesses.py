@@ -58,6 +58,10 @@ class Harness:
     for Claude Code's ``Read``; ``made_up_answer``: the whole result of a made-up tool name aliased to it.
     ``shell_tool``: the name a tool-name alias of the agent's shell tool is written with; ``blocked``: the
     result of a call such an alias blocks (``{message}``: the alias's, ``{command}``: the call's).
+    ``unsandboxed``: the run options under which the agent's commands could write anywhere, the person's
+    store included (None: its usual ``run_args`` already can); ``asking_ends``: the agent's question to
+    the person ends a headless session (one session per such call); ``asked(session, call)``: what the
+    person and the model read of a call the hook put to the person (None: ``shown``).
     """
 
     agent: str
@@ -93,10 +97,17 @@ class Harness:
     shell_tool: str = ""
     blocked: str = ""
     run_args: tuple = field(default=())
+    unsandboxed: tuple | None = None
+    asking_ends: bool = False
+    asked: Callable | None = None
 
     def run(self, user, turns, *args, **options):
         """One session of the agent's real binary with the scripted ``turns``."""
         return user.run(turns, *self.run_args, *args, **options)
+
+    def run_unsandboxed(self, user, turns):
+        """One session in which nothing but dp could stop the agent's commands from writing the store."""
+        return user.run(turns, *(self.run_args if self.unsandboxed is None else self.unsandboxed))
 
 
 def tool_result_text(session, call):

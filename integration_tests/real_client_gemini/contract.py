@@ -41,4 +41,6 @@ HARNESS = Harness("gemini", "gemini", _shell, _result, _result,
                   rewritten=MODIFIED, exit_shown="Exit Code: {}", everything=lambda s: s.conversation.text,
                   answer_mark="<hook_context>{answer}</hook_context>",
                   permit=lambda name: (("--allowed-tools", f"run_shell_command({name})"), {"approval": "default"}),
-                  refused="Tool execution denied by policy.")
+                  refused="Tool execution denied by policy.",
+                  # 0.61.0 prints its question to the person ("Hook system message: …") and cancels the call
+                  asking_ends=True, asked=lambda s, c: "\n".join(s.results()) or s.log)

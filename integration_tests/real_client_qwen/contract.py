@@ -14,4 +14,4 @@ HARNESS = Harness("qwen", "qwen", shell, lambda s, c: s.output(c), lambda s, c: 
                   acted=("dp",), exit_shown="Exit Code: {}", captured_exactly=True, refusing=(),
                   refusal_why="Qwen Code runs no rewritten call from a hook",
                   everything=lambda s: s.conversation.all_text, answer_mark="Exit Code: 127",
-                  shell_tool="run_shell_command", blocked="{message}")
+                  shell_tool="run_shell_command", blocked="{message}", asked=lambda s, c: s.output(c))

@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 import pytest
+from real_client_users import suite
 
 from dp.agents import all_agents, get, names
 from security.repository import cloned_repository, hook_env
@@ -318,98 +319,16 @@ def test_what_the_agent_reads_tells_it_to_ask_the_person(person):
 # -- each agent's real binary: the model's widening dp commands never change the store ---------
 
 
-def _claude():
-    from real_client.claude_install import claude_code, installed_or_skip
-    from real_client.client_support import RealClient
-
-    from dp.agents.claude.fake_api import bash
-
-    def run(user, commands):
-        calls = [bash(command) for command in commands]
-        session = user.run([[call] for call in calls])
-        return [session.shown(call["id"]) for call in calls]
-
-    return RealClient, installed_or_skip(claude_code()), run
-
-
-def _gemini():
-    from npm_packages import installed_or_skip
-    from real_client_gemini import gemini_install
-    from real_client_gemini.gemini_support import GeminiUser
-
-    from dp.agents.gemini.fake_api import shell
-
-    def run(user, commands):
-        """One session per command: Gemini's question to the person ends a headless session (0.61.0
-        prints it, "Hook system message: …", and cancels the call), so the person reads it there."""
-        shown = []
-        for command in commands:
-            session = user.run([[shell(command)]])
-            shown.append("\n".join(session.results()) or session.log)
-        return shown
-
-    return GeminiUser, installed_or_skip(gemini_install.tool(), "REAL CLIENT TESTS (Gemini CLI)"), run
-
-
-def _codex():
-    from npm_packages import installed_or_skip
-    from real_client_codex import codex_install
-    from real_client_codex.codex_support import CodexUser
-
-    from dp.agents.codex.fake_api import shell
-
-    def run(user, commands):
-        calls = [shell(command) for command in commands]
-        session = user.run([[call] for call in calls], "-s", "danger-full-access")  # the store is writable
-        return [session.shown(call) for call in calls]
-
-    return CodexUser, installed_or_skip(codex_install.tool(), "REAL CLIENT TESTS (Codex CLI)"), run
-
-
-def _copilot():
-    from real_client_copilot.copilot_install import copilot_cli, installed_or_skip
-    from real_client_copilot.copilot_support import CopilotClient
-
-    from dp.agents.claude.fake_api import shell
-
-    def run(user, commands):
-        calls = [shell(command) for command in commands]
-        session = user.run([[call] for call in calls])  # --allow-all-tools: nothing is asked of anyone
-        return [session.shown(call["id"]) for call in calls]
-
-    return CopilotClient, installed_or_skip(copilot_cli()), run
-
-
-def _qwen():
-    from npm_packages import installed_or_skip
-    from real_client_qwen.qwen_support import TOOL, QwenUser
-
-    from dp.live.openai_compat import shell
-
-    def run(user, commands):
-        calls = [shell(command) for command in commands]
-        session = user.run([[call] for call in calls])  # --approval-mode yolo
-        return [session.output(call) for call in calls]
-
-    return QwenUser, installed_or_skip(TOOL, "REAL CLIENT TESTS (Qwen Code)"), run
-
-
-def _opencode():
-    from npm_packages import installed_or_skip
-    from real_client_opencode import opencode_install
-    from real_client_opencode.opencode_support import OpenCodeUser, bash
-
-    def run(user, commands):
-        calls = [bash(command) for command in commands]
-        session = user.run([[call] for call in calls])
-        return [session.result(call) for call in calls]
-
-    return OpenCodeUser, installed_or_skip(opencode_install.tool(), "REAL CLIENT TESTS (OpenCode)"), run
-
-
-# Each agent's harness (integration_tests/real_client*/): its user, its pinned binary, one run of Bash calls;
-# ``_NAME`` above for every agent the registry names (a new agent without one fails the test below).
-HARNESSES = {name: globals().get(f"_{name}") for name in names()}
+def _asked(agent: str, user, commands: list[str]) -> list[str]:
+    """What the person (and the model) was shown for each of ``commands`` run as the model's shell calls in
+    the agent's real binary, driven by its suite's harness (``contract.py``): one session for all, or one
+    per command where the agent's question to the person ends a headless session (``asking_ends``), with
+    ``unsandboxed``'s options so the store could be written if nothing stopped it."""
+    harness = suite(agent).HARNESS
+    calls = [harness.shell(command) for command in commands]
+    sessions = [harness.run_unsandboxed(user, [[call]]) for call in calls] if harness.asking_ends else \
+        [harness.run_unsandboxed(user, [[call] for call in calls])] * len(calls)
+    return [(harness.asked or harness.shown)(session, call) for session, call in zip(sessions, calls)]
 
 
 def _dp_state(home: Path, store: Path, project_file: Path) -> dict:
@@ -427,17 +346,13 @@ def _dp_state(home: Path, store: Path, project_file: Path) -> dict:
     return found
 
 
-def test_every_agent_is_covered_by_a_real_binary_here():
-    assert all(HARNESSES.values()), [name for name, harness in HARNESSES.items() if harness is None]
-
-
 @pytest.mark.parametrize("agent", names())
 def test_in_each_agents_real_binary_the_models_widening_commands_reach_the_person_and_change_nothing(
         tmp_path, warm_cache, agent):
     from agent_home import AgentUser, new_user
 
-    make_user, binary, run = HARNESSES[agent]()
-    user = new_user(make_user, tmp_path, binary, warm_cache)
+    made = suite(agent).SUITE
+    user = new_user(made.user_class, tmp_path, made.binary(), warm_cache)
     (user.bin / "dp").symlink_to(BIN / "dp")  # on the agent's PATH, as on the person's: nothing but dp stops it
     if not (user.project / ".git").exists():
         subprocess.run(["git", "init", "-q", str(user.project)], check=True)
@@ -449,7 +364,7 @@ def test_in_each_agents_real_binary_the_models_widening_commands_reach_the_perso
     before = _dp_state(user.home, user.store, project_file)
     commands = ["dp trust", "dp alias --cmd git --replace x", "dp paving on", f"dp init --agent {agent} --scope project",
                 "d=d; ${d}p trust"]  # a spelling the hook cannot read: the command's own guard
-    shown = run(user, commands)
+    shown = _asked(agent, user, commands)
     assert len(shown) == len(commands), shown
     display = get(agent).display
     for command, text in zip(commands[:-1], shown):
