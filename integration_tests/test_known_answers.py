@@ -79,6 +79,20 @@ def test_python_missing_is_answered_with_python3_and_two_pythons_with_nothing(ma
 
 
 @pytest.mark.parametrize("agent", AGENTS)
+def test_a_missing_interpreter_is_the_failure_whatever_follows_it(machine, agent, db_path):
+    """Real agents' calls, as the replayed sessions hold them: ``python3 -m py_compile x && echo "✓ …"``, whose
+    shape is ``python -m …`` (the failure is the interpreter's, not the echo's: it was stored as ``echo``'s,
+    and nothing answered), and a script fed to it as a heredoc (its lines are no commands: the failure was
+    stored as ``class``'s; a call of many lines is never repeated to the agent, so it is answered nothing)."""
+    text = machine.fail(agent, "python -m json.tool package.json > /dev/null && echo '✓ valid'")
+    assert _works(machine, text) == "python3 -m json.tool package.json > /dev/null && echo '✓ valid'"
+    script = "python - <<'PY'\nimport json\nclass Cart:\n    total = 0\nprint(json.dumps({'total': Cart.total}))\nPY"
+    assert machine.fail(agent, script, session="s2") == ""
+    assert sqlite3.connect(db_path).execute("SELECT command FROM desires").fetchall() == [
+        ("python -m json.tool",), ("python",)]
+
+
+@pytest.mark.parametrize("agent", AGENTS)
 def test_pip_missing_is_answered_with_python3s_own_pip(machine, agent):
     _answered(machine, agent, "pip --version", "dp: pip is not installed here; python3 is, and its library has pip",
               "python3 -m pip --version")

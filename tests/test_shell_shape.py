@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dp.shell.shape import MAX_COMMANDS, MAX_FLAGS, Shape, shapes, split_commands
+from dp.shell.shape import MAX_COMMANDS, MAX_FLAGS, Shape, shapes, split_commands, split_words
 
 
 @pytest.mark.parametrize(
@@ -64,3 +64,14 @@ def test_flags_are_names_only_deduplicated_and_bounded():
     [shape] = shapes(f"tool -v -v -1 -.5 - -x/y --a=b {many}")
     assert shape.flags[:2] == ("-v", "--a") and len(shape.flags) == MAX_FLAGS
     assert not any("secret" in flag or "=" in flag for flag in shape.flags)
+
+
+def test_a_heredocs_body_is_no_command_but_redaction_still_reads_its_words():
+    """A script fed to a program (``python3 - <<'PY'``) is that program's input: its ``class Cart:`` and
+    ``print(…)`` lines are no programs of the call (they were shapes, and a failure was stored as theirs)."""
+    script = ("python3 - <<'PY'\nclass Cart:\n    pass\nprint(Cart)\nPY\necho done && cat <<-\"END\" > notes\n"
+              "\trm -rf build\n\tEND\nls | wc -l <<< 'x'")
+    assert [shape.command for shape in shapes(script)] == ["python3", "echo", "cat", "ls", "wc"]
+    assert [shape.command for shape in shapes("cat <<EOF\nnever ended")] == ["cat"]
+    assert [shape.command for shape in shapes("echo $((1 << 2))\nls")][-1] == "ls"  # a shift, no heredoc
+    assert ["class", "Cart:"] in [[word for word, _, _ in command] for command in split_words(script)]

@@ -72,16 +72,22 @@ def event_key(session_id, tool_use_id) -> str | None:
 
 def failing_shape(command: str, error) -> Shape | None:
     """The simple command the error is about: the one it names, else the last one that ran. The 1 of a
-    ``2>&1`` that the shape split takes for a command is never one (bash's ``line 1:`` would name it)."""
+    ``2>&1`` that the shape split takes for a command is never one (bash's ``line 1:`` would name it). A
+    program run by a runner is named by either (``python3 -m py_compile``: ``python3: command not found``
+    is that call's failure, not the ``&& echo`` after it)."""
     found = [shape for shape in shapes(command) if not shape.command.isdigit()]
     if not found:
         return None
     text = error if isinstance(error, str) else ""
     for shape in reversed(found):
-        name = shape.program
-        if f"{name}:" in text or f"'{name}'" in text or f"{name} " in text[: len(name) + 1]:
+        if any(_named(name, text) for name in {shape.program, shape.command.split(" ", 1)[0]} if name):
             return shape
     return found[-1]
+
+
+def _named(name: str, text: str) -> bool:
+    """Whether the error ``text`` names program ``name`` (``name: …``, ``'name'``, or opening with it)."""
+    return f"{name}:" in text or f"'{name}'" in text or f"{name} " in text[: len(name) + 1]
 
 
 def failure_row(source: str, tool_name: str, tool_input, error, session_id, cwd, timestamp, key) -> dict:

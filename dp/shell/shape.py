@@ -96,13 +96,15 @@ def split_commands(text: str) -> list[list[str]]:
     removed from words; ``$( … )`` and backticks are treated as separators, so
     the commands inside them count too.
     """
-    return [[value for value, _, _ in words] for words in split_words(text, MAX_COMMANDS)]
+    return [[value for value, _, _ in words] for words in split_words(text, MAX_COMMANDS, bodies=False)]
 
 
-def split_words(text: str, limit: int | None = None) -> list[list[tuple[str, int, int]]]:
+def split_words(text: str, limit: int | None = None, bodies: bool = True) -> list[list[tuple[str, int, int]]]:
     """``split_commands`` with each word's place: ``(value, start, end)`` in ``text``, for
-    ``dp.capture.redact``, which replaces secrets where they were typed. At most ``limit`` commands."""
-    scan = _Placed(text)
+    ``dp.capture.redact``, which replaces secrets where they were typed. At most ``limit`` commands.
+    Without ``bodies``, a heredoc's body is skipped: its lines are the input of the command, no commands
+    (``python3 - <<'PY'`` then a script's ``class Cart:``); redaction reads them as words too."""
+    scan = _Placed(text, bodies)
     i, n = 0, len(text)
     while i < n:
         i = scan.step(i)
@@ -115,8 +117,9 @@ class _Placed:
     """``split_words``' scan: the commands so far, the current command's words with their places,
     and the word being read (its parts, whether a quote made it exist even if empty, its start)."""
 
-    def __init__(self, text: str) -> None:
-        self.text = text
+    def __init__(self, text: str, bodies: bool = True) -> None:
+        self.text, self.bodies = text, bodies
+        self.heredocs: list[tuple[str, bool]] = []  # begun on this line, without bodies: (delimiter, strip tabs)
         self.commands: list[list[tuple[str, int, int]]] = []
         self.words: list[tuple[str, int, int]] = []
         self.word: list[str] = []
@@ -132,10 +135,9 @@ class _Placed:
             self.quoted = True  # the word exists even if empty ('')
             return i
         if c in " \t" or c in _OPERATORS or c in "`$" and (c == "`" or text.startswith("$(", i)):
-            self.end_word(i)
-            if c not in " \t":
-                self.end_command()
-            return i + (2 if c == "$" else 1)
+            return self.separate(c, i)
+        if c == "<":
+            self.note_heredoc(i)  # the operator and its word are read as any other characters
         if c == "#" and not self.word and not self.quoted:
             return _line_end(text, i)  # a comment
         self.begin(i)
@@ -144,6 +146,36 @@ class _Placed:
             end += 1
         self.word.append(text[i:end])
         return end
+
+    def separate(self, c: str, i: int) -> int:
+        """End the word at the blank or operator ``c`` at ``i`` (and the command at an operator); the index
+        after it, and after the bodies of the heredocs begun on a line it ends."""
+        self.end_word(i)
+        if c not in " \t":
+            self.end_command()
+        if c == "\n" and self.heredocs:
+            return self.past_bodies(i + 1)
+        return i + (2 if c == "$" else 1)
+
+    def note_heredoc(self, i: int) -> None:
+        """Where bodies are skipped, remember the heredoc whose ``<<`` (not ``<<<``, nor a shift in ``(( ))``)
+        is at ``i``."""
+        text, line = self.text, self.text.rfind("\n", 0, i) + 1
+        if not self.bodies and text.startswith("<<", i) and text[i + 2 : i + 3] != "<" and \
+                text.rfind("((", line, i) <= text.rfind("))", line, i):
+            self.heredocs.append(_delimiter(text, i + 2))
+
+    def past_bodies(self, i: int) -> int:
+        """The index after the bodies of the heredocs begun on the line that ended before ``i``."""
+        for delimiter, strip in self.heredocs:
+            while i < len(self.text):
+                end = _line_end(self.text, i)
+                line = self.text[i:end]
+                i = end + 1
+                if (line.lstrip("\t") if strip else line) == delimiter:
+                    break
+        self.heredocs = []
+        return i
 
     def begin(self, i: int) -> None:
         if not self.word and not self.quoted:
@@ -158,6 +190,23 @@ class _Placed:
         if self.words:
             self.commands.append(self.words)
         self.words = []
+
+
+def _delimiter(text: str, i: int) -> tuple[str, bool]:
+    """The delimiter of the heredoc whose ``<<`` ends before ``i`` (its quotes removed), and whether its
+    body's lines lose their leading tabs (``<<-``)."""
+    strip = text[i : i + 1] == "-"
+    i += strip
+    while text[i : i + 1] in (" ", "\t"):
+        i += 1
+    parts = []
+    while i < len(text) and text[i] not in " \t<>" and text[i] not in _OPERATORS:
+        if text[i] in "'\"\\":
+            part, i = _unquoted(text, i)
+        else:
+            part, i = text[i], i + 1
+        parts.append(part)
+    return "".join(parts), strip
 
 
 def _line_end(text: str, i: int) -> int:
