@@ -11,8 +11,11 @@ the real ``dp-capture`` (PostToolUseFailure JSON, the after-failure answer). The
 programs on the hooks' PATH are stubs (``Machines``): for learning, those the
 earlier sessions ran successfully, minus those they found missing; for each
 replayed session, also what it ran itself, minus what it found missing, so a
-session whose machine had ripgrep keeps its ``rg``. A session file is a session
-of its own (a subagent's transcript shares its parent's session id).
+session whose machine had ripgrep keeps its ``rg``. Each recorded working directory is a real
+one during the run, holding before each replayed session what that session shows of its
+project (``replay_projects.Projects``: the programs it ran by a relative path, the npm scripts and
+make targets it ran), so what dp knows about a project can answer there. A session file is a
+session of its own (a subagent's transcript shares its parent's session id).
 
 It reports, over the replayed calls:
 
@@ -52,6 +55,7 @@ import tempfile
 from pathlib import Path
 
 from markdown import markdown_table
+from replay_projects import Projects
 
 from dp.agents import get
 from dp.capture import events, sessionfiles
@@ -99,10 +103,11 @@ def _keep_every_command(rows):
         yield events.keep_command(row) if events.CALL_COMMAND in row else row
 
 
-def split(agent, directory: Path, share: float, into: Path) -> tuple[Path, Path, list, list]:
-    """(learn dir, replay dir, learn calls, replay calls): the session files by their first call's time."""
+def split(agent, directory: Path, share: float, into: Path, projects: Projects) -> tuple[Path, Path, list, list]:
+    """(learn dir, replay dir, learn calls, replay calls): the session files by their first call's time, each
+    copy's working directories made real ones (``projects``), in the copy and in its calls."""
     files = sorted(path for path in directory.rglob("*") if path.is_file())
-    dated = [(min(call[8] for call in calls), path, calls)
+    dated = [(min(call[8] for call in calls), path, [_placed(call, projects) for call in calls])
              for path, calls in zip(files, read_files(agent, files)) if calls]
     dated.sort(key=lambda item: item[0])
     cut = int(len(dated) * share)
@@ -113,9 +118,15 @@ def split(agent, directory: Path, share: float, into: Path) -> tuple[Path, Path,
         relative = path.relative_to(directory)  # a subagent's transcript keeps its place under its session
         (parts[index >= cut] / relative).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(path, parts[index >= cut] / relative)
+        projects.rewrite(parts[index >= cut] / relative)
     learn_calls = [call for _w, _p, calls in dated[:cut] for call in calls]
     replay_calls = [call for _w, _p, calls in dated[cut:] for call in calls]
     return parts[0], parts[1], learn_calls, replay_calls
+
+
+def _placed(call, projects: Projects) -> tuple:
+    """``call`` with its working directory the real one standing for it (``Projects.place``)."""
+    return (*call[:7], str(projects.place(call[7])) if call[7] else call[7], *call[8:])
 
 
 def programs_of(calls: list) -> tuple[set, set]:
@@ -191,11 +202,13 @@ KINDS = {RULE: "rewrite before the failure (a learned rule, applied)", LEARNED: 
              "table read backwards", "the project's tasks"))}}
 
 
-def replay(calls: list, env: dict, store: Path, cwd: str, machines: Machines, rules=(), seen=frozenset()) -> dict:
+def replay(calls: list, env: dict, store: Path, cwd: str, machines: Machines, rules=(), seen=frozenset(),
+           projects: Projects | None = None) -> dict:
     """Every later call through pave-check, every later failure through dp-capture, each session on its
     own machine's PATH and in its own working directory (as recorded: one per source repository, where
-    answers learned there act); the tallies. ``rules``: the (program, its replacement) renames learned;
-    ``seen``: the (program, error class) of the earlier sessions' failures (what makes a failure recurring)."""
+    answers learned there act), holding what the session shows of its project (``projects``); the tallies.
+    ``rules``: the (program, its replacement) renames learned; ``seen``: the (program, error class) of the
+    earlier sessions' failures (what makes a failure recurring)."""
     fixes, paths, missing = {}, {}, {}
     sessions: dict[str, list] = {}
     for call in calls:
@@ -211,6 +224,10 @@ def replay(calls: list, env: dict, store: Path, cwd: str, machines: Machines, ru
     answered_words: dict[str, set] = {}
     for n, call in enumerate(calls):
         row_id, outcome, tool_input, error, klass, word, session, where = call[:8]
+        if session not in answered_words:  # a session's calls are replayed together, in order
+            answered_words[session] = set()
+            if projects is not None:
+                projects.lay(sessions[session])
         command = json.loads(tool_input)["command"]
         tally["replayed"] += 1
         failed = outcome == "failure"
@@ -238,7 +255,7 @@ def replay(calls: list, env: dict, store: Path, cwd: str, machines: Machines, ru
             tally["recurring_left_alone"] += again
             tally["told_earlier"] += word in answered_words.get(session, ())
             continue
-        answered_words.setdefault(session, set()).add(word)
+        answered_words[session].add(word)
         source = _told_source(store, session)
         said = told_call(context)
         right = said is not None and fix is not None and same_fix(said, fix)
@@ -316,7 +333,8 @@ def run(sessions: Path, agent_name: str, share: float, apply_rules: bool = True)
     agent = get(agent_name)
     work = Path(tempfile.mkdtemp(prefix="dp-replay-"))
     try:
-        learn_dir, _replay_dir, learn_calls, replay_calls = split(agent, sessions, share, work / "split")
+        projects = Projects(work / "projects")
+        learn_dir, _replay_dir, learn_calls, replay_calls = split(agent, sessions, share, work / "split", projects)
         home = work / "home"
         home.mkdir()
         cwd = work / "project"
@@ -331,7 +349,7 @@ def run(sessions: Path, agent_name: str, share: float, apply_rules: bool = True)
         answers.close()
         renames = [(row[0], row[1]) for row in _renames(store)]
         seen = failed_shapes(learn_calls)
-        tally = replay(replay_calls, env, store, str(cwd), machines, renames, seen)
+        tally = replay(replay_calls, env, store, str(cwd), machines, renames, seen, projects)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     tally.update(sessions_learned=_sessions(learn_calls), sessions_replayed=_sessions(replay_calls),

@@ -199,3 +199,30 @@ def test_an_answer_learned_in_one_repository_acts_in_its_later_sessions_only(tmp
     assert tally["kinds"]["learned"] == {"fix": 1, "otherwise": 0, "recurring_fix": 1, "recurring_otherwise": 0}
     assert (tally["recurring_left_alone"], tally["wrong"]) == (1, 0)
     assert tally["recurring_with_own_fix"] == 1 and tally["recurring_with_own_fix_share"] == 0.5
+
+
+NPM_MISSING = ('Exit code 1\nnpm error Missing script: "tset"\nnpm error\nnpm error Did you mean this?\n'
+               'npm error   npm test # Test a package\nnpm error\nnpm error To see a list of scripts, run:\n'
+               'npm error   npm run')
+
+
+def test_a_session_shows_its_projects_tasks_and_the_replay_lays_only_those(tmp_path):
+    """The recorded working directory does not exist where the bench runs; the replay makes it a real one
+    holding what the session shows: late-1 ran `npm run test:unit` (npm's `> shop@1.0.0 test:unit` line in a
+    failed run's output) and `npm run test` that worked, so its `npm run tset` is answered from the
+    project's tasks with the agent's own fix. late-2 showed no script: its same failure is left alone,
+    and no task is carried over from late-1."""
+    git = [("Bash", {"command": "git status --short"}, "", False)]
+    _session(tmp_path, "early-1", 0, git)
+    _session(tmp_path, "early-2", 100, git)
+    failed_unit = "Exit code 1\n> shop@1.0.0 test:unit\n> jest tests/unit\n\nFAIL tests/unit/cart.test.ts"
+    _session(tmp_path, "late-1", 200, [("Bash", {"command": "npm run test:unit"}, failed_unit, True),
+                                       ("Bash", {"command": "npm run tset"}, NPM_MISSING, True),
+                                       ("Bash", {"command": "npm run test"}, "> shop@1.0.0 test\n3 passed", False)])
+    _session(tmp_path, "late-2", 300, [("Bash", {"command": "npm run tset"}, NPM_MISSING, True),
+                                       ("Bash", {"command": "git log -1"}, "commit 1", False)])
+    status, tally = _bench(tmp_path)
+    assert status == 0 and tally["wrong"] == 0
+    assert tally["kinds"]["task"] == {"fix": 1, "otherwise": 0, "recurring_fix": 0, "recurring_otherwise": 0}
+    assert [(e["kind"], e["outcome"], e["dp"]) for e in tally["examples"]] == [("task", "answered", "npm run test")]
+    assert tally["left_alone"] == 2  # late-1's test:unit failure (its tests failed), late-2's npm run tset
