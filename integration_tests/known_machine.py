@@ -62,6 +62,12 @@ class Machine:
         and return what the model would read after the call ('' for nothing)."""
         code, output = self.run(command, cwd)
         assert code != 0, output
+        return self.told(agent, command, code, output, session, cwd)
+
+    def told(self, agent: str, command: str, code: int, output: str, session: str = "s1",
+             cwd: Path | None = None) -> str:
+        """What the model would read after ``command`` failed with ``code`` and ``output`` (a program this
+        machine lacks, as another machine prints it: make 3.81's quotes), through the real dp-capture."""
         call_id = f"call_{next(_CALLS):06d}"
         payload = _PAYLOADS[agent](self, command, code, output, session, call_id, str(cwd or self.project))
         proc = run_capture(payload, "--agent", agent, env=self.env)

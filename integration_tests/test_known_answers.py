@@ -158,6 +158,15 @@ def test_make_just_and_task_name_the_target_or_recipe_the_project_has(machine, a
 
 
 @pytest.mark.parametrize("agent", AGENTS)
+def test_make_381s_quotes_name_the_missing_target_too(machine, agent):
+    """GNU make 3.81, the make macOS ships, quotes the target `so' (4.x: 'so'): the same failure, answered."""
+    machine.add("make", "echo")
+    (machine.project / "Makefile").write_text(".PHONY: test\ntest:\n\t@echo tests pass\n")
+    text = machine.told(agent, "make tset", 2, "make: *** No rule to make target `tset'.  Stop.\n")
+    assert _works(machine, text) == "make test"
+
+
+@pytest.mark.parametrize("agent", AGENTS)
 def test_a_task_in_a_subdirectory_is_read_where_the_call_ran(machine, agent):
     machine.add("make", "echo")
     (machine.project / "api").mkdir()

@@ -32,7 +32,7 @@ MAX_LISTED = 8
 MISSING_TASK = {
     "npm": (r'Missing script: "([^"\n]+)"', "javascript", True),
     "pnpm": (r"Missing script: ([^\s\"]+)", "javascript", True),
-    "make": (r"No rule to make target '([^'\n]+)'\.  Stop\.", "make", False),
+    "make": (r"No rule to make target [`']([^'\n]+)'\.  Stop\.", "make", False),  # 3.81 (macOS): `x'
     "just": (r"(?i)justfile does not contain recipe `([^`\n]+)`", "just", True),
     "task": (r'Task "([^"\n]+)" does not exist', "taskfile", True),
 }
