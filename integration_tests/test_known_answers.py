@@ -146,6 +146,18 @@ def test_a_missing_npm_script_is_answered_with_the_scripts_the_project_has(machi
 
 
 @pytest.mark.parametrize("agent", AGENTS)
+def test_yarns_missing_script_is_answered_from_the_same_package_json(machine, agent):
+    """Yarn 1 (``error Command "tset" not found.``) and Yarn 2+ (``Couldn't find a script named``), as they print
+    it: the same scripts, named by Yarn's own call. Yarn is not on this machine, so its output is given."""
+    yarn1 = 'yarn run v1.22.22\nerror Command "tset" not found.\ninfo Visit https://yarnpkg.com/en/docs/cli/run ' \
+            'for documentation about this command.\n'
+    assert told_call(machine.told(agent, "yarn tset --watch", 1, yarn1)) == "yarn test --watch"
+    berry = 'Usage Error: Couldn\'t find a script named "tset".\n\n$ yarn run [--inspect] <scriptName> ...\n'
+    assert told_call(machine.told(agent, "yarn run tset", 1, berry, session="s2")) == "yarn run test"
+    assert machine.told(agent, "yarn run test", 1, "FAIL test/cart.test.js\n", session="s3") == ""  # it exists
+
+
+@pytest.mark.parametrize("agent", AGENTS)
 def test_make_just_and_task_name_the_target_or_recipe_the_project_has(machine, agent):
     machine.add("make", "just", "task", "echo")
     (machine.project / "Makefile").write_text(".PHONY: test build\ntest:\n\t@echo tests pass\nbuild:\n\t@echo built\n")

@@ -9,7 +9,8 @@ themselves: ``dp.runners.base.tools_asked``), and runs nothing.
   ``npx`` finds it) or in the working directory's ``.venv/bin``. These are the repository's own programs,
   which the failed call did not run: they are told only in a repository the person trusts (``dp trust``,
   the rule paving follows: ``dp.paving.reach``), and two of them for one program are no answer.
-* **The project's tasks** after ``npm error Missing script: "tset"``, ``make: *** No rule to make target
+* **The project's tasks** after ``npm error Missing script: "tset"``, ``error Command "tset" not found.``
+  (Yarn 1; Yarn 2 and later: ``Couldn't find a script named "tset".``), ``make: *** No rule to make target
   'tset'.  Stop.``, ``error: justfile does not contain recipe `tset```, ``task: Task "tset" does not
   exist``: the task the call named is missing, so the runner's own file (the one that runner reads from
   that directory) is read and its tasks named, closest first. Exactly one task a slip away (a letter
@@ -32,6 +33,7 @@ MAX_LISTED = 8
 MISSING_TASK = {
     "npm": (r'Missing script: "([^"\n]+)"', "javascript", True),
     "pnpm": (r"Missing script: ([^\s\"]+)", "javascript", True),
+    "yarn": (r'(?:error Command|find a script named) "([^"\n]+)"', "javascript", True),  # Yarn 1; Yarn 2+
     "make": (r"No rule to make target [`']([^'\n]+)'\.  Stop\.", "make", False),  # 3.81 (macOS): `x'
     "just": (r"(?i)justfile does not contain recipe `([^`\n]+)`", "just", True),
     "task": (r'Task "([^"\n]+)" does not exist', "taskfile", True),

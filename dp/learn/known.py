@@ -255,14 +255,15 @@ def _task(failure: Failure) -> Known | None:
 
 def _named_task(one, failure: Failure, directory: str):
     """``(the runner's word, the task's word)`` of a call of a runner that names one task: ``npm run NAME``,
-    ``npm test``, ``make NAME``, ``just NAME``, ``task NAME``; None for anything with options first."""
+    ``npm test``, ``yarn NAME``, ``make NAME``, ``just NAME``, ``task NAME``; None for anything with options
+    first."""
     args = one.args
     if not args or args[0].masked or args[0].value.startswith("-"):
         return None
-    if failure.program in ("npm", "pnpm"):
+    if failure.program in ("npm", "pnpm", "yarn"):
         if args[0].value in ("run", "run-script") and len(args) > 1 and not args[1].value.startswith("-"):
             return one.word, args[1]
-        return (one.word, args[0]) if args[0].value in ("test", "start") else None
+        return (one.word, args[0]) if args[0].value in ("test", "start") or failure.program == "yarn" else None
     return one.word, args[0]
 
 
