@@ -244,11 +244,12 @@ def test_a_call_no_rule_touches_imports_exactly_these_modules(store_env, tmp_pat
     from dp.agents import get
 
     adapter = get(agent)
-    read = adapter.hooks().sample_payload(adapter.agent_tool("Read"), {"file_path": "/x"}, str(tmp_path))
-    bash_call = adapter.hooks().sample_payload(adapter.agent_tool("Bash"), {"command": "git status && ls -la | head -5"},
+    hooks = adapter.hooks()  # the install side, here in the test: the hook's own import is what is counted
+    read = hooks.sample_payload(adapter.agent_tool("Read"), {"file_path": "/x"}, str(tmp_path))
+    bash_call = hooks.sample_payload(adapter.agent_tool("Bash"), {"command": "git status && ls -la | head -5"},
+                                     str(tmp_path))
+    paving_word = hooks.sample_payload(adapter.agent_tool("Bash"), {"command": "npm ci && npm test"},
                                        str(tmp_path))
-    paving_word = adapter.hooks().sample_payload(adapter.agent_tool("Bash"), {"command": "npm ci && npm test"},
-                                         str(tmp_path))
     expected = sorted(NO_MATCH_MODULES + _adapter(agent))
     report = _modules(store_env, agent, read)  # in Gemini CLI and Qwen Code the alias's name is the tool's own
     assert (report["status"], report["dp"]) == (0, expected)

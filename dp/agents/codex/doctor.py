@@ -52,7 +52,8 @@ def _places(agent, cwd: Path) -> list[tuple[str, Path]]:
     from dp.paths import find_upwards
 
     root = find_upwards(cwd.resolve(), ".git") or cwd
-    places = [("user", agent.hooks().config_path("user")), ("project", agent.hooks().config_path("project", project_dir=root))]
+    hooks = agent.hooks()
+    places = [("user", hooks.config_path("user")), ("project", hooks.config_path("project", project_dir=root))]
     seen, unique = set(), []
     for scope, path in places:
         if os.path.realpath(path) not in seen:
