@@ -35,11 +35,14 @@ class Recorded:
 
 @dataclass
 class Reply:
-    """What the server answers one request with: a JSON body, or server-sent
-    events (``(event name, data)`` pairs) when ``events`` is set."""
+    """What the server answers one request with: a JSON body, server-sent
+    events (``(event name, data)`` pairs) when ``events`` is set, or
+    newline-delimited JSON (one object a line, each ending in a newline, which
+    streaming readers that split on newlines need) when ``lines`` is set."""
 
     json: dict | None = None
     events: list[tuple[str, object]] | None = None
+    lines: list[dict] | None = None
 
 
 def content_text(content) -> str:
@@ -198,6 +201,8 @@ class _Handler(BaseHTTPRequestHandler):
                                   kept_headers(self.headers))
         if reply.events is not None:
             self._send("text/event-stream", sse(reply.events), stream=True)
+        elif reply.lines is not None:
+            self._send("application/json", b"".join(json.dumps(line).encode() + b"\n" for line in reply.lines))
         else:
             self._send("application/json", json.dumps(reply.json or {}).encode())
 
