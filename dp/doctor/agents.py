@@ -166,7 +166,9 @@ def _check_file(agent, scope: str, where: str, settings: dict, cwd: Path) -> lis
 
     hooks = dp_hooks(settings)
     events = {event for event, _, _ in hooks}
-    missing = [event for event in (agent.pre_tool_hook, "SessionStart") if event not in events]
+    # An agent whose SessionStart output never reaches the model gets no such entry (answered_events).
+    wanted = [event for event in (agent.pre_tool_hook, "SessionStart") if event in agent.answered_events()]
+    missing = [event for event in wanted if event not in events]
     if missing:
         return [Finding(CHECK, ERROR if agent.pre_tool_hook in missing else WARNING,
                         f"{where}: dp's {' and '.join(missing)} entr{'ies are' if len(missing) > 1 else 'y is'} "
