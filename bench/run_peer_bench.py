@@ -149,6 +149,7 @@ INSTALLS = {
     "codex": ("Codex CLI", "every", 1),
     "copilot": ("Copilot CLI", "every", 1),
     "qwen": ("Qwen Code", "every", 2),
+    "auggie": ("Auggie", "every", 1),
 }
 
 

@@ -18,6 +18,7 @@ NAMES = (
     "codex",
     "opencode",
     "qwen",
+    "auggie",
 )
 
 _loaded: dict = {}
