@@ -138,19 +138,14 @@ def door_asks(door: dict, tool: str, command: str | None) -> bool:
     return any(word in door["words"] and door["needs"].get(word, "") in command for word in command_words(command))
 
 
-# How each agent's default install starts dp: before a call ("door": an in-process front door;
-# "filters": Claude Code's settings hooks; "every": every call), and how many more dp processes a
-# successful call starts after it (the entries dp init writes, capture on).
-INSTALLS = {
-    "claude": ("Claude Code 2.1.330 (plugin, mod front door)", "door", 0),
-    "claude-settings": ("Claude Code, settings hooks (no mods, or --no-plugin)", "filters", 2),
-    "opencode": ("OpenCode (plugin, front door)", "door", 0),
-    "gemini": ("Gemini CLI", "every", 2),
-    "codex": ("Codex CLI", "every", 1),
-    "copilot": ("Copilot CLI", "every", 1),
-    "qwen": ("Qwen Code", "every", 2),
-    "auggie": ("Auggie", "every", 1),
-}
+def _installs() -> dict:
+    """Each agent's default install as the bench times it (its hooks role says how it starts, ``bench_installs``)."""
+    from dp.agents import all_agents
+
+    return {key: row for agent in all_agents() for key, row in agent.hooks().bench_installs().items()}
+
+
+INSTALLS = _installs()
 
 
 def agent_payload(name: str, tool: str, tool_input: dict, cwd: Path) -> bytes:

@@ -28,6 +28,18 @@ class Hooks:
     file = "settings.json"
     install_notes: tuple = ()
     rewrites = True
+    # What dp's default install in this agent starts for one call, as the peer bench times it
+    # (bench/run_peer_bench.py, ``bench_installs``): "door" (a plugin of dp's decides in-process and asks
+    # pave-check only for a call a rule or paving word can concern), "filters" (the agent's own conditions
+    # start pave-check only for such calls), "every" (each call of a matched tool starts it); and how many
+    # dp processes the agent starts after a call (after-tool entries: dp's note, dp-capture).
+    bench_start = "every"
+    bench_after = 1
+    bench_label = ""  # the bench's name for that install (the agent's display name when empty)
+
+    def bench_installs(self) -> dict:
+        """The peer bench's rows for this agent's default install: key → (label, how it starts, after)."""
+        return {self.agent.name: (self.bench_label or self.agent.display, self.bench_start, self.bench_after)}
 
     @property
     def agent(self):

@@ -77,6 +77,10 @@ class Hooks(Protocol):
     def capture_entries(self, capture_command: str) -> dict:
         """Event → hook groups running dp-capture after tool calls."""
 
+    def bench_installs(self) -> dict:
+        """The peer bench's rows for the agent's default install (bench/run_peer_bench.py): key → (label,
+        how a call starts dp: ``door``, ``filters`` or ``every``, how many dp processes follow a call)."""
+
 
 @runtime_checkable
 class Install(Protocol):

@@ -10,6 +10,13 @@ from dp.agents.hookbase import Hooks
 
 
 class ClaudeCodeHooks(Hooks):
+    def bench_installs(self) -> dict:
+        """Two installs: the plugin where the client loads mods (its front door starts nothing, captures
+        only around failures), the settings hooks elsewhere (if-filtered PreToolUse; PostToolBatch and
+        dp-capture after each call)."""
+        return {"claude": ("Claude Code 2.1.330 (plugin, mod front door)", "door", 0),
+                "claude-settings": ("Claude Code, settings hooks (no mods, or --no-plugin)", "filters", 2)}
+
     def config_path(self, scope: str, home=None, project_dir=None):
         from dp.agents.settings import settings_path
 

@@ -18,6 +18,7 @@ CAPTURE_TIMEOUT_MS = 10000
 
 
 class GeminiCliHooks(Hooks):
+    bench_after = 2  # AfterTool: pave-check for dp's note, dp-capture
     folder = ".gemini"
 
     def sample_payload(self, tool: str, tool_input: dict, cwd) -> dict:

@@ -9,6 +9,8 @@ from dp.agents.opencode.wire import BEFORE, INVALID_TOOL, UNAVAILABLE
 
 
 class OpenCodeHooks(Hooks):
+    bench_start, bench_after = "door", 0  # the plugin decides in-process, captures in-process
+    bench_label = "OpenCode (plugin, front door)"
     def sample_payload(self, tool: str, tool_input: dict, cwd) -> dict:
         """As the plugin sends it; a tool OpenCode does not have arrives as its ``invalid`` tool."""
         args = tool_input

@@ -14,6 +14,7 @@ CAPTURE_TIMEOUT_SECONDS = 30
 
 
 class QwenCodeHooks(Hooks):
+    bench_after = 2  # PostToolUse: pave-check for dp's note, dp-capture
     folder = ".qwen"
     rewrites = False
     install_notes = (f"Qwen Code ({VERSION}) runs no rewritten input from a hook: dp refuses a call it would "
