@@ -112,7 +112,11 @@ def test_without_claude_code_init_offers_every_agent_and_dry_run_shows_the_plan(
     proc = dp("init")
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     [line] = proc.stderr.splitlines()
-    offered = line.split("dp init --agent ", 1)[1]
+    assert line.endswith("or name your agent: dp init --agent NAME (dp init --help lists the agents)"), line
+    # ... and the help it names offers every agent, not a few of them
+    helped = " ".join(dp("init", "--help").stdout.split())
+    offered = helped.split("--agent NAME The agent to install for, or whose tool names --agents-md uses: ", 1)[1]
+    offered = offered.split(".", 1)[0].replace(" (default)", "")
     assert [name.strip() for name in offered.replace(" or ", ", ").split(",")] == _agents()
 
     plan = dp("init", "--dry-run")

@@ -21,6 +21,10 @@ NAMES = (
     "auggie",
 )
 
+# How a message tells the person to name their agent: --help's --agent line lists them from NAMES, so a
+# message quoted in the docs does not change with every agent added (dp init's error, dp doctor's fix).
+NAME_YOUR_AGENT = "dp init --agent NAME (dp init --help lists the agents)"
+
 _loaded: dict = {}
 
 

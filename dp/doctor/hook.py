@@ -11,6 +11,7 @@ import os
 import shutil
 from pathlib import Path
 
+from dp.agents import NAME_YOUR_AGENT
 from dp.agents import settings as hook_settings
 from dp.agents.executable import hook_options, shim_reason
 from dp.doctor.findings import ERROR, OK, WARNING, Finding
@@ -59,16 +60,12 @@ def init_command() -> str:
 
 def _no_default_agent(other_agents) -> Finding:
     """No Claude Code and no dp entries for it: nothing to install or check there, which is no error; without
-    any other agent either, the fix names every agent dp can be set up for."""
+    any other agent either, the fix says how to name one (``dp init --help`` lists them all)."""
     if other_agents:
         return Finding("hook", OK, f"{NO_DEFAULT_AGENT}: nothing to check for it; dp is installed for "
                                    f"{', '.join(other_agents)}")
-    from dp.agents import all_agents
-
-    names = [agent.name for agent in all_agents()]
     return Finding("hook", WARNING, f"{NO_DEFAULT_AGENT}, and dp is installed for no other agent",
-                   f"install Claude Code and run dp init, or name your agent: dp init --agent "
-                   f"{', '.join(names[:-1])} or {names[-1]}")
+                   f"install Claude Code and run dp init, or name your agent: {NAME_YOUR_AGENT}")
 
 
 def _check_entry(file: SettingsFile, hook: dict, db_path: Path) -> list[Finding]:

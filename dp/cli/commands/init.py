@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from dp.agents import DEFAULT
+from dp.agents import DEFAULT, NAME_YOUR_AGENT
 from dp.cli.commands.pave import AGENT_OPTION, MODE_OPTION, PERMISSION_OPTION, SCOPE_OPTION, SETTINGS_OPTION, YES_OPTION
 from dp.cli.common import print_json
 from dp.cli.options import Shared, shared
@@ -26,7 +26,8 @@ with two sample rules, so your own store stays empty until you add rules.
 Safe to run again: nothing is duplicated. Without Claude Code on the machine
 (no claude on PATH, no ~/.claude) it writes nothing and says so, unless you
 name the agent (--agent NAME); --dry-run then shows what --agent claude would do. In a clone whose committed team plugin
-(.claude/dp-plugin) you have not registered, it registers it for you.
+(.claude/dp-plugin) you trusted (dp trust) and have not registered, it registers it for you; an untrusted
+repository's plugin is never registered.
 
 \b
 Examples:
@@ -301,11 +302,8 @@ NO_DEFAULT_AGENT = "no Claude Code on this machine (no claude on PATH, no ~/.cla
 
 def no_default_agent() -> str:
     """The error of ``dp init`` where Claude Code is not: nothing written, and every agent dp can be set up for."""
-    from dp.agents import names
-
-    *others, last = names()
     return (f"{NO_DEFAULT_AGENT}: nothing was written. Install Claude Code and run dp init again, or name "
-            f"your agent: dp init --agent {', '.join(others)} or {last}")
+            f"your agent: {NAME_YOUR_AGENT}")
 
 
 def _default_agent_here() -> bool:
