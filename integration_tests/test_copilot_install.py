@@ -41,7 +41,8 @@ def test_init_writes_dps_own_hooks_file_with_every_event_failing_open(dp, home, 
     for event, [command] in commands.items():
         program = "dp-capture" if event.startswith("post") else "pave-check"
         assert f"/{program} --agent copilot" in command and command.endswith(" || true"), command
-    assert "matcher" not in json.dumps(_hooks(path))  # every tool, unknown names included
+    # pave-check for the shell and the names dp's rules can act on, unknown ones included (issue 52)
+    assert [group.get("matcher") for group in _hooks(path)["preToolUse"]] == ["^(bash)$"]
     assert theirs.read_bytes() == USERS_OWN
 
 

@@ -98,8 +98,11 @@ class Hooks:
         raise NotImplementedError
 
     def hook_starts(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> str | None:
-        """Which calls start pave-check under ``hook_entries``' entries, in words; None when the agent does not say."""
-        return None
+        """Which calls start pave-check under ``hook_entries``' entries, in words, read from the entries
+        themselves (their matchers: dp.agents.matchers), so it says what the settings file will hold."""
+        from dp.agents.matchers import said
+
+        return said(self.hook_entries(hook_command, rules, extra_words, filtered))
 
     def capture_entries(self, capture_command: str) -> dict:
         """Event → hook groups running ``capture_command`` (dp-capture) after tool calls (Claude Code's by default)."""

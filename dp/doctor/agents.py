@@ -83,20 +83,18 @@ def check_agents(db_path: Path, cwd: Path, rules) -> list[Finding]:
 
 def _starts(agent, where: str, settings: dict | None) -> list[Finding]:
     """Which calls start a dp process under the agent's entries in ``settings``, read from the entries
-    themselves: dp writes these agents' per-call entries for every tool, so each such event starts
-    pave-check or dp-capture on every call (Claude Code's filters say their own, dp.doctor.reach)."""
+    themselves (each group's matcher, dp.agents.matchers): pave-check and dp-capture, per event."""
+    from dp.agents.matchers import starts
     from dp.agents.settings import dp_hooks, is_capture_hook, iter_hooks
 
     if settings is None:
         return []
-    pave = sorted({event for event, _, _ in dp_hooks(settings) if "session" not in event.lower()})
-    capture = sorted({event for event, _, hook in iter_hooks(settings) if is_capture_hook(hook)})
-    if not pave and not capture:
+    said = starts([(event, group) for event, group, _ in dp_hooks(settings)])
+    said += starts([(event, group) for event, group, hook in iter_hooks(settings) if is_capture_hook(hook)],
+                   "dp-capture")
+    if not said:
         return []
-    said = [f"pave-check on {', '.join(pave)}"] if pave else []
-    said += [f"dp-capture on {', '.join(capture)}"] if capture else []
-    return [Finding(CHECK, OK, f"{where}: every tool call starts dp ({'; '.join(said)}): dp's entries for "
-                               f"{agent.display} match every tool")]
+    return [Finding(CHECK, OK, f"{where}: dp starts {'; '.join(said)}")]
 
 
 def _plugin_starts(db_path: Path) -> str:

@@ -210,7 +210,7 @@ def _apply(path: Path, scope: str, command: str, filtered: bool, db_path: Path,
         backup = replace_file(path, dump_settings(settings, original), expected=original, backup=True)
     report = _report(status, scope, path, backup, agent, command=command, timeout=HOOK_TIMEOUT_SECONDS)
     if _agent_option(agent):  # Claude Code's report keeps the shape it always had
-        report.update(agent=agent.display, events=list(wanted))
+        report.update(agent=agent.display, events=[event for event, groups in wanted.items() if groups])
     if capture_wanted:
         handlers = {event: groups[0]["hooks"][0] for event, groups in capture_wanted.items()}
         report["capture"] = {"status": capture, "events": list(capture_wanted), "command": capture_command,
@@ -224,11 +224,16 @@ def wanted_entries(command: str, filtered: bool, db_path: Path, agent=None) -> d
     (settings are per user, so the filters hold every trusted project's words), dp's own name
     (the hook asks the person about dp's commands that widen what it does, dp.widening) and,
     while project paving is on, its command words."""
+    agent = agent or agents.get()
+    return agent.hooks().hook_entries(command, entry_rules(db_path), hook_words(db_path), filtered)
+
+
+def entry_rules(db_path: Path) -> list:
+    """The rules dp's entries follow: the store's, every trusted project file's, and the shadow rules
+    (they record, so the hook must see their calls)."""
     from dp.store.readers import read_shadow_rules
 
-    agent = agent or agents.get()
-    rules = read_rules(db_path) + trusted_project_rules(db_path) + read_shadow_rules(db_path)  # shadows record
-    return agent.hooks().hook_entries(command, rules, hook_words(db_path), filtered)
+    return read_rules(db_path) + trusted_project_rules(db_path) + read_shadow_rules(db_path)
 
 
 def hook_words(db_path: Path) -> frozenset:
@@ -244,8 +249,7 @@ def hook_starts(command: str, filtered: bool, db_path: Path, agent=None) -> str 
     """Which calls start pave-check under the entries ``wanted_entries`` writes, in words (None when
     the agent does not say): init and doctor say this, read from the same rules and words."""
     agent = agent or agents.get()
-    rules = read_rules(db_path) + trusted_project_rules(db_path)
-    return agent.hooks().hook_starts(command, rules, hook_words(db_path), filtered)
+    return agent.hooks().hook_starts(command, entry_rules(db_path), hook_words(db_path), filtered)
 
 
 def trusted_project_rules(db_path: Path) -> list:

@@ -32,9 +32,10 @@ def test_install_keeps_the_users_settings_and_uninstall_gives_back_the_same_byte
     settings = json.loads(qwen.settings.read_text())
     assert settings["ui"] == {"theme": "GitHub", "customThemes": {"été": {}}}
     hooks = settings["hooks"]
-    assert hooks["PreToolUse"][0]["matcher"] == "*"
+    assert hooks["PreToolUse"][0]["matcher"] == "^(run_shell_command)$"  # no rule names another tool
     assert "pave-check --agent qwen" in hooks["PreToolUse"][0]["hooks"][0]["command"]
-    assert {"SessionStart", "PostToolBatch", "PostToolUse", "PostToolUseFailure"} <= set(hooks)
+    assert {"SessionStart", "PostToolUse", "PostToolUseFailure"} <= set(hooks)
+    assert "PostToolBatch" not in hooks  # no tool-name alias to correct after a batch
     assert "dp-capture --agent qwen" in hooks["PostToolUseFailure"][0]["hooks"][0]["command"]
     assert qwen.settings.read_bytes().startswith(b'{\n\t"security"')  # the file's own tabs
 

@@ -30,16 +30,20 @@ class CopilotCliHooks(Hooks):
 
     def filter_support(self) -> dict:
         return {"filtered": False, "version": None,
-                "reason": "the hook starts for every tool call: Copilot CLI's matchers select tools, not commands, "
-                          "and a hallucinated tool name has to reach it"}
+                "reason": "Copilot CLI's matchers select tools, not commands: the hook starts for every call of "
+                          "the tools dp can act on (its shell among them)"}
 
     def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
         from dp.agents.settings import HOOK_TIMEOUT_SECONDS
 
         if not reads_modified_args(self.agent.installed_version()) and "--mode" not in hook_command:
             hook_command += " --mode advise"  # the original would run: refuse with the corrected command
+        from dp.agents.matchers import anchored, tools
+
         handler = {"type": "command", "command": hook_command + FAIL_OPEN, "timeout": HOOK_TIMEOUT_SECONDS}
-        return {event: [{"hooks": [dict(handler)]}] for event in (SESSION_START_HOOK, PRE_TOOL_USE)}
+        # Copilot matches the whole tool name, as the model wrote it (an unknown one too), against the regex.
+        return {SESSION_START_HOOK: [{"hooks": [dict(handler)]}],
+                PRE_TOOL_USE: [{"matcher": anchored(tools(self.agent, rules)), "hooks": [dict(handler)]}]}
 
     def capture_entries(self, capture_command: str) -> dict:
         from dp.agents.settings import CAPTURE_TIMEOUT_SECONDS

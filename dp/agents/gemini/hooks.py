@@ -48,12 +48,17 @@ class GeminiCliHooks(Hooks):
         return Decision(base.NOTHING)
 
     def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
-        """BeforeTool for every tool (rules and aliases may name any), AfterTool for dp's note on what
-        it changed, SessionStart for the corrections."""
+        """BeforeTool for the tools dp can act on under ``rules`` (dp.agents.matchers: the shell, the
+        tools rules name, the names aliases correct; Gemini searches the matcher in the tool name, so
+        dp anchors it), AfterTool for the same tools (dp's note on what it changed), SessionStart for
+        the corrections (its matcher is compared with the source as text: only ``*`` means all)."""
+        from dp.agents.matchers import anchored, tools
+
         handler = {"type": "command", "command": hook_command, "timeout": HOOK_TIMEOUT_MS}
+        matcher = anchored(tools(self.agent, rules))
         return {
-            BEFORE_TOOL: [{"matcher": "*", "hooks": [dict(handler)]}],
-            AFTER_TOOL: [{"matcher": "*", "hooks": [dict(handler)]}],  # hands over dp's note (see the module docstring)
+            BEFORE_TOOL: [{"matcher": matcher, "hooks": [dict(handler)]}],
+            AFTER_TOOL: [{"matcher": matcher, "hooks": [dict(handler)]}],  # hands over dp's note (see the module docstring)
             SESSION_START_HOOK: [{"matcher": "*", "hooks": [dict(handler)]}],
         }
 

@@ -27,10 +27,18 @@ class QwenCodeHooks(Hooks):
         return {**super().sample_payload(tool, tool_input, cwd), "tool_call_id": "call_dp_sample"}
 
     def hook_entries(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> dict:
+        """PreToolUse for the tools dp can act on under ``rules`` (dp.agents.matchers; Qwen searches a
+        matcher starting with ``^`` in the tool name as a regular expression), SessionStart for the
+        corrections, and PostToolBatch, which has no matcher, only while a tool-name alias can correct
+        a rejected name there (an empty list takes an earlier entry out)."""
+        from dp.agents.matchers import anchored, tools
+        from dp.rules.model import TOOL_ALIAS
+
         handler = {"type": "command", "command": hook_command, "timeout": HOOK_TIMEOUT_SECONDS}
-        return {PRE_TOOL_USE: [{"matcher": ALL_TOOLS, "hooks": [dict(handler)]}],
+        aliases = any(rule.match_kind == TOOL_ALIAS for rule in rules)
+        return {PRE_TOOL_USE: [{"matcher": anchored(tools(self.agent, rules)), "hooks": [dict(handler)]}],
                 "SessionStart": [{"hooks": [dict(handler)]}],
-                POST_TOOL_BATCH: [{"hooks": [dict(handler)]}]}
+                POST_TOOL_BATCH: [{"hooks": [dict(handler)]}] if aliases else []}
 
     def capture_entries(self, capture_command: str) -> dict:
         handler = {"type": "command", "command": capture_command, "timeout": CAPTURE_TIMEOUT_SECONDS}
