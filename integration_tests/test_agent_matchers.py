@@ -61,3 +61,21 @@ def test_the_before_tool_matcher_follows_every_rule_change_and_doctor_says_it(dp
     assert dp("alias", "--delete", "view_file").returncode == 0
     assert dp("alias", "--delete", "--tool", "Read", "--param", "file_path", "/srv/old/").returncode == 0
     assert [tool for tool in (shell, read, "view_file") if _selects(_matcher(agent, home), tool)] == [shell]
+
+
+@pytest.mark.parametrize("name", AGENTS)
+def test_doctor_warns_when_the_entries_are_not_the_ones_the_rules_call_for(dp, home, name):
+    agent = get(name)
+    assert dp("init", "--agent", name, "--json").returncode == 0
+    path = agent.hooks().config_path("user", home=home)
+    settings = json.loads(path.read_text())
+    for group in settings["hooks"][agent.pre_tool_hook]:
+        group["matcher"] = "^(nothing)$"  # narrowed by hand: the shell no longer reaches dp
+    path.write_text(json.dumps(settings))
+
+    checks = json.loads(dp("doctor", "--json").stdout)["checks"]
+    [stale] = [check for check in checks if "not the ones the rules call for" in check["message"]]
+    assert stale["status"] == "warning" and stale["fix"] == f"dp pave --hook --agent {name} --scope user"
+    assert dp(*stale["fix"].split()[1:]).returncode == 0
+    assert not [check for check in json.loads(dp("doctor", "--json").stdout)["checks"]
+                if "not the ones the rules call for" in check["message"]]

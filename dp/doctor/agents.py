@@ -65,13 +65,14 @@ def check_agents(db_path: Path, cwd: Path, rules) -> list[Finding]:
     for agent, scope, path, settings, error in installed_files(cwd, db_path):
         where = f"{agent.display}, {scope} scope ({path})"
         if agent.has_role("doctor"):  # checked by its own doctor role (dp/agents/<agent>/doctor.py)
-            findings += _starts(agent, where, settings)
+            findings += _stale(agent, scope, path, settings, db_path) + _starts(agent, where, settings)
             continue
         if settings is None:
             findings.append(Finding(CHECK, ERROR, f"{where}: {error}", "fix the file by hand"))
             continue
         agents_seen[agent.name] = agent
-        findings += _check_file(agent, scope, where, settings, cwd) + _starts(agent, where, settings)
+        findings += (_check_file(agent, scope, where, settings, cwd) + _stale(agent, scope, path, settings, db_path)
+                     + _starts(agent, where, settings))
     for agent, scope, path, command in installed_plugins(cwd, db_path):
         agents_seen[agent.name] = agent
         findings += _check_plugin(agent, scope, path, command, cwd)
@@ -95,6 +96,33 @@ def _starts(agent, where: str, settings: dict | None) -> list[Finding]:
     if not said:
         return []
     return [Finding(CHECK, OK, f"{where}: dp starts {'; '.join(said)}")]
+
+
+def _stale(agent, scope: str, path: Path, settings: dict | None, db_path: Path) -> list[Finding]:
+    """A warning when dp's entries in a file dp installed are not the ones the rules call for now (their
+    matchers follow the rules: dp.agents.matchers), e.g. after a store another program wrote, whose sync
+    never ran. The command is the one the install recorded (the file's may carry the agent's additions)."""
+    import copy
+
+    from dp.agents.settings import sync_entries
+    from dp.install.hook import wanted_entries
+    from dp.store import installs
+
+    key = installs.key_path(path)
+    command = next((entry.details.get("command") for entry in installs.read(db_path, installs.HOOK)
+                    if entry.path == key), None)
+    if settings is None or not isinstance(command, str):
+        return []
+    try:
+        current = sync_entries(copy.deepcopy(settings), wanted_entries(command, False, db_path, agent))
+    except Exception:  # noqa: BLE001 - a file or store doctor cannot read is reported by its own check
+        return []
+    if current == "already_configured":
+        return []
+    return [Finding(CHECK, WARNING, f"{agent.display}, {scope} scope ({path}): dp's hook entries are not the ones "
+                                    "the rules call for (edited by hand, or a rule changed without a sync): a call a "
+                                    "rule names may not reach dp",
+                    _fix(agent, scope))]
 
 
 def _plugin_starts(db_path: Path) -> str:
