@@ -14,9 +14,11 @@ a condition is tested against each simple command (split at `|`, `&&`, `||`,
 `;`, newlines and parentheses) as a glob, and a command the client cannot
 analyze statically — `$( )`, backticks, `${…}`, a `{ …; }` group or function
 body, a heredoc, a redirected subshell, a loop variable — starts EVERY
-filtered handler. Quotes are not honoured, so the count errs towards spawning.
+filtered handler (a heredoc with a quoted delimiter is analyzed, but counted
+here too). Quotes are not honoured, so the count errs towards spawning.
 Besides the share of commands that start nothing it counts hook processes:
-a command starts one per matching condition.
+a command starts one per matching condition. The conditions are dp's own
+(dp.agents.claude.filters.wanted): one per stem the words share.
 """
 
 from __future__ import annotations

@@ -55,29 +55,38 @@ def test_filtered_install_follows_every_rule_change(dp, home, claude_version):
     assert _conditions(_hooks(home)) == [("Bash", "Bash(*dp*)"), ("Edit|read_file", None)]
 
 
-def test_project_paving_words_take_the_plain_bash_handler_while_paving_is_on(dp, home, claude_version):
-    """Paving's 39 words as conditions would start 39 processes for every command Claude Code
-    cannot analyze (`$( )`, heredocs…): one plain Bash handler starts one."""
+def test_project_paving_words_share_stems_while_paving_is_on(dp, home, claude_version):
+    """Paving's 39 words and dp's own name fit in fewer conditions (one per stem they share): an ordinary
+    call starts no hook process with paving on, and paving off drops its words from the filters."""
+    from dp.agents.claude.filters import stems
+    from dp.paving import WORDS
+
     dp("init", extra_env=claude_version("2.1.330"))
-    assert _conditions(_hooks(home)) == [("Bash", None)]
+    on = _conditions(_hooks(home))
+    assert on == [("Bash", f"Bash(*{stem}*)") for stem in stems(sorted(WORDS | {"dp"}))]
+    assert ("Bash", "Bash(*npm*)") in on and ("Bash", "Bash(*pyt*)") in on and len(on) < len(WORDS)
     proc = dp("paving", "off")
     assert "Hook entries updated in" in proc.stderr
     assert _conditions(_hooks(home)) == [("Bash", "Bash(*dp*)")]
     dp("paving", "on")
-    assert _conditions(_hooks(home)) == [("Bash", None)]
+    assert _conditions(_hooks(home)) == on
 
 
-def test_more_command_words_than_conditions_pay_for_take_the_plain_bash_handler(dp, home, claude_version):
+def test_more_conditions_than_pay_for_take_the_plain_bash_handler(dp, home, claude_version):
     from dp.agents.claude.filters import MAX_CONDITIONS
 
     dp("paving", "off")
     dp("init", extra_env=claude_version("2.1.330"))
-    words = [f"tool{n}" for n in range(MAX_CONDITIONS)]  # dp's own name is one condition too
+    words = [f"t{n:02d}" for n in range(MAX_CONDITIONS)]  # none holds another's stem; dp's own name is one more
     for word in words[:-1]:
         dp("alias", "--cmd", word, "--replace", word.upper())
     assert _conditions(_hooks(home)) == [("Bash", f"Bash(*{word}*)") for word in ["dp", *words[:-1]]]
-    dp("alias", "--cmd", words[-1], "--replace", "last")
+    proc = dp("alias", "--cmd", words[-1], "--replace", "last")
     assert _conditions(_hooks(home)) == [("Bash", None)]
+    said = _said(dp("doctor", extra_env=claude_version("2.1.330")).stdout)
+    assert f"pave-check starts for every Bash command: the rules' {MAX_CONDITIONS + 1} command words" in said, proc.stderr
+    assert (f"need more than the {MAX_CONDITIONS} `if` conditions dp writes: a command Claude Code cannot analyze "
+            "would start one process each") in said
     dp("alias", "--delete", "--cmd", words[-1], "--replace", "last")
     assert len(_conditions(_hooks(home))) == MAX_CONDITIONS
 
@@ -138,7 +147,8 @@ def test_doctor_reports_stale_entries_and_where_each_kind_takes_effect(dp, home,
     checks = json.loads(dp("doctor", "--json", extra_env=env).stdout)["checks"]
     [entries] = [c for c in checks if c["check"] == "entries"]
     assert entries["status"] == "ok" and "hook entries match the rules" in entries["message"]
-    assert "pave-check starts for Bash commands naming dp, grep; calls of read_file" in entries["message"]
+    assert ("pave-check starts for Bash commands naming dp, grep (2 `if` conditions: a command Claude Code cannot "
+            "analyze, such as a loop over `$f`, starts all 2); calls of read_file") in entries["message"]
     reach = " ".join(c["message"] for c in checks if c["check"] == "reach")
     assert "(read_file) cannot be blocked" in reach and "after the failed call (PostToolBatch)" in reach
     assert "Claude Code 2.1.330" in reach and "1 Bash rule rewrites the command" in reach
@@ -160,15 +170,16 @@ def _said(text: str) -> str:
 
 
 def test_init_and_doctor_say_which_calls_start_the_hook_as_the_settings_hold(dp, home, claude_version):
-    """Issue 49, finding 5: with paving on, the words overflow the conditions and settings get the
-    plain Bash handler; init and doctor say so, and say the filters once they apply again."""
+    """Issue 49, finding 5 and issue 52: with paving on the words share stems, one condition each;
+    init and doctor say which calls start pave-check, and what a condition costs."""
     env = claude_version("2.1.330")
     init = dp("init", extra_env=env)
-    assert _conditions(_hooks(home)) == [("Bash", None)]
-    assert "a rule can match" not in init.stdout
+    conditions = _conditions(_hooks(home))
+    assert None not in [condition for _, condition in conditions]
     said = _said(init.stdout)
-    assert said.startswith("pave-check starts for every Bash command: the rules need 40 command words"), said
-    assert "more than the 7 `if` conditions" in said and "after every batch of tool calls (PostToolBatch)" in said
+    assert said.startswith(f"pave-check starts for Bash commands naming one of {len(conditions)} word stems ("), said
+    assert f"a command Claude Code cannot analyze, such as a loop over `$f`, starts all {len(conditions)}" in said
+    assert said.endswith("and after a batch in which Claude Code refused a tool name (PostToolBatch)")
     [entries] = [c for c in json.loads(dp("doctor", "--json", extra_env=env).stdout)["checks"] if c["check"] == "entries"]
     assert said in entries["message"] and "if-filtered" not in entries["message"]
 
@@ -176,7 +187,12 @@ def test_init_and_doctor_say_which_calls_start_the_hook_as_the_settings_hold(dp,
     dp("alias", "--cmd", "grep", "--replace", "rg")
     assert _conditions(_hooks(home)) == [("Bash", "Bash(*dp*)"), ("Bash", "Bash(*grep*)")]
     [entries] = [c for c in json.loads(dp("doctor", "--json", extra_env=env).stdout)["checks"] if c["check"] == "entries"]
-    assert "pave-check starts for Bash commands naming dp, grep; and after every batch" in entries["message"]
+    assert "pave-check starts for Bash commands naming dp, grep (2 `if` conditions" in entries["message"]
+
+    dp("alias", "--tool", "Bash", "--param", "command", "http://old.example", "https://new.example")
+    assert _conditions(_hooks(home)) == [("Bash", None)]
+    [entries] = [c for c in json.loads(dp("doctor", "--json", extra_env=env).stdout)["checks"] if c["check"] == "entries"]
+    assert "pave-check starts for every Bash command: a rule can match any Bash command" in entries["message"]
 
 
 def test_without_filters_doctor_says_every_call_starts_the_hook(dp, home, claude_version):

@@ -33,11 +33,12 @@ def test_the_peer_bench_times_both_hooks_on_the_same_calls(tmp_path):
     assert cases["a non-Bash tool"]["rtk processes"] == 0
     nothing, rewrite = cases["nothing applies"]["agents"], cases["a rewrite"]["agents"]
     # dp's default install per agent (issue 52), every agent of the registry timed: where the agent lets dp decide
-    # in the client (the Claude Code mod, the OpenCode plugin: the bench's "door"), a call nothing applies to starts
-    # no process and costs nothing.
+    # in the client (the Claude Code mod, the OpenCode plugin: the bench's "door") or filters its hook by the
+    # command's words (Claude Code's settings hooks, `if` conditions), a call nothing applies to starts no process
+    # and costs nothing.
     installs = _bench_installs()
     assert set(names()) <= set(installs) and set(nothing) == set(installs)
-    doors = {agent for agent, (_, kind, _) in installs.items() if kind == "door"}
+    doors = {agent for agent, (_, kind, _) in installs.items() if kind in ("door", "filters")}
     assert doors and doors < set(installs)
     for agent in doors:
         assert nothing[agent]["processes"] == 0 and nothing[agent]["cpu ms"] == 0.0

@@ -71,7 +71,10 @@ def test_user_scope_writes_the_plugin_says_how_to_install_it_and_takes_dps_setti
     batch_handler = hooks["hooks"]["PostToolBatch"][0]["hooks"][0]["command"]
     for guarded in (*bash_handlers, batch_handler):
         assert guarded.startswith('[ "${DP_MOD_FRONT_DOOR:-}" = "${CLAUDE_CODE_SESSION_ID:-}" ]')
-        assert guarded.endswith(f"|| exec {pave_check}")
+    assert all(handler.endswith(f"|| exec {pave_check}") for handler in bash_handlers)
+    # PostToolBatch: the same step aside, then pave-check only after a refused tool name (filters.wanted).
+    assert batch_handler.endswith(f"""|| {{ p=$(cat); case "$p" in *'No such tool available'*) printf %s "$p" | """
+                                  f"{pave_check};; esac; }}")
     for event in ("PostToolUse", "PostToolUseFailure"):
         [handler] = hooks["hooks"][event][0]["hooks"]
         assert handler["command"].startswith('[ "${DP_MOD_FRONT_DOOR:-}" = "${CLAUDE_CODE_SESSION_ID:-}" ]')

@@ -32,6 +32,10 @@ HOOK_TIMEOUT_SECONDS = 5
 CAPTURE_PROGRAM = "dp-capture"
 CAPTURE_EVENTS = ("PostToolUseFailure", "PostToolUse")
 CAPTURE_TIMEOUT_SECONDS = 60
+# A handler for an event its client cannot filter (Claude Code's PostToolBatch): the shell reads the payload
+# and starts the program only when it holds one of the marks; otherwise no dp process starts. POSIX sh.
+_GUARD = 'p=$(cat); case "$p" in {patterns}) printf %s "$p" | {command};; esac'
+_GUARDED = re.compile(r"""p=\$\(cat\); case "\$p" in (?:\*'[^']*'\*\|?)+\) printf %s "\$p" \| (.+);; esac""", re.S)
 # Hook fields that would stop dp doing its job: an async hook cannot block
 # or rewrite, a ``once`` hook removes itself after its first run.
 DISABLING_FIELDS = ("async", "asyncRewake", "once")
@@ -163,12 +167,24 @@ def _finite_float(text: str) -> float:
 # -- recognising hooks -------------------------------------------------------
 
 
+def after_batch(command: str, marks) -> str:
+    """``command`` behind a shell guard that starts it only for a payload holding one of ``marks``
+    (``unguarded`` reads it back)."""
+    return _GUARD.format(patterns="|".join(f"*{shlex.quote(mark)}*" for mark in marks), command=command)
+
+
+def unguarded(command: str) -> str:
+    """The command an ``after_batch`` guard starts; any other command as it is."""
+    found = _GUARDED.fullmatch(command)
+    return found.group(1) if found else command
+
+
 def command_words(command) -> list[str]:
-    """The hook command as argv words ([] when it cannot be split)."""
+    """The hook command as argv words ([] when it cannot be split); of a guarded one, its program's."""
     if not isinstance(command, str):
         return []
     try:
-        words = shlex.split(command)
+        words = shlex.split(unguarded(command))
     except ValueError:
         return []
     from dp.shell.wrappers import is_assignment

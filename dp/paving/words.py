@@ -1,9 +1,8 @@
 """The command words paving can act on, on the hook path (stdlib only, nothing imported)."""
 
 # Every command word paving can act on. A test keeps this in step with the
-# tables (dp/rules/tables/) and the task runners. While paving is on they are
-# more words than `if` conditions pay for: the hook's Bash handler is the plain
-# one (dp/agents/claude/filters.py).
+# tables (dp/rules/tables/) and the task runners. While paving is on they are in
+# Claude Code's `if` conditions, one per stem they share (dp/agents/claude/filters.py).
 JAVASCRIPT_WORDS = frozenset({"npm", "npx", "yarn", "pnpm", "pnpx", "bun", "bunx"})
 TASK_WORDS = frozenset({"make", "just", "task"})
 PYTHON_WORDS = frozenset({

@@ -33,7 +33,7 @@ def probe_command(rule) -> str:
     words = rule.from_name if rule.match_kind == RECIPE else rule.command
     if rule.match_kind == FLAG:
         words += " " + dashed(rule.from_name)
-    return f"{words} dp-live-probe"
+    return f"{words} live-probe"  # no dp: a word of its own would start a second filtered handler
 
 
 def kind_label(match_kind: str) -> str:

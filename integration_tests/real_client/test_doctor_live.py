@@ -14,7 +14,7 @@ def test_doctor_live_reports_the_hook_firing_and_what_the_model_read(client):
     report = json.loads(client.dp("doctor", "--live", "--json").stdout)
     assert report["ok"] is True and report["version"] == "2.1.330"
     bash_probe, alias_probe = report["probes"]
-    assert bash_probe["input"] == {"command": "oldtool dp-live-probe"} and bash_probe["fired"]
+    assert bash_probe["input"] == {"command": "oldtool live-probe"} and bash_probe["fired"]
     assert any("dp: oldtool → newtool" in line for line in bash_probe["told"])
     assert alias_probe["tool"] == "read_file" and "No such tool available" in alias_probe["result"]
     assert any("read_file is not a valid tool. Use Read instead." in line for line in alias_probe["told"])

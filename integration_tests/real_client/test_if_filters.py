@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 from dp.agents.claude.fake_api import bash
+from dp.agents.settings import command_words
 
 # Commands dp's own parser rewrites under the rules below: every position a
 # command word can take.
@@ -72,7 +73,8 @@ import json, subprocess, sys
 data = sys.stdin.buffer.read()
 payload = json.loads(data or b"{{}}")
 with open({log!r}, "a") as log:
-    log.write(json.dumps([payload.get("hook_event_name"), (payload.get("tool_input") or {{}}).get("command")]) + "\\n")
+    log.write(json.dumps([sys.argv[1].rsplit("/", 1)[-1], payload.get("hook_event_name"),
+                          (payload.get("tool_input") or {{}}).get("command")]) + "\\n")
 proc = subprocess.run(sys.argv[1:], input=data, capture_output=True)
 sys.stdout.buffer.write(proc.stdout)
 sys.stderr.buffer.write(proc.stderr)
@@ -88,8 +90,9 @@ def _plain_handler_rewrites(client, command: str) -> bool:
     return "updatedInput" in proc.stdout
 
 
-def _log_spawns(client):
-    """Put a logger in front of every dp hook command in the user's settings."""
+def log_spawns(client):
+    """Put a recording logger in front of every dp program the user's settings start (also behind the shell
+    guard of PostToolBatch's handler); the log holds one ``[program, event, command]`` per process."""
     log = client.root / "spawns.jsonl"
     logger = client.bin / "spawn-logger"
     logger.write_text(SPAWN_LOGGER.format(python=sys.executable, log=str(log)))
@@ -98,9 +101,15 @@ def _log_spawns(client):
     for groups in settings["hooks"].values():
         for group in groups:
             for handler in group["hooks"]:
-                handler["command"] = f"{logger} {handler['command']}"
+                program = command_words(handler["command"])[0]
+                handler["command"] = handler["command"].replace(program, f"{logger} {program}", 1)
     client.settings.write_text(json.dumps(settings, indent=2))
     return log
+
+
+def spawned(log) -> list[list]:
+    """``[program, event, command]`` of every dp process the client started, in order."""
+    return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
 
 
 def test_filtered_handlers_rewrite_everything_the_plain_one_does_and_spawn_nothing_else(client):
@@ -118,13 +127,12 @@ def test_filtered_handlers_rewrite_everything_the_plain_one_does_and_spawn_nothi
     rewritten = [command.replace("{bin}", str(client.bin)) for command in REWRITTEN]
     assert [command for command in rewritten if not _plain_handler_rewrites(client, command)] == []
     assert not any(_plain_handler_rewrites(client, command) for command in UNTOUCHED)
-    log = _log_spawns(client)
+    log = log_spawns(client)
 
     calls = [bash(command) for command in rewritten + UNTOUCHED + UNANALYZABLE]
     session = client.run([[call] for call in calls], timeout=300)
 
-    spawned = [json.loads(line) for line in log.read_text().splitlines()]
-    pre_tool_use = [command for event, command in spawned if event == "PreToolUse"]
+    pre_tool_use = [command for _, event, command in spawned(log) if event == "PreToolUse"]
     for call, command in zip(calls, rewritten):
         assert command in pre_tool_use, f"no hook process for {command!r}"
         assert "dp: " in session.tool_result(call["id"])["context"], f"{command!r} was not rewritten"

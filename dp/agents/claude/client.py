@@ -75,7 +75,7 @@ def filter_support() -> dict:
                           f"{spelled(IF_FILTERS_SINCE)}+): installed the plain handler, which runs on every tool call"}
     return {"filtered": True, "version": spelled(version),
             "reason": f"Claude Code {spelled(version)} has hook `if` filters: dp keeps them in sync with the rules "
-                      f"(up to {MAX_CONDITIONS} command words)"}
+                      f"(up to {MAX_CONDITIONS} conditions)"}
 
 
 def lacks(version: str | None) -> str | None:

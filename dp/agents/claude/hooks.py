@@ -12,10 +12,10 @@ from dp.agents.hookbase import Hooks
 class ClaudeCodeHooks(Hooks):
     def bench_installs(self) -> dict:
         """Two installs: the plugin where the client loads mods (its front door starts nothing, captures
-        only around failures), the settings hooks elsewhere (if-filtered PreToolUse; PostToolBatch and
-        dp-capture after each call)."""
+        only around failures), the settings hooks elsewhere (if-filtered PreToolUse; dp-capture after each
+        call; PostToolBatch's shell guard starts pave-check only after a refused tool name)."""
         return {"claude": ("Claude Code 2.1.330 (plugin, mod front door)", "door", 0),
-                "claude-settings": ("Claude Code, settings hooks (no mods, or --no-plugin)", "filters", 2)}
+                "claude-settings": ("Claude Code, settings hooks (no mods, or --no-plugin)", "filters", 1)}
 
     def config_path(self, scope: str, home=None, project_dir=None):
         from dp.agents.settings import settings_path

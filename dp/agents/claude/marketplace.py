@@ -149,7 +149,7 @@ def _step_aside_for_the_mod(entries: dict) -> None:
     not a flag, keeps a session started inside a Bash command (which inherits the
     variable) from skipping dp when its own mod did not load.
     """
-    from dp.agents.settings import CAPTURE_EVENTS
+    from dp.agents.settings import CAPTURE_EVENTS, unguarded
     from dp.rules.model import BASH_TOOL
 
     groups = [group for group in entries.get(filters.PRE, []) if group.get("matcher") == BASH_TOOL]
@@ -158,8 +158,10 @@ def _step_aside_for_the_mod(entries: dict) -> None:
         groups += entries.get(event, [])
     for group in groups:
         for handler in group["hooks"]:
+            command = handler["command"]
+            then = f"exec {command}" if unguarded(command) == command else f"{{ {command}; }}"  # after_batch's guard
             handler["command"] = (f'[ "${{{FRONT_DOOR_VARIABLE}:-}}" = "${{CLAUDE_CODE_SESSION_ID:-}}" ] '
-                                  f'&& [ -n "${{CLAUDE_CODE_SESSION_ID:-}}" ] || exec {handler["command"]}')
+                                  f'&& [ -n "${{CLAUDE_CODE_SESSION_ID:-}}" ] || {then}')
 
 
 def _filtered() -> bool:
