@@ -1,4 +1,4 @@
-"""Paving on, on a Claude Code without mods (2.1.240): after a plain ``dp init`` an ordinary Bash call starts
+"""Paving on, on a Claude Code without mods (2.1.240, and 2.1.197): after a plain ``dp init`` an ordinary Bash call starts
 no pave-check — neither for PreToolUse nor for PostToolBatch — while paving, rule and recipe calls are rewritten
 as before and a refused tool name is still corrected. A recording wrapper in front of pave-check and dp-capture
 counts every process the client starts (dp/agents/claude/filters.py says what the client does with conditions)."""
@@ -7,14 +7,18 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from paving_projects import git_init, make_js_project
 
 from dp.agents.claude import filters
+from dp.agents.claude.client import OLDEST_CHECKED as OLDEST
+from dp.agents.claude.client import spelled
 from dp.agents.claude.fake_api import bash, tool_use
 from real_client.test_if_filters import log_spawns, spawned
 from real_client.test_plugin import release_client
 
 WITHOUT_MODS = "2.1.240"
+OLDEST_CHECKED = spelled(OLDEST)
 ORDINARY = ["ls", "git status --short", "cat notes.txt", "echo hi", "pwd", "ls -la node_modules dist | sort",
             "cat 'odd name (1).txt'", "wc -c logo.png"]
 
@@ -41,8 +45,9 @@ def starts_line(client) -> str:
     return entries["message"]
 
 
-def test_ordinary_calls_start_no_pave_check_with_paving_on_and_rewrites_stay(tmp_path, warm_cache):
-    client = release_client(tmp_path, warm_cache, WITHOUT_MODS)
+@pytest.mark.parametrize("release", [WITHOUT_MODS, OLDEST_CHECKED])
+def test_ordinary_calls_start_no_pave_check_with_paving_on_and_rewrites_stay(tmp_path, warm_cache, release):
+    client = release_client(tmp_path, warm_cache, release)
     real_looking_project(client)
     client.dp("init")  # plain: paving is on by default, and this client loads no mods
     client.dp("alias", "--cmd", "oldtool", "--replace", "newtool")
