@@ -19,17 +19,18 @@ AGENTS = [pytest.param(agent.name, id=agent.name) for agent in all_agents() if a
 NOBODYS_TOOL = "zz_no_rule_names_this"
 
 
-def _matcher(agent, home):
-    """The matcher of dp's pave-check group on the agent's before-tool event (None: the group has none)."""
+def _matcher(agent, home) -> list:
+    """The matchers of dp's pave-check groups on the agent's before-tool event (None: a group has none); one
+    group in most agents, more where a group selects commands besides tools (Factory Droid's commandRegex)."""
     settings = json.loads(agent.hooks().config_path("user", home=home).read_text())
-    [matcher] = [group.get("matcher") for group in settings["hooks"][agent.pre_tool_hook]
-                 if any("pave-check" in hook["command"] for hook in group["hooks"])]
-    return matcher
+    return [group.get("matcher") for group in settings["hooks"][agent.pre_tool_hook]
+            if any("pave-check" in hook["command"] for hook in group["hooks"])]
 
 
-def _selects(matcher, tool: str) -> bool:
-    """Whether ``matcher`` selects ``tool`` in every agent that reads it (dp writes ``^(a|b)$`` or selects all)."""
-    return matcher in (None, "", "*") or re.fullmatch(matcher, tool) is not None
+def _selects(matchers: list, tool: str) -> bool:
+    """Whether one of ``matchers`` selects ``tool`` in every agent that reads it (dp writes ``^(a|b)$`` or selects
+    all)."""
+    return any(matcher in (None, "", "*") or re.fullmatch(matcher, tool) is not None for matcher in matchers)
 
 
 def _doctor_line(dp, agent) -> str:
