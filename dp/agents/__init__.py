@@ -19,6 +19,7 @@ NAMES = (
     "opencode",
     "qwen",
     "auggie",
+    "droid",
 )
 
 # How a message tells the person to name their agent: --help's --agent line lists them from NAMES, so a
