@@ -19,7 +19,9 @@ own payload (``pave-check --agent NAME``). Claude Code (2.1.286+, where
 hook gate (dp.hook.gate ``door``, read here as the mod and the plugin read it),
 so a call it holds nothing for starts no process and costs 0; Claude Code's
 settings hooks (an older client, or ``--no-plugin``) start a handler per its
-``if`` filters; Gemini CLI, Codex CLI, Copilot CLI and Qwen Code start
+``if`` filters; Factory Droid per its hook groups' ``matcher`` and
+``commandRegex`` (the groups ``dp pave --hook --agent droid`` writes, tested
+as Droid tests them); Gemini CLI, Codex CLI, Copilot CLI and Qwen Code start
 pave-check for every call. The processes dp starts after a successful call
 (AfterTool, PostToolBatch, dp-capture) are counted beside, untimed.
 
@@ -126,6 +128,41 @@ def starts_process(groups: list, tool: str, command: str | None) -> bool:
     return False
 
 
+def matcher_groups(home: Path, env: dict) -> dict:
+    """The PreToolUse groups dp installs, with the bench's store, in each agent whose own matchers decide
+    (``bench_start`` "matchers"): agent → groups."""
+    from dp.agents import get
+
+    dp = Path(sys.executable).parent / "dp"
+    groups = {}
+    for name, (_, kind, _) in INSTALLS.items():
+        if kind == "matchers":
+            subprocess.run([str(dp), "pave", "--hook", "--agent", name], env=env, capture_output=True, check=True,
+                           timeout=300)
+            settings = get(name).hooks().config_path("user", home=home)
+            groups[name] = json.loads(settings.read_text())["hooks"]["PreToolUse"]
+    return groups
+
+
+def matchers_start(name: str, groups: list, tool: str, command: str | None) -> bool:
+    """Whether the agent starts a handler of these groups for the call: a ``matcher`` that is ``*``, the tool's
+    name in the agent's words or a regular expression found in it, and a ``commandRegex`` found in the command
+    (Factory Droid's test, dp/agents/droid/hooks.py; the expressions dp writes read alike in JavaScript and
+    Python)."""
+    import re
+
+    from dp.agents import get
+
+    own = get(name).agent_tool(tool)
+    for group in groups:
+        matcher = group.get("matcher") or "*"
+        if matcher not in ("*", own) and not re.search(matcher, own):
+            continue
+        if "commandRegex" not in group or command is not None and re.search(group["commandRegex"], command):
+            return True
+    return False
+
+
 def door_asks(door: dict, tool: str, command: str | None) -> bool:
     """Whether an in-process front door (the Claude Code mod, the OpenCode plugin) starts pave-check for
     the call under the gate's ``door``: their decision, spelled from dp.shell.words."""
@@ -179,6 +216,7 @@ def measure(runs: int) -> dict:
         (project / "src" / "app.py").write_text("# TODO: nothing\n")
         hooks, env = dp_install(home)
         door = json.loads((home / ".dp" / "dp.db.hook-gate.json").read_text())
+        own_groups = matcher_groups(home, env)
         from dp.agents.claude import filters
 
         pave = str(Path(sys.executable).parent / "pave-check")
@@ -188,6 +226,8 @@ def measure(runs: int) -> dict:
             command = tool_input.get("command")
             starts = {agent: {"door": door_asks(door, tool, command),
                               "filters": starts_process(hooks.get("PreToolUse", []), tool, command),
+                              "matchers": kind == "matchers" and matchers_start(agent, own_groups.get(agent, []),
+                                                                                tool, command),
                               "every": True}[kind] for agent, (_, kind, _) in INSTALLS.items()}
             argvs = {"rtk": ([str(rtk), "hook", "claude"], payload(tool, tool_input, project)),
                      "floor": (["/bin/true"], b"")}

@@ -24,6 +24,7 @@ _PART_OF_WORD = r"\w.-"
 
 class FactoryDroidHooks(Hooks):
     folder = ".factory"
+    bench_start = "matchers"  # the peer bench tests its groups as Droid does (bench/run_peer_bench.py)
     install_notes = (f"Droid ({VERSION}) runs a rewritten command only at --auto high; at other autonomy levels dp "
                      "refuses the call with the corrected command, which the model reissues under Droid's own "
                      "risk judgement",)
