@@ -53,16 +53,25 @@ class FactoryDroidHooks(Hooks):
 
         rules = list(rules)
         words, every_command = command_words(rules, extra_words)
+        every_command = every_command or self.shell_aliased(rules)
         others = [name for name in tools(self.agent, rules) if name != SHELL_TOOL]
         execute = {"matcher": anchored([SHELL_TOOL]), **({} if every_command else {"commandRegex": naming(words)})}
         return [execute, *([{"matcher": anchored(others)}] if others else [])]
 
+    def shell_aliased(self, rules) -> bool:
+        """Whether a tool-name alias corrects the shell tool itself (``Execute``, or ``Bash``), so that every
+        Execute call is dp's to refuse, whatever its command."""
+        agent = self.agent
+        return any(rule.match_kind == TOOL_ALIAS and agent.canonical(rule.from_name) == BASH_TOOL
+                   and agent.corrects(rule.from_name, rule.to_name) for rule in rules)
+
     def hook_starts(self, hook_command: str, rules, extra_words=(), filtered: bool = False) -> str | None:
         """The shared reading of the entries' matchers (``dp.agents.matchers.said``), with the words Execute's
         ``commandRegex`` names."""
+        rules = list(rules)
         said = super().hook_starts(hook_command, rules, extra_words, filtered)
-        words, every_command = command_words(list(rules), extra_words)
-        return said if every_command or not said else f"{said}; Execute only for commands naming {', '.join(words)}"
+        words, every_command = command_words(rules, extra_words)
+        return said if every_command or self.shell_aliased(rules) or not said else f"{said}; Execute only for commands naming {', '.join(words)}"
 
     def capture_entries(self, capture_command: str) -> dict:
         handler = {"type": "command", "command": capture_command, "timeout": CAPTURE_TIMEOUT_SECONDS}
