@@ -15,4 +15,5 @@ SUITE = Suite(AuggieUser, lambda: installed_or_skip(TOOL, "REAL CLIENT TESTS (Au
 HARNESS = Harness("auggie", "auggie", shell, lambda s, c: s.output(c), lambda s, c: s.shown(c),
                   history=lambda s, c: s.conversation.call(c["id"])["arguments"], acted=("dp:", "[Hook Context]"),
                   exit_shown="<return-code>\n{}\n</return-code>", everything=lambda s: s.conversation.all_text,
-                  tool_call=tool_call, read_tool="view", shell_tool="launch-process", blocked=BLOCKED)
+                  tool_call=tool_call, read_tool="view", shell_tool="launch-process", blocked=BLOCKED,
+                  rewrites=False, refusing=(), refusal_why="Auggie would not ask you about the rewritten command")

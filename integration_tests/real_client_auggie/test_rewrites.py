@@ -1,8 +1,11 @@
 """dp's rules in the real ``auggie --print`` (Auggie 0.36.0), never widening what Auggie would run.
 
-Auggie runs the input a PreToolUse hook gives back (``updatedInput``) and judges that input with its own
-permission rules. Each test reads what the model was shown from the requests the fake Augment API
-received, and which stand-in program really ran from the files it leaves.
+Auggie could run the input a PreToolUse hook gives back (``updatedInput``), but in its interactive session it
+decides whether to ask the person on the call as the model wrote it, before any hook runs, so a rewritten
+call could run unasked. dp refuses the call with the corrected command instead, the model reissues it, and
+Auggie's own approval and permission rules judge the reissued call. Each test reads what the model was shown
+from the requests the fake Augment API received, and which stand-in program really ran from the files it
+leaves.
 """
 
 from __future__ import annotations
@@ -14,33 +17,40 @@ from real_client_contract.harnesses import oldtool_rule
 from dp.agents.auggie.fake_api import shell, tool_call
 
 REFUSED = "\n\nPreToolUse:{tool} hook returned blocking error"
+CORRECTED = ("dp: oldtool → newtool. Run this instead:\nnewtool -x a.txt\n(dp did not run it for you: Auggie would "
+             "not ask you about the rewritten command, so reissue it and Auggie's own approval applies.)")
 
 
-def test_a_rule_rewrites_the_command_auggie_runs_and_its_history_keeps_the_models(auggie):
+def test_a_rules_call_is_refused_with_the_corrected_command_and_the_reissued_call_runs(auggie):
+    """The rewrite never runs in place: Auggie's approval, decided on the typed call, cannot carry over to it."""
     oldtool_rule(auggie)
-    call = shell("oldtool -x a.txt")
+    first, again = shell("oldtool -x a.txt"), shell("newtool -x a.txt")
 
-    session = auggie.run([[call]])
+    session = auggie.run([[first], [again]])
 
     assert session.proc.returncode == 0, session.log
-    assert "newtool ran: -x a.txt" in session.output(call)
+    assert session.output(first) == CORRECTED + REFUSED.format(tool="launch-process")
+    assert "newtool ran: -x a.txt" in session.output(again)
     assert (auggie.project / "newtool-ran").exists() and not (auggie.project / "oldtool-ran").exists()
-    assert session.conversation.call(call["id"])["arguments"]["command"] == "oldtool -x a.txt"
-    assert "dp:" not in session.conversation.all_text  # Auggie shows the model nothing a PreToolUse hook says
+    # The model's history keeps both of its own calls, as it wrote them: nothing was changed behind its back.
+    assert session.conversation.call(first["id"])["arguments"]["command"] == "oldtool -x a.txt"
+    assert session.conversation.call(again["id"])["arguments"]["command"] == "newtool -x a.txt"
 
 
-def test_auggies_own_deny_rule_judges_the_rewritten_command(auggie):
-    """A rewrite widens nothing: the user's rule refusing ``newtool`` refuses the rewrite of ``oldtool`` too."""
+def test_auggies_own_deny_rule_judges_the_reissued_command(auggie):
+    """A rewrite widens nothing: the user's rule refusing ``newtool`` refuses the call the model reissues."""
     oldtool_rule(auggie)
     settings = json.loads(auggie.settings.read_text())
     settings["toolPermissions"] = [{"toolName": "launch-process", "shellInputRegex": "^newtool",
                                     "permission": {"type": "deny"}}]
     auggie.settings.write_text(json.dumps(settings))
-    call = shell("oldtool -x a.txt")
+    first, again = shell("oldtool -x a.txt"), shell("newtool -x a.txt")
 
-    session = auggie.run([[call]])
+    session = auggie.run([[first], [again]])
 
-    assert 'Denied by explicit rule: tool-name="launch-process", shell-input-regex="^newtool"' in session.output(call)
+    assert session.output(first).startswith(CORRECTED), session.output(first)
+    denied = session.output(again)
+    assert 'Denied by explicit rule: tool-name="launch-process", shell-input-regex="^newtool"' in denied, denied
     assert not (auggie.project / "newtool-ran").exists() and not (auggie.project / "oldtool-ran").exists()
 
 

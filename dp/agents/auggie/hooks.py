@@ -1,6 +1,9 @@
 """Auggie's install side: ``~/.augment/settings.json`` or a workspace's ``.augment/settings.json``, Claude
 Code's shape with the matcher a regular expression over tool names and timeouts in milliseconds.
 
+Its answers are Claude Code's, less ``updatedInput`` (``rewrites``): Auggie would not ask the person about a
+rewritten call, so dp answers a rewrite with a refusal (``dp/agents/auggie/wire.py``).
+
 Only PreToolUse (pave-check) and PostToolUse (dp-capture): Auggie 0.36.0 drops whatever a SessionStart
 hook prints, so an entry there would start a process for nothing (``dp/agents/auggie/wire.py``).
 """
@@ -15,9 +18,12 @@ CAPTURE_TIMEOUT_MS = 30_000
 
 class AuggieHooks(Hooks):
     folder = ".augment"
+    rewrites = False
     install_notes = (f"Auggie ({VERSION}) runs hooks only where Augment's service enables them for the account "
-                     "(the feature flag enable_hooks), and shows the model nothing a hook says before a call: "
-                     "a rewrite runs without the model being told, and the corrections are not stated up front",)
+                     "(the feature flag enable_hooks), and the corrections are not stated up front",
+                     "Auggie decides whether to ask you about a call before any hook runs: dp refuses a call it "
+                     "would rewrite, with the corrected command, and the model reissues it under Auggie's own "
+                     "approval")
 
     def sample_payload(self, tool: str, tool_input: dict, cwd) -> dict:
         """As Auggie 0.36.0 sends it from ``auggie --print``: no cwd, session or call id of Claude Code's."""

@@ -11,12 +11,17 @@ has the runs):
   ``tool_output`` and ``tool_error`` (after the call), ``conversation_id`` and ``workspace_roots``: no
   ``cwd``, no ``session_id``, no call id. Auggie's tools: ``launch-process`` (the shell, ``command``),
   ``view``, ``save-file``, ``str-replace-editor`` …;
-* PreToolUse **rewrites**: ``hookSpecificOutput.updatedInput`` is the input the tool runs with, and
-  Auggie's own permission rules (``toolPermissions``, ``--permission``) judge that input, not the original
-  (a ``deny`` rule on the rewritten command refuses it): dp asks for nothing (``permissionDecision`` is
-  never ``allow``), so nothing is widened. No context of PreToolUse reaches the model: it is not told;
+* PreToolUse could **rewrite** (``hookSpecificOutput.updatedInput`` is the input the tool runs with), but
+  that would widen what a person allowed: in manual (interactive) mode Auggie decides whether to ask the
+  person on the ORIGINAL input (the UI's ``checkToolCallSafe``: an allow rule of ``toolPermissions``
+  matching the original skips the prompt), and the hook runs only afterwards (``executeSequentialTools``:
+  ``runPreToolUseHook`` → ``updatedInput`` → ``toolsModel.callTool``, which re-checks only
+  ``toolPermissions``). A hook cannot tell which mode it runs in, so dp answers every rewrite with a
+  refusal carrying the corrected call: the model reissues it and Auggie's own approval and rules judge it;
 * PreToolUse **refuses**: ``permissionDecision: "deny"`` (or exit 2 with stderr), its reason the call's
-  result, followed by ``PreToolUse:<tool> hook returned blocking error``. It fires for a tool name Auggie does not know too, before Auggie rejects it;
+  result, followed by ``PreToolUse:<tool> hook returned blocking error``. The model reads that reason, the
+  only text of a PreToolUse hook that reaches it. It fires for a tool name Auggie does not know too, before
+  Auggie rejects it;
 * PostToolUse fires after every call, a failure's ``tool_error`` set (a command's exit code inside it); its
   ``additionalContext`` is appended to the call's result (``[Hook Context]``);
 * SessionStart (and PromptSubmit) run, but what they print never reaches the model: dp installs neither.
@@ -28,7 +33,7 @@ import json
 import re
 
 from dp.agents import base
-from dp.agents.base import Agent, Event, tool_call_event
+from dp.agents.base import Agent, Event, refused_rewrite, tool_call_event, unrun
 
 PRE_TOOL_USE = "PreToolUse"
 POST_TOOL_USE = "PostToolUse"
@@ -48,7 +53,7 @@ class Auggie(Agent):
     capture_source = "auggie"
     pre_tool_hook = PRE_TOOL_USE
     events = EVENTS
-    # Auggie has no "ask" of a hook's own (0.36.0 reads only "deny"): rewrites run under its own rules.
+    # A rewrite is always a refusal here (Auggie has no "ask" of a hook's own either): nothing for dp to grant.
     permissions = ("none",)
     observed = VERSION
     tool_names = {
@@ -89,13 +94,13 @@ class Auggie(Agent):
 
     def answer(self, event: Event, decision) -> tuple[int, str, str]:
         kind, text = decision.kind, decision.text
+        if kind == base.REWRITE:  # Auggie might not ask the person about the rewritten call: refuse it instead
+            kind, text = base.DENY, refusal(event, decision)
         # A wrong tool name, and a call only the person may decide (Auggie has no question of a hook's own), are
         # refused like any other: a deny's reason is the call's whole result, where exit 2's stderr would stand
         # behind Auggie's "[hook:PreToolUse]:" label.
         if kind in (base.DENY, base.BLOCK, base.ASK):
             output = {"hookEventName": PRE_TOOL_USE, "permissionDecision": "deny", "permissionDecisionReason": text}
-        elif kind == base.REWRITE:
-            output = {"hookEventName": PRE_TOOL_USE, "updatedInput": decision.updated_input}
         elif kind == base.CONTEXT and text and event.hook == POST_TOOL_USE:
             output = {"hookEventName": POST_TOOL_USE, "additionalContext": text}
         else:
@@ -104,6 +109,12 @@ class Auggie(Agent):
 
     def answered_events(self) -> tuple:
         return (PRE_TOOL_USE,)
+
+
+def refusal(event: Event, decision) -> str:
+    """A rewrite as Auggie can take it without widening: what dp would change, and the call to issue instead."""
+    return refused_rewrite(event, decision, unrun(decision.text).rstrip().rstrip("."), "Auggie would not ask "
+                           "you about the rewritten command, so reissue it and Auggie's own approval applies.")
 
 
 def failure_text(error) -> str:
