@@ -232,7 +232,12 @@ def _modules(env, agent: str, payload: dict) -> dict:
 
 
 def _adapter(agent: str) -> list:
-    return [f"dp.agents.{agent}", f"dp.agents.{agent}.wire"]
+    """The agent's wire and its package, and the module of the adapter its adapter builds on where it builds
+    on one besides ``Agent`` (OpenCode's and Kilo Code's, ``dp.agents.plugin_hooks``): nothing else of dp/agents."""
+    from dp.agents import get
+
+    built_on = {cls.__module__ for cls in type(get(agent)).__mro__[1:]} - {"dp.agents.base", "builtins"}
+    return sorted({f"dp.agents.{agent}", f"dp.agents.{agent}.wire", *built_on})
 
 
 @pytest.mark.parametrize("agent", names())

@@ -74,3 +74,26 @@ def test_opencode_tool_names_are_dps_in_lower_case_but_the_ones_the_plugin_lists
     source = SHIPPED.read_text()
     for name, canonical in get("opencode").tool_names.items():
         assert name == canonical.lower() or f"{name}: '{canonical.lower()}'" in source, name
+
+
+def test_a_copy_of_the_plugin_for_an_agent_built_on_opencode_names_that_agent_and_installs_alike(tmp_path):
+    """One plugin source for OpenCode and the agents that load OpenCode's plugins from their own config
+    directories: the copy asks ``pave-check --agent NAME``, reads ``dp-NAME.json``, and installs and
+    uninstalls as OpenCode's does (its own first line, so neither takes the other's file for dp's)."""
+    from dp.agents.opencode.install import OPENCODE
+    from dp.agents.plugin_files import PluginFiles
+
+    fork = PluginFiles("fork", "Fork Code", "fork", ".fork")
+    text = fork.shipped_text().decode()
+    assert text.startswith("// dp (desire paths) in Fork Code:") and "const AGENT = 'fork'\n" in text
+    own = OPENCODE.shipped_text().decode()
+    assert "const AGENT = 'opencode'\n" in own
+    assert text.replace("Fork Code:", "OpenCode:", 1).replace("AGENT = 'fork'", "AGENT = 'opencode'") == own
+    path = fork.plugin_path("user", home=tmp_path)
+    assert path == tmp_path / ".config" / "fork" / "plugins" / "dp.ts"
+    assert fork.plugin_path("project", project_dir=tmp_path) == tmp_path / ".fork" / "plugins" / "dp.ts"
+    report = fork.install(path, "user", "/bin/pave-check --agent fork", "/bin/dp-capture --agent fork")
+    assert json.loads(path.with_name("dp-fork.json").read_text()) == {
+        "pave": ["/bin/pave-check", "--agent", "fork"], "capture": ["/bin/dp-capture", "--agent", "fork"]}
+    assert (fork.state(path), OPENCODE.state(path)) == ("current", "not dp's")
+    assert fork.uninstall(path, report)["removed"] == 2 and not (tmp_path / ".config").exists()

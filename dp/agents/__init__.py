@@ -62,14 +62,21 @@ def all_agents() -> list:
     return [get(name) for name in NAMES]
 
 
-def marking(environ) -> tuple:
-    """``(agent, "NAME=value")`` for the first agent whose child marker (``Agent.child_markers``) the
-    environment ``environ`` carries, or ``(None, "")``: a command started inside that agent's tool call."""
-    for agent in all_agents():
+def marking(environ, agents=None) -> tuple:
+    """``(agent, "NAME=value")`` for the first agent (of ``agents``, every one by default) whose child marker
+    (``Agent.child_markers``) the environment ``environ`` carries, or ``(None, "")``: a command started inside
+    that agent's tool call. An agent built on another (a fork: Kilo Code on OpenCode) sets that one's marker
+    too (``Agent.marks_like``), so where both are marked the one built on the other is the agent."""
+    marked = []
+    for agent in agents if agents is not None else all_agents():
         for variable, value in agent.child_markers:
             found = environ.get(variable)
             if found is not None and (value is None or found == value):
-                return agent, f"{variable}={found}"
+                marked.append((agent, f"{variable}={found}"))
+                break
+    for agent, mark in marked:
+        if not any(other.marks_like == agent.name for other, _ in marked):
+            return agent, mark
     return None, ""
 
 

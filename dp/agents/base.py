@@ -209,6 +209,9 @@ class Agent:
     # their environment, observed in its binary (docs/agents/<agent>.md). A dp command that widens what
     # dp does refuses to act, or asks on the person's terminal, where one is set (dp.cli.person).
     child_markers: tuple = ()
+    # The agent this one is built on whose child markers it sets too (a fork's parent): a command carrying
+    # both agents' markers runs inside this one (``dp.agents.marking``).
+    marks_like = ""
     # Whether a before-tool hook can put a call to the person in the agent's own words (its "ask"), observed
     # in its binary: a dp command only the person runs is asked about there, and refused elsewhere, with the
     # command to type in their own terminal (``answer``, for the decision ``ASK``).

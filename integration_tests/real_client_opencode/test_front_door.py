@@ -10,58 +10,11 @@ process a session starts leaves one line with the JSON it was given.
 from __future__ import annotations
 
 import json
-import shlex
-from pathlib import Path
+
+from plugin_users import ACTED_ON, UNTOUCHED, recorded, started, user_with_rules
 
 from dp.live.openai_compat import tool_call
 from real_client_opencode.opencode_support import bash
-
-UNTOUCHED = ("ls", "echo hi", "cat notes.txt", "git status", "pwd")
-RECIPE = "deploy now"
-ACTED_ON = ("grep -rn x .", "npm install", f"{RECIPE} 'job 1; echo INJECTED'")
-
-
-def user_with_rules(opencode) -> None:
-    """grep → rg (a command rule), a recipe prefix, paving on in a pnpm project (as the Claude Code test's user)."""
-    opencode.dp("alias", "-q", "--cmd", "grep", "--replace", "rg")
-    opencode.dp("alias", "-q", "--recipe", RECIPE, "echo deployed {{ arg(1) }}")
-    (opencode.project / "package.json").write_text(json.dumps({"name": "app", "scripts": {"build": "tsc"}}))
-    (opencode.project / "pnpm-lock.yaml").write_text("lockfileVersion: '9.0'\n")
-    (opencode.project / "notes.txt").write_text("x marks the spot\n")
-    for name in ("rg", "grep", "pnpm", "npm"):
-        opencode.program(name)
-
-
-def recorded(opencode) -> dict[str, Path]:
-    """Wrap pave-check and dp-capture in the plugin's config with a recorder; each one's log (a line per start)."""
-    config_path = opencode.config_dir / "plugins" / "dp-opencode.json"
-    config = json.loads(config_path.read_text())
-    logs = {}
-    for key in ("pave", "capture"):
-        log = opencode.root / f"{key}.log"
-        wrapper = opencode.root / f"recording-{key}"
-        wrapper.write_text("#!/bin/bash\ninput=$(cat)\n"
-                           f"printf '%s\\n' \"$input\" >> {shlex.quote(str(log))}\n"
-                           f"printf '%s' \"$input\" | exec {shlex.join(config[key])}\n")
-        wrapper.chmod(0o755)
-        config[key] = [str(wrapper)]
-        logs[key] = log
-    config_path.write_text(json.dumps(config))
-    return logs
-
-
-def started(log: Path) -> list:
-    """What each start was given (the one session start left out): a call's Bash command or tool, or
-    for a start given several calls, the list of them."""
-    if not log.exists():
-        return []
-    payloads = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
-    return [[_call(one) for one in p] if isinstance(p, list) else _call(p)
-            for p in payloads if isinstance(p, list) or p.get("hook_event_name") != "session.start"]
-
-
-def _call(payload: dict) -> str:
-    return (payload.get("args") or {}).get("command") or payload["tool"]
 
 
 def test_ordinary_calls_start_no_dp_process_and_rewrites_stay_as_today(opencode):

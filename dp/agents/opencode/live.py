@@ -1,96 +1,31 @@
 """``dp doctor --live --agent opencode``: the user's own ``opencode`` against a fake model, end to end.
 
-The runner is dp's one live probe (dp/live/probe.py); this module says what is OpenCode's: the
-scripted model is an OpenAI-compatible provider whose base URL OpenCode takes from its config
-(``provider_config``), dp is installed when its plugin is (not hook entries), and ``opencode run``
-makes the calls in a scratch HOME holding only dp's plugin as the user installed it (the same
-file, the same commands), with models.dev, updates and sharing switched off. The plugin's words in
-a bash result start with ``dp:``; a corrected tool name's result is the correction itself.
+The probe is the one of every agent running dp's OpenCode plugin (dp/live/plugin_probe.py); this module
+says what is OpenCode's: its program, its config directory, the variable its run's settings come in, and
+what it would fetch on start.
 """
 
 from __future__ import annotations
 
-import json
-import shutil
 from pathlib import Path
 
-from dp.live.openai_compat import MODEL, shell
-from dp.live.probe import PROMPT, CompatProbe
+from dp.live.plugin_probe import PluginProbe, provider_config, settle
 
-PROVIDER = "dp-live"
+__all__ = ["provider_config", "settle"]
+
 # What OpenCode installs into a config directory on start unless it finds it there (npm, from the registry):
 # dp's plugin imports only types from it, so an empty install keeps the check offline.
 DEPENDENCIES = {"@opencode-ai/plugin": "1.18.33"}
 QUIET = {"OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_MODELS_FETCH": "1", "OPENCODE_DISABLE_SHARE": "1"}
 
 
-def settle(config_dir: Path) -> None:
-    """Make ``config_dir`` look like one whose dependencies OpenCode already installed (it then installs
-    nothing: it checks that node_modules exists and package-lock.json lists package.json's dependencies)."""
-    (config_dir / "node_modules").mkdir(parents=True, exist_ok=True)
-    for name, content in (("package.json", {"dependencies": DEPENDENCIES}),
-                          ("package-lock.json", {"lockfileVersion": 3,
-                                                 "packages": {"": {"dependencies": DEPENDENCIES}}})):
-        if not (config_dir / name).exists():
-            (config_dir / name).write_text(json.dumps(content, indent=2) + "\n")
-
-
-def provider_config(url: str, **extra) -> str:
-    """OpenCode settings (``OPENCODE_CONFIG_CONTENT``) whose model is the fake at ``url``."""
-    provider = {"npm": "@ai-sdk/openai-compatible", "name": "dp fake model",
-                "options": {"baseURL": f"{url}/v1", "apiKey": "dp-not-a-key"},
-                "models": {MODEL: {"name": MODEL, "tool_call": True}}}
-    return json.dumps({"provider": {PROVIDER: provider}, "model": f"{PROVIDER}/{MODEL}", "autoupdate": False,
-                       **extra})
-
-
-class OpenCodeProbe(CompatProbe):
+class OpenCodeProbe(PluginProbe):
     program = "opencode"
     package = "opencode-ai"
-    timeout = 300
-
-    def shell_call(self, command: str) -> dict:
-        return shell(command, tool="bash", description="dp live probe")
-
-    def not_installed(self) -> str | None:
-        self.plugin = self.agent.hooks().config_path("user")
-        if self.agent.role("install").state(self.plugin) != "current":
-            return f"dp's plugin is not installed in {self.plugin.parent}; install it with: dp init --agent opencode"
-        return None
-
-    def prepare(self, home: Path, project: Path, url: str) -> dict:
-        config = home / ".config" / "opencode"
-        (config / self.plugin.parent.name).mkdir(parents=True)
-        for source in (self.plugin, self.plugin.with_name("dp-opencode.json")):
-            if source.exists():
-                shutil.copyfile(source, config / self.plugin.parent.name / source.name)
-        settle(config)
-        return {"XDG_CONFIG_HOME": str(home / ".config"), "XDG_DATA_HOME": str(home / ".local" / "share"),
-                "XDG_CACHE_HOME": str(home / ".cache"), "XDG_STATE_HOME": str(home / ".local" / "state"),
-                "PWD": str(project), "OPENCODE_CONFIG_CONTENT": provider_config(url), **QUIET}
-
-    def command(self, binary: str) -> list:
-        return [binary, "run", PROMPT]
-
-    def transcript(self, fake):
-        """The conversation, and the system prompt of the first request (where the plugin puts its context)."""
-        requests = fake.main_requests
-        system = "\n".join(m.get("content") for m in (requests[0]["messages"] if requests else ())
-                           if m.get("role") == "system" and isinstance(m.get("content"), str))
-        return super().transcript(fake), system
-
-    def results(self, transcript, calls: list) -> list[str]:
-        return super().results(transcript[0], calls) if transcript[0] is not None else [""] * len(calls)
-
-    def opening(self, transcript) -> str:
-        return transcript[1]
-
-    def told(self, call: dict, shown: str) -> list[str]:
-        from dp.agents.opencode.wire import UNAVAILABLE
-
-        if call["name"] == "bash":
-            return [line.strip() for line in shown.splitlines() if line.startswith("dp:")]
-        return [shown.strip()] if shown.strip() and UNAVAILABLE not in shown else []
+    config_dir = "opencode"
+    content_variable = "OPENCODE_CONFIG_CONTENT"
+    quiet = QUIET
+    dependencies = DEPENDENCIES
 
 
 def run(db_path: Path, rules, agent) -> dict:

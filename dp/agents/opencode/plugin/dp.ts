@@ -32,7 +32,7 @@
 // does without here.
 //
 // Fail open: dp missing, slow, broken or answering nonsense leaves the call
-// exactly as the model wrote it. The programs come from `dp-opencode.json`
+// exactly as the model wrote it. The programs come from `dp-opencode.json` (`dp-AGENT.json`)
 // beside this file (written by `dp init --agent opencode` for one user), else
 // from PATH (a project's committed plugin finds each person's own dp).
 import type { Hooks, Plugin } from '@opencode-ai/plugin'
@@ -42,10 +42,13 @@ import { readFile, stat } from 'node:fs/promises'
 type Answer = { args?: unknown; error?: unknown; note?: unknown; system?: unknown }
 type Programs = { pave: string[]; capture: string[] }
 
-const CONFIG = new URL('./dp-opencode.json', import.meta.url)
+// dp's name for the agent this copy runs in: an agent built on OpenCode's plugin hooks (Kilo Code) gets
+// this file with its own name here (dp/agents/opencode/install.py `PluginFiles`).
+const AGENT = 'opencode'
+const CONFIG = new URL(`./dp-${AGENT}.json`, import.meta.url)
 const ON_PATH: Programs = {
-  pave: ['pave-check', '--agent', 'opencode'],
-  capture: ['dp-capture', '--agent', 'opencode'],
+  pave: ['pave-check', '--agent', AGENT],
+  capture: ['dp-capture', '--agent', AGENT],
 }
 const PAVE_TIMEOUT_MS = 5000
 const CAPTURE_TIMEOUT_MS = 10000
