@@ -61,7 +61,9 @@ class Harness:
     ``unsandboxed``: the run options under which the agent's commands could write anywhere, the person's
     store included (None: its usual ``run_args`` already can); ``asking_ends``: the agent's question to
     the person ends a headless session (one session per such call); ``asked(session, call)``: what the
-    person and the model read of a call the hook put to the person (None: ``shown``).
+    person and the model read of a call the hook put to the person (None: ``shown``). ``like``: the agent this
+    one is built on (Kilo Code on OpenCode), whose every promise it makes too: a test naming that agent runs
+    for this one as well.
     """
 
     agent: str
@@ -100,6 +102,7 @@ class Harness:
     unsandboxed: tuple | None = None
     asking_ends: bool = False
     asked: Callable | None = None
+    like: str = ""
 
     def run(self, user, turns, *args, **options):
         """One session of the agent's real binary with the scripted ``turns``."""
@@ -132,9 +135,10 @@ def _all() -> tuple:
 
 
 def agents(*names: str, where: Callable[[Harness], bool] = lambda harness: True) -> list:
-    """The harnesses of the agents named (all of them without names) that ``where`` accepts, as pytest
-    parameters with their ids."""
+    """The harnesses of the agents named (all of them without names; an agent built on one named too, its
+    harness's ``like``) that ``where`` accepts, as pytest parameters with their ids."""
     import pytest
 
-    chosen = [harness for harness in _all() if (not names or harness.agent in names) and where(harness)]
+    chosen = [harness for harness in _all()
+              if (not names or harness.agent in names or harness.like in names) and where(harness)]
     return [pytest.param(harness, id=harness.agent) for harness in chosen]
