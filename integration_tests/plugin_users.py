@@ -49,14 +49,26 @@ class PluginSession(AgentSession):
 
 class PluginUser(AgentUser):
     """A throwaway user account driving an agent that runs dp's OpenCode plugin; each suite's subclass names
-    the agent's program and places (``CONFIG_DIR`` …)."""
+    the agent (its places follow from its name, as OpenCode's and Kilo Code's do) and its variables."""
 
-    CONFIG_DIR = ""  # the user config directory under ~/.config
-    PROJECT_DIR = ""  # the config directory in a project
-    CONTENT_VARIABLE = ""  # the variable holding the run's settings
     DEPENDENCIES: dict = {}  # what the agent would install from npm into a config directory
     QUIET: dict = {}  # its variables that switch updates, the model list and sharing off
     SETTINGS: dict = {}  # the user's own settings every run has, which a run's ``config`` may replace
+
+    @property
+    def CONFIG_DIR(self) -> str:  # noqa: N802 (the class's other names for the agent's places are constants)
+        """The user config directory under ~/.config: the agent's name (``opencode``, ``kilo``)."""
+        return self.AGENT
+
+    @property
+    def PROJECT_DIR(self) -> str:  # noqa: N802
+        """The config directory in a project: ``.NAME``."""
+        return f".{self.AGENT}"
+
+    @property
+    def CONTENT_VARIABLE(self) -> str:  # noqa: N802
+        """The variable holding the run's settings: ``NAME_CONFIG_CONTENT``."""
+        return f"{self.AGENT.upper()}_CONFIG_CONTENT"
 
     def __init__(self, root: Path, binary: Path):
         super().__init__(root, binary)
@@ -129,3 +141,19 @@ def started(log: Path) -> list:
 
 def _call(payload: dict) -> str:
     return (payload.get("args") or {}).get("command") or payload["tool"]
+
+
+# -- what such an agent's harness says (real_client_contract/harnesses.py), the same words in each --
+
+def harness_words(**own) -> dict:
+    """The ``Harness`` keywords of an agent running dp's OpenCode plugin, with ``own`` over them: what the model
+    reads of a call is its result, a rule refusal is OpenCode's sentence, the corrections are in the system prompt."""
+    from dp.live.openai_compat import tool_call
+
+    return {"result": lambda s, c: s.result(c), "shown": lambda s, c: s.result(c),
+            "permit": lambda name: ((), {"permission": {"bash": {"*": "deny", f"{name} *": "allow"}}}),
+            "refused": "The user has specified a rule which prevents you from using this specific tool call.",
+            "output_first": True, "everything": lambda s: s.conversation.all_text, "answer_mark": "\n\n{answer}",
+            "answer_last": True, "tool_call": tool_call, "opening": lambda s: s.system, "read_tool": "read",
+            "made_up_answer": "read_file is not a valid tool. Use read instead.", "shell_tool": "bash",
+            "blocked": "{message}", **own}

@@ -31,8 +31,5 @@ class OpenCodeUser(PluginUser):
     """A throwaway user account driving the pinned real ``opencode``."""
 
     AGENT = PROGRAM = "opencode"
-    CONFIG_DIR = "opencode"
-    PROJECT_DIR = ".opencode"
-    CONTENT_VARIABLE = "OPENCODE_CONFIG_CONTENT"
     DEPENDENCIES = DEPENDENCIES
     QUIET = QUIET
