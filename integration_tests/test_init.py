@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from cli_assertions import assert_one_line_error
 
+from dp.agents import get, names
+
 
 def _settings(home: Path) -> dict:
     return json.loads((home / ".claude" / "settings.json").read_text())
@@ -167,3 +169,17 @@ def test_init_dry_run_shows_each_change_and_makes_none(dp, home, db_path, tmp_pa
     after = settings.read_text()
     shown = [line[8:] for line in proc.stdout.splitlines() if line.startswith("       +") and not line.startswith("       +++")]
     assert "\n".join(shown) in after
+
+
+@pytest.mark.parametrize("agent", names())
+def test_each_agents_demonstration_passes_and_shows_the_corrections_where_they_come_up_front(dp, agent):
+    """Every agent's own payloads and answers, whatever their shape (a plugin's ``session.start`` answered with
+    ``{"system"}`` as well as Claude Code's ``SessionStart``): the session-start scene is read in each."""
+    from dp.install.demo import told_up_front
+
+    proc = dp("init", "--agent", agent, "--json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    demo = json.loads(proc.stdout)["demo"]
+    assert demo["ok"], demo
+    if told_up_front(get(agent)):
+        assert demo["session_start"]["ok"] and demo["session_start"]["lines"], demo  # the sample rules, read back

@@ -33,7 +33,7 @@ import shlex
 import tempfile
 from pathlib import Path
 
-from dp.agents.base import BLOCK, CONTEXT, DENY, REWRITE
+from dp.agents.base import BLOCK, CONTEXT, DENY, REWRITE, SESSION_START
 from dp.agents.settings import command_words
 from dp.hook.events import UNKNOWN_TOOL_ERROR
 from dp.install.hookcall import call, sample_payload
@@ -139,7 +139,7 @@ def _payloads(blocking: Rule | None, cwd: Path, agent=None) -> dict:
     shell = agent.agent_tool(BASH_TOOL) if agent else BASH_TOOL
     payloads = {"rewrite": sample_payload(shell, {"command": SAMPLE_COMMAND, "description": "Find TODOs"}, cwd, agent)}
     if told_up_front(agent):
-        payloads["session_start"] = _event("SessionStart", cwd, agent, source="startup")
+        payloads["session_start"] = _event(_session_start_hook(agent), cwd, agent, source="startup")
     if blocking is None:
         return payloads
     payloads["block"] = sample_payload(blocking.from_name, {"file_path": "src/app.py"}, cwd, agent)
@@ -151,6 +151,13 @@ def _payloads(blocking: Rule | None, cwd: Path, agent=None) -> dict:
     return payloads
 
 
+def _session_start_hook(agent=None) -> str:
+    """The agent's name for a session's start (``session.start`` from dp's OpenCode plugin), ``SessionStart``
+    where its events do not name one."""
+    names = [hook for hook, kind in (agent.events if agent else {}).items() if kind == SESSION_START]
+    return names[0] if names else "SessionStart"
+
+
 def _event(name: str, cwd: Path, agent=None, **fields) -> dict:
     """``agent``'s payload of an event that is not about one tool call (SessionStart, PostToolBatch)."""
     common = {key: value for key, value in sample_payload("", {}, cwd, agent).items()
@@ -159,8 +166,10 @@ def _event(name: str, cwd: Path, agent=None, **fields) -> dict:
 
 
 def _context(result) -> str | None:
-    specific = (result.output or {}).get("hookSpecificOutput") or {}
-    context = specific.get("additionalContext")
+    """The text an answer adds for the model: ``hookSpecificOutput.additionalContext``, or the system prompt's
+    addition in dp's OpenCode plugin's answer to a session's start (``system``)."""
+    output = result.output or {}
+    context = (output.get("hookSpecificOutput") or {}).get("additionalContext", output.get("system"))
     return context if isinstance(context, str) else None
 
 
