@@ -20,6 +20,7 @@ NAMES = (
     "qwen",
     "auggie",
     "droid",
+    "kilo",
 )
 
 # How a message tells the person to name their agent: --help's --agent line lists them from NAMES, so a
