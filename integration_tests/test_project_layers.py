@@ -259,7 +259,7 @@ def test_trust_adds_the_project_words_to_the_hook_filters(team):
     fake_claude.write_text("#!/bin/sh\necho '2.1.330 (Claude Code)'\n")
     fake_claude.chmod(0o755)
     bob.env["DP_CLAUDE"] = str(fake_claude)
-    bob.dp("paving", "off", cwd=clone)  # paving's own words would take the plain Bash handler
+    bob.dp("paving", "off", cwd=clone)  # only the rules' words in the conditions here (paving adds its own while on)
     bob.dp("pave", "--hook", cwd=clone)
     settings = bob.home / ".claude" / "settings.json"
 
