@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 
@@ -23,6 +24,9 @@ def hook_env(tmp_path_factory):
     return build_store(tmp_path_factory.mktemp("hook-bash"), RULES)
 
 
+_CALLS = itertools.count(1)
+
+
 def check(env, command: str, **extra_input):
     """Run pave-check on a Bash call; returns (updated command or None, full output dict or None)."""
     payload = {
@@ -33,7 +37,7 @@ def check(env, command: str, **extra_input):
         "hook_event_name": "PreToolUse",
         "tool_name": "Bash",
         "tool_input": {"command": command, **extra_input},
-        "tool_use_id": "toolu_1",
+        "tool_use_id": f"toolu_{next(_CALLS)}",  # each call its own, as the client's are
     }
     proc = subprocess.run(
         [str(BIN / "pave-check")], input=json.dumps(payload), capture_output=True, text=True, env=env, timeout=30

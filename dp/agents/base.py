@@ -110,11 +110,14 @@ class Decision:
     whose agent has no such thing ignores it.
     """
 
-    __slots__ = ("kind", "text", "updated_input", "permission")
+    __slots__ = ("kind", "text", "updated_input", "permission", "told")
 
     def __init__(self, kind: str, text: str = "", updated_input: dict | None = None, permission: str = "none"):
         self.kind = kind
         self.text = text
+        # Another pave-check of the same call gave this rewrite's note already (dp.hook.notes._first_to_tell):
+        # an agent that shows every handler's note leaves it out; one that refuses with the text keeps it.
+        self.told = False
         self.updated_input = updated_input
         self.permission = permission
 

@@ -30,7 +30,11 @@ def noted(options, event, decision):
     """``decision``, after noting what dp did to the call (issue 51): one line appended to the spool
     beside the store, never SQLite, only when dp acted (a call dp leaves alone costs nothing here).
     The line holds rule descriptions and command words, no command text. Fails open: a note never
-    costs the call its answer."""
+    costs the call its answer. A rewrite another pave-check of the same call answered first is noted
+    once and marked ``told`` (``_first_to_tell``): its agent leaves the words to the model out."""
+    if decision.kind == "rewrite" and not _first_to_tell(options, event):
+        decision.told = True
+        return decision
     kind = _ACTION_KINDS.get(decision.kind)
     noted = [(kind, options.acted)] if kind is not None and options.acted else []
     if options.shadowed:
@@ -55,3 +59,54 @@ def noted(options, event, decision):
     except Exception:  # noqa: BLE001 - the answer matters more than its note
         pass
     return decision
+
+
+# Beside the store: one empty file per call a rewrite was told for (``_first_to_tell``), pruned by age.
+TOLD = "told"
+TOLD_KEEP_SECONDS = 3600
+_TOLD_PRUNE_EVERY = 64
+
+
+def _first_to_tell(options, event) -> bool:
+    """Whether this process is the first of the call's pave-checks to answer its rewrite.
+
+    Claude Code without mods starts one handler per ``if`` condition a command matches, and every
+    one of them for a command it cannot analyze (``dp/agents/claude/filters.py``): 2.1.240 showed
+    the model "dp: oldtool → newtool" 33 times for one ``for`` loop. All of them give the same
+    rewrite; the first to claim the call (a file made with ``O_EXCL``, named after its session and
+    call id) also gives its note. Without a call id, or where the claim cannot be made, each tells
+    (fail open: a note twice, never none)."""
+    if not event.call_id or not event.session:
+        return True
+    try:
+        folder = os.path.join(os.path.dirname(os.path.abspath(db_location(options.db))), TOLD)
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        name = "-".join(_safe(part) for part in (event.session, str(event.call_id), event.hook))
+    except OSError:  # no folder for the claims (a file in its place): each tells
+        return True
+    try:
+        os.close(os.open(os.path.join(folder, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        return False
+    except OSError:
+        return True
+    if int(time.time() * 1000) % _TOLD_PRUNE_EVERY == 0:
+        _prune(folder)
+    return True
+
+
+def _safe(part: str) -> str:
+    """A payload's id as part of a file name: letters, digits, ``-`` and ``_`` kept, at most 80 of them."""
+    return "".join(char if char.isascii() and (char.isalnum() or char in "-_") else "_" for char in part[:80])
+
+
+def _prune(folder: str) -> None:
+    """Forget the calls told more than ``TOLD_KEEP_SECONDS`` ago (no agent asks about a call that late)."""
+    cutoff = time.time() - TOLD_KEEP_SECONDS
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.stat().st_mtime < cutoff:
+                    os.unlink(entry.path)
+    except OSError:
+        pass

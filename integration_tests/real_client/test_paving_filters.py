@@ -74,7 +74,8 @@ def test_ordinary_calls_start_no_pave_check_with_paving_on_and_rewrites_stay(tmp
 
     paved, ruled, recipe = bash("npm install"), bash("ls && oldtool -x notes.txt"), bash("gt wait job1")
     made_up, looped = tool_use("read_file", {"file_path": "notes.txt"}), bash("for f in a b; do echo $f; done")
-    session = client.run([[paved], [ruled], [recipe], [made_up], [looped]], timeout=300)
+    looped_rule = bash('for f in a b; do oldtool "$f"; done')
+    session = client.run([[paved], [ruled], [recipe], [made_up], [looped], [looped_rule]], timeout=300)
     assert session.tool_result(paved["id"])["text"] == "pnpm ran: install"
     assert session.tool_result(ruled["id"])["text"].endswith("newtool ran: -x notes.txt")
     assert session.tool_result(recipe["id"])["text"] == "waited job1"
@@ -85,6 +86,10 @@ def test_ordinary_calls_start_no_pave_check_with_paving_on_and_rewrites_stay(tmp
         assert events.count(("PreToolUse", call["input"]["command"])) == 1
     # The client cannot analyze a loop over $f: it starts every filtered handler (its choice, not dp's).
     assert events.count(("PreToolUse", looped["input"]["command"])) == len(bash_conditions)
+    # ... and for a loop a rule rewrites, every one of them rewrites it, but the model reads dp's note once
+    assert events.count(("PreToolUse", looped_rule["input"]["command"])) == len(bash_conditions)
+    assert session.tool_result(looped_rule["id"])["text"].startswith("newtool ran: a\nnewtool ran: b")
+    assert session.shown(looped_rule["id"]).count("dp: oldtool → newtool") == 1
     assert [event for event, _ in events if event == "PostToolBatch"] == ["PostToolBatch"]  # after read_file only
 
 

@@ -88,7 +88,9 @@ class ClaudeCode(Agent):
         elif kind in (base.DENY, base.ASK):  # ask: Claude Code puts the call to the person (in -p: refused)
             output = {"hookEventName": PRE_TOOL_USE, "permissionDecision": kind, "permissionDecisionReason": text}
         elif kind == base.REWRITE:
-            output = {"hookEventName": PRE_TOOL_USE, "updatedInput": decision.updated_input, "additionalContext": text}
+            output = {"hookEventName": PRE_TOOL_USE, "updatedInput": decision.updated_input}
+            if text and not decision.told:  # Claude Code shows each handler's note (dp.hook.notes._first_to_tell)
+                output["additionalContext"] = text
             if decision.permission != "none":  # the user's explicit choice (dp pave --permission, --yes for allow)
                 output["permissionDecision"] = decision.permission
                 output["permissionDecisionReason"] = text
