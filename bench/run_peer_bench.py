@@ -129,18 +129,19 @@ def starts_process(groups: list, tool: str, command: str | None) -> bool:
 
 
 def matcher_groups(home: Path, env: dict) -> dict:
-    """The PreToolUse groups dp installs, with the bench's store, in each agent whose own matchers decide
-    (``bench_start`` "matchers"): agent → groups."""
+    """The before-tool groups dp installs, with the bench's store, in each agent whose own matchers decide
+    (``bench_start`` "matchers" or "tools"): agent → groups."""
     from dp.agents import get
 
     dp = Path(sys.executable).parent / "dp"
     groups = {}
     for name, (_, kind, _) in INSTALLS.items():
-        if kind == "matchers":
+        if kind in ("matchers", "tools"):
             subprocess.run([str(dp), "pave", "--hook", "--agent", name], env=env, capture_output=True, check=True,
                            timeout=300)
-            settings = get(name).hooks().config_path("user", home=home)
-            groups[name] = json.loads(settings.read_text())["hooks"]["PreToolUse"]
+            agent = get(name)
+            settings = agent.hooks().config_path("user", home=home)
+            groups[name] = json.loads(settings.read_text())["hooks"][agent.pre_tool_hook]
     return groups
 
 
@@ -228,6 +229,8 @@ def measure(runs: int) -> dict:
                               "filters": starts_process(hooks.get("PreToolUse", []), tool, command),
                               "matchers": kind == "matchers" and matchers_start(agent, own_groups.get(agent, []),
                                                                                 tool, command),
+                              "tools": kind == "tools" and matchers_start(agent, own_groups.get(agent, []), tool,
+                                                                          command),
                               "every": True}[kind] for agent, (_, kind, _) in INSTALLS.items()}
             argvs = {"rtk": ([str(rtk), "hook", "claude"], payload(tool, tool_input, project)),
                      "floor": (["/bin/true"], b"")}

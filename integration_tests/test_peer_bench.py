@@ -48,6 +48,11 @@ def test_the_peer_bench_times_both_hooks_on_the_same_calls(tmp_path):
     selective = {agent for agent, (_, kind, _) in installs.items() if kind == "matchers"}
     for agent in selective:
         assert nothing[agent]["processes"] == 0 and cases["a non-Bash tool"]["agents"][agent]["processes"] == 0
+    # Where they select the tools rules concern (Gemini CLI, Qwen Code, Copilot CLI: dp.agents.matchers), a tool no
+    # rule names starts nothing, a shell call one process.
+    tools = {agent for agent, (_, kind, _) in installs.items() if kind == "tools"}
+    for agent in tools:
+        assert cases["a non-Bash tool"]["agents"][agent]["processes"] == 0
     for agent in set(installs) - doors - selective:
         assert nothing[agent]["processes"] == 1 and nothing[agent]["cpu ms"] > 0 and not nothing[agent]["answered"]
     for agent, entry in rewrite.items():

@@ -31,8 +31,9 @@ class Hooks:
     # What dp's default install in this agent starts for one call, as the peer bench times it
     # (bench/run_peer_bench.py, ``bench_installs``): "door" (a plugin of dp's decides in-process and asks
     # pave-check only for a call a rule or paving word can concern), "filters" (Claude Code's ``if`` conditions
-    # start pave-check only for such calls), "matchers" (the agent's own group matchers, tested as regular
-    # expressions, do: Factory Droid's), "every" (each call of a matched tool starts it); and how many
+    # start pave-check only for such calls), "matchers" (the agent's own group matchers select the commands
+    # and tools rules concern: Factory Droid's commandRegex), "tools" (they select the tools rules concern,
+    # so every shell call starts it: dp.agents.matchers), "every" (each call of any tool starts it); and how many
     # dp processes the agent starts after a call (after-tool entries: dp's note, dp-capture).
     bench_start = "every"
     bench_after = 1

@@ -22,6 +22,7 @@ MODIFIED_ARGS_SINCE = (1, 0, 24)
 
 
 class CopilotCliHooks(Hooks):
+    bench_start = "tools"  # preToolUse names the tools rules concern (dp.agents.matchers)
     project_folder = ".github/hooks"
     file = "dp.json"
 

@@ -18,6 +18,7 @@ CAPTURE_TIMEOUT_MS = 10000
 
 
 class GeminiCliHooks(Hooks):
+    bench_start = "tools"  # BeforeTool names the tools rules concern (dp.agents.matchers)
     bench_after = 2  # AfterTool: pave-check for dp's note, dp-capture
     folder = ".gemini"
 

@@ -14,6 +14,7 @@ CAPTURE_TIMEOUT_SECONDS = 30
 
 
 class QwenCodeHooks(Hooks):
+    bench_start = "tools"  # PreToolUse names the tools rules concern (dp.agents.matchers)
     bench_after = 2  # PostToolUse: pave-check for dp's note, dp-capture
     folder = ".qwen"
     rewrites = False
