@@ -51,11 +51,10 @@ class Auggie(Agent):
     child_markers = (("AUGMENT_AGENT", "1"),)  # 0.36.0 sets it for every command launch-process runs
     version_command = ("auggie", "--version")
     capture_source = "auggie"
-    pre_tool_hook = PRE_TOOL_USE
-    events = EVENTS
+    observed = VERSION
     # A rewrite is always a refusal here (Auggie has no "ask" of a hook's own either): nothing for dp to grant.
     permissions = ("none",)
-    observed = VERSION
+    pre_tool_hook, events = PRE_TOOL_USE, EVENTS
     tool_names = {
         SHELL_TOOL: "Bash",
         "view": "Read",

@@ -18,8 +18,8 @@ CAPTURE_TIMEOUT_MS = 10000
 
 
 class GeminiCliHooks(Hooks):
-    bench_start = "tools"  # BeforeTool names the tools rules concern (dp.agents.matchers)
-    bench_after = 2  # AfterTool: pave-check for dp's note, dp-capture
+    # BeforeTool names the tools rules concern (dp.agents.matchers); AfterTool: pave-check for dp's note, dp-capture
+    bench_start, bench_after = "tools", 2
     folder = ".gemini"
 
     def sample_payload(self, tool: str, tool_input: dict, cwd) -> dict:

@@ -14,8 +14,8 @@ CAPTURE_TIMEOUT_SECONDS = 30
 
 
 class QwenCodeHooks(Hooks):
-    bench_start = "tools"  # PreToolUse names the tools rules concern (dp.agents.matchers)
-    bench_after = 2  # PostToolUse: pave-check for dp's note, dp-capture
+    # PreToolUse names the tools rules concern (dp.agents.matchers); PostToolUse: pave-check for dp's note, dp-capture
+    bench_start, bench_after = "tools", 2
     folder = ".qwen"
     rewrites = False
     install_notes = (f"Qwen Code ({VERSION}) runs no rewritten input from a hook: dp refuses a call it would "
