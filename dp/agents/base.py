@@ -219,6 +219,10 @@ class Agent:
     # in its binary: a dp command only the person runs is asked about there, and refused elsewhere, with the
     # command to type in their own terminal (``answer``, for the decision ``ASK``).
     asks_person = False
+    # Whether the agent may start several of dp's handlers for one call and shows the model each one's note
+    # (Claude Code's ``if`` filters): only there does a rewrite claim its call, so its note is told once
+    # (``dp.hook.notes._first_to_tell``); elsewhere the rewrite path does no such I/O.
+    many_handlers_per_call = False
 
     @property
     def version_command(self) -> tuple:

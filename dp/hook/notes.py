@@ -76,7 +76,7 @@ def _first_to_tell(options, event) -> bool:
     rewrite; the first to claim the call (a file made with ``O_EXCL``, named after its session and
     call id) also gives its note. Without a call id, or where the claim cannot be made, each tells
     (fail open: a note twice, never none)."""
-    if not event.call_id or not event.session:
+    if not getattr(event.agent, "many_handlers_per_call", False) or not event.call_id or not event.session:
         return True
     try:
         folder = os.path.join(os.path.dirname(os.path.abspath(db_location(options.db))), TOLD)

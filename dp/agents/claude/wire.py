@@ -33,6 +33,7 @@ class ClaudeCode(Agent):
     display = "Claude Code"
     env_prefixes = ("CLAUDE", "ANTHROPIC")
     child_markers = (("CLAUDECODE", "1"),)  # 2.1.330 sets it for every Bash call (and AI_AGENT=claude-code_…)
+    many_handlers_per_call = True  # one settings handler per `if` condition a command matches (filters.py)
     asks_person = True
     docs_page = "claude-code.md"  # the first agent's page predates docs/agents/
     # What dp-capture has always stored for Claude Code's hook events (dp ingest stores "transcript").
