@@ -36,13 +36,17 @@ from dp.shell.wrappers import is_assignment
 
 MAX_DEPTH = 3  # shells inside shells' -c scripts judged with the outer taint
 DECLARATIONS = frozenset({"export", "declare", "typeset", "local", "readonly"})
-_READERS = frozenset({"read", "mapfile", "readarray"})
-_READ_VALUE_OPTIONS = frozenset({"-d", "-p", "-t", "-n", "-N", "-u", "-i", "-C", "-c", "-O", "-s"})
+# read and mapfile/readarray → their options that take a separate value (mapfile's -t takes none: it
+# strips the newline, and the word after it is the array).
+_READERS = {"read": frozenset({"-d", "-p", "-t", "-n", "-N", "-u", "-i"}),
+            **dict.fromkeys(("mapfile", "readarray"), frozenset({"-d", "-n", "-O", "-s", "-u", "-C", "-c"}))}
 OUTPUT = (">", ">>", ">|", "&>", "&>>")
+_PROC_FD = re.compile(r"^/proc/(?:self|[0-9]+)/fd/")
 TEST_ARITHMETIC = re.compile(r"(?<!\S)-(eq|ne|lt|le|gt|ge|v|R)(?!\S)")
 # A declaration's option cluster that makes its names references to other variables (`-n`, `-gn`).
 _NAMEREF = re.compile(r"-[a-zA-Z]*n[a-zA-Z]*")
 POSITIONAL = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*")
+ZERO = "0"  # a -c script's $0: the word after the script (sh -c '"$0"' {{v}})
 _LITERAL_KINDS = ("single-quoted", "ansi-c-quoted", "quoted-heredoc")
 
 
@@ -99,8 +103,12 @@ class Flow:
     def run(self) -> None:
         self._parse()
         self.commands.sort(key=lambda command: command.start)
-        self._spread_taint()
-        self._note_written()
+        for _ in range(8):  # a value written to a file, read back into a variable, written again …
+            before = (dict(self.taint), dict(self.written))
+            self._spread_taint()
+            self._note_written()
+            if (self.taint, self.written) == before:
+                break
         for judge_flow in self.judges:
             judge_flow(self)
 
@@ -131,7 +139,8 @@ class Flow:
             # What a program prints is not its command word: `X=$({{cmd}})` holds the program's output.
             named = frozenset().union(*[self.values[span] for span in self.values if _within(heads, span)])
             for name, start, end in self.assignment_regions():
-                self._taint(name, self.origins_in(start, end) - (named - self._origins_outside(start, end, heads)))
+                self._taint(name, self.origins_in(start, end) - (named - self._origins_outside(start, end, heads))
+                            | self.files_read_in(start, end))
             for command in self.commands:
                 self._taint_from(command)
             self._find_references()
@@ -162,7 +171,7 @@ class Flow:
             return
         name, args = command.words[0].value, command.words[1:]
         if name in _READERS:
-            self._taint_read(args, self.stdin_origins(command))
+            self._taint_read(args, self.stdin_origins(command), _READERS[name])
         elif name == "printf" and len(args) > 1 and args[0].value == "-v":
             self._taint(args[1].value, self.origins_in(args[1].end, command.end))
         elif name in DECLARATIONS and any(_NAMEREF.fullmatch(word.value) for word in args):
@@ -175,12 +184,12 @@ class Flow:
             for positional in POSITIONAL:
                 self._taint(positional, origins, direct=False)
 
-    def _taint_read(self, args, origins: frozenset) -> None:
+    def _taint_read(self, args, origins: frozenset, value_options: frozenset) -> None:
         skip = False
         for word in args:
             if skip:
                 skip = False
-            elif word.value in _READ_VALUE_OPTIONS:
+            elif word.value in value_options:
                 skip = True
             elif not word.value.startswith("-"):
                 self._taint(word.value, origins)
@@ -199,7 +208,7 @@ class Flow:
             for match in re.finditer(pattern, self.text):
                 if not _inside(literal, match.start()):
                     self._reference(match.span(), origins, f"${name}")
-            if name not in POSITIONAL:
+            if name not in POSITIONAL and name != ZERO:
                 self._bare_names(name, origins)
 
     def _bare_names(self, name: str, origins: frozenset) -> None:
@@ -259,7 +268,20 @@ class Flow:
             if source[0] == "file":
                 origins |= self.written.get(file_key(source[1]), frozenset())
             else:
-                origins |= self.origins_in(*source)
+                origins |= self.origins_in(*source) | self.files_read_in(*source)
+        return origins
+
+    def files_read_in(self, start: int, end: int) -> frozenset:
+        """The values written to files that the commands within ``[start, end)`` read back: a file named
+        among their words or given as their input (``cat f | sh``, ``sh -c "$(cat f)"``, ``x=$(< f)``)."""
+        origins: frozenset = frozenset()
+        for command in self.commands if self.written else ():
+            if start <= command.start and command.end <= end:
+                for word in command.words[1:]:
+                    origins |= self.written.get(file_key(word.value), frozenset())
+                for source in command.stdin:
+                    if source[0] == "file":
+                        origins |= self.written.get(file_key(source[1]), frozenset())
         return origins
 
     def values_within(self, start: int, end: int) -> list[tuple[int, int]]:
@@ -278,11 +300,34 @@ class Flow:
                 continue
             named = [target.value for operator, _, _, target in command.redirects
                      if operator in OUTPUT and target is not None]
+            for operator, _, _, target in command.redirects:
+                if operator == ">&" and target is not None:
+                    named += self._descriptor_written(target, origins)
             if command.words and may_write(command.words[0].value):
                 named += [word.value.rsplit("=", 1)[-1] for word in command.words[1:]
                           if not word.value.startswith("-") and not self.values_within(word.start, word.end)]
             for path in named:
                 self.written[file_key(path)] = self.written.get(file_key(path), frozenset()) | origins
+                self._startup_file(file_key(path), origins)
+
+    def _startup_file(self, path: str, origins: frozenset) -> None:
+        """A value written to a file that later shells or programs run (``~/.bashrc``, ``.git/hooks/…``)."""
+        from dp.shell import sinktable
+
+        if sinktable.path_is(path, sinktable.STARTUP_FILES):
+            self.add_origins(origins, path, *sinktable.STARTUP_FILE)
+
+    def _descriptor_written(self, target, origins: frozenset) -> list[str]:
+        """``>&3``: keyed as ``/dev/fd/3``, where a ``3> >(…)`` reads it (``dp.shell.flowtree``). A
+        descriptor that is not a literal number (``>&"${COPROC[1]}"``, ``>&$fd``) may be any program's
+        input: the values written to it are refused."""
+        if target.value.isdigit():
+            return [f"/dev/fd/{target.value}"]
+        if target.value != "-":
+            from dp.shell import sinktable
+
+            self.add_origins(origins, sinktable.DESCRIPTOR_SINK, *sinktable.DESCRIPTOR)
+        return []
 
     # --- verdicts -----------------------------------------------------------------------------------
 
@@ -362,11 +407,12 @@ def may_write(word: str) -> bool:
 
     entry = sinks.SINKS.get(sinks.program_name(word))
     name = known_name(word)
-    return not (name in BUILTINS or name in launchers.LAUNCHERS or name in ("xargs", "find")
+    return not (name in BUILTINS or name in launchers.LAUNCHERS or name in launchers.ARGUMENT_LAUNCHERS
                 or entry is not None and entry[0] in (sinks.SHELL, sinks.INTERPRETER))
 
 
 def file_key(path: str) -> str:
-    """A path as written files are keyed (``./f.sh`` and ``f.sh`` are one file)."""
-    path = path.strip("'\"")
+    """A path as written files are keyed (``./f.sh`` and ``f.sh`` are one file; ``/proc/self/fd/3`` and
+    ``/dev/fd/3`` one descriptor)."""
+    path = _PROC_FD.sub("/dev/fd/", path.strip("'\""))
     return path[2:] if path.startswith("./") else path

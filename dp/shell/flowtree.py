@@ -75,12 +75,15 @@ class Tree:
             if words:
                 self.loops.append((node.parts[1].word, words[0].pos[0], words[-1].pos[1]))
                 self.split.add(node.parts[1].word)
-        own = stdin + self._redirect_sources(getattr(node, "redirects", None) or ())
+        redirects = getattr(node, "redirects", None) or ()
+        own = stdin + self._redirect_sources(redirects)
         children = [*(getattr(node, "parts", None) or ()), *(getattr(node, "list", None) or ()),
                     getattr(node, "command", None), getattr(node, "output", None)]
         for child in children:
             if child is not None and hasattr(child, "kind") and child.kind != "redirect":
                 self._walk(child, prepared, own)
+        for redirect in [*redirects, *(child for child in children if getattr(child, "kind", "") == "redirect")]:
+            self._substitutions(redirect, prepared, own, tuple(node.pos))
 
     def _command(self, node, prepared, stdin) -> None:
         if prepared.literal(node.pos[0]):
@@ -98,23 +101,35 @@ class Tree:
                 redirects.append(self._redirect(part, raw, start, end))
         own = stdin + self._redirect_sources([part for part in node.parts if part.kind == "redirect"])
         self.commands.append(Command(node.pos[0], node.pos[1], words, assigns, redirects, own))
-        for part in node.parts:  # substitutions inside the words run with this command's stdin
-            self._substitutions(part, prepared, own)
+        for part in node.parts:  # substitutions inside the words and redirections run with this command's stdin
+            self._substitutions(part, prepared, own, tuple(node.pos))
 
     def _redirect(self, part, raw: str, start: int, end: int):
         bare = raw.lstrip("0123456789")
         operator = next((op for op in _REDIRECTS if bare.startswith(op)), "")
         target = part.output if hasattr(part.output, "kind") and part.output.kind == "word" else None
+        if target is None and isinstance(part.output, int):  # `>&3`: the descriptor, as its text
+            return operator, start, end, Word(end - len(str(part.output)), end, str(part.output), str(part.output))
         if target is None:
             return operator, start, end, None
         return operator, start, end, Word(target.pos[0], target.pos[1], target.word, self.text[target.pos[0]:target.pos[1]])
 
-    def _substitutions(self, node, prepared, stdin) -> None:
-        for child in getattr(node, "parts", None) or ():
-            if child.kind in ("commandsubstitution", "processsubstitution"):
+    def _substitutions(self, node, prepared, stdin, writer: tuple, descriptor: tuple = ()) -> None:
+        """The commands inside ``$( )``, ``<( )`` and ``>( )`` of a word or a redirection's target. Each
+        runs with the command's input; a ``>( )`` also reads what the command (at ``writer``) writes to
+        it, and one opened as descriptor N (``exec 3> >(sh)``) what any later command writes to N."""
+        if getattr(node, "kind", "") == "redirect":
+            number = self.text[node.pos[0]:node.pos[1]][:1]
+            descriptor = (("file", f"/dev/fd/{number}"),) if number.isdigit() else ()
+        for child in [*(getattr(node, "parts", None) or ()), getattr(node, "output", None)]:
+            if not hasattr(child, "kind"):
+                continue  # a redirection's descriptor number (`>&2`)
+            if child.kind == "processsubstitution" and self.text.startswith(">(", child.pos[0]):
+                self._walk(child.command, prepared, [*stdin, writer, *descriptor])
+            elif child.kind in ("commandsubstitution", "processsubstitution"):
                 self._walk(child.command, prepared, stdin)
             else:
-                self._substitutions(child, prepared, stdin)
+                self._substitutions(child, prepared, stdin, writer, descriptor)
 
     def _redirect_sources(self, redirects) -> list[tuple]:
         """The regions a command's (or compound's) own redirections feed to its input, on any

@@ -189,11 +189,24 @@ LAUNCHERS: dict[str, Launcher] = {
     "dotenv": Launcher({"-e", "-v", "-c"}, guessed=True),
     "chpst": Launcher({"-u", "-U", "-e", "-/", "-n", "-l", "-L", "-m", "-d", "-o", "-p", "-f", "-c"}, guessed=True),
     "runcon": Launcher({"-u", "-r", "-t", "-l", "-c"}, guessed=True),
+    # Terminal emulators: the command after -e (-x, --command, --) runs in the new terminal.
+    **{terminal: Launcher(tail_options={"-e", "-x", "--command", "--execute"}, guessed=True)
+       for terminal in ("xterm", "uxterm", "urxvt", "rxvt", "st", "alacritty", "konsole", "kitty", "foot",
+                        "gnome-terminal", "xfce4-terminal", "mate-terminal", "terminator", "tilix", "lxterminal",
+                        "x-terminal-emulator", "wezterm")},
 }
+# Search tools that run a command for each thing they find: the options that start that command, and
+# the words that end it (`find … -exec sh -c … \;`, `fd … -x sh -c …`: the rest of the line).
+PER_FILE = {
+    "find": (frozenset({"-exec", "-execdir", "-ok", "-okdir"}), frozenset({";", "+"})),
+    **dict.fromkeys(("fd", "fdfind"), (frozenset({"-x", "--exec", "-X", "--exec-batch"}), frozenset({";"}))),
+}
+# Programs whose arguments end in a command they run, read apart from LAUNCHERS (dp.shell.programflow).
+ARGUMENT_LAUNCHERS = frozenset({"xargs", *PER_FILE})
 # Programs dp knows to run nothing they are given (beyond the table of sinks): their words are data.
-DATA_PROGRAMS = GNU_NAMES - set(LAUNCHERS) - {"find", "xargs", "sort", "split", "install", "sdiff", "diff3"} | {
+DATA_PROGRAMS = GNU_NAMES - set(LAUNCHERS) - ARGUMENT_LAUNCHERS - {"sort", "split", "install", "sdiff", "diff3"} | {
     "rg", "ag", "ack", "curl", "file", "which", "whereis", "gzip", "gunzip", "zcat", "bzip2", "xz", "zstd", "unzip",
-    "jq", "yq", "openssl", "ps", "top", "free", "hostname", "lsof", "tree", "bat", "fd", "shasum", "md5", "column",
+    "jq", "yq", "openssl", "ps", "top", "free", "hostname", "lsof", "tree", "bat", "shasum", "md5", "column",
     "iconv", "base64", "xxd", "hexdump", "strings", "nm", "objdump", "readelf", "ldd", "git", "gh", "sqlite3",
 }
 XARGS_VALUES = frozenset({"-I", "-L", "-n", "-P", "-s", "-E", "-d", "-a", "--arg-file", "--delimiter", "--max-args",
@@ -221,7 +234,7 @@ def is_followed(word: str) -> bool:
 
     entry = sinks.SINKS.get(sinks.program_name(word))
     return (entry is not None and entry[0] in (sinks.SHELL, sinks.INTERPRETER, sinks.ALL)) or \
-        known_name(word) in LAUNCHERS or known_name(word) in ("xargs", "find")
+        known_name(word) in LAUNCHERS or known_name(word) in ARGUMENT_LAUNCHERS
 
 
 def _unknown(name: str) -> bool:

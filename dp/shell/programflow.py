@@ -27,9 +27,10 @@ from __future__ import annotations
 import re
 
 from dp.shell import launchers, options, sinks, sinktable
-from dp.shell.codeflow import APPENDED, MAX_DEPTH, POSITIONAL, Command, Flow, file_key
+from dp.shell.codeflow import APPENDED, MAX_DEPTH, POSITIONAL, ZERO, Command, Flow, file_key
 from dp.shell.lexer import Unparseable
 from dp.shell.names import known_name
+from dp.shell.segment import Word
 from dp.shell.wrappers import WRAPPERS, is_assignment
 
 _NOT_NAMED = frozenset("$`*?[")
@@ -72,12 +73,12 @@ class Programs:
         if self.flow.values_within(head.start, head.end) or _NOT_NAMED & set(head.raw) and head.value not in (
                 "[", "[["):
             return self._unnamed(head, words, command, wrapped)
-        self._run_written(head)
+        self._run_written(head, words[1:])
         name, args = sinks.program_name(head.value), words[1:]
         if name == "xargs":
             return self._xargs(args, command)
-        if name == "find":
-            return self._find(args, command)
+        if known_name(head.value) in launchers.PER_FILE:
+            return self._per_file(known_name(head.value), args, command)
         found = launchers.launcher_for(head.value, [word.value for word in args])
         if found is not None:
             return self._launch(known_name(head.value), *found, args, command, env)
@@ -99,10 +100,19 @@ class Programs:
         flow.add_origins(flow.stdin_origins(command), sinktable.UNNAMED_SINK, *sinktable.UNNAMED)
         return any(word is APPENDED for word in words[1:])
 
-    def _run_written(self, head) -> None:
-        """``./s.sh`` run as a command, after a value was written to it."""
-        if "/" in head.value and file_key(head.value) in self.flow.written:
-            self.flow.add_origins(self.flow.written[file_key(head.value)], head.value, *sinktable.FILE_SCRIPT)
+    def _run_written(self, head, args) -> None:
+        """``./s.sh`` run as a command, after a value was written to it; a program started after a value was
+        written to a file it runs by convention (``make`` and a Makefile, ``python -m pytest`` and a conftest.py)."""
+        flow = self.flow
+        if "/" in head.value and file_key(head.value) in flow.written:
+            flow.add_origins(flow.written[file_key(head.value)], head.value, *sinktable.FILE_SCRIPT)
+        modules = [args[i + 1].value for i, word in enumerate(args[:-1]) if word is not APPENDED and word.value == "-m"]
+        for program in (known_name(head.value), *modules):
+            conventions = sinktable.CONVENTIONAL_SCRIPTS.get(program, ())
+            for path, origins in flow.written.items():
+                if sinktable.path_is(path, conventions):
+                    reason = sinktable.CONVENTIONAL_SCRIPT[0].format(program=program, file=path)
+                    flow.add_origins(origins, program, reason, sinktable.CONVENTIONAL_SCRIPT[1])
 
     # --- a program's own reading ----------------------------------------------------------------------
 
@@ -138,9 +148,24 @@ class Programs:
             self._inner_script(name, option, args, start, command, env, same_shell=name in _SAME_SHELL)
         if any(mark in literal for mark in ("$(", "`", "<(")):
             flow.add_origins(flow.stdin_origins(command), shown, *sinktable.STDIN_SCRIPT)
+        if any(mark in literal for mark in ("$(", "`", "<(")):
+            flow.add_origins(flow.files_read_in(start, end), shown, *sinktable.FILE_SCRIPT)
         if name in sinktable.RUNS_INPUT and sinktable.RUNS_INPUT[name].search(literal):
             flow.add_origins(flow.stdin_origins(command), f"{name} (its program runs its input)",
                              *sinktable.STDIN_SCRIPT)
+            self._given_to_a_runner(name, start, end, command)
+
+    def _given_to_a_runner(self, name: str, start: int, end: int, command: Command) -> None:
+        """Program text that runs commands (awk's system(), python's subprocess …): every value the program
+        is given — its arguments, its variables, its environment — may be what it runs."""
+        flow = self.flow
+        shown = f"{name} (its program runs what it is given)"
+        for span in flow.values_within(command.start, command.end):
+            if not start <= span[0] < end:
+                flow.add(span, shown, *sinktable.RUNS_GIVEN)
+        exported = self._exported()
+        flow.add_origins(frozenset().union(*[origins for variable, origins in flow.taint.items()
+                                             if variable in exported]), shown, *sinktable.RUNS_GIVEN)
 
     def _options(self, name: str, args) -> None:
         """Values the program may read as an option: noted, to be checked when they are known (a
@@ -209,13 +234,7 @@ class Programs:
         position = next((i for i, word in enumerate(args) if word.start == start), None)
         if flow.depth >= MAX_DEPTH or position is None:
             return
-        inherited = {variable: origins for variable, origins in flow.taint.items()
-                     if same_shell or variable in env or variable in self._exported()}
-        after = args[position + 2:]  # $0 first, then $1 …
-        origins = frozenset().union(*[flow.origins_in(word.start, word.end) for word in after]) \
-            if after and not same_shell else None
-        if origins:
-            inherited.update({positional: origins for positional in POSITIONAL})
+        inherited = self._inherited(args, position, env, same_shell)
         if not inherited:
             return
         label = f"{name} {option}".strip()
@@ -228,6 +247,23 @@ class Programs:
         for sink in inner:  # the inner script's values are the outer placeholders already
             flow.add_origins([(sink.start, sink.end)], f"{label} (its script: {sink.program})",
                              sink.reason, sink.alternative)
+
+    def _inherited(self, args, position: int, env: set, same_shell: bool) -> dict:
+        """What a -c script at ``args[position]`` is given: tainted variables it sees, and the values after
+        it as ``$0`` and its positional parameters (none for eval and trap, which run in this shell)."""
+        flow = self.flow
+        inherited = {variable: origins for variable, origins in flow.taint.items()
+                     if same_shell or variable in env or variable in self._exported()}
+        if same_shell:
+            return inherited
+        after = args[position + 2:]  # $0 first, then $1 …
+        origins = frozenset().union(*[flow.origins_in(word.start, word.end) for word in after]) if after else None
+        if origins:
+            inherited.update({positional: origins for positional in POSITIONAL})
+        zero = args[position + 1] if position + 1 < len(args) else APPENDED
+        if zero is not APPENDED and flow.origins_in(zero.start, zero.end):
+            inherited[ZERO] = flow.origins_in(zero.start, zero.end)  # sh -c '"$0"' {{v}}: $0 is the value
+        return inherited
 
     def _exported(self) -> set:
         exported = set()
@@ -332,19 +368,30 @@ class Programs:
             flow.add_origins(flow.stdin_origins(command), f"xargs {head}", *sinktable.STDIN_SCRIPT)
         return False
 
-    def _find(self, args, command: Command) -> bool:
-        """``find … -exec COMMAND … ;``: each command find runs is judged as a launcher's tail."""
-        self._options("find", args)
+    def _per_file(self, name: str, args, command: Command) -> bool:
+        """``find … -exec COMMAND … ;``, ``fd … -x COMMAND …``: each command the search runs is judged as
+        a launcher's tail (``--exec=sh``: the program is the option's value)."""
+        self._options(name, args)
+        opening, closing = launchers.PER_FILE[name]
         i = 0
         while i < len(args):
-            if args[i].value in ("-exec", "-execdir", "-ok", "-okdir"):
+            word = args[i]
+            option, glued = word.value.partition("=")[::2] if word.value.startswith("--") else (word.value, "")
+            if option in opening:
                 end = i + 1
-                while end < len(args) and args[end].value not in (";", "+"):
+                while end < len(args) and args[end].value not in closing:
                     end += 1
-                self.judge(args[i + 1:end], command, wrapped=True, env=set())
+                head = [_after_equals(word)] if glued else []
+                self.judge(head + args[i + 1:end], command, wrapped=True, env=set())
                 i = end
             i += 1
         return False
+
+
+def _after_equals(word):
+    """The value of a ``--option=VALUE`` word, as a word of its own (where the value starts in the script)."""
+    at = word.raw.find("=") + 1
+    return Word(word.start + at, word.end, word.value.split("=", 1)[1], word.raw[at:])
 
 
 def _shown(name: str, option: str) -> str:

@@ -48,6 +48,15 @@ def reads_input(path: str) -> bool:
     return bool(_INPUT_PATH.fullmatch(path))
 
 
+def path_is(path: str, patterns) -> str:
+    """The pattern of ``patterns`` (fnmatch, matched against the path's end: ``.git/hooks/*`` matches
+    ``repo/.git/hooks/pre-commit``, ``.bashrc`` matches ``~/.bashrc``) that ``path`` is, or ''."""
+    from fnmatch import fnmatchcase
+
+    return next((pattern for pattern in patterns if fnmatchcase(path, pattern) or fnmatchcase(path, "*/" + pattern)),
+                "")
+
+
 def _shells(names, value_letters="oO", code_long=("--rcfile", "--init-file")):
     return {name: (SHELL, (frozenset(value_letters), frozenset(code_long)), *_SHELL) for name in names}
 
@@ -98,6 +107,12 @@ SINKS: dict[str, tuple[str, Any, str, str]] = {  # the parameters: a set or a tu
     **_interpreters(("expect",), {"-c"}, {"-f"}),
     **_interpreters(("erl",), {"-eval", "-s", "-run"}, {"-pa", "-pz", "-sname", "-name", "-setcookie"}),
     **_interpreters(("dc",), {"-e", "--expression"}, {"-f", "--file"}),
+    # The program they run is the first operand (a class, a jar, a package `go run` may download).
+    **_interpreters(("java",), {"-jar", "-m", "--module"}, {"-cp", "-classpath", "--class-path", "-p",
+                                                           "--module-path", "--add-modules"}, stdin=False),
+    **_interpreters(("go",), {"run"}, {"-C", "-o", "-tags", "-ldflags", "-gcflags", "-mod",
+                                                             "-modfile", "-p", "-pkgdir", "-run", "-bench"},
+                    stdin=False),
     "eval": (ALL, (), "eval runs its arguments as shell code", "run the command itself, not through eval"),
     "let": (ALL, (), "let evaluates arithmetic, and arithmetic runs $( ) in array subscripts",
             "check it is a number first: n={{x}}; case $n in ''|*[!0-9]*) exit 1;; esac; then use $n"),
@@ -110,6 +125,8 @@ SINKS: dict[str, tuple[str, Any, str, str]] = {  # the parameters: a set or a tu
     "runuser": (ALL, (), "runuser hands its command (and options) to a shell",
                 "give the value as an argument of a fixed program: sudo -u USER PROGRAM {{x}}"),
     "sg": (ALL, (), "sg hands its command to a shell", "name the program in the recipe; " + _ARGUMENT),
+    "newgrp": (ALL, (), "newgrp starts a shell, which reads its standard input as a script",
+               "name the program in the recipe; " + _ARGUMENT),
     "ssh": (ALL, (), "ssh runs the words after the host as a remote shell command, and a value before the "
                      "host may be an option (-oProxyCommand=…)",
             "send the value as data on standard input: printf '%s' {{x}} | ssh HOST 'cat > file'"),
@@ -122,6 +139,10 @@ SINKS: dict[str, tuple[str, Any, str, str]] = {  # the parameters: a set or a tu
                        "(and --eval reads a makefile)",
               "pass it in the environment and quote it in the recipe: V={{x}} make target, with \"$$V\"")
        for name in ("make", "gmake", "bmake", "remake")},
+    **{name: (ALL, (), f"{name} pastes its arguments into its recipes' shell lines (just's parameters and "
+                       "VAR=value, task's CLI_ARGS)",
+              f"pass it in the environment and quote it in the recipe: V={{{{x}}}} {name} recipe, with \"$V\"")
+       for name in ("just", "task", "go-task")},
     **{name: (ALL, (), "ed and m4 run the commands in their input (ed's !, m4's syscmd)", _RUNS_COMMAND[1])
        for name in ("ed", "red", "m4")},
     **{awk: (PROGRAM_TEXT, (set(), {"-f", "--file"}, {"-F", "-v", "--assign", "--field-separator"}, set()),
@@ -255,19 +276,45 @@ SINKS: dict[str, tuple[str, Any, str, str]] = {  # the parameters: a set or a tu
            ("sdiff", {"--diff-program"}, {"-o", "-w"}),
            ("diff3", {"--diff-program"}, {"-L"}),
            ("wget", {"--use-askpass"}, {"-O", "-o", "-P", "-U", "--header", "-t", "-T"}),
+           # The search tools dp paves to: data, but for the preprocessor and the pager they start.
+           ("rg", {"--pre"}, {"-e", "--regexp", "-f", "--file", "-g", "--glob", "--iglob", "-t", "--type", "-T",
+                              "--type-not", "-m", "--max-count", "-A", "-B", "-C", "--context", "-M",
+                              "--max-columns", "-j", "--threads", "--pre-glob", "-r", "--replace", "-E",
+                              "--encoding", "--max-depth", "-d", "--ignore-file", "--type-add", "--sort",
+                              "--sortr", "--colors", "--color", "--path-separator", "--max-filesize"}),
+           ("bat", {"--pager"}, {"-l", "--language", "-H", "--highlight-line", "-r", "--line-range", "--theme",
+                                 "--style", "--tabs", "--wrap", "--terminal-width", "-m", "--map-syntax",
+                                 "--file-name", "--color", "--italic-text", "--decorations", "--paging"}),
        )},
 }
 
-# Program text that runs its input (awk's system() and pipes, sed's e command and s///e): what such a
-# fixed program reads on stdin is code.
+# Program text that runs commands (awk's system() and pipes, sed's e command and s///e, an interpreter's
+# system/exec/eval/subprocess): what such a fixed program reads on stdin is code, and so is every value
+# it is given (arguments, variables, environment) for the programs that can read those.
 _AWK_RUNS_INPUT = re.compile(r"system\s*\(|\|\s*getline|\|&|print[^;}\n]*\|")
+_PYTHON_RUNS = re.compile(r"\bos\s*\.\s*(?:system|popen|exec|spawn|posix_spawn)|subprocess|\bpty\b|\bcommands\b|"
+                          r"\b(?:exec|eval|compile|__import__|breakpoint)\s*\(|importlib|runpy|\bctypes\b")
+_PERL_RUNS = re.compile(r"\b(?:system|exec|eval|qx|readpipe|open|do|require|fork)\b|`")
+_RUBY_RUNS = re.compile(r"\b(?:system|exec|spawn|eval|instance_eval|class_eval|module_eval|send|public_send|"
+                        r"open|popen|popen3|load|require|fork|syscall)\b|`|%x")
+_JS_RUNS = re.compile(r"child_process|\b(?:exec|execSync|execFile|execFileSync|spawn|spawnSync|fork|eval|Function|"
+                      r"require|import)\s*\(|\bvm\b|Deno\s*\.\s*(?:run|Command)|Bun\s*\.\s*(?:spawn|\$)|\$`")
+_PHP_RUNS = re.compile(r"\b(?:system|exec|passthru|shell_exec|popen|proc_open|pcntl_exec|eval|assert|"
+                       r"create_function|include|include_once|require|require_once|call_user_func\w*|mail)\b|`")
+_LUA_RUNS = re.compile(r"\bos\s*\.\s*execute|\bio\s*\.\s*popen|\b(?:load|loadstring|loadfile|dofile|require)\b")
 RUNS_INPUT = {
     **{awk: _AWK_RUNS_INPUT for awk in ("awk", "gawk", "mawk", "nawk", "busybox-awk")},
+    **{python: _PYTHON_RUNS for python in ("python", "python2", "python3", "pypy", "pypy3")},
+    **{perl: _PERL_RUNS for perl in ("perl", "perl5")},
+    **{ruby: _RUBY_RUNS for ruby in ("ruby", "jruby")},
+    **{js: _JS_RUNS for js in ("node", "tsx", "ts-node", "deno", "bun")},
+    "php": _PHP_RUNS,
+    **{lua: _LUA_RUNS for lua in ("lua", "luajit", "texlua")},
     "sed": re.compile(r"(?:^|[;{}\n'\"0-9$/])\s*e(?:[\s;}'\"]|$)|s(.)(?:(?!\1).)*\1(?:(?!\1).)*\1[gpIiMm0-9w]*e"),
 }
 
 # Programs that read a script on standard input though their arguments are all data.
-STDIN_SCRIPTS = frozenset({"ssh", "su", "runuser", "sg", "at", "batch", "parallel", "pwsh", "powershell", "ed",
+STDIN_SCRIPTS = frozenset({"ssh", "su", "runuser", "sg", "newgrp", "at", "batch", "parallel", "pwsh", "powershell", "ed",
                             "red", "m4", "crontab", "cmd.exe"})
 
 # git subcommands with an option that runs a program (everything else git does with a value is data).
@@ -306,6 +353,35 @@ GIT_PROGRAM_KEYS = (
     "submodule.*.update", "trailer.*", "tar.*", "ssh.variant", "http.*.proxy", "core.sshcommand",
 )
 
+# Files a program runs by convention, found where it starts (fnmatch patterns of a path's end): a value
+# written to one and then that program started runs the value (`echo {{v}} >> Makefile; make`). Keyed by
+# the program, or by the module `python -m` runs.
+CONVENTIONAL_SCRIPTS = {
+    **dict.fromkeys(("make", "gmake", "bmake", "remake"), ("Makefile", "makefile", "GNUmakefile", "*.mk")),
+    "just": ("justfile", "Justfile", ".justfile"),
+    "rake": ("Rakefile", "rakefile"),
+    **dict.fromkeys(("npm", "pnpm", "yarn", "bun", "npx", "bunx", "corepack"),
+                    ("package.json", ".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs")),
+    **dict.fromkeys(("pytest", "py.test"), ("conftest.py", "test_*.py", "*_test.py", "pytest.ini", "pyproject.toml",
+                                           "setup.cfg", "tox.ini")),
+    "tox": ("tox.ini", "pyproject.toml", "setup.py", "setup.cfg"),
+    "nox": ("noxfile.py",),
+    **dict.fromkeys(("pip", "pip3", "build"), ("setup.py", "pyproject.toml", "setup.cfg")),
+    "cargo": ("build.rs", "Cargo.toml", ".cargo/config.toml", ".cargo/config"),
+    **dict.fromkeys(("gradle", "gradlew"), ("build.gradle", "build.gradle.kts", "settings.gradle",
+                                            "settings.gradle.kts", "gradle.properties", "init.gradle")),
+    **dict.fromkeys(("mvn", "mvnw"), ("pom.xml", "maven.config", "jvm.config")),
+}
+# Files that run in later sessions, whatever the step does next (fnmatch patterns of a path's end: a shell's
+# startup files, git's hooks and configuration, npm's, Python's site hooks): a value written to one is code
+# for every later shell or program.
+STARTUP_FILES = (".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv",
+                 ".zprofile", ".zlogin", ".zlogout", ".kshrc", ".mkshrc", ".cshrc", ".tcshrc", ".envrc", ".gitconfig",
+                 ".npmrc", ".yarnrc", ".yarnrc.yml", ".vimrc", ".exrc", ".gvimrc", ".emacs", ".emacs.d/init.el",
+                 ".pythonrc", ".pythonrc.py", "sitecustomize.py", "usercustomize.py", "*.pth", ".ssh/config", ".ssh/rc",
+                 ".git/config", ".git/hooks/*", ".config/git/config", ".tmux.conf", ".screenrc", ".xinitrc",
+                 ".xsession", ".config/autostart/*")
+
 # Environment variables whose value is a program, code, or where programs and code are found.
 PROGRAM_VARIABLES = frozenset({
     "PAGER", "MANPAGER", "SYSTEMD_PAGER", "EDITOR", "VISUAL", "BROWSER", "LESSOPEN", "LESSCLOSE", "LESS",
@@ -339,6 +415,18 @@ PROGRAM_VARIABLE = ("the variable names a program (or code) that programs run",
                     "give the value in a variable no program runs, and pass it to a fixed program as data")
 STDIN_SCRIPT = ("it reads its standard input as a script",
                 "write the value to a file and give the program a fixed script that reads it")
+DESCRIPTOR_SINK = "a descriptor dp cannot name"
+DESCRIPTOR = ("the descriptor is chosen when the step runs (a coprocess's, or one opened to a process "
+              "substitution), and may be a program's input",
+              "write it to a file named literally, or to standard output")
+CONVENTIONAL_SCRIPT = ("{program} runs {file} by convention, and the value was written to it",
+                       "write the value to a data file and have the file read it (an include, an environment "
+                       "variable)")
+STARTUP_FILE = ("later shells and programs run this file, and the value would be written to it",
+                "write the value to a data file; a file that runs later is the person's to edit")
+RUNS_GIVEN = ("its program text runs commands (system, exec, eval, subprocess …), and it is given the value",
+              "give the value to a program that only reads it, or keep the program text free of commands that run "
+              "what they are given")
 FILE_SCRIPT = ("the file it runs was written from the value",
                "write the value to a data file and give the program a fixed script that reads it")
 SUBSCRIPT = ("an array subscript is arithmetic, which runs $( )", "use a fixed subscript")

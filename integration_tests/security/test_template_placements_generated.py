@@ -107,6 +107,18 @@ SHAPES = {
     "quoted-first": '@W@ @P@ "{{v}}" x',
     "compgen-words": "compgen -W {{v}} x; @W@ @P@ x",
     "compgen-command": "compgen -C {{v}} x; @W@ @P@ x",
+    # Found after issue 47 landed: redirections' process substitutions, descriptors opened to them, arrays
+    # mapfile reads, the search tools' -x, files programs run by their names.
+    "redirect-procsub-in": "cat < <(@W@ @P@ {{v}})",
+    "redirect-procsub-out": "printf '%s\\n' {{v}} > >(@W@ @P@); wait",
+    "descriptor-procsub": "exec 3> >(@W@ @P@); printf '%s\\n' {{v}} >&3; exec 3>&-; wait",
+    "mapfile-command": 'mapfile -t a < <(printf "%s\\n" @P@ {{v}}); @W@ "${a[@]}"',
+    "mapfile-data": 'mapfile -t a <<< {{v}}; @W@ @P@ "${a[@]}"',
+    "search-exec": "printf x > found.txt; @W@ fd -e txt found -x @P@ {{v}}",
+    "makefile": "printf 'all:\\n\\t@%s\\n' {{v}} > Makefile; @W@ make -s; @P@ x",
+    "file-read-back": "printf '%s\\n' {{v}} > f.txt; cat f.txt | @W@ @P@",
+    "file-read-substitution": 'printf \'%s\\n\' {{v}} > f.txt; @W@ @P@ "$(cat f.txt)"',
+    "script-zero": "@W@ @P@ '\"$0\"' {{v}}",
 }
 WHOLE = {"word", "double-quoted", "dash-dash", "assign", "export", "read", "for", "function", "set",
          "command-substitution"}
@@ -140,7 +152,9 @@ TEMPLATES = placements()
 
 def test_the_grid_is_at_least_ten_thousand_placements():
     assert len(TEMPLATES) * len(VALUES) >= 10000, len(TEMPLATES)
-    new = {"indirect-name", "integer", "array-command", "positional-command", "fd-path", "variable-option"}
+    new = {"indirect-name", "integer", "array-command", "positional-command", "fd-path", "variable-option",
+           "redirect-procsub-out", "descriptor-procsub", "mapfile-command", "search-exec", "makefile",
+           "file-read-back", "file-read-substitution"}
     assert new <= {shape for shape, _ in TEMPLATES.values()}
 
 
@@ -196,6 +210,8 @@ def _stubs(directory: Path) -> Path:
             stub.chmod(0o755)
     for name, real in _GNU.items():
         (directory / name).symlink_to(shutil.which(real))
+    if shutil.which("fd") is None:  # Debian's fd is fdfind
+        (directory / "fd").symlink_to(shutil.which("fdfind"))
     (directory / "python3").symlink_to(sys.executable)  # the interpreter itself, not a version manager's shim
     return directory
 

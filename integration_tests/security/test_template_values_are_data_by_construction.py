@@ -42,6 +42,8 @@ STUBS = {
     "nodemon": 'while [ $# -gt 0 ]; do [ "$1" = --exec ] && exec sh -c "$2"; shift; done',
 }
 GNU = {"gtimeout": "timeout", "genv": "env", "gfind": "find", "gxargs": "xargs", "gsed": "sed"}
+# Debian names fd fdfind; users (and recipes) write fd.
+RENAMED = {"fd": "fdfind"}
 
 # (template, hostile value): MARK is the marker's path.
 VARIABLE_AS_OPTION = [("C=-c; sh $C {{v}}", "touch MARK")]
@@ -89,6 +91,51 @@ GNU_PREFIXED = [
     ("printf 'x\\n' | gxargs sh -c {{v}}", "touch MARK"),
     ("gsed {{v}} data.txt", "1e touch MARK"),
 ]
+# Found from outside after issue 47 landed (each runs the value with real bash and the real program; the
+# control below shows it does, without dp).
+PROCESS_SUBSTITUTIONS = [  # a command in a redirection's <( ) or >( ), or a descriptor opened to one
+    ("cat < <(sh -c {{v}})", "touch MARK"),
+    ("while read -r l; do :; done < <(sh -c {{v}})", "touch MARK"),
+    ("echo hi > >(sh -c {{v}}); wait", "touch MARK"),
+    ("echo {{v}} > >(sh); sleep 1", "touch MARK"),
+    ("exec 3> >(sh); echo {{v}} >&3; exec 3>&-; sleep 1", "touch MARK"),
+    ('coproc sh; echo {{v}} >&"${COPROC[1]}"; sleep 1', "touch MARK"),
+]
+ARRAY_READ_FROM_THE_VALUE = [  # mapfile -t: -t takes no value, the word after it is the array (one line each)
+    ('mapfile -t a <<< {{v}}; "${a[@]}"', "touch\nMARK"),
+    ('readarray -t a < <(printf "%s\\n" {{v}}); "${a[@]}"', "touch\nMARK"),
+]
+SEARCH_TOOLS_THAT_RUN = [  # the tools dp paves grep and find to
+    ("fd -x sh -c {{v}}", "touch MARK"),
+    ("fd -e txt -X sh -c {{v}} x", "touch MARK"),
+    ("rg --pre {{v}} abc data.txt", "HOSTILE"),  # rg runs the program it names (no shell) on each file
+]
+SCRIPT_ZERO_AND_FILES_READ_BACK = [  # a -c script's $0; a file written from the value, read back into code
+    ("sh -c '$0' {{v}}", "touch MARK"),
+    ("bash -c 'eval \"$0\"' {{v}}", "touch MARK"),
+    ("printf '%s\\n' {{v}} > f.txt; cat f.txt | sh", "touch MARK"),
+    ('printf \'%s\\n\' {{v}} > f.txt; bash -c "$(cat f.txt)"', "touch MARK"),
+    ('printf \'%s\\n\' {{v}} > f.txt; x=$(< f.txt); sh -c "$x"', "touch MARK"),
+]
+PROGRAM_TEXT_THAT_RUNS_WHAT_IT_IS_GIVEN = [  # fixed code that runs its arguments, variables or environment
+    ("awk -v x={{v}} 'BEGIN { system(x) }'", "touch MARK"),
+    ("python3 -c 'import os, sys; os.system(sys.argv[1])' {{v}}", "touch MARK"),
+    ("export V={{v}}; perl -e 'system($ENV{V})'", "touch MARK"),
+    ("node -e 'require(\"child_process\").execSync(process.argv[1])' {{v}}", "touch MARK"),
+]
+FILES_RUN_BY_CONVENTION = [  # written from the value, then a program runs them by name, now or later
+    ("printf 'all:\\n\\t%s\\n' {{v}} > Makefile; make -s", "touch MARK"),
+    ("printf '%s\\n' {{v}} > package.json; npm test --silent", '{"scripts": {"test": "touch MARK"}}'),
+    ("printf '%s\\n' {{v}} >> ~/.bashrc; bash -i -c true", "touch MARK"),
+    ("printf '%s\\n' '#!/bin/sh' {{v}} > .git/hooks/pre-commit", "touch MARK"),
+]
+A_PROGRAM_THE_VALUE_NAMES = [  # the value is the program (or its shell's stdin, or text pasted into one)
+    ("go run {{v}}", "touch MARK"),
+    ("java -jar {{v}}", "touch MARK"),
+    ("xterm -e {{v}}", "touch MARK"),
+    ("newgrp <<< {{v}}", "touch MARK"),
+    ("just build {{v}}", "touch MARK"),
+]
 # Refused only when the value is known: it starts with -, where the program reads options.
 OPTION_INJECTION = [
     ("sed 's/a/b/' {{v}} data.txt", "-e1e touch MARK", "data.txt"),
@@ -109,16 +156,18 @@ def project(tmp_path):
 
 
 @pytest.fixture
-def programs(tmp_path):
-    """PATH with the stubs and the g-prefixed GNU names ahead of the machine's own programs."""
+def programs(tmp_path, home):
+    """PATH with the stubs and the g-prefixed GNU names ahead of the machine's own programs; the test's HOME
+    (a hostile value that reached ~/.bashrc would land there)."""
     stubs = tmp_path / "stubs"
     for name, body in STUBS.items():
         if shutil.which(name) is None:
             executable(stubs / name, f"#!/bin/sh\n{body}\n")
-    for name, real in GNU.items():
+    for name, real in {**GNU, **RENAMED}.items():
         stubs.mkdir(exist_ok=True)
-        (stubs / name).symlink_to(shutil.which(real))
-    return {"PATH": f"{stubs}:{os.environ['PATH']}"}
+        if shutil.which(name) is None:
+            (stubs / name).symlink_to(shutil.which(real))
+    return {"PATH": f"{stubs}:{os.environ['PATH']}", "HOME": str(home)}
 
 
 def _recipe(project, template: str):
@@ -129,6 +178,10 @@ def _recipe(project, template: str):
 
 
 def _hostile(value: str, markers) -> str:
+    """The value with the marker's path; HOSTILE: a program that records that it ran (one the agent wrote)."""
+    if "HOSTILE" in value:
+        program = executable(markers.path.parent / "hostile", f"#!/bin/sh\n{markers.touch('ran')}\n")
+        value = value.replace("HOSTILE", str(program))
     return value.replace("MARK", str(markers.path / "ran"))
 
 
@@ -169,6 +222,17 @@ def _hook(pave_check, project, programs, value: str, markers):
 def _both_surfaces_refuse(dp, pave_check, db_path, project, markers, programs, template, value):
     _refused_in_a_recipe(dp, project, markers, programs, template, value)
     _refused_in_an_alias(dp, pave_check, db_path, project, markers, programs, template, value)
+
+
+def _runs_without_dp(project, markers, programs, template: str, value: str) -> None:
+    """The control: the template run by bash as it stands, the value quoted where the placeholder is
+    (what rendering gives it), runs the value: the class is a real way to run code on this machine."""
+    script = template.replace("{{v}}", '"$DP_VALUE"')
+    subprocess.run(["bash", "-c", script], cwd=project, capture_output=True, timeout=60, stdin=subprocess.DEVNULL,
+                   env={**os.environ, **programs, "DP_VALUE": _hostile(value, markers)})
+    assert markers.found(), f"the control did not run the value: {template}"
+    for entry in [*markers.path.iterdir(), project / "Makefile", project / "package.json"]:
+        entry.unlink(missing_ok=True)
 
 
 def _ids(cases):
@@ -248,3 +312,63 @@ def test_the_safe_spellings_the_errors_name_run_the_value_as_data(dp, project, m
     outputs = {step["id"]: step["output"] for step in json.loads(proc.stdout)["steps"]}
     assert set(outputs.values()) == {value}
     markers.assert_none("the safe spellings")
+
+
+# Each class that a shell runs with its own programs: (class, template, value).
+SHELL_CLASSES = [(name, *case) for name, cases in (
+    ("process-substitution-or-descriptor", PROCESS_SUBSTITUTIONS), ("array-read-from-the-value",
+                                                                     ARRAY_READ_FROM_THE_VALUE),
+    ("search-tool-exec-or-pre", SEARCH_TOOLS_THAT_RUN), ("script-zero-or-file-read-back",
+                                                         SCRIPT_ZERO_AND_FILES_READ_BACK),
+    ("program-text-runs-what-it-is-given", PROGRAM_TEXT_THAT_RUNS_WHAT_IT_IS_GIVEN)) for case in cases]
+
+
+@pytest.mark.parametrize("kind, template, value", SHELL_CLASSES,
+                         ids=[f"{kind}:{template.split(chr(10))[0][:36]}" for kind, template, _ in SHELL_CLASSES])
+def test_process_substitutions_descriptors_arrays_search_tools_zero_files_and_program_text(
+        dp, pave_check, db_path, project, markers, programs, kind, template, value):
+    """A command in a redirection's process substitution, a descriptor opened to one or a coprocess's, an
+    array mapfile read from the value run as the command, fd -x and rg --pre, a -c script's $0, a file
+    written from the value read back into code, and program text that runs what it is given: each runs
+    the value without dp (the control), and is refused through both surfaces."""
+    _runs_without_dp(project, markers, programs, template, value)
+    _both_surfaces_refuse(dp, pave_check, db_path, project, markers, programs, template, value)
+
+
+@pytest.mark.parametrize("template, value", FILES_RUN_BY_CONVENTION, ids=_ids(FILES_RUN_BY_CONVENTION))
+def test_a_file_a_program_runs_by_its_name_written_from_the_value(
+        dp, pave_check, db_path, project, markers, programs, template, value):
+    """make's Makefile, npm's package.json, bash's ~/.bashrc (the control runs them); git's hooks are refused
+    when written, whatever runs next."""
+    if "hooks" not in template:
+        _runs_without_dp(project, markers, programs, template, value)
+    _both_surfaces_refuse(dp, pave_check, db_path, project, markers, programs, template, value)
+    assert not (project / "Makefile").exists() and not (project / "package.json").exists()
+
+
+@pytest.mark.parametrize("template, value", A_PROGRAM_THE_VALUE_NAMES, ids=_ids(A_PROGRAM_THE_VALUE_NAMES))
+def test_a_program_the_value_names_or_pastes_into_its_shell(
+        dp, pave_check, db_path, project, markers, programs, template, value):
+    _both_surfaces_refuse(dp, pave_check, db_path, project, markers, programs, template, value)
+
+
+def test_writing_a_value_where_nothing_runs_it_is_still_data(dp, project, markers, programs):
+    """The same shapes where the value stays data (a file only read, a descriptor opened to a file, program
+    text that only prints its argument, a -c script that prints $0): each prints the hostile value."""
+    value = f"$(touch {markers.path / 'ran'}); touch {markers.path / 'ran2'}"
+    recipe = project / "data.yaml"
+    recipe.write_text("name: data\ncontext:\n  v: ''\nsteps:\n"
+                      "  - id: notes\n    command: printf '%s\\n' {{v}} > notes.txt; make -s -f build.mk; cat notes.txt\n"
+                      "  - id: descriptor\n    command: exec 3>out.txt; printf '%s\\n' {{v}} >&3; exec 3>&-; cat out.txt\n"
+                      "  - id: stderr\n    command: printf '%s\\n' {{v}} >&2 2>&1\n"
+                      "  - id: search\n    command: printf '%s\\n' {{v}} > found.txt; fd -e txt found -x cat\n"
+                      "  - id: argv\n    command: python3 -c 'import sys; print(sys.argv[1])' {{v}}\n"
+                      "  - id: zero\n    command: sh -c 'printf \"%s\\n\" \"$0\"' {{v}}\n"
+                      "  - id: read-back\n    command: printf '%s\\n' {{v}} > f.txt; x=$(< f.txt); printf '%s\\n' \"$x\"\n")
+    (project / "build.mk").write_text("all:\n\t@true\n")
+    assert dp("recipe", "validate", recipe, cwd=project).returncode == 0
+    proc = dp("recipe", "run", recipe, "--json", "--set", f"v={value}", cwd=project, extra_env=programs)
+    assert proc.returncode == 0, proc.stderr
+    outputs = [step["output"].strip() for step in json.loads(proc.stdout)["steps"]]
+    assert outputs == [value] * 7, outputs
+    markers.assert_none("data written to files")
