@@ -75,7 +75,7 @@ _SECRETS = (
      r"(?<![\w-])--(?!no-)(?![\w-]*(?:stdin|ask)\b)[\w-]*" + _NAMED + r"[\w-]*(?:=|\s+)(?P<s>" + _VALUE + ")", re.I),
     (("password", "passwd", "passphrase", "token", "secret", "key", "credential", "_auth"),
      r"(?<![A-Za-z0-9_.\-])[A-Za-z0-9_.\-]*(?:" + _NAMED + r"|_auth\b)[A-Za-z0-9_.\-]*[\"']?\s*[=:]\s*(?P<s>" + _VALUE + ")", re.I),
-    (("://",), r"://[^/\s:@\"'<>]+:(?P<s>[^\s\"'<>]+)@", 0),  # user:password@host (the last @ of the word)
+    (("://",), r"://[^/\s:@\"'<>]*:(?P<s>[^\s\"'<>]+)@", 0),  # [user]:password@host (redis://:PW@host too)
     (("://",), r"://(?P<s>[A-Za-z0-9_\-]{20,})@", 0),  # a token as the user: https://TOKEN@github.com
 )
 _compiled: dict[int, re.Pattern] = {}
@@ -106,13 +106,16 @@ def _replaced(match: re.Match, found: set | None) -> str:
 
 def _remember(found: set | None, secret: str) -> None:
     """Keep ``secret`` to remove it wherever else the call repeats it, and the parts a program may
-    echo alone: each of its words (``Bearer TOKEN``), what follows a user or scheme (``admin:PASS``,
-    ``pass:PASS``, ``admin%PASS``)."""
+    echo alone: each of its words (``Bearer TOKEN``), what follows a user, scheme, name or path part
+    (``admin:PASS``, ``pass:PASS``, ``admin%PASS``), each without the quotes it was typed in."""
     if found is None or REDACTED in secret:
         return
     pieces = {secret, *secret.split()}
-    for separator in ":%=":
-        pieces.add(secret.partition(separator)[2])
+    for at, character in enumerate(secret):
+        if character in ":%=/@":  # what follows a user, a scheme, a name or a path's part
+            pieces.add(secret[at + 1:])
+    # …and as it is without the quotes it was typed in (bash -c "PW='…' …", PW=$'…')
+    pieces |= {piece.removeprefix("$").strip("'\"") for piece in pieces}
     found.update(piece for piece in pieces if len(piece) >= MIN_ECHO_CHARS)
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 
 from dp.shell.flowtree import Command, Tree
+from dp.shell.made import COPIERS, copied, file_key, may_write
 from dp.shell.names import known_name
 from dp.shell.segment import Word
 from dp.shell.sinks import Sink
@@ -41,7 +42,6 @@ DECLARATIONS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 _READERS = {"read": frozenset({"-d", "-p", "-t", "-n", "-N", "-u", "-i"}),
             **dict.fromkeys(("mapfile", "readarray"), frozenset({"-d", "-n", "-O", "-s", "-u", "-C", "-c"}))}
 OUTPUT = (">", ">>", ">|", "&>", "&>>")
-_PROC_FD = re.compile(r"^/proc/(?:self|[0-9]+)/fd/")
 TEST_ARITHMETIC = re.compile(r"(?<!\S)-(eq|ne|lt|le|gt|ge|v|R)(?!\S)")
 # A declaration's option cluster that makes its names references to other variables (`-n`, `-gn`).
 _NAMEREF = re.compile(r"-[a-zA-Z]*n[a-zA-Z]*")
@@ -95,6 +95,7 @@ class Flow:
         self.values: dict[tuple[int, int], frozenset] = {}
         self.via: dict[tuple[int, int], str] = {}
         self.written: dict[str, frozenset] = {}
+        self.made: dict[str, str | None] = {}  # a program the step names itself (ln -s /bin/sh x) → it, or None
         self.found: dict[tuple[int, int], Sink] = {}
         self.options: dict[tuple[int, int], tuple[str, str]] = {}
 
@@ -109,6 +110,7 @@ class Flow:
             self._note_written()
             if (self.taint, self.written) == before:
                 break
+        self._note_made()
         for judge_flow in self.judges:
             judge_flow(self)
 
@@ -292,10 +294,11 @@ class Flow:
 
     def _note_written(self) -> None:
         """Files a value may have been written to: a redirection's file (``> f``), and every file a
-        command that receives a value names (``tee f``, ``cp /dev/stdin f <<< …``, ``dd of=f``):
-        running them runs the value."""
+        command that receives a value names (``tee f``, ``cp /dev/stdin f <<< …``, ``dd of=f``), or reads one
+        written before (``mv tmp.json package.json``): running them runs the value."""
         for command in self.commands:
-            origins = self.origins_in(command.start, command.end) | self.stdin_origins(command)
+            origins = self.origins_in(command.start, command.end) | self.stdin_origins(command) | \
+                self.files_read_in(command.start, command.end)
             if not origins:
                 continue
             named = [target.value for operator, _, _, target in command.redirects
@@ -309,6 +312,22 @@ class Flow:
             for path in named:
                 self.written[file_key(path)] = self.written.get(file_key(path), frozenset()) | origins
                 self._startup_file(file_key(path), origins)
+
+    def _note_made(self) -> None:
+        """Programs the step makes under a name of its own: ``ln -s /bin/sh x``, ``cp``, ``install``, ``mv``
+        (``./x`` is then sh: a source that is not a literal makes it unknown), and ``alias`` names (what an
+        alias runs is not followed: unknown)."""
+        for command in self.commands:
+            head = known_name(command.words[0].value) if command.words else ""
+            if head == "alias":
+                self.made.update({word.value.split("=", 1)[0]: None for word in command.words[1:] if "=" in word.value})
+            elif head in COPIERS:
+                sources, target = copied(command.words[1:], COPIERS[head])
+                for source in sources:
+                    literal = not (set("$`*?[") & set(source.raw)) and not self.values_within(source.start, source.end)
+                    program = known_name(source.value) if literal else None
+                    for made in (target, f"{target.rstrip('/')}/{source.value.rsplit('/', 1)[-1]}"):
+                        self.made[file_key(made)] = program
 
     def _startup_file(self, path: str, origins: frozenset) -> None:
         """A value written to a file that later shells or programs run (``~/.bashrc``, ``.git/hooks/…``)."""
@@ -396,23 +415,3 @@ def _within(spans, span) -> bool:
 
 def _inside(spans, at: int) -> bool:
     return any(start <= at < end for start, end in spans)
-
-
-def may_write(word: str) -> bool:
-    """Whether the files a command names may be written from what it is given: a program, not a builtin
-    (which writes only through redirections), a launcher, or a shell or interpreter (its file operands
-    are scripts it runs)."""
-    from dp.shell import launchers, sinks
-    from dp.shell.programs import BUILTINS
-
-    entry = sinks.SINKS.get(sinks.program_name(word))
-    name = known_name(word)
-    return not (name in BUILTINS or name in launchers.LAUNCHERS or name in launchers.ARGUMENT_LAUNCHERS
-                or entry is not None and entry[0] in (sinks.SHELL, sinks.INTERPRETER))
-
-
-def file_key(path: str) -> str:
-    """A path as written files are keyed (``./f.sh`` and ``f.sh`` are one file; ``/proc/self/fd/3`` and
-    ``/dev/fd/3`` one descriptor)."""
-    path = _PROC_FD.sub("/dev/fd/", path.strip("'\""))
-    return path[2:] if path.startswith("./") else path

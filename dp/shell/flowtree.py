@@ -9,8 +9,11 @@ what this walk found.
 
 from __future__ import annotations
 
+import re
+
 from dp.shell.segment import Word
 
+_ELEMENT_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\[[^\]]*\]\+?=")  # an array element's `a[k]=`
 _REDIRECTS = ("<<<", "<<", "&>>", "&>", ">>", ">|", ">&", "<&", "<>", ">", "<")
 
 class Command:
@@ -96,9 +99,13 @@ class Tree:
                 masked = prepared.masked(start, end)
                 words.append(Word(start, end, raw if masked else part.word, raw, masked))
             elif part.kind == "assignment":
-                assigns.append((raw.split("=", 1)[0].rstrip("+"), start + raw.index("=") + 1, end))
+                name = raw.split("=", 1)[0].rstrip("+").split("[", 1)[0]  # m[k]=… gives to m
+                assigns.append((name, start + raw.index("=") + 1, end))
             elif part.kind == "redirect":
                 redirects.append(self._redirect(part, raw, start, end))
+        while words and _ELEMENT_ASSIGNMENT.match(words[0].raw):  # bashlex reads `m[k]=v` as a word
+            word = words.pop(0)
+            assigns.append((word.raw.split("[", 1)[0], word.start + word.raw.index("=") + 1, word.end))
         own = stdin + self._redirect_sources([part for part in node.parts if part.kind == "redirect"])
         self.commands.append(Command(node.pos[0], node.pos[1], words, assigns, redirects, own))
         for part in node.parts:  # substitutions inside the words and redirections run with this command's stdin

@@ -27,8 +27,9 @@ from __future__ import annotations
 import re
 
 from dp.shell import launchers, options, sinks, sinktable
-from dp.shell.codeflow import APPENDED, MAX_DEPTH, POSITIONAL, ZERO, Command, Flow, file_key
+from dp.shell.codeflow import APPENDED, MAX_DEPTH, POSITIONAL, ZERO, Command, Flow
 from dp.shell.lexer import Unparseable
+from dp.shell.made import file_key
 from dp.shell.names import known_name
 from dp.shell.segment import Word
 from dp.shell.wrappers import WRAPPERS, is_assignment
@@ -73,6 +74,12 @@ class Programs:
         if self.flow.values_within(head.start, head.end) or _NOT_NAMED & set(head.raw) and head.value not in (
                 "[", "[["):
             return self._unnamed(head, words, command, wrapped)
+        made = self.flow.made.get(file_key(head.value), "")
+        if made is None:  # a program the step made from one it does not name (ln -s "$S" x), or an alias
+            return self._unnamed(head, words, command, wrapped)
+        if made:  # ./x after ln -s /bin/sh x is sh
+            head = Word(head.start, head.end, made, head.raw)
+            words = [head, *words[1:]]
         self._run_written(head, words[1:])
         name, args = sinks.program_name(head.value), words[1:]
         if name == "xargs":

@@ -65,11 +65,26 @@ PASSWORD_OPTIONS = (
                         "-password": REQUIRED}),
     (("gh",), "secret", {"-b": REQUIRED, "--body": REQUIRED}),
 )
+# Programs that take a secret as an operand: (programs, the subcommand before it or "", which operand after
+# that is the secret; -1: the last, when an option cluster holds `flag`).
+PASSWORD_OPERANDS = (
+    (("htpasswd",), "", -1, "b"),  # htpasswd -b FILE USER PASSWORD, htpasswd -nb USER PASSWORD
+    (("vault",), "login", 0, ""),  # vault login TOKEN
+    (("bw",), "unlock", 0, ""),  # bw unlock MASTER_PASSWORD
+    (("bw",), "login", 1, ""),  # bw login EMAIL PASSWORD
+    (("rabbitmqctl",), "add_user", 1, ""),
+    (("rabbitmqctl",), "change_password", 1, ""),
+    (("wpa_passphrase",), "", 1, ""),  # wpa_passphrase SSID PASSPHRASE
+    (("mysqladmin", "mariadb-admin"), "password", 0, ""),  # mysqladmin password NEW
+)
+# A bare word that names a secret and is followed by its value (`nmcli … password PW`, `mysqladmin password PW`).
+_SECRET_KEYWORDS = frozenset({"password", "passwd", "passphrase", "psk"})
 _BY_PROGRAM: dict[str, list[tuple[str, dict]]] = {}
 for _programs, _after, _options in PASSWORD_OPTIONS:
     for _program in _programs:
         _BY_PROGRAM.setdefault(_program, []).append((_after, _options))
 PROGRAMS = frozenset(_BY_PROGRAM)
+_OPERAND_PROGRAMS = frozenset(name for programs, *_ in PASSWORD_OPERANDS for name in programs)
 
 # Words a name says is secret when it holds one of them (separators dropped: `api_key`, `api-key`).
 _SECRET_WORDS = ("password", "passwd", "passphrase", "secret", "token", "apikey", "accesskey", "privatekey",
@@ -188,7 +203,49 @@ def secret_parts(words: list[str]) -> dict[int, int]:
             at, next_is = program.read(word)
         if at is not None and at < len(word) and not is_reference(word[at:]):
             found[index] = at
+    for index in operand_secrets(words):
+        found.setdefault(index, 0)
     return found
+
+
+def operand_secrets(words: list[str]) -> list[int]:
+    """The indexes of words that are secrets by their place: an operand of ``PASSWORD_OPERANDS`` (``vault
+    login TOKEN``, ``htpasswd -b FILE USER PW``), and the word after a bare secret keyword (``password PW``)."""
+    found = [index + 1 for index, word in enumerate(words[:-1]) if word.lower() in _SECRET_KEYWORDS]
+    for start, word in enumerate(words):
+        for programs, subcommand, place, flag in PASSWORD_OPERANDS if basename(word) in _OPERAND_PROGRAMS else ():
+            if basename(word) in programs:
+                found += _operand(words[start + 1:], subcommand, place, flag, start + 1)
+    return [index for index in found if not is_reference(words[index])]
+
+
+def _not_redirections(words: list[str]) -> list[int]:
+    """The indexes of the words that are not redirections the word splitter kept (``2>&1``, ``>out.log``,
+    ``<in``, and ``>`` or ``2>`` with its file as the next word)."""
+    kept, target = [], False
+    for i, word in enumerate(words):
+        bare = word.lstrip("0123456789&")
+        if target or bare[:1] in ("<", ">"):
+            target = not target and bare.rstrip("<>&|") == ""
+            continue
+        kept.append(i)
+    return kept
+
+
+def _operand(words: list[str], subcommand: str, place: int, flag: str, offset: int) -> list[int]:
+    """Where the secret operand is among one program's ``words`` (from ``offset`` in the command)."""
+    if subcommand:
+        if subcommand not in words:
+            return []
+        offset += words.index(subcommand) + 1
+        words = words[words.index(subcommand) + 1:]
+    if flag and not any(word[:1] == "-" and word[1:2] != "-" and flag in word for word in words):
+        return []
+    kept = _not_redirections(words)
+    if place < 0:  # the last word, whatever it looks like (a password may start with -)
+        return [offset + kept[-1]] if kept else []
+    operands = [i for i in kept if not words[i].startswith("-")]
+    return [offset + operands[place]] if place < len(operands) else []
 
 
 class _Program:

@@ -137,7 +137,7 @@ class Planter:
         rng = self.rng
         makers = [self._mysql, self._sshpass, self._redis, self._login, self._curl, self._zip, self._sqlcmd,
                   self._postgres, self._git, self._ldap_mongo, self._generic_option, self._assignment,
-                  self._setting, self._token_anywhere, self._others]
+                  self._setting, self._token_anywhere, self._others, self._operand]
         return rng.choice(makers)()
 
     def _mysql(self):
@@ -342,6 +342,29 @@ class Planter:
             return f"smbclient //nas/share -U {word} -c ls", [value], word
         auth, data = self.secret("plain"), self.secret("plain")
         return f"http --auth user:{auth} POST api.example.com token={data}", [auth, data], f"token={data}"
+
+    def _operand(self):
+        """A secret given as an operand, found from outside after issue 46 landed (and a URL whose user is
+        empty: redis://:PASSWORD@host)."""
+        rng = self.rng
+        word, value = self.typed()
+        texts = [
+            f"htpasswd -b{rng.choice(['', 'c', 'B'])} .htpasswd alice {word}",
+            f"htpasswd -nb alice {word}",
+            f"vault login {word}",
+            f"bw unlock {word} --raw",
+            f"bw login ops@example.com {word}",
+            f"rabbitmqctl add_user app {word}",
+            f"rabbitmqctl change_password app {word}",
+            f"wpa_passphrase HomeNet {word}",
+            f"mysqladmin -u root password {word}",
+            f"nmcli dev wifi connect HomeNet password {word}",
+        ]
+        if rng.random() < 0.15:
+            value = self.secret("url")
+            url = f"redis://:{value}@cache.internal:6379/0"
+            return f"redis-cli -u {url} ping", [value], url
+        return rng.choice(texts), [value], word
 
     # -- around a fragment ----------------------------------------------------
 

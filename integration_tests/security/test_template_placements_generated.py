@@ -3,7 +3,10 @@
 Issue 35, finding 4 (code sinks judged by structure, not by a list of
 spellings), and issue 47 (a value is data only where dp can show it is: names,
 arithmetic, attributes, arrays, positional parameters, descriptor paths,
-option-shaped values, launchers dp does not list). Every template below is
+option-shaped values, launchers dp does not list), with what was found from outside after it landed
+(process substitutions in redirections, descriptors opened to them, arrays mapfile reads, fd -x, files a
+program runs by its name, files read back into code, a -c script's $0, programs the step links or copies,
+array elements). Every template below is
 judged by dp's real YAML renderer (``dp.recipes.templates.render_shell``, what
 ``dp recipe validate``/``run`` call): a refused template is a write-time
 error; an accepted one is rendered with each hostile value exactly as ``dp
@@ -119,6 +122,8 @@ SHAPES = {
     "file-read-back": "printf '%s\\n' {{v}} > f.txt; cat f.txt | @W@ @P@",
     "file-read-substitution": 'printf \'%s\\n\' {{v}} > f.txt; @W@ @P@ "$(cat f.txt)"',
     "script-zero": "@W@ @P@ '\"$0\"' {{v}}",
+    "made-program": "ln -sf /bin/@P0@ p; @W@ ./p @REST@ {{v}}",
+    "element-assign": 'declare -A m; m[k]={{v}}; @W@ @P@ "${m[k]}"',
 }
 WHOLE = {"word", "double-quoted", "dash-dash", "assign", "export", "read", "for", "function", "set",
          "command-substitution"}
@@ -154,7 +159,7 @@ def test_the_grid_is_at_least_ten_thousand_placements():
     assert len(TEMPLATES) * len(VALUES) >= 10000, len(TEMPLATES)
     new = {"indirect-name", "integer", "array-command", "positional-command", "fd-path", "variable-option",
            "redirect-procsub-out", "descriptor-procsub", "mapfile-command", "search-exec", "makefile",
-           "file-read-back", "file-read-substitution"}
+           "file-read-back", "file-read-substitution", "made-program", "element-assign"}
     assert new <= {shape for shape, _ in TEMPLATES.values()}
 
 

@@ -117,6 +117,12 @@ SCRIPT_ZERO_AND_FILES_READ_BACK = [  # a -c script's $0; a file written from the
     ('printf \'%s\\n\' {{v}} > f.txt; bash -c "$(cat f.txt)"', "touch MARK"),
     ('printf \'%s\\n\' {{v}} > f.txt; x=$(< f.txt); sh -c "$x"', "touch MARK"),
 ]
+PROGRAMS_THE_STEP_NAMES_ITSELF = [  # a shell under a name the step made; an array element's assignment
+    ("ln -s /bin/sh x; ./x -c {{v}}", "touch MARK"),
+    ('cp "$(command -v bash)" ./b; ./b -c {{v}}', "touch MARK"),
+    ("shopt -s expand_aliases\nalias s=sh\ns -c {{v}}", "touch MARK"),
+    ('declare -A m; m[k]={{v}}; sh -c "${m[k]}"', "touch MARK"),
+]
 PROGRAM_TEXT_THAT_RUNS_WHAT_IT_IS_GIVEN = [  # fixed code that runs its arguments, variables or environment
     ("awk -v x={{v}} 'BEGIN { system(x) }'", "touch MARK"),
     ("python3 -c 'import os, sys; os.system(sys.argv[1])' {{v}}", "touch MARK"),
@@ -126,6 +132,8 @@ PROGRAM_TEXT_THAT_RUNS_WHAT_IT_IS_GIVEN = [  # fixed code that runs its argument
 FILES_RUN_BY_CONVENTION = [  # written from the value, then a program runs them by name, now or later
     ("printf 'all:\\n\\t%s\\n' {{v}} > Makefile; make -s", "touch MARK"),
     ("printf '%s\\n' {{v}} > package.json; npm test --silent", '{"scripts": {"test": "touch MARK"}}'),
+    ("printf '%s\\n' {{v}} > pkg.tmp && mv pkg.tmp package.json && npm test --silent",
+     '{"scripts": {"test": "touch MARK"}}'),
     ("printf '%s\\n' {{v}} >> ~/.bashrc; bash -i -c true", "touch MARK"),
     ("printf '%s\\n' '#!/bin/sh' {{v}} > .git/hooks/pre-commit", "touch MARK"),
 ]
@@ -320,7 +328,8 @@ SHELL_CLASSES = [(name, *case) for name, cases in (
                                                                      ARRAY_READ_FROM_THE_VALUE),
     ("search-tool-exec-or-pre", SEARCH_TOOLS_THAT_RUN), ("script-zero-or-file-read-back",
                                                          SCRIPT_ZERO_AND_FILES_READ_BACK),
-    ("program-text-runs-what-it-is-given", PROGRAM_TEXT_THAT_RUNS_WHAT_IT_IS_GIVEN)) for case in cases]
+    ("program-text-runs-what-it-is-given", PROGRAM_TEXT_THAT_RUNS_WHAT_IT_IS_GIVEN),
+    ("program-the-step-names-itself", PROGRAMS_THE_STEP_NAMES_ITSELF)) for case in cases]
 
 
 @pytest.mark.parametrize("kind, template, value", SHELL_CLASSES,
@@ -329,8 +338,9 @@ def test_process_substitutions_descriptors_arrays_search_tools_zero_files_and_pr
         dp, pave_check, db_path, project, markers, programs, kind, template, value):
     """A command in a redirection's process substitution, a descriptor opened to one or a coprocess's, an
     array mapfile read from the value run as the command, fd -x and rg --pre, a -c script's $0, a file
-    written from the value read back into code, and program text that runs what it is given: each runs
-    the value without dp (the control), and is refused through both surfaces."""
+    written from the value read back into code, program text that runs what it is given, a shell the step
+    names itself (ln, cp, alias) and an array element given the value: each runs the value without dp (the
+    control), and is refused through both surfaces."""
     _runs_without_dp(project, markers, programs, template, value)
     _both_surfaces_refuse(dp, pave_check, db_path, project, markers, programs, template, value)
 
@@ -364,11 +374,12 @@ def test_writing_a_value_where_nothing_runs_it_is_still_data(dp, project, marker
                       "  - id: search\n    command: printf '%s\\n' {{v}} > found.txt; fd -e txt found -x cat\n"
                       "  - id: argv\n    command: python3 -c 'import sys; print(sys.argv[1])' {{v}}\n"
                       "  - id: zero\n    command: sh -c 'printf \"%s\\n\" \"$0\"' {{v}}\n"
-                      "  - id: read-back\n    command: printf '%s\\n' {{v}} > f.txt; x=$(< f.txt); printf '%s\\n' \"$x\"\n")
+                      "  - id: read-back\n    command: printf '%s\\n' {{v}} > f.txt; x=$(< f.txt); printf '%s\\n' \"$x\"\n"
+                      "  - id: copied\n    command: ln -s /usr/bin/printf p; ./p '%s\\n' {{v}}\n")
     (project / "build.mk").write_text("all:\n\t@true\n")
     assert dp("recipe", "validate", recipe, cwd=project).returncode == 0
     proc = dp("recipe", "run", recipe, "--json", "--set", f"v={value}", cwd=project, extra_env=programs)
     assert proc.returncode == 0, proc.stderr
     outputs = [step["output"].strip() for step in json.loads(proc.stdout)["steps"]]
-    assert outputs == [value] * 7, outputs
+    assert outputs == [value] * 8, outputs
     markers.assert_none("data written to files")
