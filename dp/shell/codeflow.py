@@ -96,6 +96,7 @@ class Flow:
         self.via: dict[tuple[int, int], str] = {}
         self.written: dict[str, frozenset] = {}
         self.made: dict[str, str | None] = {}  # a program the step names itself (ln -s /bin/sh x) → it, or None
+        self.outer_stdin: frozenset = frozenset()  # a -c script's: what its shell reads, every command may too
         self.found: dict[tuple[int, int], Sink] = {}
         self.options: dict[tuple[int, int], tuple[str, str]] = {}
 
@@ -120,12 +121,14 @@ class Flow:
         self.commands, self.loops, self.functions = tree.commands, tree.loops, tree.functions
         self.split |= tree.split
 
-    def inner(self, script: str, inherited: dict) -> list[Sink]:
-        """The sinks of a shell's own script (``sh -c '…'``, ``eval '…'``) run with ``inherited`` taint."""
+    def inner(self, script: str, inherited: dict, stdin: frozenset = frozenset()) -> list[Sink]:
+        """The sinks of a shell's own script (``sh -c '…'``, ``eval '…'``) run with ``inherited`` taint, its
+        commands reading the values of the shell's own input (``stdin``: ``sh -c 'read l; eval "$l"' <<< …``)."""
         from dp.shell.lexer import layout
 
         regions, heredocs = layout(script)
         flow = Flow(script, regions, heredocs, {}, inherited, self.depth + 1, self.judges)
+        flow.outer_stdin = stdin
         flow.run()
         return list(flow.found.values())
 
@@ -265,7 +268,7 @@ class Flow:
                 if start <= operator < end and not (start <= body_start and body_end <= end)]
 
     def stdin_origins(self, command: Command) -> frozenset:
-        origins: frozenset = frozenset()
+        origins: frozenset = self.outer_stdin
         for source in command.stdin:
             if source[0] == "file":
                 origins |= self.written.get(file_key(source[1]), frozenset())

@@ -28,10 +28,12 @@ from dp.shell.names import GNU_NAMES, known_name
 class Launcher:
     """How one launcher's words are read, up to the command it runs."""
 
-    __slots__ = ("values", "code", "positional", "assignments", "tail_options", "guessed", "subcommands", "unknown")
+    __slots__ = ("values", "code", "positional", "assignments", "tail_options", "guessed", "subcommands", "unknown",
+                 "shell_options")
 
     def __init__(self, values=(), code=(), positional: int = 0, *, assignments: bool = False,
-                 tail_options=(), guessed: bool = False, subcommands: dict | None = None, unknown: bool = False):
+                 tail_options=(), guessed: bool = False, subcommands: dict | None = None, unknown: bool = False,
+                 shell_options=()):
         self.values = frozenset(values)  # options taking a separate data value
         self.code = frozenset(code)  # options whose value is a command line or program (code)
         self.positional = positional  # words before the command (timeout DURATION, docker run IMAGE)
@@ -40,6 +42,7 @@ class Launcher:
         self.guessed = guessed  # options not all known: any shell or launcher in its words is judged
         self.subcommands = subcommands  # word → Launcher: only these subcommands launch (docker run)
         self.unknown = unknown  # a program dp does not know, judged a launcher by its words: its own are data
+        self.shell_options = frozenset(shell_options)  # with no command, these start a shell reading stdin (sudo -s)
 
 
 _DOCKER_RUN_VALUES = {
@@ -94,8 +97,9 @@ _ENV_RUN = Launcher({"-e", "--environment", "-n", "--name", "-p", "--prefix", "-
 LAUNCHERS: dict[str, Launcher] = {
     "sudo": Launcher({"-u", "-g", "-h", "-p", "-C", "-D", "-R", "-r", "-t", "-T", "-U", "--user", "--group",
                       "--host", "--prompt", "--chdir", "--chroot", "--role", "--type", "--close-from",
-                      "--command-timeout", "--other-user"}, assignments=True),
-    "doas": Launcher({"-u", "-C"}),
+                      "--command-timeout", "--other-user"}, assignments=True,
+                     shell_options={"-s", "--shell", "-i", "--login"}),
+    "doas": Launcher({"-u", "-C"}, shell_options={"-s"}),
     "env": Launcher({"-u", "-C", "--unset", "--chdir"}, {"-S", "--split-string"}, assignments=True),
     "time": Launcher({"-f", "-o", "--format", "--output"}),
     "nice": Launcher({"-n", "--adjustment"}),

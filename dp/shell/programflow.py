@@ -34,7 +34,7 @@ from dp.shell.names import known_name
 from dp.shell.segment import Word
 from dp.shell.wrappers import WRAPPERS, is_assignment
 
-_NOT_NAMED = frozenset("$`*?[")
+_NOT_NAMED = frozenset("$`*?[{")  # expansions, globs, braces ({e,}val is eval)
 _RUNS_FILES = frozenset({sinks.SHELL, sinks.INTERPRETER, sinks.FIRST})  # kinds whose code operand may be a file
 _SAME_SHELL = frozenset({"eval", "trap"})  # they run their text in this shell, with all its variables
 # Kinds of program whose options can make a later value code (a word dp cannot read there may be one).
@@ -151,12 +151,13 @@ class Programs:
         has_values = bool(flow.values_within(start, end))
         if file_key(literal) in flow.written and not has_values and kind in _RUNS_FILES and not option:
             flow.add_origins(flow.written[file_key(literal)], shown, *sinktable.FILE_SCRIPT)
-        if end > start and not has_values and (kind == sinks.SHELL and "c" in option or name in _SAME_SHELL):
-            self._inner_script(name, option, args, start, command, env, same_shell=name in _SAME_SHELL)
+        if kind in _RUNS_FILES and not option and sinktable.reads_input(literal.strip("'\"")):
+            flow.add_origins(flow.stdin_origins(command), shown, *sinktable.STDIN_SCRIPT)  # source /dev/stdin
         if any(mark in literal for mark in ("$(", "`", "<(")):
             flow.add_origins(flow.stdin_origins(command), shown, *sinktable.STDIN_SCRIPT)
-        if any(mark in literal for mark in ("$(", "`", "<(")):
             flow.add_origins(flow.files_read_in(start, end), shown, *sinktable.FILE_SCRIPT)
+        if end > start and not has_values and (kind == sinks.SHELL and "c" in option or name in _SAME_SHELL):
+            self._inner_script(name, option, args, start, command, env, same_shell=name in _SAME_SHELL)
         if name in sinktable.RUNS_INPUT and sinktable.RUNS_INPUT[name].search(literal):
             flow.add_origins(flow.stdin_origins(command), f"{name} (its program runs its input)",
                              *sinktable.STDIN_SCRIPT)
@@ -242,13 +243,14 @@ class Programs:
         if flow.depth >= MAX_DEPTH or position is None:
             return
         inherited = self._inherited(args, position, env, same_shell)
-        if not inherited:
+        stdin = flow.stdin_origins(command)
+        if not inherited and not stdin:
             return
         label = f"{name} {option}".strip()
         try:
-            inner = flow.inner(args[position].value, inherited)
+            inner = flow.inner(args[position].value, inherited, stdin)
         except Unparseable:
-            flow.add_origins(frozenset().union(*inherited.values()), label,
+            flow.add_origins(frozenset().union(stdin, *inherited.values()), label,
                              "its script could not be read, and it receives the value", sinktable.SHELL_ALTERNATIVE)
             return
         for sink in inner:  # the inner script's values are the outer placeholders already
@@ -290,6 +292,8 @@ class Programs:
     def _launch(self, name: str, spec: launchers.Launcher, at: int, args, command: Command, env: set) -> bool:
         """A launcher's own words (a value may not become its option or program), then the command it runs."""
         i, env = self._launcher_words(name, spec, args, at, set(env))
+        if i >= len(args) and spec.shell_options & {word.value for word in args if word is not APPENDED}:
+            self.flow.add_origins(self.flow.stdin_origins(command), f"{name} (a shell)", *sinktable.STDIN_SCRIPT)
         appended = self.judge(args[i:], command, wrapped=True, env=env)
         if spec.guessed:
             appended = self._guessed_tails(args, at, i, command, env) or appended

@@ -314,7 +314,7 @@ RUNS_INPUT = {
 }
 
 # Programs that read a script on standard input though their arguments are all data.
-STDIN_SCRIPTS = frozenset({"ssh", "su", "runuser", "sg", "newgrp", "at", "batch", "parallel", "pwsh", "powershell", "ed",
+STDIN_SCRIPTS = frozenset({"ssh", "su", "runuser", "sg", "newgrp", "script", "at", "batch", "parallel", "pwsh", "powershell", "ed",
                             "red", "m4", "crontab", "cmd.exe"})
 
 # git subcommands with an option that runs a program (everything else git does with a value is data).

@@ -123,6 +123,12 @@ PROGRAMS_THE_STEP_NAMES_ITSELF = [  # a shell under a name the step made; an arr
     ("shopt -s expand_aliases\nalias s=sh\ns -c {{v}}", "touch MARK"),
     ('declare -A m; m[k]={{v}}; sh -c "${m[k]}"', "touch MARK"),
 ]
+STDIN_INTO_SOURCE_OR_A_SCRIPT = [  # source reading stdin; a -c script's own reads of its shell's input
+    ("source /dev/stdin <<< {{v}}", "touch MARK"),
+    ("printf '%s\\n' {{v}} | bash -c 'source /dev/stdin'", "touch MARK"),
+    ("sh -c 'read -r l; eval \"$l\"' <<< {{v}}", "touch MARK"),
+    ('x={{v}}; {e,}val "$x"', "; touch MARK"),  # brace expansion in the command word: eval
+]
 PROGRAM_TEXT_THAT_RUNS_WHAT_IT_IS_GIVEN = [  # fixed code that runs its arguments, variables or environment
     ("awk -v x={{v}} 'BEGIN { system(x) }'", "touch MARK"),
     ("python3 -c 'import os, sys; os.system(sys.argv[1])' {{v}}", "touch MARK"),
@@ -143,6 +149,8 @@ A_PROGRAM_THE_VALUE_NAMES = [  # the value is the program (or its shell's stdin,
     ("xterm -e {{v}}", "touch MARK"),
     ("newgrp <<< {{v}}", "touch MARK"),
     ("just build {{v}}", "touch MARK"),
+    ("printf '%s\\n' {{v}} | script -q /dev/null", "touch MARK"),  # script starts a shell reading its input
+    ("printf '%s\\n' {{v}} | sudo -s", "touch MARK"),  # so do sudo -s and -i with no command
 ]
 # Refused only when the value is known: it starts with -, where the program reads options.
 OPTION_INJECTION = [
@@ -329,7 +337,8 @@ SHELL_CLASSES = [(name, *case) for name, cases in (
     ("search-tool-exec-or-pre", SEARCH_TOOLS_THAT_RUN), ("script-zero-or-file-read-back",
                                                          SCRIPT_ZERO_AND_FILES_READ_BACK),
     ("program-text-runs-what-it-is-given", PROGRAM_TEXT_THAT_RUNS_WHAT_IT_IS_GIVEN),
-    ("program-the-step-names-itself", PROGRAMS_THE_STEP_NAMES_ITSELF)) for case in cases]
+    ("program-the-step-names-itself", PROGRAMS_THE_STEP_NAMES_ITSELF),
+    ("stdin-into-source-or-a-script", STDIN_INTO_SOURCE_OR_A_SCRIPT)) for case in cases]
 
 
 @pytest.mark.parametrize("kind, template, value", SHELL_CLASSES,
